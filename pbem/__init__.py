@@ -1,0 +1,3 @@
+"""pbem: a play-by-email and turn-file batch processor for board games."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,141 @@
+"""The batch: for every game, apply the queued orders, write the reports, commit to git.
+
+One broken game (a corrupt state file, a crash in its engine) is reported and skipped; it never stops
+the others. Files are written in an order that makes a crash harmless: reports first (their names are
+fixed by the state, so a rerun writes the same files), then the state, then the queue is cleared, then
+git. A rerun after a crash finds the orders either still queued against the old state, or stale
+against the new one; none is applied twice.
+"""
+
+from __future__ import annotations
+
+import shutil
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.game import apply_orders, player_names, waiting_for
+from pbem.report import event_lines, render_error, render_report, visible
+from pbem.rules.base import Event, order_text
+from pbem.store import GamesDir
+
+
+@dataclass
+class Outcome:
+    """What one run did to one game."""
+
+    game: str
+    applied: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    reports: list[Path] = field(default_factory=list)
+    committed: bool = False
+    error: str | None = None
+    finished: bool = False
+
+    def summary(self) -> str:
+        if self.error:
+            return f"{self.game}: SKIPPED: {self.error}"
+        parts = []
+        if self.applied:
+            parts.append(f"applied {'; '.join(self.applied)}")
+        if self.refused:
+            parts.append(f"refused {'; '.join(self.refused)}")
+        if self.finished:
+            parts.append("the game is over")
+        return f"{self.game}: {', '.join(parts) if parts else 'nothing to do'}"
+
+
+def write_reports(gd: GamesDir, state: dict[str, Any]) -> list[Path]:
+    """A report for every player with events he has not yet read; updates the counters in `state`."""
+    paths = []
+    for player in player_names(state):
+        unseen = visible(state["events"][state["reported"][player]:], player)
+        if not unseen and state["reports_sent"][player]:
+            continue
+        seq = state["reports_sent"][player] + 1
+        text = render_report(state, player, unseen)
+        name = f"{seq:04d}-turn-{state['engine']['turn']:04d}.txt"
+        paths.append(gd.write_report(state["game"], player, name, text))
+        state["reports_sent"][player] = seq
+        state["reported"][player] = len(state["events"])
+    return paths
+
+
+def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int, orders: list[Any],
+           message: str) -> Path:
+    """An error report for the sender alone; the game is not touched (only his report counter)."""
+    seq = state["reports_sent"][player] + 1
+    state["reports_sent"][player] = seq
+    text = render_error(state, player, turn, orders, message)
+    return gd.write_report(state["game"], player, f"{seq:04d}-refused-turn-{turn:04d}.txt", text)
+
+
+def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], outcome: Outcome) -> str:
+    game = state["game"]
+    last = state["engine"]["turn"]
+    head = f"{game}: turn {first_turn}" + (f"-{last - 1}" if last - 1 > first_turn else "")
+    if outcome.applied:
+        head += f": orders of {', '.join(dict.fromkeys(a.split(' ')[0] for a in outcome.applied))}"
+    if outcome.finished:
+        head += "; the game is over"
+    lines = [head, ""]
+    lines += [f"- {line}" for line in event_lines(state["ruleset"], events)]
+    lines += [f"- refused: {r}" for r in outcome.refused]
+    if state["status"] == "active":
+        lines.append(f"Now turn {last}, waiting for {', '.join(waiting_for(state))}.")
+    return "\n".join(lines) + "\n"
+
+
+def advance_game(gd: GamesDir, game: str) -> Outcome:
+    outcome = Outcome(game)
+    state = gd.load(game)
+    queue = gd.queued(game)
+    if not queue:
+        return outcome
+    first_turn = state["engine"]["turn"]
+    events: list[Event] = []
+    done: list[tuple[Path, str | None]] = []  # queue file, and where to keep it (None: delete)
+    for path, entry in queue:
+        player, turn, orders = entry["player"], entry["turn"], entry["orders"]
+        try:
+            state, step = apply_orders(state, player, turn, orders, entry.get("received"))
+        except PbemError as exc:
+            outcome.refused.append(f"{player} (turn {turn}): {exc}")
+            outcome.reports.append(refuse(gd, state, player, turn, orders, str(exc)))
+            done.append((path, "rejected"))
+            continue
+        events += step
+        outcome.applied.append(f"{player} {', '.join(order_text(o) for o in orders)}")
+        done.append((path, None))
+    outcome.finished = state["status"] == "finished"
+    outcome.reports += write_reports(gd, state)
+    gd.save(game, state)
+    for path, keep in done:
+        if keep:
+            dest = gd.game_dir(game) / keep / path.name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(path, dest)
+        else:
+            path.unlink()
+    outcome.committed = gd.commit(game, commit_message(state, first_turn, events, outcome))
+    return outcome
+
+
+def advance(gd: GamesDir) -> list[Outcome]:
+    """Advance every game in the games dir as far as its queued orders allow."""
+    outcomes = []
+    with gd.lock():
+        gd.ensure_repo()
+        for game in gd.games():
+            try:
+                outcomes.append(advance_game(gd, game))
+            except PbemError as exc:
+                outcomes.append(Outcome(game, error=str(exc)))
+            except Exception as exc:  # a bug in one engine must not stop the other games
+                where = traceback.extract_tb(exc.__traceback__)[-1]
+                outcomes.append(Outcome(game, error=f"internal error {type(exc).__name__}: {exc} "
+                                                    f"(at {Path(where.filename).name}:{where.lineno})"))
+    return outcomes
+

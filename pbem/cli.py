@@ -1,0 +1,203 @@
+"""The `pbem` command: a thin shell over the library. Exit codes: 0 success, 1 a domain error (the
+message says what was wrong and where), 2 a usage error."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from pbem import advance as batch
+from pbem import game as games
+from pbem.errors import PbemError, SetupError
+from pbem.report import render_report
+from pbem.rules.base import RULESETS, get_ruleset
+from pbem.store import GamesDir
+from pbem.turnfile import load_yaml, schema_errors
+
+
+def games_dir_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    """`--games-dir DIR` on every command (default ./games, or $PBEM_GAMES_DIR)."""
+    @click.option("--games-dir", "games_dir", envvar="PBEM_GAMES_DIR", default="games", show_default=True,
+                  type=click.Path(file_okay=False, path_type=Path),
+                  help="The folder holding the games (a git repository of its own).")
+    @functools.wraps(f)
+    def wrapper(*args: Any, games_dir: Path, **kwargs: Any) -> Any:
+        try:
+            return f(*args, gd=GamesDir(games_dir), **kwargs)
+        except PbemError as exc:
+            raise click.ClickException(str(exc)) from None
+    return wrapper
+
+
+def emit_json(value: Any) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="pbem")
+def main() -> None:
+    """Host board games by email: turn files in, reports out, every turn committed to git."""
+
+
+def read_deck(path: Path, ruleset: str) -> Any:
+    what = f"the deck file {str(path)!r}"
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SetupError(f"cannot read {what}: {exc.strerror}") from None
+    value, lines = load_yaml(data, what)
+    try:
+        problems = schema_errors(value, f"{ruleset}.deck", lines)
+    except FileNotFoundError:
+        raise SetupError(f"{ruleset} does not take a deck file") from None
+    if problems:
+        raise SetupError(f"{what} is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
+    return value
+
+
+@main.command()
+@click.argument("ruleset")
+@click.argument("game")
+@click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
+              help="A player, in seating order; repeat for each.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rules option, e.g. edition=amigo.")
+@click.option("--seed", default=None, help="The secret seed of the game's chance (default: a random one).")
+@click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A YAML file fixing the card order.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@games_dir_option
+def new(gd: GamesDir, ruleset: str, game: str, players: tuple[str, ...], options: tuple[str, ...],
+        seed: str | None, deck: Path | None, as_json: bool) -> None:
+    """Start a new game of RULESET called GAME."""
+    rules = get_ruleset(ruleset)
+    opts: dict[str, str] = {}
+    for spec in options:
+        key, sep, value = spec.partition("=")
+        if not sep or not key:
+            raise SetupError(f"--option {spec!r} is not KEY=VALUE")
+        opts[key] = value
+    people = [games.parse_player(p) for p in players]
+    fixed = read_deck(deck, rules.name) if deck is not None else None
+    with gd.lock():
+        gd.ensure_repo()
+        state, tokens = games.new_game(gd, rules.name, game, people, opts, seed, fixed)
+        batch.write_reports(gd, state)
+        gd.save(game, state)
+        names = ", ".join(n for n, _ in people)
+        gd.commit(game, f"{game}: new {rules.name} game for {names}\n\n"
+                        f"Options: {', '.join(f'{k}={v}' for k, v in state['options'].items()) or 'none'}.\n"
+                        f"Seed commitment: sha256 {state['seed_sha256']}.\n")
+    if as_json:
+        emit_json({"game": game, "ruleset": rules.name,
+                   "players": [{"name": n, "email": e, "token": tokens[n]} for n, e in people]})
+        return
+    click.echo(f"New {rules.title} game {game!r} in {gd.root / game}")
+    click.echo(f"Seed commitment: sha256 {state['seed_sha256']}")
+    click.echo("Players and their secret tokens (shown only now; pbem keeps only a hash):")
+    for n, e in people:
+        click.echo(f"  {n:<12} {e:<32} {tokens[n]}")
+    click.echo(f"Waiting for {', '.join(games.waiting_for(state))} (turn {state['engine']['turn']}).")
+
+
+@main.command()
+@click.argument("turnfile", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@games_dir_option
+def submit(gd: GamesDir, turnfile: Path) -> None:
+    """Queue a player's TURNFILE ('-' for standard input) for the next `pbem advance`."""
+    if str(turnfile) == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            data = turnfile.read_bytes()
+        except OSError as exc:
+            raise PbemError(f"cannot read the turn file {str(turnfile)!r}: {exc.strerror}") from None
+    with gd.lock():
+        done = games.submit(gd, data)
+    orders = "; ".join(games.order_text(o) for o in done.orders)
+    note = " (it replaces the orders queued before)" if done.replaced else ""
+    click.echo(f"Queued {done.player}'s orders for {done.game}, turn {done.turn}: {orders}{note}.")
+
+
+@main.command()
+@games_dir_option
+def advance(gd: GamesDir) -> None:
+    """Apply every queued order of every game, write the reports, commit to git."""
+    outcomes = batch.advance(gd)
+    for o in outcomes:
+        click.echo(o.summary(), err=bool(o.error))
+    if not outcomes:
+        click.echo(f"No games in {gd.root}.")
+    broken = [o.game for o in outcomes if o.error]
+    if broken:
+        raise click.ClickException(f"{len(broken)} game{'s' if len(broken) > 1 else ''} skipped: {', '.join(broken)}")
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@games_dir_option
+def status(gd: GamesDir, as_json: bool) -> None:
+    """Every game: ruleset, turn, whose move, since when."""
+    rows = []
+    for game in gd.games():
+        try:
+            state = gd.load(game)
+        except PbemError as exc:
+            rows.append({"game": game, "error": str(exc)})
+            continue
+        rows.append({"game": game, "ruleset": state["ruleset"], "turn": state["engine"]["turn"],
+                     "status": state["status"], "waiting_for": games.waiting_for(state),
+                     "since": state["waiting_since"], "queued": len(gd.queued(game))})
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo(f"No games in {gd.root}.")
+        return
+    click.echo(f"{'game':<16} {'ruleset':<16} {'turn':>5}  {'status':<9} {'waiting for':<24} {'since':<21} queued")
+    for r in rows:
+        if "error" in r:
+            click.echo(f"{r['game']:<16} NEEDS THE GM: {r['error']}")
+            continue
+        click.echo(f"{r['game']:<16} {r['ruleset']:<16} {r['turn']:>5}  {r['status']:<9} "
+                   f"{', '.join(r['waiting_for']) or '-':<24} {r['since']:<21} {r['queued']}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--as", "player", default=None, metavar="NAME", help="Show what this player sees.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@games_dir_option
+def show(gd: GamesDir, game: str, player: str | None, as_json: bool) -> None:
+    """What GAME looks like now: to the GM, or `--as` a player, with the orders he may give."""
+    state = games.load_checked(gd, game)
+    shown = games.show(state, player)
+    if as_json:
+        emit_json(shown)
+    else:
+        click.echo(render_report(state, player, []), nl=False)
+
+
+@main.command()
+@click.argument("game")
+@games_dir_option
+def verify(gd: GamesDir, game: str) -> None:
+    """Replay GAME from its seed and order log; exit 0 only if the result is identical."""
+    state = games.load_checked(gd, game)
+    problems = games.verify(state)
+    if problems:
+        raise PbemError(f"{game}: the replay does not match:\n" + "\n".join(f"  - {p}" for p in problems))
+    click.echo(f"{game}: verified: {len(state['log'])} orders replay to the identical game.")
+
+
+@main.command(name="rulesets")
+def list_rulesets() -> None:
+    """The games pbem can host."""
+    get_ruleset("medici")  # registers every game
+    for name, cls in sorted(RULESETS.items()):
+        opts = "; ".join(f"{k}: {'|'.join(v)}" for k, v in cls.options.items()) or "no options"
+        click.echo(f"{name:<16} {cls.title}, {cls.min_players}-{cls.max_players} players ({opts})")

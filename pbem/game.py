@@ -1,0 +1,277 @@
+"""A hosted game: its players and tokens, its seed, its order log, and the steps of the pipeline that
+act on one game (new, submit, apply, show, verify). The batch over all games is `pbem.advance`."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTurn, StoreError
+from pbem.rng import Rng, commitment
+from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
+from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
+from pbem.turnfile import TurnFile, check_orders, parse_turnfile
+
+EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
+
+
+def now() -> str:
+    """The time, as ISO 8601 UTC; tests set PBEM_NOW to control the clock."""
+    fixed = os.environ.get("PBEM_NOW")
+    moment = datetime.fromisoformat(fixed) if fixed else datetime.now(timezone.utc)
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def ruleset_of(state: dict[str, Any]) -> Ruleset:
+    return get_ruleset(state["ruleset"])
+
+
+def waiting_for(state: dict[str, Any]) -> list[str]:
+    decision = ruleset_of(state).decision(state["engine"])
+    return list(decision.players) if decision else []
+
+
+def player_names(state: dict[str, Any]) -> list[str]:
+    return [p["name"] for p in state["players"]]
+
+
+# -- a new game ---------------------------------------------------------------------------------------
+
+def parse_player(spec: str) -> tuple[str, str]:
+    """`anna=anna@example.org` -> ("anna", "anna@example.org")."""
+    import re
+
+    name, sep, email = spec.partition("=")
+    if not sep:
+        raise SetupError(f"--player {spec!r} is not NAME=EMAIL")
+    if not PLAYER_NAME.match(name):
+        raise SetupError(f"player name {name!r} must be lower-case letters, digits, '-' or '_', "
+                         f"starting with a letter, at most 24 characters")
+    if not re.match(EMAIL, email):
+        raise SetupError(f"{email!r} (player {name}) is not an email address")
+    return name, email
+
+
+def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str, str]],
+             options: dict[str, str], seed: str | None = None, deck: Any = None) -> tuple[dict[str, Any], dict[str, str]]:
+    """Set up a game and store it; returns the state and each player's token (shown once, never stored)."""
+    ruleset = get_ruleset(ruleset_name)
+    if not GAME_ID.match(game):
+        raise SetupError(f"{game!r} is not a game id (lower-case letters, digits, '-' and '_', at most 40, "
+                         f"starting with a letter or digit)")
+    names = [n for n, _ in players]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise SetupError(f"player {dupes[0]!r} is named twice")
+    ruleset.check_players(names)
+    options = ruleset.check_options(options)
+    fixed = ruleset.check_deck(deck, names, options) if deck is not None else None
+    if gd.exists(game):
+        raise SetupError(f"game {game!r} already exists in {gd.root}")
+    seed = seed if seed is not None else secrets.token_hex(16)
+    if not seed:
+        raise SetupError("the seed must not be empty")
+    rng = Rng(seed)
+    engine, events = ruleset.setup(names, options, rng, fixed)
+    tokens = {n: secrets.token_urlsafe(12) for n in names}
+    stamp = now()
+    state: dict[str, Any] = {
+        "format": FORMAT,
+        "game": game,
+        "ruleset": ruleset.name,
+        "options": options,
+        "status": "active",
+        "created": stamp,
+        "waiting_since": stamp,
+        "players": [{"name": n, "email": e, "token_sha256": token_hash(tokens[n])} for n, e in players],
+        "seed": seed,
+        "seed_sha256": commitment(seed),
+        "deck": fixed,
+        "rng_counter": rng.counter,
+        "engine": engine,
+        "events": [dict(e, turn=0) for e in events],
+        "log": [],
+        "reported": {n: 0 for n in names},
+        "reports_sent": {n: 0 for n in names},
+    }
+    _finish_if_over(state)
+    return state, tokens
+
+
+# -- orders -------------------------------------------------------------------------------------------
+
+def authenticate(gd: GamesDir, tf: TurnFile) -> dict[str, Any]:
+    """The game a turn file is for, once its sender has proved who he is."""
+    if not GAME_ID.match(tf.game) or not gd.exists(tf.game):
+        raise AuthError(f"there is no game {tf.game!r}")
+    state = gd.load(tf.game)
+    if tf.player not in player_names(state):
+        raise AuthError(f"game {tf.game!r} has no player {tf.player!r}")
+    stored = next(p["token_sha256"] for p in state["players"] if p["name"] == tf.player)
+    if not hmac.compare_digest(stored, token_hash(tf.token)):
+        raise AuthError(f"the token for {tf.player!r} in game {tf.game!r} is wrong")
+    return state
+
+
+def check_turn(state: dict[str, Any], player: str, turn: int) -> None:
+    if state["status"] != "active":
+        raise StaleTurn(f"game {state['game']!r} is {state['status']}; it takes no more orders")
+    current = state["engine"]["turn"]
+    if turn < current:
+        raise StaleTurn(f"your orders answer turn {turn}, but game {state['game']!r} is at turn {current}: "
+                        f"they are stale")
+    if turn > current:
+        raise StaleTurn(f"your orders answer turn {turn}, but game {state['game']!r} is only at turn {current}")
+    waiting = waiting_for(state)
+    if player not in waiting:
+        raise StaleTurn(f"turn {current} of game {state['game']!r} is not yours: "
+                        f"the game waits for {', '.join(waiting)}")
+
+
+def apply_orders(state: dict[str, Any], player: str, turn: int, orders: list[Order],
+                 received: str | None = None) -> tuple[dict[str, Any], list[Event]]:
+    """Apply a player's orders one after another to a copy of the game. Every order must be legal when
+    its turn comes and still be the player's decision; otherwise nothing at all is applied."""
+    check_turn(state, player, turn)
+    ruleset = ruleset_of(state)
+    new = copy.deepcopy(state)
+    rng = Rng(new["seed"], new["rng_counter"])
+    events: list[Event] = []
+    for i, order in enumerate(orders, start=1):
+        label = f"order {i} ({order_text(order)!r})" if len(orders) > 1 else f"order {order_text(order)!r}"
+        engine = new["engine"]
+        decision = ruleset.decision(engine)
+        if decision is None or player not in decision.players:
+            who = ", ".join(decision.players) if decision else "nobody: the game is over"
+            raise IllegalOrder(f"{label}: after order {i - 1} the decision is no longer yours "
+                               f"(the game waits for {who}); nothing was applied")
+        at = engine["turn"]
+        try:
+            step = ruleset.apply(engine, player, order, rng)
+        except IllegalOrder as exc:
+            suffix = "; nothing was applied" if len(orders) > 1 else ""
+            raise IllegalOrder(f"{label}: {exc}{suffix}") from None
+        new["log"].append({"turn": at, "player": player, "order": order, "received": received or now()})
+        events += [dict(e, turn=at) for e in step]
+    new["rng_counter"] = rng.counter
+    new["events"] += events
+    if waiting_for(new) != waiting_for(state) or events:
+        new["waiting_since"] = now()
+    _finish_if_over(new)
+    return new, events
+
+
+def _finish_if_over(state: dict[str, Any]) -> None:
+    if ruleset_of(state).decision(state["engine"]) is None:
+        state["status"] = "finished"
+
+
+@dataclass
+class Submitted:
+    game: str
+    player: str
+    turn: int
+    orders: list[Order]
+    queued: Path
+    replaced: int
+
+
+def submit(gd: GamesDir, data: bytes, source: str = "file") -> Submitted:
+    """Check a turn file as far as the game stands now and queue it for the next `advance`."""
+    tf = parse_turnfile(data)
+    state = authenticate(gd, tf)
+    ruleset = ruleset_of(state)
+    check_orders(tf.orders, f"{ruleset.name}.orders")
+    apply_orders(state, tf.player, tf.turn, tf.orders)  # a dry run: raises if anything is wrong
+    entry = {"player": tf.player, "turn": tf.turn, "orders": tf.orders, "received": now(), "source": source}
+    path, replaced = gd.enqueue(tf.game, entry)
+    return Submitted(tf.game, tf.player, tf.turn, tf.orders, path, len(replaced))
+
+
+# -- looking at a game --------------------------------------------------------------------------------
+
+def show(state: dict[str, Any], player: str | None = None) -> dict[str, Any]:
+    """What `pbem show --json` prints: the contract other tools rely on."""
+    ruleset = ruleset_of(state)
+    if player is not None and player not in player_names(state):
+        raise PbemError(f"game {state['game']!r} has no player {player!r}")
+    out: dict[str, Any] = {
+        "game": state["game"],
+        "ruleset": state["ruleset"],
+        "options": dict(state["options"]),
+        "turn": state["engine"]["turn"],
+        "status": state["status"],
+        "waiting_for": waiting_for(state),
+        "waiting_since": state["waiting_since"],
+        "seed_sha256": state["seed_sha256"],
+        "view": ruleset.view(state["engine"], player),
+    }
+    if player is not None:
+        out["legal_orders"] = ruleset.legal_orders(state["engine"], player) if state["status"] == "active" else []
+    if state["status"] == "finished":
+        out["result"] = {"standings": [{"player": r["player"], "score": r["score"], "rank": r["rank"]}
+                                       for r in ruleset.result(state["engine"])]}
+        out["seed"] = state["seed"]
+    return out
+
+
+def replay(state: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild a game from its seed, options, deck and order log alone."""
+    ruleset = ruleset_of(state)
+    names = player_names(state)
+    rng = Rng(state["seed"])
+    engine, events = ruleset.setup(names, dict(state["options"]), rng, state["deck"])
+    rebuilt = {"engine": engine, "events": [dict(e, turn=0) for e in events]}
+    for entry in state["log"]:
+        at = engine["turn"]
+        if entry["turn"] != at:
+            raise PbemError(f"the log says turn {entry['turn']} where the replay is at turn {at}")
+        step = ruleset.apply(engine, entry["player"], entry["order"], rng)
+        rebuilt["events"] += [dict(e, turn=at) for e in step]
+    rebuilt["rng_counter"] = rng.counter
+    return rebuilt
+
+
+def verify(state: dict[str, Any]) -> list[str]:
+    """The differences between a stored game and its replay (empty: identical)."""
+    try:
+        rebuilt = replay(state)
+    except PbemError as exc:
+        return [f"the replay failed: {exc}"]
+    problems = []
+    for key in ("engine", "events", "rng_counter"):
+        if dump_yaml(rebuilt[key]) != dump_yaml(state[key]):
+            problems.append(f"{key} differs from the replay{_first_difference(state[key], rebuilt[key])}")
+    return problems
+
+
+def _first_difference(a: Any, b: Any, path: str = "") -> str:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if a.get(k) != b.get(k):
+                return _first_difference(a.get(k), b.get(k), f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _first_difference(x, y, f"{path}[{i}]")
+        if len(a) != len(b):
+            return f" at {path or 'top'}: {len(a)} items stored, {len(b)} replayed"
+    return f" at {path or 'top'}: stored {a!r}, replayed {b!r}"
+
+
+def load_checked(gd: GamesDir, game: str) -> dict[str, Any]:
+    """A game's state, for commands that name it."""
+    if not GAME_ID.match(game):
+        raise StoreError(f"{game!r} is not a game id")
+    return gd.load(game)

@@ -1,0 +1,154 @@
+"""The ruleset contract, the registry of games and the shapes they exchange with the pipeline.
+
+A game is a sequence of decisions. The engine says who must decide (`decision`) and what they may
+choose (`legal_orders`); an order is one such choice. Chance is the engine's own step, drawn from the
+`Rng` it is handed. State is plain data (dicts, lists, ints, strings) that round-trips through YAML.
+Engines never read files, print, or use `random`.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, ClassVar, Union
+
+import yaml
+
+from pbem.errors import IllegalOrder, SetupError
+from pbem.rng import Rng
+
+Order = Union[str, dict[str, Any]]
+Event = dict[str, Any]
+State = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who must act now and what kind of choice it is."""
+
+    players: tuple[str, ...]
+    kind: str
+
+
+@cache
+def board_data(name: str) -> dict[str, Any]:
+    """A game's tables and boards, from `pbem/rules/<name>.yaml`; loaded once."""
+    text = importlib.resources.files("pbem.rules").joinpath(f"{name}.yaml").read_text("utf-8")
+    return yaml.safe_load(text)
+
+
+def order_text(order: Order) -> str:
+    """An order as a player would write it: `draw`, `bid: 7`."""
+    if isinstance(order, dict):
+        return ", ".join(f"{k}: {v}" for k, v in order.items())
+    return str(order)
+
+
+class Ruleset(ABC):
+    """One game's rules. Subclasses declare their metadata and are found through `RULESETS`."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: option name -> allowed values; the first value is the default
+    options: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def check_options(self, given: dict[str, str]) -> dict[str, str]:
+        """The full option set, or `SetupError` naming the unknown option or value."""
+        out = {k: v[0] for k, v in self.options.items()}
+        for key, value in given.items():
+            if key not in self.options:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise SetupError(f"{self.name} has no option {key!r} (options: {known})")
+            if value not in self.options[key]:
+                raise SetupError(
+                    f"option {key}={value!r} is not allowed for {self.name} "
+                    f"(choose one of: {', '.join(self.options[key])})")
+            out[key] = value
+        return out
+
+    def check_players(self, players: list[str]) -> None:
+        n = len(players)
+        if not self.min_players <= n <= self.max_players:
+            raise SetupError(
+                f"{self.title} needs {self.min_players} to {self.max_players} players, not {n}")
+
+    @abstractmethod
+    def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
+        """A fixed card order read from a `--deck` file, checked; `SetupError` if it is wrong."""
+
+    @abstractmethod
+    def setup(self, players: list[str], options: dict[str, str], rng: Rng,
+              deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
+        """A new game, and what happened while setting it up."""
+
+    @abstractmethod
+    def decision(self, state: State) -> Decision | None:
+        """Who is to act now; None when the game is over."""
+
+    @abstractmethod
+    def candidate_orders(self, state: State, player: str) -> list[Order]:
+        """Every order that might be legal for `player` now; `legal_orders` filters them."""
+
+    @abstractmethod
+    def why_illegal(self, state: State, player: str, order: Order) -> str | None:
+        """Why `order` may not be given now, in words fit for the player; None if it is legal."""
+
+    @abstractmethod
+    def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        """Carry out a legal order (mutating state) and every chance step that follows it."""
+
+    @abstractmethod
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        """What `player` may see (None: the GM, who sees everything)."""
+
+    @abstractmethod
+    def result(self, state: State) -> list[dict[str, Any]]:
+        """Final standings, best first: `{"player", "score", "rank"}`; ties share a rank."""
+
+    def legal_orders(self, state: State, player: str) -> list[Order]:
+        return [o for o in self.candidate_orders(state, player) if self.why_illegal(state, player, o) is None]
+
+    def apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        """Apply one order, or raise `IllegalOrder` and leave `state` untouched."""
+        reason = self.why_illegal(state, player, order)
+        if reason is not None:
+            raise IllegalOrder(reason)
+        return self._apply(state, player, order, rng)
+
+
+RULESETS: dict[str, type[Ruleset]] = {}
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    RULESETS[cls.name] = cls
+    return cls
+
+
+def get_ruleset(name: str) -> Ruleset:
+    """The ruleset called `name`, or `SetupError` listing the known ones."""
+    from pbem import rules  # noqa: F401  (importing the package registers every game)
+
+    try:
+        return RULESETS[name]()
+    except KeyError:
+        raise SetupError(f"unknown ruleset {name!r} (known: {', '.join(sorted(RULESETS))})") from None
+
+
+def shared_ranking(scores: dict[str, int], payouts: list[int]) -> list[dict[str, Any]]:
+    """Rank by score, best first; tied players pool the payouts of the places they occupy and split
+    them rounding down. Places beyond the table pay nothing."""
+    order = sorted(scores, key=lambda p: -scores[p])
+    out: list[dict[str, Any]] = []
+    place = 0
+    while place < len(order):
+        tied = [p for p in order if scores[p] == scores[order[place]]]
+        pool = sum(payouts[place:place + len(tied)])
+        share = pool // len(tied)
+        for p in tied:
+            out.append({"player": p, "score": scores[p], "place": place + 1, "payout": share})
+        place += len(tied)
+    return out

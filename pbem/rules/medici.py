@@ -1,0 +1,399 @@
+"""Medici (Reiner Knizia), both editions: three days of once-around auctions for lots of goods.
+
+The auctioneer reveals a card, then draws more or opens the auction; everyone bids once, the
+auctioneer last. Holds take five cards. When all but one hold is full, the last player fills his
+for free; then the day is scored by hold value, goods tracks and bonus fields.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pbem.errors import SetupError
+from pbem.rng import Rng
+from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, register, shared_ranking
+
+DATA = board_data("medici")
+HOLD: int = DATA["hold_size"]
+MAX_LOT: int = DATA["max_lot"]
+TRACK_TOP: int = DATA["track_top"]
+NEUTRAL: str = DATA["neutral_card"]
+
+DRAW, AUCTION, PASS, BID = "draw", "auction", "pass", "bid"
+PHASE_DRAW, PHASE_BID, PHASE_OVER = "draw", "bid", "over"
+
+
+def card_good(card: str) -> str:
+    return card.rsplit("-", 1)[0]
+
+
+def card_value(card: str) -> int:
+    return int(card.rsplit("-", 1)[1])
+
+
+def full_deck(edition: str) -> list[str]:
+    """The 36 cards of an edition, in a fixed order."""
+    goods = DATA["editions"][edition]["goods"]
+    return [f"{g}-{v}" for g in goods for v in DATA["card_values"]] + [NEUTRAL]
+
+
+@register
+class Medici(Ruleset):
+    name = "medici"
+    title = "Medici"
+    min_players = 3
+    max_players = 6
+    options = {"edition": ("riogrande", "amigo")}
+
+    # -- set-up ---------------------------------------------------------------------------------
+
+    def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
+        edition = options["edition"]
+        in_play = DATA["cards_per_player"] * len(players)
+        if not isinstance(deck, dict) or set(deck) != {"days"}:
+            raise SetupError("the deck file must hold one key, 'days': a list of up to 3 lists of cards")
+        days = deck["days"]
+        if not isinstance(days, list) or not 1 <= len(days) <= DATA["days"]:
+            raise SetupError("'days' must be a list of 1 to 3 lists of cards")
+        available = Counter(full_deck(edition))
+        for d, cards in enumerate(days, start=1):
+            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                raise SetupError(f"day {d} of the deck file must be a list of card ids such as 'dyes-5'")
+            if len(cards) > in_play:
+                raise SetupError(f"day {d} of the deck file lists {len(cards)} cards; "
+                                 f"only {in_play} are in play with {len(players)} players")
+            for c in cards:
+                if c not in available:
+                    raise SetupError(f"day {d} of the deck file: {c!r} is not a card of the {edition} "
+                                     f"edition (goods: {', '.join(DATA['editions'][edition]['goods'])}, "
+                                     f"values 0-5, and {NEUTRAL})")
+            for c, n in Counter(cards).items():
+                if n > available[c]:
+                    raise SetupError(f"day {d} of the deck file lists {c!r} {n} times; "
+                                     f"the game has {available[c]}")
+        return {"days": [list(d) for d in days]}
+
+    def setup(self, players: list[str], options: dict[str, str], rng: Rng,
+              deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
+        self.check_players(players)
+        options = self.check_options(options)
+        goods = DATA["editions"][options["edition"]]["goods"]
+        state: State = {
+            "edition": options["edition"],
+            "players": list(players),
+            "money": {p: DATA["start_money"][len(players)] for p in players},
+            "hold": {p: [] for p in players},
+            "tracks": {p: {g: 0 for g in goods} for p in players},
+            "day": 0,
+            "turn": 1,
+            "phase": PHASE_DRAW,
+            "start_player": None,
+            "auctioneer": None,
+            "lot": [],
+            "to_bid": [],
+            "bids": [],
+            "deck": [],
+            "set_aside": [],
+            "discarded": [],
+            "fixed_days": (deck or {}).get("days", []),
+        }
+        events: list[Event] = []
+        self._start_day(state, rng, events)
+        return state, events
+
+    # -- the flow of a day (chance and forced steps) ----------------------------------------------
+
+    def _start_day(self, state: State, rng: Rng, events: list[Event]) -> None:
+        state["day"] += 1
+        day = state["day"]
+        for p in state["players"]:
+            state["hold"][p] = []
+        fixed = state["fixed_days"].pop(0) if state["fixed_days"] else []
+        rest = full_deck(state["edition"])
+        for c in fixed:
+            rest.remove(c)
+        rng.shuffle(rest, f"day-{day}-shuffle")
+        in_play = DATA["cards_per_player"] * len(state["players"])
+        state["deck"] = fixed + rest[:in_play - len(fixed)]
+        state["set_aside"] = rest[in_play - len(fixed):]
+        state["discarded"] = []
+        if day == 1:
+            start = rng.choice(state["players"], "start-player")
+            why = "drawn at random"
+        else:
+            least = min(state["money"].values())
+            poorest = [p for p in state["players"] if state["money"][p] == least]
+            start = poorest[0] if len(poorest) == 1 else rng.choice(poorest, f"day-{day}-start-player")
+            why = "the poorest" if len(poorest) == 1 else f"drawn among the poorest ({', '.join(poorest)})"
+        state["start_player"] = start
+        events.append({"type": "day_start", "day": day, "start_player": start, "why": why,
+                       "cards": in_play})
+        self._start_turn(state, start, rng, events)
+
+    def _open(self, state: State) -> list[str]:
+        """Players still in the day: their hold is not full."""
+        return [p for p in state["players"] if len(state["hold"][p]) < HOLD]
+
+    def _left_of(self, state: State, player: str) -> list[str]:
+        """Everyone else, clockwise from the player's left."""
+        seats = state["players"]
+        i = seats.index(player)
+        return seats[i + 1:] + seats[:i]
+
+    def max_lot(self, state: State) -> int:
+        """How large the lot may grow: 3 cards, the cards left, the largest free hold space."""
+        free = max((HOLD - len(state["hold"][p]) for p in self._open(state)), default=0)
+        return min(MAX_LOT, len(state["lot"]) + len(state["deck"]), free)
+
+    def _start_turn(self, state: State, player: str, rng: Rng, events: list[Event]) -> None:
+        """`player` or the next open player clockwise becomes auctioneer and reveals a card."""
+        if not state["deck"]:
+            events.append({"type": "deck_empty", "day": state["day"]})
+            self._end_day(state, rng, events)
+            return
+        open_players = self._open(state)
+        auctioneer = next(p for p in [player] + self._left_of(state, player) if p in open_players)
+        state["auctioneer"] = auctioneer
+        state["phase"] = PHASE_DRAW
+        state["bids"] = []
+        state["to_bid"] = []
+        self._reveal(state, rng, events)
+
+    def _reveal(self, state: State, rng: Rng, events: list[Event]) -> None:
+        card = state["deck"].pop(0)
+        state["lot"].append(card)
+        events.append({"type": "reveal", "player": state["auctioneer"], "card": card,
+                       "lot": list(state["lot"])})
+        if len(state["lot"]) >= self.max_lot(state):
+            events.append({"type": "auction_opens", "player": state["auctioneer"],
+                           "lot": list(state["lot"]), "forced": True})
+            self._open_auction(state, rng, events)
+
+    def _open_auction(self, state: State, rng: Rng, events: list[Event]) -> None:
+        state["phase"] = PHASE_BID
+        auctioneer = state["auctioneer"]
+        open_players = self._open(state)
+        state["to_bid"] = [p for p in self._left_of(state, auctioneer) + [auctioneer] if p in open_players]
+        self._skip_unable_bidders(state, rng, events)
+
+    def high_bid(self, state: State) -> dict[str, Any] | None:
+        bids = [b for b in state["bids"] if b["amount"] is not None]
+        return bids[-1] if bids else None
+
+    def _cannot_bid(self, state: State, player: str) -> str | None:
+        free = HOLD - len(state["hold"][player])
+        if free < len(state["lot"]):
+            return f"only {free} free space{'s' if free != 1 else ''} in the hold"
+        high = self.high_bid(state)
+        floor = high["amount"] + 1 if high else 1
+        if state["money"][player] < floor:
+            return f"only {state['money'][player]} money, the lowest bid is {floor}"
+        return None
+
+    def _skip_unable_bidders(self, state: State, rng: Rng, events: list[Event]) -> None:
+        while state["to_bid"]:
+            player = state["to_bid"][0]
+            reason = self._cannot_bid(state, player)
+            if reason is None:
+                return
+            state["to_bid"].pop(0)
+            state["bids"].append({"player": player, "amount": None})
+            events.append({"type": "pass", "player": player, "forced": reason})
+        self._settle_lot(state, rng, events)
+
+    def _settle_lot(self, state: State, rng: Rng, events: list[Event]) -> None:
+        lot, state["lot"] = state["lot"], []
+        high = self.high_bid(state)
+        if high:
+            buyer, price = high["player"], high["amount"]
+            state["money"][buyer] -= price
+            state["hold"][buyer].extend(lot)
+            events.append({"type": "sold", "player": buyer, "price": price, "lot": lot,
+                           "auctioneer": state["auctioneer"]})
+        else:
+            state["discarded"].extend(lot)
+            events.append({"type": "unsold", "lot": lot, "auctioneer": state["auctioneer"]})
+        state["bids"] = []
+        open_players = self._open(state)
+        if len(open_players) <= 1:
+            if open_players:
+                self._free_fill(state, open_players[0], events)
+            self._end_day(state, rng, events)
+        elif not state["deck"]:
+            events.append({"type": "deck_empty", "day": state["day"]})
+            self._end_day(state, rng, events)
+        else:
+            self._start_turn(state, self._left_of(state, state["auctioneer"])[0], rng, events)
+
+    def _free_fill(self, state: State, player: str, events: list[Event]) -> None:
+        need = HOLD - len(state["hold"][player])
+        cards, state["deck"] = state["deck"][:need], state["deck"][need:]
+        state["hold"][player].extend(cards)
+        events.append({"type": "free_fill", "player": player, "cards": cards})
+
+    def _end_day(self, state: State, rng: Rng, events: list[Event]) -> None:
+        state["set_aside"].extend(state["deck"])
+        state["deck"] = []
+        state["phase"] = PHASE_OVER
+        state["auctioneer"] = None
+        state["to_bid"] = []
+        self.score_day(state, events)
+        if state["day"] < DATA["days"]:
+            self._start_day(state, rng, events)
+        else:
+            events.append({"type": "game_end", "standings": self.result(state)})
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def score_day(self, state: State, events: list[Event]) -> None:
+        """The three scorings of a day, in order: hold value, goods tracks, bonus fields."""
+        players = state["players"]
+        edition = DATA["editions"][state["edition"]]
+        values = {p: sum(card_value(c) for c in state["hold"][p]) for p in players}
+        ranking = shared_ranking(values, edition["payouts"][len(players)])
+        for row in ranking:
+            state["money"][row["player"]] += row["payout"]
+        events.append({"type": "score_value", "day": state["day"], "ranking": ranking})
+        for good in edition["goods"]:
+            moves = {}
+            for p in players:
+                count = sum(1 for c in state["hold"][p] if card_good(c) == good)
+                before = state["tracks"][p][good]
+                state["tracks"][p][good] = min(TRACK_TOP, before + count)
+                moves[p] = state["tracks"][p][good] - before
+            steps = {p: state["tracks"][p][good] for p in players}
+            ranking = [r for r in shared_ranking(steps, DATA["track_payouts"]) if r["payout"]]
+            for row in ranking:
+                state["money"][row["player"]] += row["payout"]
+            bonus = []
+            for p in players:
+                pay = edition["bonus_fields"].get(steps[p], 0)
+                if pay:
+                    state["money"][p] += pay
+                    bonus.append({"player": p, "step": steps[p], "payout": pay})
+            events.append({"type": "score_track", "day": state["day"], "good": good, "moves": moves,
+                           "steps": steps, "ranking": ranking, "bonus": bonus})
+        events.append({"type": "day_end", "day": state["day"], "money": dict(state["money"])})
+
+    # -- decisions and orders -------------------------------------------------------------------
+
+    def decision(self, state: State) -> Decision | None:
+        if state["phase"] == PHASE_DRAW:
+            return Decision((state["auctioneer"],), "draw")
+        if state["phase"] == PHASE_BID:
+            return Decision((state["to_bid"][0],), "bid")
+        return None
+
+    def candidate_orders(self, state: State, player: str) -> list[Order]:
+        if state["phase"] == PHASE_DRAW:
+            return [DRAW, AUCTION]
+        if state["phase"] == PHASE_BID:
+            return [PASS] + [{BID: n} for n in range(1, state["money"].get(player, 0) + 1)]
+        return []
+
+    def why_illegal(self, state: State, player: str, order: Order) -> str | None:
+        decision = self.decision(state)
+        if decision is None:
+            return "the game is over"
+        if player not in decision.players:
+            return f"it is not your decision: the game waits for {', '.join(decision.players)}"
+        if state["phase"] == PHASE_DRAW:
+            if order == DRAW:
+                limit = self.max_lot(state)
+                if len(state["lot"]) >= limit:
+                    return f"the lot may not grow beyond {limit} card{'s' if limit != 1 else ''}"
+                return None
+            if order == AUCTION:
+                return None
+            return f"you are the auctioneer: send 'draw' or 'auction', not {_quote(order)}"
+        if order == PASS:
+            return None
+        if isinstance(order, dict) and set(order) == {BID} and isinstance(order[BID], int):
+            amount = order[BID]
+            high = self.high_bid(state)
+            if high and amount <= high["amount"]:
+                return f"bid {amount} is not higher than the high bid of {high['amount']} by {high['player']}"
+            if amount < 1:
+                return "the lowest bid is 1"
+            if amount > state["money"][player]:
+                return f"bid {amount} is more than your money ({state['money'][player]})"
+            return None
+        return f"the lot is up for auction: send 'pass' or 'bid: N', not {_quote(order)}"
+
+    def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        events: list[Event] = []
+        state["turn"] += 1
+        if order == DRAW:
+            events.append({"type": "draw", "player": player})
+            self._reveal(state, rng, events)
+        elif order == AUCTION:
+            events.append({"type": "auction_opens", "player": player, "lot": list(state["lot"]),
+                           "forced": False})
+            self._open_auction(state, rng, events)
+        else:
+            state["to_bid"].pop(0)
+            amount = order[BID] if isinstance(order, dict) else None
+            state["bids"].append({"player": player, "amount": amount})
+            events.append({"type": "bid", "player": player, "amount": amount} if amount
+                          else {"type": "pass", "player": player, "forced": None})
+            self._skip_unable_bidders(state, rng, events)
+        return events
+
+    # -- what players see -----------------------------------------------------------------------
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        goods = DATA["editions"][state["edition"]]["goods"]
+        decision = self.decision(state)
+        high = self.high_bid(state)
+        v: dict[str, Any] = {
+            "edition": state["edition"],
+            "edition_title": DATA["editions"][state["edition"]]["title"],
+            "goods": list(goods),
+            "bonus_fields": dict(DATA["editions"][state["edition"]]["bonus_fields"]),
+            "day": state["day"],
+            "turn": state["turn"],
+            "phase": state["phase"],
+            "start_player": state["start_player"],
+            "auctioneer": state["auctioneer"],
+            "lot": list(state["lot"]),
+            "lot_value": sum(card_value(c) for c in state["lot"]),
+            "max_lot": self.max_lot(state) if state["phase"] == PHASE_DRAW else len(state["lot"]),
+            "bids": [dict(b) for b in state["bids"]],
+            "high_bid": dict(high) if high else None,
+            "to_bid": list(state["to_bid"]),
+            "cards_left": len(state["deck"]),
+            "discarded": list(state["discarded"]),
+            "players": [{
+                "name": p,
+                "money": state["money"][p],
+                "hold": list(state["hold"][p]),
+                "hold_value": sum(card_value(c) for c in state["hold"][p]),
+                "free": HOLD - len(state["hold"][p]),
+                "tracks": dict(state["tracks"][p]),
+            } for p in state["players"]],
+            "waiting_for": list(decision.players) if decision else [],
+            "you": player,
+        }
+        if player is None:  # the GM also sees what lies face down
+            v["deck"] = list(state["deck"])
+            v["set_aside"] = list(state["set_aside"])
+            v["fixed_days"] = [list(d) for d in state["fixed_days"]]
+        return v
+
+    def result(self, state: State) -> list[dict[str, Any]]:
+        money = state["money"]
+        ranked = sorted(state["players"], key=lambda p: -money[p])
+        return [{"player": p, "score": money[p], "rank": 1 + sum(1 for q in ranked if money[q] > money[p])}
+                for p in ranked]
+
+    def cards_in_game(self, state: State) -> list[str]:
+        """Every card wherever it lies (for the conservation invariant)."""
+        held = [c for p in state["players"] for c in state["hold"][p]]
+        return state["deck"] + state["set_aside"] + state["discarded"] + state["lot"] + held
+
+
+def _quote(order: Order) -> str:
+    from pbem.rules.base import order_text
+
+    return repr(order_text(order))

@@ -1,0 +1,211 @@
+"""Reading what players send: hardened YAML, then JSON Schema, with errors in plain words.
+
+Player text is hostile. Before the C safe loader builds anything, a scan of the parser's events
+rejects oversized input, anchors and aliases (the "billion laughs"), explicit tags, duplicate keys and
+deep nesting. Schema errors are all reported at once, each with its line and its place in the file.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import jsonschema
+import yaml
+
+from pbem.errors import TurnFileError
+from pbem.rules.base import Order
+
+MAX_BYTES = 64 * 1024
+MAX_DEPTH = 8
+MAX_ORDERS = 50
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """A schema from schemas/, loaded once."""
+    text = importlib.resources.files("pbem.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def _scan(text: str, what: str) -> None:
+    """Reject hostile YAML by its parse events alone; nothing is constructed here."""
+    depth = 0
+    keys: list[set[str] | None] = []  # per open collection: the scalar keys seen (mappings only)
+    expect_key: list[bool] = []
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            line = event.start_mark.line + 1
+            if isinstance(event, yaml.AliasEvent):
+                raise TurnFileError(f"{what}, line {line}: aliases ('*name') are not allowed")
+            if getattr(event, "anchor", None):
+                raise TurnFileError(f"{what}, line {line}: anchors ('&name') are not allowed")
+            tag = getattr(event, "tag", None)
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                if tag and not event.implicit:
+                    raise TurnFileError(f"{what}, line {line}: tags ({tag!r}) are not allowed")
+                if keys and keys[-1] is not None:
+                    expect_key[-1] = not expect_key[-1]
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise TurnFileError(f"{what}, line {line}: nested more than {MAX_DEPTH} levels deep")
+                is_map = isinstance(event, yaml.MappingStartEvent)
+                keys.append(set() if is_map else None)
+                expect_key.append(False)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+                keys.pop()
+                expect_key.pop()
+            elif isinstance(event, yaml.ScalarEvent):
+                if tag and event.implicit == (False, False):
+                    raise TurnFileError(f"{what}, line {line}: tags ({tag!r}) are not allowed")
+                if keys and keys[-1] is not None:
+                    expect_key[-1] = not expect_key[-1]
+                    if expect_key[-1]:  # this scalar is a key
+                        if event.value in keys[-1]:
+                            raise TurnFileError(f"{what}, line {line}: the key {event.value!r} appears twice")
+                        keys[-1].add(event.value)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise TurnFileError(f"{what}{where}: not valid YAML ({problem})") from None
+
+
+def load_yaml(data: bytes | str, what: str = "the turn file") -> tuple[Any, dict[tuple, int]]:
+    """Parse untrusted YAML: the value and a map from each place in it to its line number."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if len(raw) > MAX_BYTES:
+        raise TurnFileError(f"{what} is {len(raw)} bytes; the limit is {MAX_BYTES}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TurnFileError(f"{what} is not UTF-8 text (byte {exc.start})") from None
+    _scan(text, what)
+    node = yaml.compose(text, Loader=_Loader)
+    lines: dict[tuple, int] = {}
+    _lines(node, (), lines)
+    return yaml.load(text, Loader=_Loader), lines
+
+
+def _lines(node: Any, path: tuple, out: dict[tuple, int]) -> None:
+    if node is None:
+        return
+    out[path] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            out[path + (k.value,)] = k.start_mark.line + 1
+            _lines(v, path + (k.value,), out)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, v in enumerate(node.value):
+            _lines(v, path + (i,), out)
+
+
+_TYPE_WORDS = {"integer": "a whole number", "string": "text", "object": "a mapping (key: value)",
+               "array": "a list", "boolean": "true or false", "number": "a number", "null": "empty"}
+
+
+def place(path: tuple) -> str:
+    """A place in the file as a reader would name it: `orders[2].bid`."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the top level"
+
+
+def plain(error: jsonschema.ValidationError) -> str:
+    """One schema error in plain words."""
+    v, val = error.validator, error.validator_value
+    inst = error.instance
+    if "message" in error.schema and v not in ("required", "additionalProperties"):
+        return error.schema["message"]
+    if v == "type":
+        kinds = val if isinstance(val, list) else [val]
+        return f"must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}, not {inst!r}"
+    if v == "required":
+        missing = [k for k in val if k not in inst]
+        return f"lacks {', '.join(repr(k) for k in missing)}"
+    if v == "additionalProperties":
+        extra = sorted(k for k in inst if k not in error.schema.get("properties", {}))
+        return f"has unknown field{'s' if len(extra) > 1 else ''} {', '.join(repr(k) for k in extra)}"
+    if v == "minimum":
+        return f"must be at least {val}, not {inst!r}"
+    if v == "maximum":
+        return f"must be at most {val}, not {inst!r}"
+    if v == "minItems":
+        return f"must hold at least {val} item{'s' if val != 1 else ''}"
+    if v == "maxItems":
+        return f"may hold at most {val} items, not {len(inst)}"
+    if v == "maxLength":
+        return f"may be at most {val} characters long"
+    if v == "minLength":
+        return "must not be empty" if val == 1 else f"must be at least {val} characters long"
+    if v == "pattern":
+        return f"{inst!r} is not of the allowed form"
+    if v == "enum":
+        return f"must be one of {', '.join(repr(x) for x in val)}, not {inst!r}"
+    if v == "const":
+        return f"must be {val!r}, not {inst!r}"
+    return error.message
+
+
+def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """For a failed oneOf, the error of the branch the sender most likely meant, if one is clear."""
+    while error.validator in ("oneOf", "anyOf") and error.context:
+        # a branch that failed only on the kind of value (a string where a mapping was meant) says
+        # nothing; any other error names what the sender got wrong inside the branch he chose
+        deeper = [e for e in error.context if e.relative_path or e.validator not in ("type", "enum")]
+        if not deeper:
+            break
+        error = jsonschema.exceptions.best_match(deeper)
+    return error
+
+
+def schema_errors(value: Any, schema_name: str, lines: dict[tuple, int] | None = None,
+                  prefix: tuple = ()) -> list[str]:
+    """Every error of `value` against a schema, sorted by place, each with its line."""
+    validator = jsonschema.Draft202012Validator(schema(schema_name))
+    out = []
+    for err in sorted(validator.iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path]):
+        err = _deepest(err)
+        path = prefix + tuple(err.absolute_path)
+        line = (lines or {}).get(path)
+        where = f"line {line}, " if line else ""
+        line = f"{where}{place(path)}: {plain(err)}"
+        if line not in out:
+            out.append(line)
+    return out
+
+
+@dataclass(frozen=True)
+class TurnFile:
+    game: str
+    player: str
+    token: str
+    turn: int
+    orders: list[Order]
+
+
+def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFile:
+    """Read a turn file. The envelope is checked first; the orders against `order_schema`, which the
+    caller finds from the game (None: leave the orders to be checked once the game is known)."""
+    value, lines = load_yaml(data)
+    problems = schema_errors(value, "turnfile", lines)
+    if problems:
+        raise TurnFileError("the turn file is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
+    if order_schema:
+        check_orders(value["orders"], order_schema, lines)
+    return TurnFile(value["game"], value["player"], value["token"], value["turn"], value["orders"])
+
+
+def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] | None = None) -> None:
+    problems = []
+    for i, order in enumerate(orders):
+        problems += schema_errors(order, order_schema, lines, ("orders", i))
+    if problems:
+        raise TurnFileError("the turn file is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
