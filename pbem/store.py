@@ -25,11 +25,10 @@ import time
 from pathlib import Path
 from typing import Any, Iterator
 
-import jsonschema
 import yaml
 
 from pbem.errors import StoreError
-from pbem.turnfile import schema
+from pbem.turnfile import validator
 
 FORMAT = 1
 STATE_FILE = "state.yaml"
@@ -80,11 +79,11 @@ def check_state(state: dict[str, Any], where: str) -> None:
 
 def _errors(value: Any, name: str, prefix: str = "") -> list[str]:
     try:
-        s = schema(name)
+        check = validator(name)
     except FileNotFoundError:
         return [f"there is no schema {name!r}"]
     out = []
-    for err in jsonschema.Draft202012Validator(s).iter_errors(value):
+    for err in check.iter_errors(value):
         path = ".".join(str(p) for p in ([prefix] if prefix else []) + list(err.absolute_path))
         out.append(f"{path or 'top level'}: {err.message}")
     return out

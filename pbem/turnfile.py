@@ -154,6 +154,11 @@ def plain(error: jsonschema.ValidationError) -> str:
     return error.message
 
 
+@cache
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema(name))
+
+
 def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     """For a failed oneOf, the error of the branch the sender most likely meant, if one is clear."""
     while error.validator in ("oneOf", "anyOf") and error.context:
@@ -169,9 +174,8 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
 def schema_errors(value: Any, schema_name: str, lines: dict[tuple, int] | None = None,
                   prefix: tuple = ()) -> list[str]:
     """Every error of `value` against a schema, sorted by place, each with its line."""
-    validator = jsonschema.Draft202012Validator(schema(schema_name))
-    out = []
-    for err in sorted(validator.iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path]):
+    out: list[str] = []
+    for err in sorted(validator(schema_name).iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path]):
         err = _deepest(err)
         path = prefix + tuple(err.absolute_path)
         line = (lines or {}).get(path)
