@@ -96,7 +96,7 @@ class Medici(Ruleset):
             "deck": [],
             "set_aside": [],
             "discarded": [],
-            "fixed_days": (deck or {}).get("days", []),
+            "fixed_days": [list(day) for day in (deck or {}).get("days", [])],
         }
         events: list[Event] = []
         self._start_day(state, rng, events)
