@@ -36,7 +36,8 @@ class Outcome:
 
     def summary(self) -> str:
         if self.error:
-            return f"{self.game}: SKIPPED: {self.error}"
+            error = self.error.removeprefix(f"{self.game}: ")
+            return f"{self.game}: SKIPPED: {error}"
         parts = []
         if self.applied:
             parts.append(f"applied {'; '.join(self.applied)}")

@@ -38,7 +38,7 @@ def emit_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(name="pbem", context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pbem")
 def main() -> None:
     """Host board games by email: turn files in, reports out, every turn committed to git."""
@@ -83,9 +83,11 @@ def new(gd: GamesDir, ruleset: str, game: str, players: tuple[str, ...], options
         opts[key] = value
     people = [games.parse_player(p) for p in players]
     fixed = read_deck(deck, rules.name) if deck is not None else None
+    state, tokens = games.new_game(gd, rules.name, game, people, opts, seed, fixed)  # checks everything first
     with gd.lock():
+        if gd.exists(game):
+            raise SetupError(f"game {game!r} already exists in {gd.root}")
         gd.ensure_repo()
-        state, tokens = games.new_game(gd, rules.name, game, people, opts, seed, fixed)
         batch.write_reports(gd, state)
         gd.save(game, state)
         names = ", ".join(n for n, _ in people)

@@ -192,7 +192,7 @@ def submit(gd: GamesDir, data: bytes, source: str = "file") -> Submitted:
     tf = parse_turnfile(data)
     state = authenticate(gd, tf)
     ruleset = ruleset_of(state)
-    check_orders(tf.orders, f"{ruleset.name}.orders")
+    check_orders(tf.orders, f"{ruleset.name}.orders", tf.lines)
     apply_orders(state, tf.player, tf.turn, tf.orders)  # a dry run: raises if anything is wrong
     entry = {"player": tf.player, "turn": tf.turn, "orders": tf.orders, "received": now(), "source": source}
     path, replaced = gd.enqueue(tf.game, entry)

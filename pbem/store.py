@@ -118,8 +118,13 @@ class GamesDir:
             raise StoreError(f"there is no game {game!r} in {self.root}")
         try:
             state = yaml.load(path.read_text("utf-8"), Loader=_Loader)
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
-            raise StoreError(f"{game}: the state file is corrupt: {str(exc).splitlines()[0]}") from None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" at line {mark.line + 1}" if mark else ""
+            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+            raise StoreError(f"{game}: the state file is corrupt{where}: {problem}") from None
+        except UnicodeDecodeError:
+            raise StoreError(f"{game}: the state file is corrupt: not UTF-8 text") from None
         check_state(state, game)
         return state
 

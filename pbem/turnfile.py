@@ -7,9 +7,10 @@ deep nesting. Schema errors are all reported at once, each with its line and its
 
 from __future__ import annotations
 
+import datetime
 import importlib.resources
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -36,11 +37,16 @@ def schema(name: str) -> dict[str, Any]:
 def _scan(text: str, what: str) -> None:
     """Reject hostile YAML by its parse events alone; nothing is constructed here."""
     depth = 0
+    documents = 0
     keys: list[set[str] | None] = []  # per open collection: the scalar keys seen (mappings only)
     expect_key: list[bool] = []
     try:
         for event in yaml.parse(text, Loader=_Loader):
             line = event.start_mark.line + 1
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise TurnFileError(f"{what}, line {line}: holds more than one YAML document ('---')")
             if isinstance(event, yaml.AliasEvent):
                 raise TurnFileError(f"{what}, line {line}: aliases ('*name') are not allowed")
             if getattr(event, "anchor", None):
@@ -48,7 +54,7 @@ def _scan(text: str, what: str) -> None:
             tag = getattr(event, "tag", None)
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if tag and not event.implicit:
-                    raise TurnFileError(f"{what}, line {line}: tags ({tag!r}) are not allowed")
+                    raise TurnFileError(f"{what}, line {line}: tags ({_short(tag)!r}) are not allowed")
                 if keys and keys[-1] is not None:
                     expect_key[-1] = not expect_key[-1]
                 depth += 1
@@ -63,7 +69,7 @@ def _scan(text: str, what: str) -> None:
                 expect_key.pop()
             elif isinstance(event, yaml.ScalarEvent):
                 if tag and event.implicit == (False, False):
-                    raise TurnFileError(f"{what}, line {line}: tags ({tag!r}) are not allowed")
+                    raise TurnFileError(f"{what}, line {line}: tags ({_short(tag)!r}) are not allowed")
                 if keys and keys[-1] is not None:
                     expect_key[-1] = not expect_key[-1]
                     if expect_key[-1]:  # this scalar is a key
@@ -71,10 +77,8 @@ def _scan(text: str, what: str) -> None:
                             raise TurnFileError(f"{what}, line {line}: the key {event.value!r} appears twice")
                         keys[-1].add(event.value)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f", line {mark.line + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
-        raise TurnFileError(f"{what}{where}: not valid YAML ({problem})") from None
+        raise TurnFileError(f"{what}{_where(exc)}: not valid YAML ({problem})") from None
 
 
 def load_yaml(data: bytes | str, what: str = "the turn file") -> tuple[Any, dict[tuple, int]]:
@@ -87,10 +91,41 @@ def load_yaml(data: bytes | str, what: str = "the turn file") -> tuple[Any, dict
     except UnicodeDecodeError as exc:
         raise TurnFileError(f"{what} is not UTF-8 text (byte {exc.start})") from None
     _scan(text, what)
-    node = yaml.compose(text, Loader=_Loader)
-    lines: dict[tuple, int] = {}
-    _lines(node, (), lines)
-    return yaml.load(text, Loader=_Loader), lines
+    try:
+        node = yaml.compose(text, Loader=_Loader)
+        lines: dict[tuple, int] = {}
+        _lines(node, (), lines)
+        return yaml.load(text, Loader=_Loader), lines
+    except yaml.YAMLError as exc:
+        raise TurnFileError(f"{what}{_where(exc)}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+    except ValueError as exc:  # a date that does not exist (2026-02-30)
+        raise TurnFileError(f"{what}{_bad_scalar(node)}: a value could not be read ({exc})") from None
+
+
+def _bad_scalar(node: Any) -> str:
+    """Where the scalar is that the safe loader cannot construct."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, yaml.ScalarNode):
+            try:
+                yaml.load(yaml.serialize(n, Dumper=yaml.SafeDumper), Loader=_Loader)
+            except ValueError:
+                return f", line {n.start_mark.line + 1}"
+        elif isinstance(n, yaml.MappingNode):
+            stack.extend(v for kv in n.value for v in kv)
+        elif isinstance(n, yaml.SequenceNode):
+            stack.extend(n.value)
+    return ""
+
+
+def _where(exc: yaml.YAMLError) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    return f", line {mark.line + 1}" if mark else ""
+
+
+def _short(tag: str) -> str:
+    return tag.replace("tag:yaml.org,2002:", "!!")
 
 
 def _lines(node: Any, path: tuple, out: dict[tuple, int]) -> None:
@@ -118,6 +153,17 @@ def place(path: tuple) -> str:
     return out or "the top level"
 
 
+def shown(value: Any) -> str:
+    """A value as a player would recognise it."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return f"the date {value.isoformat()}"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    return repr(value)
+
+
 def plain(error: jsonschema.ValidationError) -> str:
     """One schema error in plain words."""
     v, val = error.validator, error.validator_value
@@ -126,7 +172,7 @@ def plain(error: jsonschema.ValidationError) -> str:
         return error.schema["message"]
     if v == "type":
         kinds = val if isinstance(val, list) else [val]
-        return f"must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}, not {inst!r}"
+        return f"must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}, not {shown(inst)}"
     if v == "required":
         missing = [k for k in val if k not in inst]
         return f"lacks {', '.join(repr(k) for k in missing)}"
@@ -134,9 +180,9 @@ def plain(error: jsonschema.ValidationError) -> str:
         extra = sorted(k for k in inst if k not in error.schema.get("properties", {}))
         return f"has unknown field{'s' if len(extra) > 1 else ''} {', '.join(repr(k) for k in extra)}"
     if v == "minimum":
-        return f"must be at least {val}, not {inst!r}"
+        return f"must be at least {val}, not {shown(inst)}"
     if v == "maximum":
-        return f"must be at most {val}, not {inst!r}"
+        return f"must be at most {val}, not {shown(inst)}"
     if v == "minItems":
         return f"must hold at least {val} item{'s' if val != 1 else ''}"
     if v == "maxItems":
@@ -148,9 +194,9 @@ def plain(error: jsonschema.ValidationError) -> str:
     if v == "pattern":
         return f"{inst!r} is not of the allowed form"
     if v == "enum":
-        return f"must be one of {', '.join(repr(x) for x in val)}, not {inst!r}"
+        return f"must be one of {', '.join(repr(x) for x in val)}, not {shown(inst)}"
     if v == "const":
-        return f"must be {val!r}, not {inst!r}"
+        return f"must be {val!r}, not {shown(inst)}"
     return error.message
 
 
@@ -175,14 +221,21 @@ def schema_errors(value: Any, schema_name: str, lines: dict[tuple, int] | None =
                   prefix: tuple = ()) -> list[str]:
     """Every error of `value` against a schema, sorted by place, each with its line."""
     out: list[str] = []
-    for err in sorted(validator(schema_name).iter_errors(value), key=lambda e: [str(p) for p in e.absolute_path]):
+    def order(e: jsonschema.ValidationError) -> list[tuple[int, int | str]]:
+        return [(0, p) if isinstance(p, int) else (1, str(p)) for p in e.absolute_path]
+
+    found = []
+    for err in validator(schema_name).iter_errors(value):
         err = _deepest(err)
         path = prefix + tuple(err.absolute_path)
-        line = (lines or {}).get(path)
-        where = f"line {line}, " if line else ""
-        line = f"{where}{place(path)}: {plain(err)}"
-        if line not in out:
-            out.append(line)
+        line = (lines or {}).get(path, 0)
+        if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            extra = [k for k in err.instance if k not in err.schema.get("properties", {})]
+            line = (lines or {}).get(path + (extra[0],), line) if extra else line
+        found.append((line, order(err), f"{f'line {line}, ' if line else ''}{place(path)}: {plain(err)}"))
+    for _, _, text in sorted(found, key=lambda f: (f[0], f[1])):  # in the order of the file
+        if text not in out:
+            out.append(text)
     return out
 
 
@@ -193,18 +246,21 @@ class TurnFile:
     token: str
     turn: int
     orders: list[Order]
+    lines: dict[tuple, int] = field(default_factory=dict, compare=False, repr=False)
 
 
 def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFile:
     """Read a turn file. The envelope is checked first; the orders against `order_schema`, which the
     caller finds from the game (None: leave the orders to be checked once the game is known)."""
     value, lines = load_yaml(data)
+    if value is None:
+        raise TurnFileError("the turn file is empty")
     problems = schema_errors(value, "turnfile", lines)
     if problems:
         raise TurnFileError("the turn file is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
     if order_schema:
         check_orders(value["orders"], order_schema, lines)
-    return TurnFile(value["game"], value["player"], value["token"], value["turn"], value["orders"])
+    return TurnFile(value["game"], value["player"], value["token"], value["turn"], value["orders"], lines)
 
 
 def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] | None = None) -> None:

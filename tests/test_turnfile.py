@@ -1,0 +1,316 @@
+"""Unit tests of `pbem.turnfile`: the hardened YAML reader and the schema errors in plain words.
+
+Every rejection is asserted with its exact message: the message is what a player reads in his error
+report, so a change of wording is a change of behaviour.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.errors import PbemError, TurnFileError
+from pbem.turnfile import MAX_BYTES, MAX_DEPTH, TurnFile, load_yaml, parse_turnfile
+
+ENVELOPE = "game: m1\nplayer: anna\ntoken: s3cret\n"
+VALID = ENVELOPE + "turn: 2\norders:\n  - draw\n  - bid: 5\n"
+
+
+def rejected(data: str | bytes, order_schema: str | None = "medici.orders") -> str:
+    """The message a turn file is rejected with."""
+    with pytest.raises(TurnFileError) as info:
+        parse_turnfile(data, order_schema)
+    return str(info.value)
+
+
+def invalid(*problems: str) -> str:
+    """The message of a turn file that fails its schema, listing every problem."""
+    return "the turn file is not valid:\n" + "\n".join(f"  - {p}" for p in problems)
+
+
+# -- a valid file --------------------------------------------------------------------------------------
+
+def test_a_valid_file_parses_to_a_turnfile() -> None:
+    tf = parse_turnfile(VALID, "medici.orders")
+    assert tf == TurnFile(game="m1", player="anna", token="s3cret", turn=2, orders=["draw", {"bid": 5}])
+
+
+def test_bytes_and_text_give_the_same_turnfile() -> None:
+    assert parse_turnfile(VALID.encode("utf-8")) == parse_turnfile(VALID)
+
+
+def test_without_an_order_schema_the_orders_are_left_for_later() -> None:
+    tf = parse_turnfile(ENVELOPE + "turn: 1\norders: [drw]\n")
+    assert tf.orders == ["drw"]
+
+
+def test_windows_line_ends_and_a_byte_order_mark_are_fine() -> None:
+    text = "\ufeff" + VALID.replace("\n", "\r\n")
+    assert parse_turnfile(text, "medici.orders").orders == ["draw", {"bid": 5}]
+
+
+def test_load_yaml_maps_every_place_to_its_line() -> None:
+    value, lines = load_yaml("game: m1\norders:\n  - draw\n  - bid: 5\n")
+    assert value == {"game": "m1", "orders": ["draw", {"bid": 5}]}
+    assert lines[("game",)] == 1
+    assert lines[("orders", 0)] == 3
+    assert lines[("orders", 1)] == 4
+    assert lines[("orders", 1, "bid")] == 4
+
+
+def test_turnfile_errors_are_domain_errors() -> None:
+    assert issubclass(TurnFileError, PbemError)
+
+
+# -- hardening: rejected before anything is built ------------------------------------------------------
+
+def test_too_large() -> None:
+    data = VALID + "#" + "x" * MAX_BYTES + "\n"
+    size = len(data.encode("utf-8"))
+    assert rejected(data) == f"the turn file is {size} bytes; the limit is 65536"
+
+
+def test_the_size_limit_is_exactly_64_kib() -> None:
+    assert MAX_BYTES == 64 * 1024
+    padding = MAX_BYTES - len(VALID) - 2
+    at_limit = VALID + "#" + "x" * padding + "\n"
+    assert len(at_limit.encode("utf-8")) == MAX_BYTES
+    assert parse_turnfile(at_limit).turn == 2
+    over = VALID + "#" + "x" * (padding + 1) + "\n"
+    assert rejected(over) == "the turn file is 65537 bytes; the limit is 65536"
+
+
+def test_the_size_is_counted_in_bytes_not_characters() -> None:
+    # 30,000 two-byte characters: 60,000 characters would fit, 60,000+ bytes with the rest would not
+    data = VALID + "# " + "é" * 33000 + "\n"
+    assert len(data) < MAX_BYTES < len(data.encode("utf-8"))
+    assert rejected(data) == f"the turn file is {len(data.encode('utf-8'))} bytes; the limit is 65536"
+
+
+def test_not_utf8() -> None:
+    assert rejected(b"game: m1\nplayer: \xff\n") == "the turn file is not UTF-8 text (byte 17)"
+
+
+def test_latin1_text_is_not_utf8() -> None:
+    data = "game: m1\nplayer: zoë\n".encode("latin-1")
+    assert rejected(data) == "the turn file is not UTF-8 text (byte 19)"
+
+
+def test_invalid_yaml_names_the_line() -> None:
+    data = "game: m1\nplayer: [anna\ntoken: x\n"
+    assert rejected(data) == "the turn file, line 3: not valid YAML (did not find expected ',' or ']')"
+
+
+def test_invalid_yaml_bad_indentation() -> None:
+    data = "game: m1\n  player: anna\n"
+    assert rejected(data) == ("the turn file, line 2: not valid YAML "
+                              "(mapping values are not allowed in this context)")
+
+
+def test_anchor() -> None:
+    data = ENVELOPE + "turn: 1\norders: &o [draw]\n"
+    assert rejected(data) == "the turn file, line 5: anchors ('&name') are not allowed"
+
+
+def test_alias() -> None:
+    # no anchor before it: the alias alone is refused (it would not even load)
+    data = ENVELOPE + "turn: 1\norders: *o\n"
+    assert rejected(data) == "the turn file, line 5: aliases ('*name') are not allowed"
+
+
+def test_billion_laughs_is_refused_at_its_first_anchor() -> None:
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i, name in enumerate("bcdefghi"):
+        prev = "abcdefghi"[i]
+        lines.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
+    assert rejected("\n".join(lines) + "\n") == "the turn file, line 1: anchors ('&name') are not allowed"
+
+
+def test_explicit_python_object_tag() -> None:
+    data = ENVELOPE + "turn: 1\norders: [!!python/object/apply:os.system [echo hi]]\n"
+    assert rejected(data) == ("the turn file, line 5: tags ('!!python/object/apply:os.system') "
+                              "are not allowed")
+
+
+def test_explicit_python_object_tag_on_a_mapping() -> None:
+    data = ENVELOPE + "turn: 1\norders: !!python/object:collections.OrderedDict {}\n"
+    assert rejected(data) == ("the turn file, line 5: tags ('!!python/object:collections.OrderedDict') "
+                              "are not allowed")
+
+
+def test_even_harmless_explicit_tags_are_refused() -> None:
+    assert rejected("game: !!str m1\n") == "the turn file, line 1: tags ('!!str') are not allowed"
+    assert rejected("game: !local m1\n") == "the turn file, line 1: tags ('!local') are not allowed"
+    assert rejected("orders: !!seq [draw]\n") == ("the turn file, line 1: tags ('!!seq') "
+                                                   "are not allowed")
+
+
+def test_duplicate_key() -> None:
+    data = ENVELOPE + "turn: 1\norders: [draw]\nturn: 2\n"
+    assert rejected(data) == "the turn file, line 6: the key 'turn' appears twice"
+
+
+def test_duplicate_key_in_a_flow_mapping_inside_the_orders() -> None:
+    data = ENVELOPE + "turn: 1\norders: [{bid: 1, bid: 20}]\n"
+    assert rejected(data) == "the turn file, line 5: the key 'bid' appears twice"
+
+
+def test_the_same_key_in_sibling_mappings_is_fine() -> None:
+    tf = parse_turnfile(ENVELOPE + "turn: 1\norders:\n  - bid: 1\n  - bid: 2\n", "medici.orders")
+    assert tf.orders == [{"bid": 1}, {"bid": 2}]
+
+
+def test_nesting_deeper_than_8() -> None:
+    assert MAX_DEPTH == 8
+    # the top-level mapping and 8 lists: 9 levels
+    data = ENVELOPE + "turn: 1\norders: " + "[" * 8 + "]" * 8 + "\n"
+    assert rejected(data) == "the turn file, line 5: nested more than 8 levels deep"
+
+
+def test_nesting_of_exactly_8_gets_past_the_scan() -> None:
+    # the top-level mapping and 7 lists: the scan lets it through, the order schema refuses it
+    data = ENVELOPE + "turn: 1\norders: " + "[" * 7 + "]" * 7 + "\n"
+    assert rejected(data) == invalid(
+        "line 5, orders[0]: is not a Medici order; send one of: draw, auction, pass, bid: N")
+
+
+def test_top_level_a_list() -> None:
+    assert rejected("- draw\n- pass\n") == invalid(
+        "line 1, the top level: must be a mapping (key: value), not a list")
+
+
+def test_top_level_a_scalar() -> None:
+    assert rejected("draw\n") == invalid("line 1, the top level: must be a mapping (key: value), not 'draw'")
+
+
+def test_an_empty_file_says_it_is_empty() -> None:
+    for data in ("", "# only a comment\n"):
+        message = rejected(data)
+        assert "None" not in message
+        assert "empty" in message
+
+
+def test_two_yaml_documents() -> None:
+    data = "---\n" + VALID + "---\n" + VALID
+    assert rejected(data).startswith("the turn file, line 9: ")  # where the second document starts
+
+
+def test_an_impossible_date_is_a_turnfile_error() -> None:
+    message = rejected(ENVELOPE + "turn: 2026-02-30\norders: [draw]\n")
+    assert message.startswith("the turn file")
+    assert "line 4" in message
+
+
+def test_a_date_is_reported_in_plain_words() -> None:
+    message = rejected("game: 2026-01-01\nplayer: anna\ntoken: t\nturn: 1\norders: [draw]\n")
+    assert message.startswith("the turn file is not valid:\n  - line 1, game: must be text")
+    assert "datetime" not in message
+
+
+# -- the schema: every problem, each with its line and place -------------------------------------------
+
+def test_missing_fields() -> None:
+    assert rejected("game: m1\nplayer: anna\n") == invalid("line 1, the top level: lacks 'token', 'turn', 'orders'")
+
+
+def test_unknown_field() -> None:
+    data = ENVELOPE + "turn: 1\norders: [draw]\ncolour: red\n"
+    assert rejected(data) == invalid("line 6, the top level: has unknown field 'colour'")
+
+
+def test_unknown_fields() -> None:
+    data = ENVELOPE + "turn: 1\norders: [draw]\ncolour: red\nmood: fine\n"
+    assert rejected(data) == invalid("line 6, the top level: has unknown fields 'colour', 'mood'")
+
+
+@pytest.mark.parametrize("value, words", [
+    ("seven", "'seven'"),
+    ("1.5", "1.5"),
+    ("true", "True"),
+    ("'3'", "'3'"),
+])
+def test_turn_not_an_integer(value: str, words: str) -> None:
+    data = ENVELOPE + f"turn: {value}\norders: [draw]\n"
+    assert rejected(data) == invalid(f"line 4, turn: must be a whole number, not {words}")
+
+
+def test_turn_zero() -> None:
+    assert rejected(ENVELOPE + "turn: 0\norders: [draw]\n") == invalid("line 4, turn: must be at least 1, not 0")
+
+
+def test_empty_orders() -> None:
+    assert rejected(ENVELOPE + "turn: 1\norders: []\n") == invalid("line 5, orders: must hold at least 1 item")
+
+
+def test_too_many_orders() -> None:
+    data = ENVELOPE + "turn: 1\norders: [" + ", ".join(["pass"] * 51) + "]\n"
+    assert rejected(data) == invalid("line 5, orders: may hold at most 50 items, not 51")
+
+
+def test_orders_not_a_list() -> None:
+    assert rejected(ENVELOPE + "turn: 1\norders: draw\n") == invalid("line 5, orders: must be a list, not 'draw'")
+
+
+def test_empty_game_name() -> None:
+    data = "game: ''\nplayer: anna\ntoken: t\nturn: 1\norders: [draw]\n"
+    assert rejected(data) == invalid("line 1, game: must not be empty")
+
+
+def test_every_envelope_problem_is_listed_at_once() -> None:
+    data = "game: 7\nturn: 0\norders: []\ncolour: red\n"
+    assert rejected(data) == invalid(
+        "line 1, the top level: lacks 'player', 'token'",
+        "line 1, game: must be text, not 7",
+        "line 2, turn: must be at least 1, not 0",
+        "line 3, orders: must hold at least 1 item",
+        "line 4, the top level: has unknown field 'colour'",
+    )
+
+
+def test_bad_order_word() -> None:
+    data = ENVELOPE + "turn: 1\norders:\n  - drw\n"
+    assert rejected(data) == invalid(
+        "line 6, orders[0]: is not a Medici order; send one of: draw, auction, pass, bid: N")
+
+
+def test_bid_in_words() -> None:
+    data = ENVELOPE + "turn: 1\norders:\n  - bid: seven\n"
+    assert rejected(data) == invalid("line 6, orders[0].bid: must be a whole number, not 'seven'")
+
+
+def test_bid_zero() -> None:
+    data = ENVELOPE + "turn: 1\norders:\n  - bid: 0\n"
+    assert rejected(data) == invalid("line 6, orders[0].bid: must be at least 1, not 0")
+
+
+def test_extra_key_in_a_bid() -> None:
+    data = ENVELOPE + "turn: 1\norders:\n  - bid: 5\n    colour: red\n"
+    assert rejected(data) == invalid("line 7, orders[0]: has unknown field 'colour'")
+
+
+def test_bid_without_amount() -> None:
+    data = ENVELOPE + "turn: 1\norders:\n  - {}\n"
+    assert rejected(data) == invalid("line 6, orders[0]: lacks 'bid'")
+
+
+def test_every_order_problem_is_listed_at_once_with_its_line() -> None:
+    data = ENVELOPE + ("turn: 3\norders:\n"
+                       "  - drw\n"            # line 6
+                       "  - bid: seven\n"     # line 7
+                       "  - bid: 0\n"         # line 8
+                       "  - bid: 5\n"         # line 9
+                       "    extra: 1\n"
+                       "  - draw\n"           # line 11: fine
+                       "  - bid: 4\n"         # line 12: fine
+                       "  - [pass]\n")        # line 13
+    assert rejected(data) == invalid(
+        "line 6, orders[0]: is not a Medici order; send one of: draw, auction, pass, bid: N",
+        "line 7, orders[1].bid: must be a whole number, not 'seven'",
+        "line 8, orders[2].bid: must be at least 1, not 0",
+        "line 10, orders[3]: has unknown field 'extra'",
+        "line 13, orders[6]: is not a Medici order; send one of: draw, auction, pass, bid: N",
+    )
+
+
+def test_the_envelope_is_checked_before_the_orders() -> None:
+    data = "game: m1\nplayer: anna\nturn: 1\norders: [drw]\n"
+    assert rejected(data) == invalid("line 1, the top level: lacks 'token'")
