@@ -19,6 +19,9 @@ from pbem.errors import PbemError
 from pbem.game import apply_orders, player_names, waiting_for
 from pbem.report import event_lines, render_error, render_report, visible
 from pbem.rules.base import Event, order_text
+from pbem.config import load_config
+from pbem.mailbox import Postman
+from pbem.mailrun import close_inbox, finish_intake, post_report, read_inbox, welcome_text
 from pbem.store import GamesDir
 
 
@@ -48,8 +51,10 @@ class Outcome:
         return f"{self.game}: {', '.join(parts) if parts else 'nothing to do'}"
 
 
-def write_reports(gd: GamesDir, state: dict[str, Any]) -> list[Path]:
-    """A report for every player with events he has not yet read; updates the counters in `state`."""
+def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None = None,
+                  tokens: dict[str, str] | None = None) -> list[Path]:
+    """A report for every player with events he has not yet read, also posted as mail when there is a
+    postman (with `tokens`: the welcome mail of a new game); updates the counters in `state`."""
     paths = []
     for player in player_names(state):
         unseen = visible(state["events"][state["reported"][player]:], player)
@@ -59,17 +64,24 @@ def write_reports(gd: GamesDir, state: dict[str, Any]) -> list[Path]:
         text = render_report(state, player, unseen)
         name = f"{seq:04d}-turn-{state['engine']['turn']:04d}.txt"
         paths.append(gd.write_report(state["game"], player, name, text))
+        if postman is not None:
+            if tokens:
+                post_report(postman, state, player, seq, welcome_text(state, player, tokens[player], text), "welcome")
+            else:
+                post_report(postman, state, player, seq, text)
         state["reports_sent"][player] = seq
         state["reported"][player] = len(state["events"])
     return paths
 
 
 def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int, orders: list[Any],
-           message: str) -> Path:
+           message: str, postman: Postman | None = None) -> Path:
     """An error report for the sender alone; the game is not touched (only his report counter)."""
     seq = state["reports_sent"][player] + 1
     state["reports_sent"][player] = seq
     text = render_error(state, player, turn, orders, message)
+    if postman is not None:
+        post_report(postman, state, player, seq, text, "refused")
     return gd.write_report(state["game"], player, f"{seq:04d}-refused-turn-{turn:04d}.txt", text)
 
 
@@ -89,7 +101,7 @@ def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], 
     return "\n".join(lines) + "\n"
 
 
-def advance_game(gd: GamesDir, game: str) -> Outcome:
+def advance_game(gd: GamesDir, game: str, postman: Postman | None = None) -> Outcome:
     outcome = Outcome(game)
     state = gd.load(game)
     queue = gd.queued(game)
@@ -104,14 +116,14 @@ def advance_game(gd: GamesDir, game: str) -> Outcome:
             state, step = apply_orders(state, player, turn, orders, entry.get("received"))
         except PbemError as exc:
             outcome.refused.append(f"{player} (turn {turn}): {exc}")
-            outcome.reports.append(refuse(gd, state, player, turn, orders, str(exc)))
+            outcome.reports.append(refuse(gd, state, player, turn, orders, str(exc), postman))
             done.append((path, "rejected"))
             continue
         events += step
         outcome.applied.append(f"{player} {', '.join(order_text(o) for o in orders)}")
         done.append((path, None))
     outcome.finished = state["status"] == "finished"
-    outcome.reports += write_reports(gd, state)
+    outcome.reports += write_reports(gd, state, postman)
     gd.save(game, state)
     for path, keep in done:
         if keep:
@@ -124,19 +136,64 @@ def advance_game(gd: GamesDir, game: str) -> Outcome:
     return outcome
 
 
-def advance(gd: GamesDir) -> list[Outcome]:
-    """Advance every game in the games dir as far as its queued orders allow."""
-    outcomes = []
+@dataclass
+class Run:
+    """What one `pbem advance` did."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    mail: list[str] = field(default_factory=list)
+    sent: int = 0
+    delivery: str = ""
+    send_errors: list[str] = field(default_factory=list)
+
+
+def advance(gd: GamesDir, mail: bool = True) -> Run:
+    """Read new mail, advance every game as far as its queued orders allow, commit, send.
+
+    The inbox is read first and its mail taken out only after the commits, so a run that dies half
+    way leaves the mail to be read again (see pbem.mailrun)."""
+    run = Run()
     with gd.lock():
         gd.ensure_repo()
-        for game in gd.games():
+        config = load_config(gd.root) if mail else None
+        postman = Postman(config) if config else None
+        intake = None
+        if config and postman:
             try:
-                outcomes.append(advance_game(gd, game))
+                intake = read_inbox(gd, config, postman)
+                run.mail = intake.lines
+            except PbemError as exc:  # the games still advance on the turn files they have
+                run.mail = [f"mail could not be read: {exc}"]
+        try:
+            run.outcomes = advance_all(gd, postman)
+            if intake and intake.new_ids:
+                gd.commit_paths(["mail/seen.txt"], f"mail: read {len(intake.new_ids)} new mail\n\n"
+                                + "".join(f"- {line}\n" for line in intake.lines))
+        except BaseException:
+            if intake:
+                close_inbox(intake)  # the mail stays in the inbox, to be read again
+            raise
+        if intake:
+            finish_intake(intake)  # committed: now the mail may leave the inbox
+        if postman:
+            run.delivery = postman.describe()
+            try:
+                run.sent, run.send_errors = postman.deliver()
             except PbemError as exc:
-                outcomes.append(Outcome(game, error=str(exc)))
-            except Exception as exc:  # a bug in one engine must not stop the other games
-                where = traceback.extract_tb(exc.__traceback__)[-1]
-                outcomes.append(Outcome(game, error=f"internal error {type(exc).__name__}: {exc} "
-                                                    f"(at {Path(where.filename).name}:{where.lineno})"))
+                run.send_errors = [str(exc)]
+    return run
+
+
+def advance_all(gd: GamesDir, postman: Postman | None) -> list[Outcome]:
+    outcomes = []
+    for game in gd.games():
+        try:
+            outcomes.append(advance_game(gd, game, postman))
+        except PbemError as exc:
+            outcomes.append(Outcome(game, error=str(exc)))
+        except Exception as exc:  # a bug in one engine must not stop the other games
+            where = traceback.extract_tb(exc.__traceback__)[-1]
+            outcomes.append(Outcome(game, error=f"internal error {type(exc).__name__}: {exc} "
+                                                f"(at {Path(where.filename).name}:{where.lineno})"))
     return outcomes
 

@@ -13,7 +13,9 @@ import click
 
 from pbem import advance as batch
 from pbem import game as games
+from pbem.config import CONFIG_FILE, load_config, starter_config
 from pbem.errors import PbemError, SetupError
+from pbem.mailbox import Postman
 from pbem.report import render_report
 from pbem.rules.base import RULESETS, get_ruleset
 from pbem.store import GamesDir
@@ -88,12 +90,16 @@ def new(gd: GamesDir, ruleset: str, game: str, players: tuple[str, ...], options
         if gd.exists(game):
             raise SetupError(f"game {game!r} already exists in {gd.root}")
         gd.ensure_repo()
-        batch.write_reports(gd, state)
+        postman = Postman(load_config(gd.root))
+        batch.write_reports(gd, state, postman, tokens)
         gd.save(game, state)
         names = ", ".join(n for n, _ in people)
         gd.commit(game, f"{game}: new {rules.name} game for {names}\n\n"
                         f"Options: {', '.join(f'{k}={v}' for k, v in state['options'].items()) or 'none'}.\n"
                         f"Seed commitment: sha256 {state['seed_sha256']}.\n")
+        sent, errors = postman.deliver()
+    for error in errors:
+        click.echo(f"Warning: a welcome mail was not sent (pbem advance retries): {error}", err=True)
     if as_json:
         emit_json({"game": game, "ruleset": rules.name,
                    "players": [{"name": n, "email": e, "token": tokens[n]} for n, e in people]})
@@ -129,9 +135,16 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
 @games_dir_option
 def advance(gd: GamesDir) -> None:
     """Apply every queued order of every game, write the reports, commit to git."""
-    outcomes = batch.advance(gd)
+    run = batch.advance(gd)
+    outcomes = run.outcomes
+    for line in run.mail:
+        click.echo(line)
     for o in outcomes:
         click.echo(o.summary(), err=bool(o.error))
+    if run.sent:
+        click.echo(f"{run.sent} mail{'s' if run.sent != 1 else ''} {run.delivery}.")
+    for error in run.send_errors:
+        click.echo(f"Not sent (retried by the next run): {error}", err=True)
     if not outcomes:
         click.echo(f"No games in {gd.root}.")
     broken = [o.game for o in outcomes if o.error]
@@ -194,6 +207,26 @@ def verify(gd: GamesDir, game: str) -> None:
     if problems:
         raise PbemError(f"{game}: the replay does not match:\n" + "\n".join(f"  - {p}" for p in problems))
     click.echo(f"{game}: verified: {len(state['log'])} orders replay to the identical game.")
+
+
+@main.command()
+@click.option("--name", "gm_name", default="Game Master", show_default=True, help="The GM's name in mail.")
+@click.option("--address", default="gm@example.org", show_default=True, help="The GM's mail address.")
+@games_dir_option
+def init(gd: GamesDir, gm_name: str, address: str) -> None:
+    """Write a commented starting pbem.yaml into the games dir."""
+    path = gd.root / CONFIG_FILE
+    if path.exists():
+        raise PbemError(f"{path} already exists; edit it, or remove it first")
+    with gd.lock():
+        gd.ensure_repo()
+        text = starter_config(gm_name.replace('"', "'"), address)
+        from pbem.store import write_atomic
+
+        write_atomic(path, text)
+        load_config(gd.root)  # the starting file must itself be valid
+        gd.commit_paths([CONFIG_FILE], "pbem.yaml: the GM's settings\n")
+    click.echo(f"Wrote {path}. Edit it to say where mail comes in and how it goes out.")
 
 
 @main.command(name="rulesets")

@@ -187,10 +187,15 @@ class Submitted:
     replaced: int
 
 
-def submit(gd: GamesDir, data: bytes, source: str = "file") -> Submitted:
-    """Check a turn file as far as the game stands now and queue it for the next `advance`."""
+def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None = None) -> Submitted:
+    """Check a turn file as far as the game stands now and queue it for the next `advance`.
+    `sender`: the address a mail came from, which must be the player's own."""
     tf = parse_turnfile(data)
     state = authenticate(gd, tf)
+    if sender is not None:
+        registered = next(p["email"] for p in state["players"] if p["name"] == tf.player)
+        if sender.lower() != registered.lower():
+            raise AuthError(f"{sender} is not the address of {tf.player!r} in game {tf.game!r}")
     ruleset = ruleset_of(state)
     check_orders(tf.orders, f"{ruleset.name}.orders", tf.lines)
     apply_orders(state, tf.player, tf.turn, tf.orders)  # a dry run: raises if anything is wrong

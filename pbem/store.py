@@ -31,6 +31,8 @@ from pbem.errors import StoreError
 from pbem.turnfile import validator
 
 FORMAT = 1
+# mail in and out stays on the GM's machine (welcome mails carry tokens); what pbem has read is history
+GITIGNORE = ".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n!mail/seen.txt\n"
 STATE_FILE = "state.yaml"
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,23}$")
@@ -204,16 +206,20 @@ class GamesDir:
         r = self._git("init", "-q", "-b", "main")
         if r.returncode != 0:
             raise StoreError(f"cannot make {self.root} a git repository: {r.stderr.strip()}")
-        write_atomic(self.root / ".gitignore", ".pbem.lock\n*/queue/\n.*.tmp\n")
+        write_atomic(self.root / ".gitignore", GITIGNORE)
         self._git("add", ".gitignore")
         self._git("commit", "-q", "-m", "pbem games repository")
 
     def commit(self, game: str, message: str) -> bool:
         """Commit what changed in one game's directory; False when nothing did."""
-        self._git("add", "-A", "--", game)
-        if self._git("diff", "--cached", "--quiet", "--", game).returncode == 0:
+        return self.commit_paths([game], message)
+
+    def commit_paths(self, paths: list[str], message: str) -> bool:
+        """Commit what changed under `paths` (relative to the games dir); False when nothing did."""
+        self._git("add", "-A", "--", *paths)
+        if self._git("diff", "--cached", "--quiet", "--", *paths).returncode == 0:
             return False
-        r = self._git("commit", "-q", "-m", message, "--", game)
+        r = self._git("commit", "-q", "-m", message, "--", *paths)
         if r.returncode != 0:
-            raise StoreError(f"{game}: git commit failed: {r.stderr.strip()}")
+            raise StoreError(f"{', '.join(paths)}: git commit failed: {r.stderr.strip()}")
         return True

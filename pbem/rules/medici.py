@@ -350,7 +350,7 @@ class Medici(Ruleset):
             "edition": state["edition"],
             "edition_title": DATA["editions"][state["edition"]]["title"],
             "goods": list(goods),
-            "bonus_fields": dict(DATA["editions"][state["edition"]]["bonus_fields"]),
+            "bonus_fields": {str(k): v for k, v in DATA["editions"][state["edition"]]["bonus_fields"].items()},
             "day": state["day"],
             "turn": state["turn"],
             "phase": state["phase"],

@@ -1,0 +1,115 @@
+"""The GM's configuration: `pbem.yaml` in the games dir, checked against schemas/config.schema.json.
+
+Without the file, pbem reads mail from the Maildir `mail/inbox` and writes outgoing mail as .eml files
+to `mail/outbox`, both in the games dir; nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbem.errors import PbemError
+from pbem.turnfile import load_yaml, schema_errors
+
+CONFIG_FILE = "pbem.yaml"
+
+STARTER = """\
+# pbem.yaml: the game master's settings for this games dir (checked against schemas/config.schema.json).
+# Paths are relative to the games dir. Passwords may stay out of this file: name an environment
+# variable with password_env instead of password.
+
+gm:
+  name: {name}
+  address: {address}         # players' mail from this address is never read as orders
+
+subject_prefix: "[pbem]"
+max_mail_bytes: 262144       # larger mail is set aside unread
+
+# Where orders come in. The default is a Maildir in the games dir:
+inbox:
+  type: maildir              # maildir | mbox | imap
+  path: mail/inbox
+# An IMAP account instead:
+# inbox:
+#   type: imap
+#   host: imap.example.org
+#   port: 993
+#   security: tls            # tls | starttls | none (none only on localhost)
+#   user: gm@example.org
+#   password_env: PBEM_IMAP_PASSWORD
+#   folder: INBOX
+#   set_aside_folder: pbem-set-aside
+
+# How mail goes out. The default writes .eml files for you to send:
+outbox:
+  type: files                # files | smtp
+  path: mail/outbox
+# An SMTP server instead:
+# outbox:
+#   type: smtp
+#   host: smtp.example.org
+#   port: 587
+#   security: starttls       # starttls | tls | none (none only on localhost)
+#   user: gm@example.org
+#   password_env: PBEM_SMTP_PASSWORD
+"""
+
+
+@dataclass
+class Config:
+    root: Path
+    gm_name: str = "pbem"
+    gm_address: str = "pbem@localhost"
+    subject_prefix: str = "[pbem]"
+    max_mail_bytes: int = 262144
+    inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
+    outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
+
+    def path(self, relative: str) -> Path:
+        return (self.root / relative).resolve()
+
+    @property
+    def domain(self) -> str:
+        return self.gm_address.rpartition("@")[2] or "localhost"
+
+    def password(self, section: dict[str, Any], what: str) -> str | None:
+        """A password from the file or from the environment variable it names."""
+        if "password_env" in section:
+            value = os.environ.get(section["password_env"])
+            if value is None:
+                raise PbemError(f"pbem.yaml: {what}.password_env names {section['password_env']!r}, "
+                                f"which is not set in the environment")
+            return value
+        return section.get("password")
+
+
+def load_config(root: Path) -> Config:
+    """The games dir's configuration (the defaults when there is no pbem.yaml)."""
+    path = root / CONFIG_FILE
+    config = Config(root=root)
+    if not path.is_file():
+        return config
+    value, lines = load_yaml(path.read_bytes(), f"the configuration {str(path)!r}")
+    value = {} if value is None else value
+    problems = schema_errors(value, "config", lines)
+    if problems:
+        raise PbemError(f"{path} is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
+    gm = value.get("gm", {})
+    config.gm_name = gm.get("name", config.gm_name)
+    config.gm_address = gm.get("address", config.gm_address)
+    config.subject_prefix = value.get("subject_prefix", config.subject_prefix)
+    config.max_mail_bytes = value.get("max_mail_bytes", config.max_mail_bytes)
+    config.inbox = value.get("inbox", config.inbox)
+    config.outbox = value.get("outbox", config.outbox)
+    for section, what in ((config.inbox, "inbox"), (config.outbox, "outbox")):
+        if section.get("security") == "none" and section.get("host") not in ("localhost", "127.0.0.1", "::1"):
+            raise PbemError(f"{path}: {what}.security 'none' would send passwords in clear text to "
+                            f"{section['host']!r}; it is allowed only for localhost")
+    return config
+
+
+def starter_config(name: str, address: str) -> str:
+    return STARTER.format(name=name, address=address)

@@ -1,0 +1,262 @@
+"""Where mail comes from (a Maildir, an mbox file, an IMAP account) and where it goes (.eml files or
+an SMTP server), behind two small interfaces. Outgoing mail waits in `mail/outgoing/` of the games dir
+until it is sent, so a run that dies before sending sends it the next time.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import mailbox
+import re
+import smtplib
+import ssl
+from email import policy
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Protocol
+
+from pbem.config import Config
+from pbem.errors import PbemError
+from pbem.store import write_atomic
+
+READ_FOLDER = "pbem-read"
+SET_ASIDE_FOLDER = "pbem-set-aside"
+
+
+class Inbox(Protocol):
+    def keys(self) -> list[str]: ...
+    def read(self, key: str) -> bytes: ...
+    def done(self, key: str, set_aside: bool) -> None: ...
+    def close(self) -> None: ...
+
+
+class MaildirInbox:
+    """A Maildir; read mail moves to mail/read, mail set aside to mail/set-aside (both Maildirs)."""
+
+    def __init__(self, path: Path, root: Path) -> None:
+        self.box = mailbox.Maildir(path, factory=None, create=True)
+        self.read_box = mailbox.Maildir(root / "mail" / "read", factory=None, create=True)
+        self.aside_box = mailbox.Maildir(root / "mail" / "set-aside", factory=None, create=True)
+
+    def keys(self) -> list[str]:
+        return sorted(self.box.keys())
+
+    def read(self, key: str) -> bytes:
+        return self.box.get_bytes(key)
+
+    def done(self, key: str, set_aside: bool) -> None:
+        (self.aside_box if set_aside else self.read_box).add(self.box.get_bytes(key))
+        self.box.remove(key)
+
+    def close(self) -> None:
+        pass
+
+
+class MboxInbox:
+    """An mbox file, locked while pbem reads it; handled mail is appended to mail/read.mbox or
+    mail/set-aside.mbox and removed from the inbox when the run closes it."""
+
+    def __init__(self, path: Path, root: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.box = mailbox.mbox(path, factory=None, create=True)
+        self.box.lock()
+        self.root = root
+        self.removed: list[str] = []
+
+    def keys(self) -> list[str]:
+        return [str(k) for k in sorted(self.box.keys())]
+
+    def read(self, key: str) -> bytes:
+        return self.box.get_bytes(int(key))
+
+    def done(self, key: str, set_aside: bool) -> None:
+        target = mailbox.mbox(self.root / "mail" / ("set-aside.mbox" if set_aside else "read.mbox"), create=True)
+        target.lock()
+        try:
+            target.add(self.box.get_bytes(int(key)))
+            target.flush()
+        finally:
+            target.unlock()
+            target.close()
+        self.box.remove(int(key))
+
+    def close(self) -> None:
+        try:
+            self.box.flush()
+        finally:
+            self.box.unlock()
+            self.box.close()
+
+
+class ImapInbox:
+    """An IMAP folder over TLS (or STARTTLS); handled mail is moved to pbem-read or the set-aside folder."""
+
+    def __init__(self, config: Config) -> None:
+        section = config.inbox
+        security = section.get("security", "tls")
+        port = section.get("port", 993 if security == "tls" else 143)
+        context = ssl.create_default_context(cafile=section.get("ca_file"))
+        try:
+            if security == "tls":
+                self.imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(section["host"], port, ssl_context=context, timeout=60)
+            else:
+                self.imap = imaplib.IMAP4(section["host"], port, timeout=60)
+                if security == "starttls":
+                    self.imap.starttls(ssl_context=context)
+            self.imap.login(section["user"], config.password(section, "inbox") or "")
+            self.folder = section.get("folder", "INBOX")
+            self.aside = section.get("set_aside_folder", SET_ASIDE_FOLDER)
+            status, _ = self.imap.select(_quote(self.folder))
+            if status != "OK":
+                raise PbemError(f"the IMAP folder {self.folder!r} cannot be opened")
+        except (OSError, imaplib.IMAP4.error) as exc:
+            raise PbemError(f"cannot read mail from {section['host']}:{port}: {exc}") from None
+        self.created: set[str] = set()
+
+    def keys(self) -> list[str]:
+        status, data = self.imap.uid("SEARCH", None, "UNDELETED")
+        if status != "OK":
+            raise PbemError("the IMAP server refused to list the inbox")
+        return [uid.decode() for uid in (data[0] or b"").split()]
+
+    def read(self, key: str) -> bytes:
+        status, data = self.imap.uid("FETCH", key, "(BODY.PEEK[])")
+        for item in data:
+            if isinstance(item, tuple):
+                return item[1]
+        raise PbemError(f"the IMAP server did not return mail {key}")
+
+    def done(self, key: str, set_aside: bool) -> None:
+        folder = self.aside if set_aside else READ_FOLDER
+        if folder not in self.created:
+            self.imap.create(_quote(folder))  # fails harmlessly when it exists
+            self.created.add(folder)
+        status, _ = self.imap.uid("COPY", key, _quote(folder))
+        if status != "OK":
+            raise PbemError(f"the IMAP server refused to move mail {key} to {folder!r}")
+        self.imap.uid("STORE", key, "+FLAGS", "(\\Deleted)")
+
+    def close(self) -> None:
+        try:
+            self.imap.expunge()
+            self.imap.close()
+            self.imap.logout()
+        except (OSError, imaplib.IMAP4.error):
+            pass
+
+
+def _quote(folder: str) -> str:
+    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def open_inbox(config: Config) -> Inbox | None:
+    """The configured inbox, or None when a local one does not exist yet (nothing to read)."""
+    kind = config.inbox["type"]
+    if kind == "imap":
+        return ImapInbox(config)
+    path = config.path(config.inbox.get("path", "mail/inbox" if kind == "maildir" else "mail/inbox.mbox"))
+    if not path.exists():
+        return None
+    if kind == "maildir":
+        return MaildirInbox(path, config.root)
+    return MboxInbox(path, config.root)
+
+
+# -- outgoing -----------------------------------------------------------------------------------------
+
+SAFE_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
+
+
+class Postman:
+    """Outgoing mail: written to mail/outgoing first (atomically, under a name pbem chooses), sent by
+    `deliver` after the run has committed, then kept in mail/sent."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.outgoing = config.root / "mail" / "outgoing"
+        self.sent = config.root / "mail" / "sent"
+
+    def post(self, name: str, msg: EmailMessage) -> Path:
+        if not SAFE_NAME.match(name):
+            raise ValueError(f"unsafe outgoing mail name {name!r}")
+        path = self.outgoing / f"{name}.eml"
+        write_atomic(path, msg.as_bytes(policy=policy.SMTP).decode("ascii"))
+        return path
+
+    def describe(self) -> str:
+        section = self.config.outbox
+        if section["type"] == "files":
+            return f"written to {self.config.path(section.get('path', 'mail/outbox'))}"
+        return f"sent through {section['host']}"
+
+    def waiting(self) -> list[Path]:
+        return sorted(self.outgoing.glob("*.eml")) if self.outgoing.is_dir() else []
+
+    def deliver(self) -> tuple[int, list[str]]:
+        """Send everything waiting; returns how many went and the errors (those stay to be retried)."""
+        waiting = self.waiting()
+        if not waiting:
+            return 0, []
+        sent, errors = 0, []
+        with _sender(self.config) as send:
+            for path in waiting:
+                msg = mailbox_message(path.read_bytes())
+                try:
+                    send(path.name, msg)
+                except (OSError, smtplib.SMTPException) as exc:
+                    errors.append(f"{path.name}: {exc}")
+                    continue
+                self.sent.mkdir(parents=True, exist_ok=True)
+                path.replace(self.sent / path.name)
+                sent += 1
+        return sent, errors
+
+
+def mailbox_message(raw: bytes) -> EmailMessage:
+    import email
+
+    return email.message_from_bytes(raw, policy=policy.SMTP)  # type: ignore[return-value]
+
+
+class _sender:
+    """A context that yields `send(name, msg)` for the configured outbox."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.smtp: smtplib.SMTP | None = None
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        section = self.config.outbox
+        if section["type"] == "files":
+            folder = self.config.path(section.get("path", "mail/outbox"))
+            folder.mkdir(parents=True, exist_ok=True)
+
+            def to_file(name: str, msg: EmailMessage) -> None:
+                write_atomic(folder / name, msg.as_bytes(policy=policy.SMTP).decode("ascii"))
+            return to_file
+        security = section.get("security", "starttls")
+        port = section.get("port", {"tls": 465, "starttls": 587, "none": 25}[security])
+        context = ssl.create_default_context(cafile=section.get("ca_file"))
+        try:
+            if security == "tls":
+                self.smtp = smtplib.SMTP_SSL(section["host"], port, context=context, timeout=60)
+            else:
+                self.smtp = smtplib.SMTP(section["host"], port, timeout=60)
+                if security == "starttls":
+                    self.smtp.starttls(context=context)
+            if section.get("user"):
+                self.smtp.login(section["user"], self.config.password(section, "outbox") or "")
+        except (OSError, smtplib.SMTPException) as exc:
+            raise PbemError(f"cannot send mail through {section['host']}:{port}: {exc}") from None
+        smtp = self.smtp
+
+        def to_smtp(name: str, msg: EmailMessage) -> None:
+            smtp.send_message(msg, from_addr=self.config.gm_address)
+        return to_smtp
+
+    def __exit__(self, *exc: object) -> None:
+        if self.smtp is not None:
+            try:
+                self.smtp.quit()
+            except (OSError, smtplib.SMTPException):
+                pass
