@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test demo bench contract clean
+.PHONY: install test demo bench contract clean mail-servers
 
 install: $(STAMP)
 
@@ -14,8 +14,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-test: install
+test: install mail-servers
 	$(PY) -m pytest -q -n 2
+
+# The mail tests run a real IMAP server (Debian's dovecot) on localhost; install it where it is missing.
+mail-servers:
+	@command -v dovecot >/dev/null 2>&1 || bash tests/install-dovecot.sh
 
 demo: install
 	$(PY) -m pbem.demo --dir demo-games
