@@ -40,9 +40,10 @@ def board_data(name: str) -> dict[str, Any]:
 
 
 def order_text(order: Order) -> str:
-    """An order as a player would write it: `draw`, `bid: 7`."""
+    """An order as a player would write it in a turn file: `draw`, `bid: 7`, `{load: 4, harbour: B}`."""
     if isinstance(order, dict):
-        return ", ".join(f"{k}: {v}" for k, v in order.items())
+        text = ", ".join(f"{k}: {v}" for k, v in order.items())
+        return text if len(order) == 1 else "{" + text + "}"
     return str(order)
 
 

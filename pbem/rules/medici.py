@@ -12,7 +12,7 @@ from typing import Any
 
 from pbem.errors import SetupError
 from pbem.rng import Rng
-from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, register, shared_ranking
+from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, order_text, register, shared_ranking
 
 DATA = board_data("medici")
 HOLD: int = DATA["hold_size"]
@@ -306,7 +306,7 @@ class Medici(Ruleset):
                 return None
             if order == AUCTION:
                 return None
-            return f"you are the auctioneer: send 'draw' or 'auction', not {_quote(order)}"
+            return f"you are the auctioneer: send 'draw' or 'auction', not {repr(order_text(order))}"
         if order == PASS:
             return None
         if isinstance(order, dict) and set(order) == {BID} and isinstance(order[BID], int):
@@ -319,7 +319,7 @@ class Medici(Ruleset):
             if amount > state["money"][player]:
                 return f"bid {amount} is more than your money ({state['money'][player]})"
             return None
-        return f"the lot is up for auction: send 'pass' or 'bid: N', not {_quote(order)}"
+        return f"the lot is up for auction: send 'pass' or 'bid: N', not {repr(order_text(order))}"
 
     def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
         events: list[Event] = []
@@ -392,8 +392,3 @@ class Medici(Ruleset):
         held = [c for p in state["players"] for c in state["hold"][p]]
         return state["deck"] + state["set_aside"] + state["discarded"] + state["lot"] + held
 
-
-def _quote(order: Order) -> str:
-    from pbem.rules.base import order_text
-
-    return repr(order_text(order))
