@@ -1,0 +1,342 @@
+"""Medici vs Strozzi (Reiner Knizia, 2006): the two-player game of lots, prices and ships.
+
+The drawer reveals one to three tiles, never more than fit on one of his ships, and names a price.
+The other player buys at that price or declines, and then the drawer must buy. The buyer loads the
+lot onto one ship (which goes to a harbour of its own when first loaded) or discards it, and draws
+next. After three rounds the richer family wins; loans are unlimited, so money may go negative.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pbem.errors import SetupError
+from pbem.rng import Rng
+from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, order_text, register
+
+DATA = board_data("medici-strozzi")
+GOLD = f"gold-{DATA['gold_value']}"
+HARBOURS: list[str] = list(DATA["harbours"])
+END = DATA["track_length"]
+
+DRAW, PRICE, BUY, DECLINE, LOAD, HARBOUR, DISCARD = "draw", "price", "buy", "decline", "load", "harbour", "discard"
+PHASE_DRAW, PHASE_ANSWER, PHASE_LOAD, PHASE_OVER = "draw", "answer", "load", "over"
+
+
+def tile_good(tile: str) -> str:
+    return tile.rsplit("-", 1)[0]
+
+
+def tile_value(tile: str) -> int:
+    return int(tile.rsplit("-", 1)[1])
+
+
+def all_tiles() -> list[str]:
+    """The 26 tiles, in a fixed order."""
+    return [f"{g}-{v}" for g in DATA["goods"] for v in DATA["tile_values"]] + [GOLD] * DATA["gold_tiles"]
+
+
+@register
+class MediciStrozzi(Ruleset):
+    name = "medici-strozzi"
+    title = "Medici vs Strozzi"
+    min_players = 2
+    max_players = 2
+    options: dict[str, tuple[str, ...]] = {}
+
+    # -- set-up ---------------------------------------------------------------------------------
+
+    def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
+        if not isinstance(deck, dict) or set(deck) != {"rounds"}:
+            raise SetupError("the deck file must hold one key, 'rounds': a list of up to 3 lists of tiles")
+        rounds = deck["rounds"]
+        if not isinstance(rounds, list) or not 1 <= len(rounds) <= DATA["rounds"]:
+            raise SetupError("'rounds' must be a list of 1 to 3 lists of tiles")
+        available = Counter(all_tiles())
+        for r, tiles in enumerate(rounds, start=1):
+            if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
+                raise SetupError(f"round {r} of the deck file must be a list of tile ids such as 'silk-3'")
+            for t in tiles:
+                if t not in available:
+                    raise SetupError(f"round {r} of the deck file: {t!r} is not a tile (goods: "
+                                     f"{', '.join(DATA['goods'])}, values 0-4, and {GOLD})")
+            for t, n in Counter(tiles).items():
+                if n > available[t]:
+                    raise SetupError(f"round {r} of the deck file lists {t!r} {n} times; the game has {available[t]}")
+        return {"rounds": [list(r) for r in rounds]}
+
+    def setup(self, players: list[str], options: dict[str, str], rng: Rng,
+              deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
+        self.check_players(players)
+        self.check_options(options)
+        state: State = {
+            "players": list(players),
+            "money": {p: DATA["start_money"] for p in players},
+            "ships": {p: [{"capacity": c, "harbour": None, "cargo": []} for c in DATA["ships"]] for p in players},
+            "markers": {h: {g: 0 for g in goods} for h, goods in DATA["harbours"].items()},
+            "round": 0,
+            "turn": 1,
+            "phase": PHASE_DRAW,
+            "drawer": None,
+            "lot": [],
+            "price": None,
+            "buyer": None,
+            "bag": [],
+            "discarded": [],
+            "fixed_rounds": [list(r) for r in (deck or {}).get("rounds", [])],
+        }
+        events: list[Event] = []
+        self._start_round(state, rng, events)
+        return state, events
+
+    # -- the flow of a round ----------------------------------------------------------------------
+
+    def _start_round(self, state: State, rng: Rng, events: list[Event]) -> None:
+        state["round"] += 1
+        fixed = state["fixed_rounds"].pop(0) if state["fixed_rounds"] else []
+        rest = all_tiles()
+        for t in fixed:
+            rest.remove(t)
+        rng.shuffle(rest, f"round-{state['round']}-bag")
+        state["bag"] = fixed + rest
+        state["discarded"] = []
+        for p in state["players"]:
+            for ship in state["ships"][p]:
+                ship["harbour"], ship["cargo"] = None, []
+        first = state["players"][0] if state["round"] == 1 else state["players"][1]
+        events.append({"type": "round_start", "round": state["round"], "drawer": first})
+        self._start_turn(state, first, events)
+
+    def _start_turn(self, state: State, player: str, events: list[Event]) -> None:
+        state.update(phase=PHASE_DRAW, drawer=player, lot=[], price=None, buyer=None)
+        self._reveal(state, events)
+
+    def _reveal(self, state: State, events: list[Event]) -> None:
+        tile = state["bag"].pop(0)
+        state["lot"].append(tile)
+        events.append({"type": "reveal", "player": state["drawer"], "tile": tile, "lot": list(state["lot"]),
+                       "bag_left": len(state["bag"])})
+
+    def room(self, state: State, player: str) -> int:
+        """The most tiles one of the player's ships can still take."""
+        return max(s["capacity"] - len(s["cargo"]) for s in state["ships"][player])
+
+    def max_lot(self, state: State) -> int:
+        return min(DATA["max_lot"], len(state["lot"]) + len(state["bag"]), self.room(state, state["drawer"]))
+
+    def other(self, state: State, player: str) -> str:
+        a, b = state["players"]
+        return b if player == a else a
+
+    def _full(self, state: State, player: str) -> bool:
+        return all(len(s["cargo"]) == s["capacity"] for s in state["ships"][player])
+
+    def _after_load(self, state: State, rng: Rng, events: list[Event]) -> None:
+        buyer = state["buyer"]
+        full = [p for p in state["players"] if self._full(state, p)]
+        if full:
+            events.append({"type": "round_over", "round": state["round"], "why": f"{full[0]}'s ships are full"})
+            self._end_round(state, rng, events)
+        elif not state["bag"]:
+            events.append({"type": "round_over", "round": state["round"], "why": "the bag is empty"})
+            self._end_round(state, rng, events)
+        else:
+            self._start_turn(state, buyer, events)
+
+    def _end_round(self, state: State, rng: Rng, events: list[Event]) -> None:
+        state.update(phase=PHASE_OVER, drawer=None, lot=[], price=None, buyer=None)
+        self.score_round(state, events)
+        if state["round"] < DATA["rounds"]:
+            self._start_round(state, rng, events)
+        else:
+            events.append({"type": "game_end", "standings": self.result(state)})
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def ship_in(self, state: State, player: str, harbour: str) -> dict[str, Any] | None:
+        return next((s for s in state["ships"][player] if s["harbour"] == harbour), None)
+
+    def score_round(self, state: State, events: list[Event]) -> None:
+        """Per harbour: 20 for the richer cargo (a tie pays nothing), then the monopoly markers move
+        toward the owners of the matching tiles; 10 per marker on a player's side, plus its bonus."""
+        first, second = state["players"]
+        for harbour in HARBOURS:
+            cargo = {p: (self.ship_in(state, p, harbour) or {"cargo": []})["cargo"] for p in state["players"]}
+            value = {p: sum(tile_value(t) for t in cargo[p]) for p in state["players"]}
+            winner = None
+            if value[first] != value[second]:
+                winner = first if value[first] > value[second] else second
+                state["money"][winner] += DATA["harbour_win"]
+            moves = {}
+            for good, before in state["markers"][harbour].items():
+                pull = {p: sum(2 if tile_value(t) == 0 else 1 for t in cargo[p] if tile_good(t) == good)
+                        for p in state["players"]}
+                after = max(-END, min(END, before + pull[first] - pull[second]))
+                state["markers"][harbour][good] = after
+                moves[good] = {"from": before, "to": after}
+            payouts = {p: 0 for p in state["players"]}
+            for good, pos in state["markers"][harbour].items():
+                if pos:
+                    owner = first if pos > 0 else second
+                    payouts[owner] += DATA["marker_payout"] + DATA["track_bonus"].get(abs(pos), 0)
+            for p, pay in payouts.items():
+                state["money"][p] += pay
+            events.append({"type": "score_harbour", "round": state["round"], "harbour": harbour,
+                           "values": value, "winner": winner, "moves": moves, "markers": payouts})
+        events.append({"type": "round_end", "round": state["round"], "money": dict(state["money"])})
+
+    # -- decisions and orders -------------------------------------------------------------------
+
+    def decision(self, state: State) -> Decision | None:
+        phase = state["phase"]
+        if phase == PHASE_DRAW:
+            return Decision((state["drawer"],), "draw")
+        if phase == PHASE_ANSWER:
+            return Decision((self.other(state, state["drawer"]),), "answer")
+        if phase == PHASE_LOAD:
+            return Decision((state["buyer"],), "load")
+        return None
+
+    def candidate_orders(self, state: State, player: str) -> list[Order]:
+        phase = state["phase"]
+        if phase == PHASE_DRAW:
+            return [DRAW] + [{PRICE: n} for n in range(DATA["max_price"] + 1)]
+        if phase == PHASE_ANSWER:
+            return [BUY, DECLINE]
+        if phase == PHASE_LOAD:
+            out: list[Order] = []
+            for ship in state["ships"].get(player, []):
+                if ship["harbour"]:
+                    out.append({LOAD: ship["capacity"]})
+                else:
+                    out += [{LOAD: ship["capacity"], HARBOUR: h} for h in HARBOURS]
+            return out + [DISCARD]
+        return []
+
+    def why_illegal(self, state: State, player: str, order: Order) -> str | None:
+        decision = self.decision(state)
+        if decision is None:
+            return "the game is over"
+        if player not in decision.players:
+            return f"it is not your decision: the game waits for {', '.join(decision.players)}"
+        phase = state["phase"]
+        if phase == PHASE_DRAW:
+            if order == DRAW:
+                limit = self.max_lot(state)
+                if len(state["lot"]) >= limit:
+                    return f"the lot may not grow beyond {limit} tile{'s' if limit != 1 else ''}"
+                return None
+            if isinstance(order, dict) and set(order) == {PRICE} and isinstance(order[PRICE], int):
+                if not 0 <= order[PRICE] <= DATA["max_price"]:
+                    return f"the price must be 0 to {DATA['max_price']}, not {order[PRICE]}"
+                return None
+            return f"you drew the lot: send 'draw' or 'price: N', not {repr(order_text(order))}"
+        if phase == PHASE_ANSWER:
+            return None if order in (BUY, DECLINE) else f"send 'buy' or 'decline', not {repr(order_text(order))}"
+        if order == DISCARD:
+            return None
+        if not (isinstance(order, dict) and LOAD in order and set(order) <= {LOAD, HARBOUR}):
+            return f"load the lot with 'load: SHIP' (and 'harbour: X' for an empty ship) or 'discard', not {repr(order_text(order))}"
+        ship = next((s for s in state["ships"][player] if s["capacity"] == order[LOAD]), None)
+        if ship is None:
+            return f"you have no ship {order[LOAD]!r}: your ships hold {', '.join(str(c) for c in DATA['ships'])}"
+        free = ship["capacity"] - len(ship["cargo"])
+        if free < len(state["lot"]):
+            return f"ship {ship['capacity']} has room for {free} more, not the {len(state['lot'])} tiles of the lot"
+        harbour = order.get(HARBOUR)
+        if ship["harbour"]:
+            if harbour is not None and harbour != ship["harbour"]:
+                return f"ship {ship['capacity']} lies in harbour {ship['harbour']} for the rest of the round"
+            return None
+        if harbour is None:
+            return f"ship {ship['capacity']} is empty: name its harbour ({', '.join(HARBOURS)})"
+        if harbour not in HARBOURS:
+            return f"there is no harbour {harbour!r} (harbours: {', '.join(HARBOURS)})"
+        taken = next((s["capacity"] for s in state["ships"][player] if s["harbour"] == harbour), None)
+        if taken is not None:
+            return f"your ship {taken} already lies in harbour {harbour}; each ship needs a harbour of its own"
+        return None
+
+    def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        events: list[Event] = []
+        state["turn"] += 1
+        if order == DRAW:
+            events.append({"type": "draw", "player": player})
+            self._reveal(state, events)
+        elif isinstance(order, dict) and PRICE in order:
+            state["price"] = order[PRICE]
+            state["phase"] = PHASE_ANSWER
+            events.append({"type": "price", "player": player, "price": order[PRICE], "lot": list(state["lot"])})
+        elif order in (BUY, DECLINE):
+            buyer = player if order == BUY else state["drawer"]
+            state["buyer"] = buyer
+            state["money"][buyer] -= state["price"]
+            state["phase"] = PHASE_LOAD
+            events.append({"type": "buy" if order == BUY else "decline", "player": player})
+            events.append({"type": "sold", "player": buyer, "price": state["price"], "lot": list(state["lot"]),
+                           "money": state["money"][buyer]})
+        elif order == DISCARD:
+            state["discarded"] += state["lot"]
+            events.append({"type": "discard", "player": player, "lot": list(state["lot"])})
+            self._after_load(state, rng, events)
+        else:
+            ship = next(s for s in state["ships"][player] if s["capacity"] == order[LOAD])
+            new_harbour = ship["harbour"] is None
+            ship["harbour"] = ship["harbour"] or order[HARBOUR]
+            ship["cargo"] += state["lot"]
+            events.append({"type": "load", "player": player, "ship": ship["capacity"], "harbour": ship["harbour"],
+                           "lot": list(state["lot"]), "new_harbour": new_harbour})
+            self._after_load(state, rng, events)
+        return events
+
+    # -- what players see -----------------------------------------------------------------------
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        decision = self.decision(state)
+        first, second = state["players"]
+        v: dict[str, Any] = {
+            "round": state["round"],
+            "turn": state["turn"],
+            "phase": state["phase"],
+            "medici": first,
+            "strozzi": second,
+            "goods": list(DATA["goods"]),
+            "harbours": {h: list(g) for h, g in DATA["harbours"].items()},
+            "track_length": END,
+            "track_bonus": {str(k): v for k, v in DATA["track_bonus"].items()},
+            "markers": {h: dict(m) for h, m in state["markers"].items()},
+            "drawer": state["drawer"],
+            "lot": list(state["lot"]),
+            "lot_value": sum(tile_value(t) for t in state["lot"]),
+            "max_lot": self.max_lot(state) if state["phase"] == PHASE_DRAW else len(state["lot"]),
+            "price": state["price"],
+            "buyer": state["buyer"],
+            "bag_left": len(state["bag"]),
+            "discarded": list(state["discarded"]),
+            "players": [{
+                "name": p,
+                "family": "Medici" if p == first else "Strozzi",
+                "money": state["money"][p],
+                "ships": [{"capacity": s["capacity"], "harbour": s["harbour"], "cargo": list(s["cargo"]),
+                           "value": sum(tile_value(t) for t in s["cargo"])} for s in state["ships"][p]],
+            } for p in state["players"]],
+            "waiting_for": list(decision.players) if decision else [],
+            "you": player,
+        }
+        if player is None:
+            v["bag"] = list(state["bag"])
+            v["fixed_rounds"] = [list(r) for r in state["fixed_rounds"]]
+        return v
+
+    def result(self, state: State) -> list[dict[str, Any]]:
+        money = state["money"]
+        ranked = sorted(state["players"], key=lambda p: -money[p])
+        return [{"player": p, "score": money[p], "rank": 1 + sum(1 for q in ranked if money[q] > money[p])}
+                for p in ranked]
+
+    def tiles_in_game(self, state: State) -> list[str]:
+        """Every tile wherever it lies (for the conservation invariant)."""
+        shipped = [t for p in state["players"] for s in state["ships"][p] for t in s["cargo"]]
+        return state["bag"] + state["lot"] + state["discarded"] + shipped
+
