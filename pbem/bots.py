@@ -137,6 +137,10 @@ def _best_load(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     return max(loads, key=score)
 
 
+def _rival(view: dict[str, Any], me: str) -> str:
+    return view["strozzi"] if me == view["medici"] else view["medici"]
+
+
 @bot("medici-strozzi")
 def strozzi_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     mood = temperament(me)
@@ -145,9 +149,13 @@ def strozzi_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
         prices = [o["price"] for o in legal if isinstance(o, dict)]
         if "draw" in legal and view["lot_value"] < 3 + 3 * mood and len(view["lot"]) < 3:
             return "draw"
-        rival = view["strozzi"] if me == view["medici"] else view["medici"]
-        ask = int(_strozzi_worth(view, rival, view["lot"]) * (0.8 + 0.4 * mood))
+        # if the rival declines, the drawer pays his own price: never ask much more than the lot is
+        # worth to oneself
+        ask = int(min(_strozzi_worth(view, _rival(view, me), view["lot"]) * (0.9 + 0.3 * mood),
+                      _strozzi_worth(view, me, view["lot"]) * 1.2 + 2))
         return {"price": max(prices[0], min(ask, prices[-1]))}
     if phase == "answer":
-        return "buy" if _strozzi_worth(view, me, view["lot"]) >= view["price"] else "decline"
+        # declining hands the lot to the rival: what it is worth to him counts too
+        worth = _strozzi_worth(view, me, view["lot"]) + 0.5 * _strozzi_worth(view, view["drawer"], view["lot"])
+        return "buy" if worth >= view["price"] else "decline"
     return _best_load(view, me, legal)

@@ -43,6 +43,8 @@ def demo(folder: Path, ruleset: str, options: tuple[str, ...], seed: str, count:
     inbox.mkdir(parents=True)
     runner = CliRunner()
     names = (PLAYERS + [f"player{i}" for i in range(5, 9)])[:count]
+    if ruleset == "medici-strozzi":
+        names = ["lorenzo", "filippo"][:count]
     args = ["new", ruleset, "demo1", "--seed", seed, "--json"]
     for name in names:
         args += ["--player", f"{name}={name}@example.org"]
@@ -65,8 +67,9 @@ def demo(folder: Path, ruleset: str, options: tuple[str, ...], seed: str, count:
                                        "turn": seen["turn"], "orders": [order]}))
         run(runner, games, "submit", str(turnfile))
         run(runner, games, "advance")
-        if gm["view"].get("day") != json.loads(run(runner, games, "show", "demo1", "--json"))["view"].get("day"):
-            click.echo(f"  day {gm['view']['day']} scored after {files} turn files")
+        stage = "day" if "day" in gm["view"] else "round"
+        if gm["view"].get(stage) != json.loads(run(runner, games, "show", "demo1", "--json"))["view"].get(stage):
+            click.echo(f"  {stage} {gm['view'][stage]} scored after {files} turn files")
     run(runner, games, "verify", "demo1")
     click.echo(f"\nThe game is over after {files} turn files. Final standings:")
     for row in gm["result"]["standings"]:
