@@ -47,6 +47,7 @@ def summarize_orders(orders: list[Order]) -> list[str]:
     """Legal orders in few words: `pass`, `bid: N (N from 5 to 32)`."""
     out: list[str] = []
     ranges: dict[str, list[int]] = {}
+    places: dict[str, list[str]] = {}
     for o in orders:
         if isinstance(o, dict) and len(o) == 1 and isinstance(next(iter(o.values())), int):
             key, value = next(iter(o.items()))
@@ -54,11 +55,20 @@ def summarize_orders(orders: list[Order]) -> list[str]:
                 ranges[key] = []
                 out.append(key)  # placeholder, filled in below
             ranges[key].append(value)
+        elif isinstance(o, str) and " " in o:  # `palace grey C7`: grouped by all but the place
+            key, _, where = o.rpartition(" ")
+            if key not in places:
+                places[key] = []
+                out.append(key)
+            places[key].append(where)
         else:
             out.append(order_text(o))
     for key, values in ranges.items():
         lo, hi = min(values), max(values)
         text = f"{key}: {lo}" if lo == hi else f"{key}: N (N from {lo} to {hi})"
+        out[out.index(key)] = text
+    for key, wheres in places.items():
+        text = f"{key} {wheres[0]}" if len(wheres) == 1 else f"{key} X (X one of {' '.join(wheres)})"
         out[out.index(key)] = text
     return out
 

@@ -210,7 +210,7 @@ def finished(finished_game: tuple[Path, dict[str, str]], pbem: Any) -> dict[str,
 
 
 @pytest.mark.parametrize("args, message", [
-    (["new", "chess", "m2", *GOOD], "unknown ruleset 'chess' (known: medici, medici-strozzi)"),
+    (["new", "chess", "m2", *GOOD], "unknown ruleset 'chess' (known: medici, medici-strozzi, medina)"),
     (["new", "medici", "M2", *GOOD],
      "'M2' is not a game id (lower-case letters, digits, '-' and '_', at most 40, starting with a letter or digit)"),
     (["new", "medici", "a" * 41, *GOOD],

@@ -1,0 +1,551 @@
+"""Medina, as played by the BrettspielWelt "DM 2003" rules: palaces, stables, the market street and
+the city wall on a 16 x 11 board; each player places two pieces a turn and claims one palace of each
+colour with a roof.
+
+Squares are named by column and row (`C7`: column C, row 7; row 1 is the north edge). Wall segments
+are named by side and position (`N5`: the north wall above column E; `W3`: the west wall beside row 3).
+Orders are one placement each: `start E5`, `palace grey C7`, `stable D7`, `merchant E5`, `wall N5`,
+`roof orange E4`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.errors import SetupError
+from pbem.rng import Rng
+from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, register
+
+DATA = board_data("medina")
+COLS: int = DATA["columns"]
+ROWS: int = DATA["rows"]
+COLOURS: list[str] = DATA["colours"]
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:COLS]
+SIDE_LENGTH = {"N": COLS, "S": COLS, "W": ROWS, "E": ROWS}
+SQUARE = r"[A-Z](?:[1-9]|[1-9][0-9])"
+ORDER = re.compile(rf"^(start|palace|stable|merchant|wall|roof)(?: ({'|'.join(COLOURS)}))? ({SQUARE}|[NSEW][0-9]{{1,2}})$")
+
+
+def square(col: int, row: int) -> str:
+    return f"{LETTERS[col]}{row + 1}"
+
+
+def coords(sq: str) -> tuple[int, int] | None:
+    """(column, row), 0-based, or None when the name is not a square of the board."""
+    if len(sq) < 2 or sq[0] not in LETTERS or not sq[1:].isdigit():
+        return None
+    col, row = LETTERS.index(sq[0]), int(sq[1:]) - 1
+    return (col, row) if 0 <= row < ROWS else None
+
+
+ALL_SQUARES = [square(c, r) for r in range(ROWS) for c in range(COLS)]
+
+
+def _near(sq: str, diagonal: bool) -> list[str]:
+    c, r = coords(sq)  # type: ignore[misc]
+    steps = [(-1, 0), (1, 0), (0, -1), (0, 1)] + ([(-1, -1), (-1, 1), (1, -1), (1, 1)] if diagonal else [])
+    return [square(c + dc, r + dr) for dc, dr in steps if 0 <= c + dc < COLS and 0 <= r + dr < ROWS]
+
+
+ORTHO = {s: _near(s, False) for s in ALL_SQUARES}
+AROUND = {s: _near(s, True) for s in ALL_SQUARES}
+
+
+def wall_square(wall: str) -> str:
+    """The building square a wall segment stands beside."""
+    side, pos = wall[0], int(wall[1:]) - 1
+    return {"N": square(pos, 0), "S": square(pos, ROWS - 1), "W": square(0, pos), "E": square(COLS - 1, pos)}[side]
+
+
+ALL_WALLS = [f"{side}{i}" for side in "NSWE" for i in range(1, SIDE_LENGTH[side] + 1)]
+WALLS_AT: dict[str, list[str]] = {s: [] for s in ALL_SQUARES}
+for _w in ALL_WALLS:
+    WALLS_AT[wall_square(_w)].append(_w)
+
+
+@dataclass
+class City:
+    """What the rules ask about a position, worked out once per look."""
+
+    owner_of: dict[str, int] = field(default_factory=dict)          # square -> palace id (parts, stables)
+    open_palace: dict[str, int | None] = field(default_factory=dict)  # colour -> its one open palace
+    growth: dict[int, set[str]] = field(default_factory=dict)       # palace id -> squares it may grow to
+    street_next: set[str] = field(default_factory=set)              # squares that continue the street
+    merchants: set[str] = field(default_factory=set)
+
+
+@register
+class Medina(Ruleset):
+    name = "medina"
+    title = "Medina"
+    min_players = 3
+    max_players = 4
+    options: dict[str, tuple[str, ...]] = {}
+
+    def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
+        raise SetupError("Medina has no cards: it takes no deck file")
+
+    def setup(self, players: list[str], options: dict[str, str], rng: Rng,
+              deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
+        self.check_players(players)
+        self.check_options(options)
+        if deck is not None:
+            self.check_deck(deck, players, options)
+        count = DATA["pieces"][len(players)]
+        start = rng.choice(players, "start-player")
+        state: State = {
+            "players": list(players),
+            "supply": {p: {"palace": {c: count["palace"] for c in COLOURS}, "stable": count["stable"],
+                           "merchant": count["merchant"], "wall": count["wall"], "roof": count["roof"]}
+                       for p in players},
+            "board": {},          # square -> {"kind": palace|stable|merchant, ...}
+            "palaces": [],        # {"id", "colour", "parts", "stables", "owner"}
+            "streets": [],        # each a list of squares, in order; the last is the current street
+            "walls": {},          # segment -> the tower its run starts from
+            "roofed": {p: [] for p in players},
+            "palace_bonus": {c: None for c in COLOURS},        # palace id
+            "tower_bonus": {str(t): None for t in DATA["towers"]},  # player
+            "returned": {p: {} for p in players},
+            "turn": 1,
+            "phase": "start",
+            "current": start,
+            "placed": 0,          # placements so far in the current player's turn
+            "roofed_this_turn": False,
+        }
+        return state, [{"type": "start_player", "player": start}]
+
+    # -- looking at the city ----------------------------------------------------------------------
+
+    def city(self, state: State) -> City:
+        c = City()
+        for p in state["palaces"]:
+            for s in p["parts"] + p["stables"]:
+                c.owner_of[s] = p["id"]
+        board = state["board"]
+        for p in state["palaces"]:
+            if p["owner"] is not None:
+                continue
+            grow = set()
+            for part in p["parts"]:
+                for s in ORTHO[part]:
+                    if s not in board and all(c.owner_of.get(n, p["id"]) == p["id"] for n in AROUND[s]):
+                        grow.add(s)
+            c.growth[p["id"]] = grow
+        for colour in COLOURS:
+            c.open_palace[colour] = next((p["id"] for p in state["palaces"] if p["colour"] == colour
+                                          and p["owner"] is None and c.growth[p["id"]]), None)
+        c.merchants = {s for s, piece in board.items() if piece["kind"] == "merchant"}
+        if state["streets"]:
+            street = state["streets"][-1]
+            for end in {street[0], street[-1]}:
+                for s in ORTHO[end]:
+                    if s not in board and sum(1 for n in ORTHO[s] if n in c.merchants) == 1:
+                        c.street_next.add(s)
+        return c
+
+    def palace(self, state: State, pid: int) -> dict[str, Any]:
+        return state["palaces"][pid]
+
+    def size(self, palace: dict[str, Any]) -> int:
+        return len(palace["parts"]) + len(palace["stables"])
+
+    def pieces_left(self, state: State, player: str) -> int:
+        s = state["supply"][player]
+        return sum(s["palace"].values()) + s["stable"] + s["merchant"] + s["wall"] + s["roof"]
+
+    def roof_possible(self, state: State, player: str) -> bool:
+        return state["supply"][player]["roof"] > 0 and any(
+            p["owner"] is None and p["colour"] not in state["roofed"][player] for p in state["palaces"])
+
+    def roof_compulsory(self, state: State, player: str) -> bool:
+        """Only this player still has roofs: every turn of his must place one."""
+        return state["supply"][player]["roof"] > 0 and all(
+            state["supply"][q]["roof"] == 0 for q in state["players"] if q != player)
+
+    # -- orders -----------------------------------------------------------------------------------
+
+    def decision(self, state: State) -> Decision | None:
+        if state["phase"] == "over":
+            return None
+        return Decision((state["current"],), "start" if state["phase"] == "start" else "build")
+
+    def candidate_orders(self, state: State, player: str) -> list[Order]:
+        if state["phase"] == "start":
+            return [f"start {s}" for s in ALL_SQUARES]
+        free = [s for s in ALL_SQUARES if s not in state["board"]]
+        supply = state["supply"].get(player)
+        if not supply:
+            return []
+        out: list[Order] = []
+        for colour in COLOURS:
+            if supply["palace"][colour]:
+                out += [f"palace {colour} {s}" for s in free]
+        if supply["stable"]:
+            out += [f"stable {s}" for s in free]
+        if supply["merchant"]:
+            out += [f"merchant {s}" for s in free]
+        if supply["wall"]:
+            out += [f"wall {w}" for w in ALL_WALLS if w not in state["walls"]]
+        if supply["roof"]:
+            out += [f"roof {p['colour']} {p['parts'][0]}" for p in state["palaces"] if p["owner"] is None]
+        return out
+
+    def legal_orders(self, state: State, player: str) -> list[Order]:
+        city = self.city(state)  # worked out once for all candidates
+        return [o for o in self.candidate_orders(state, player) if self._why(state, player, o, city) is None]
+
+    def why_illegal(self, state: State, player: str, order: Order) -> str | None:
+        return self._why(state, player, order, self.city(state))
+
+    def _why(self, state: State, player: str, order: Order, city: City) -> str | None:
+        decision = self.decision(state)
+        if decision is None:
+            return "the game is over"
+        if player not in decision.players:
+            return f"it is not your turn: the game waits for {', '.join(decision.players)}"
+        m = ORDER.match(order) if isinstance(order, str) else None
+        if not m:
+            return f"{order!r} is not a placement (e.g. 'palace grey C7', 'wall N5', 'roof orange E4')"
+        kind, colour, where = m.groups()
+        if state["phase"] == "start":
+            if kind != "start":
+                return "first place the start of the market street: 'start SQUARE'"
+            c = coords(where)
+            if c is None:
+                return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
+            if c[0] in (0, COLS - 1) or c[1] in (0, ROWS - 1):
+                return f"the market street may not start on the edge of the city ({where})"
+            return None
+        if kind == "start":
+            return "the market street has its start already"
+        supply = state["supply"][player]
+        if kind == "wall":
+            return self._why_wall(state, where, supply)
+        if coords(where) is None:
+            return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
+        if self.roof_compulsory(state, player) and kind != "roof" and not state["roofed_this_turn"]:
+            if state["placed"] >= 1 or self.pieces_left(state, player) == supply["roof"]:
+                return "you are the only player with roofs left: this placement must be a roof"
+            if not self.roof_possible(state, player) and not (
+                    kind == "palace" and colour not in state["roofed"][player]):
+                return ("you are the only player with roofs left and no palace to roof: found a palace of a "
+                        "colour you have not claimed, then roof it")
+        if kind == "roof":
+            return self._why_roof(state, player, colour, where, supply)
+        if where in state["board"]:
+            return f"{where} is taken (by a {state['board'][where]['kind']})"
+        if kind == "palace":
+            return self._why_palace(state, colour, where, supply, city)
+        if kind == "stable":
+            if not supply["stable"]:
+                return "you have no stables left"
+            touching = {city.owner_of[n] for n in ORTHO[where] if n in city.owner_of}
+            if not touching:
+                return f"a stable must be built onto a palace; {where} touches none"
+            if len(touching) > 1 or any(city.owner_of.get(n) not in (None, *touching) for n in AROUND[where]):
+                return f"a stable at {where} would join two palaces; palaces may never touch, not even through stables"
+            return None
+        if not supply["merchant"]:
+            return "you have no merchants left"
+        if city.street_next:
+            if where not in city.street_next:
+                ends = state["streets"][-1]
+                return (f"the market street must grow from one of its ends ({ends[0]}"
+                        f"{' or ' + ends[-1] if len(ends) > 1 else ''}) with no branch and no loop: "
+                        f"{where} is not such a square (choose from {', '.join(sorted(city.street_next, key=_order))})")
+            return None
+        if any(n in city.merchants for n in ORTHO[where]):
+            return f"the market street cannot grow, so it starts anew; the new start {where} may not touch the old street"
+        return None
+
+    def _why_palace(self, state: State, colour: str | None, where: str, supply: dict[str, Any], city: City) -> str | None:
+        assert colour is not None
+        if not supply["palace"][colour]:
+            return f"you have no {colour} palace pieces left"
+        open_id = city.open_palace[colour]
+        if open_id is not None:
+            if where in city.growth[open_id]:
+                return None
+            first = self.palace(state, open_id)["parts"][0]
+            return (f"the {colour} palace at {first} is still open: build onto it "
+                    f"(at {', '.join(sorted(city.growth[open_id], key=_order))})")
+        if any(n in city.owner_of for n in AROUND[where]):
+            return f"a palace at {where} would touch another palace; palaces may never touch, not even diagonally"
+        return None
+
+    def _why_wall(self, state: State, where: str, supply: dict[str, Any]) -> str | None:
+        if where not in ALL_WALLS:
+            return f"{where} is not a wall segment (N1-N{COLS}, S1-S{COLS}, W1-W{ROWS}, E1-E{ROWS})"
+        if not supply["wall"]:
+            return "you have no walls left"
+        if where in state["walls"]:
+            return f"wall {where} stands already"
+        side, pos = where[0], int(where[1:])
+        if not (pos in (1, SIDE_LENGTH[side]) or f"{side}{pos - 1}" in state["walls"]
+                or f"{side}{pos + 1}" in state["walls"]):
+            return f"walls are built from the corner towers along the edge: {where} joins no tower and no wall"
+        if sum(1 for w in state["walls"] if w[0] == side) + 1 >= SIDE_LENGTH[side]:
+            return f"wall {where} would join two towers; a gate must stay open on the {side} side"
+        return None
+
+    def _why_roof(self, state: State, player: str, colour: str | None, where: str, supply: dict[str, Any]) -> str | None:
+        if not supply["roof"]:
+            return "you have no roofs left"
+        piece = state["board"].get(where)
+        if not piece or piece["kind"] != "palace":
+            return f"there is no palace at {where} to roof"
+        palace = self.palace(state, piece["palace"])
+        if colour != palace["colour"]:
+            return f"the palace at {where} is {palace['colour']}, not {colour}"
+        if palace["owner"] is not None:
+            return f"the {palace['colour']} palace at {where} has a roof already ({palace['owner']}'s)"
+        if colour in state["roofed"][player]:
+            return f"you own a {colour} palace already; each player roofs one palace of each colour"
+        return None
+
+    # -- carrying out a placement --------------------------------------------------------------------
+
+    def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        kind, colour, where = ORDER.match(order).groups()  # type: ignore[union-attr]
+        events: list[Event] = [{"type": "place", "player": player, "order": order}]
+        state["turn"] += 1
+        board = state["board"]
+        if kind == "start":
+            board[where] = {"kind": "merchant"}
+            state["streets"].append([where])
+            state["phase"] = "build"
+            state["placed"] = 0
+            return events
+        supply = state["supply"][player]
+        city = self.city(state)
+        touched: list[tuple[str, str]] = []  # (wall, owner): a claimed palace newly touching a wall
+        if kind == "palace":
+            supply["palace"][colour] -= 1
+            pid = city.open_palace[colour]
+            if pid is None:
+                pid = len(state["palaces"])
+                state["palaces"].append({"id": pid, "colour": colour, "parts": [], "stables": [], "owner": None})
+                events.append({"type": "found", "player": player, "colour": colour, "at": where})
+            self.palace(state, pid)["parts"].append(where)
+            board[where] = {"kind": "palace", "palace": pid}
+        elif kind == "stable":
+            supply["stable"] -= 1
+            pid = next(city.owner_of[n] for n in ORTHO[where] if n in city.owner_of)
+            palace = self.palace(state, pid)
+            palace["stables"].append(where)
+            board[where] = {"kind": "stable", "palace": pid}
+            if palace["owner"] is not None:
+                touched = [(w, palace["owner"]) for w in WALLS_AT[where] if w in state["walls"]]
+        elif kind == "merchant":
+            supply["merchant"] -= 1
+            board[where] = {"kind": "merchant"}
+            street = state["streets"][-1]
+            if where in city.street_next:
+                if where in ORTHO[street[-1]]:
+                    street.append(where)
+                else:
+                    street.insert(0, where)
+            else:
+                state["streets"].append([where])
+                events.append({"type": "new_street", "player": player, "at": where})
+        elif kind == "wall":
+            supply["wall"] -= 1
+            state["walls"][where] = self._tower_of(state, where)
+            pid = city.owner_of.get(wall_square(where))
+            if pid is not None and self.palace(state, pid)["owner"] is not None:
+                touched = [(where, self.palace(state, pid)["owner"])]
+        else:
+            supply["roof"] -= 1
+            state["roofed_this_turn"] = True
+            palace = self.palace(state, board[where]["palace"])
+            palace["owner"] = player
+            state["roofed"][player].append(colour)
+            touched = [(w, player) for s in palace["parts"] + palace["stables"]
+                       for w in WALLS_AT[s] if w in state["walls"]]
+        for wall, owner in touched:
+            tower = state["walls"][wall]
+            if state["tower_bonus"][tower] != owner:
+                events.append({"type": "tower_bonus", "tower": int(tower), "player": owner, "wall": wall,
+                               "from": state["tower_bonus"][tower]})
+            state["tower_bonus"][tower] = owner
+        self._palace_bonus(state, events)
+        self._return_pieces(state, events)
+        state["placed"] += 1
+        self._next(state, player, events)
+        return events
+
+    def _tower_of(self, state: State, wall: str) -> str:
+        """The tower whose run a new wall segment joins."""
+        side, pos = wall[0], int(wall[1:])
+        for tower, spec in DATA["towers"].items():
+            for run_side, first, step in spec["runs"]:
+                if run_side != side:
+                    continue
+                p = first
+                while p != pos and f"{side}{p}" in state["walls"]:
+                    p += step
+                if p == pos:
+                    return str(tower)
+        raise AssertionError(f"wall {wall} joins no run")
+
+    def _palace_bonus(self, state: State, events: list[Event]) -> None:
+        """The tile of a colour goes to the first claimed palace, then only to a strictly larger one."""
+        for colour in COLOURS:
+            holder = best = state["palace_bonus"][colour]
+            for p in state["palaces"]:
+                if p["colour"] == colour and p["owner"] is not None and (
+                        best is None or self.size(p) > self.size(self.palace(state, best))):
+                    best = p["id"]
+            if best != holder:
+                winner = self.palace(state, best)
+                events.append({"type": "palace_bonus", "colour": colour, "player": winner["owner"],
+                               "at": winner["parts"][0], "size": self.size(winner)})
+                state["palace_bonus"][colour] = best
+
+    def _return_pieces(self, state: State, events: list[Event]) -> None:
+        """Pieces of a colour go back once every player has claimed one palace of it, or once none fits;
+        roofs go back that can no longer find a palace."""
+        city = self.city(state)
+        for colour in COLOURS:
+            if not any(state["supply"][p]["palace"][colour] for p in state["players"]):
+                continue
+            claimed = all(colour in state["roofed"][p] for p in state["players"])
+            fits = any(self._why_palace(state, colour, s, {"palace": {colour: 1}}, city) is None
+                       for s in ALL_SQUARES if s not in state["board"])
+            if claimed or not fits:
+                counts = {p: state["supply"][p]["palace"][colour] for p in state["players"]}
+                for p in state["players"]:
+                    state["returned"][p][colour] = state["returned"][p].get(colour, 0) + counts[p]
+                    state["supply"][p]["palace"][colour] = 0
+                events.append({"type": "return", "colour": colour, "counts": counts,
+                               "why": "every player has claimed one" if claimed else "no piece fits any more"})
+        for p in state["players"]:
+            usable = [c for c in COLOURS if c not in state["roofed"][p] and (
+                any(x["colour"] == c and x["owner"] is None for x in state["palaces"])
+                or any(state["supply"][q]["palace"][c] for q in state["players"]))]
+            extra = state["supply"][p]["roof"] - len(usable)
+            if extra > 0:
+                state["supply"][p]["roof"] -= extra
+                state["returned"][p]["roof"] = state["returned"][p].get("roof", 0) + extra
+                events.append({"type": "return_roofs", "player": p, "count": extra})
+
+    def _next(self, state: State, player: str, events: list[Event]) -> None:
+        """The same player again for his second placement, or the next player who can place."""
+        if state["placed"] < DATA["placements_per_turn"] and self.legal_orders(state, player):
+            return
+        seats = state["players"]
+        i = seats.index(player)
+        for step in range(1, len(seats) + 1):
+            nxt = seats[(i + step) % len(seats)]
+            state.update(current=nxt, placed=0, roofed_this_turn=False)
+            if self.legal_orders(state, nxt):
+                return
+            if self.pieces_left(state, nxt):
+                events.append({"type": "skip", "player": nxt, "left": self.left_over(state, nxt)})
+        state["phase"] = "over"
+        events.append({"type": "game_end", "standings": self.result(state),
+                       "left_over": {p: self.left_over(state, p) for p in seats if self.pieces_left(state, p)}})
+
+    def left_over(self, state: State, player: str) -> dict[str, int]:
+        s = state["supply"][player]
+        out = {f"{c} palace": n for c, n in s["palace"].items() if n}
+        out.update({k: s[k] for k in ("stable", "merchant", "wall", "roof") if s[k]})
+        return out
+
+    # -- scoring --------------------------------------------------------------------------------
+
+    def palace_score(self, state: State, palace: dict[str, Any]) -> dict[str, int]:
+        """A claimed palace's points: its pieces, the merchants and walls touching it."""
+        squares = set(palace["parts"] + palace["stables"])
+        merchants = {n for s in squares for n in ORTHO[s]
+                     if state["board"].get(n, {}).get("kind") == "merchant"}
+        walls = {w for s in squares for w in WALLS_AT[s] if w in state["walls"]}
+        return {"pieces": len(squares), "merchants": len(merchants), "walls": len(walls),
+                "total": len(squares) + len(merchants) + len(walls)}
+
+    def scores(self, state: State) -> dict[str, dict[str, Any]]:
+        out = {p: {"palaces": [], "bonus": [], "total": 0} for p in state["players"]}
+        for palace in state["palaces"]:
+            if palace["owner"]:
+                s = self.palace_score(state, palace)
+                out[palace["owner"]]["palaces"].append(dict(s, colour=palace["colour"], at=palace["parts"][0]))
+                out[palace["owner"]]["total"] += s["total"]
+        for colour, pid in state["palace_bonus"].items():
+            if pid is not None:
+                owner = self.palace(state, pid)["owner"]
+                out[owner]["bonus"].append({"tile": f"{colour} palace", "points": DATA["palace_bonus"][colour]})
+                out[owner]["total"] += DATA["palace_bonus"][colour]
+        for tower, owner in state["tower_bonus"].items():
+            if owner is not None:
+                out[owner]["bonus"].append({"tile": f"tower {tower}", "points": DATA["tower_bonus"][int(tower)]})
+                out[owner]["total"] += DATA["tower_bonus"][int(tower)]
+        return out
+
+    def result(self, state: State) -> list[dict[str, Any]]:
+        totals = {p: s["total"] for p, s in self.scores(state).items()}
+        ranked = sorted(state["players"], key=lambda p: -totals[p])
+        return [{"player": p, "score": totals[p], "rank": 1 + sum(1 for q in ranked if totals[q] > totals[p])}
+                for p in ranked]
+
+    # -- what players see -----------------------------------------------------------------------
+
+    def grid(self, state: State) -> list[list[str]]:
+        """The city with its wall ring, two characters a square: `g-` an unclaimed grey palace piece,
+        `G2` one claimed by player 2, `s-`/`S2` stables, `mm` the market street (`MM` the current one),
+        `##` a wall, `..` an empty square or wall space, `T1`-`T4` the towers."""
+        seat = {p: str(i + 1) for i, p in enumerate(state["players"])}
+        current = set(state["streets"][-1]) if state["streets"] else set()
+        rows = []
+        towers = {data["corner"]: f"T{t}" for t, data in DATA["towers"].items()}
+        rows.append([towers["NW"]] + [("##" if f"N{c + 1}" in state["walls"] else "::") for c in range(COLS)] + [towers["NE"]])
+        for r in range(ROWS):
+            line = ["##" if f"W{r + 1}" in state["walls"] else "::"]
+            for c in range(COLS):
+                piece = state["board"].get(square(c, r))
+                if piece is None:
+                    line.append("..")
+                elif piece["kind"] == "merchant":
+                    line.append("MM" if square(c, r) in current else "mm")
+                else:
+                    palace = self.palace(state, piece["palace"])
+                    letter = "s" if piece["kind"] == "stable" else {"grey": "g", "black": "k", "brown": "b", "orange": "o"}[palace["colour"]]
+                    line.append(letter.upper() + seat[palace["owner"]] if palace["owner"] else letter + "-")
+            line.append("##" if f"E{r + 1}" in state["walls"] else "::")
+            rows.append(line)
+        rows.append([towers["SW"]] + [("##" if f"S{c + 1}" in state["walls"] else "::") for c in range(COLS)] + [towers["SE"]])
+        return rows
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        decision = self.decision(state)
+        scores = self.scores(state)
+        return {
+            "phase": state["phase"],
+            "turn": state["turn"],
+            "current": state["current"],
+            "placed_this_turn": state["placed"],
+            "letters": LETTERS,
+            "grid": self.grid(state),
+            "players": [{
+                "name": p, "seat": i + 1,
+                "supply": {"palace": dict(state["supply"][p]["palace"]),
+                           **{k: state["supply"][p][k] for k in ("stable", "merchant", "wall", "roof")}},
+                "claimed": list(state["roofed"][p]),
+                "returned": dict(state["returned"][p]),
+                "score": scores[p]["total"],
+                "bonus": scores[p]["bonus"],
+                "palaces": scores[p]["palaces"],
+            } for i, p in enumerate(state["players"])],
+            "palaces": [{"colour": x["colour"], "at": x["parts"][0], "size": self.size(x), "owner": x["owner"]}
+                        for x in state["palaces"]],
+            "street_ends": ([state["streets"][-1][0], state["streets"][-1][-1]] if state["streets"] else []),
+            "roof_compulsory": bool(decision) and self.roof_compulsory(state, state["current"]),
+            "waiting_for": list(decision.players) if decision else [],
+            "you": player,
+        }
+
+
+def _order(sq: str) -> tuple[int, int]:
+    c = coords(sq)
+    return (c[1], c[0]) if c else (99, 99)
