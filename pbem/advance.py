@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import traceback
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,9 @@ from pbem.report import event_lines, render_error, render_report, visible
 from pbem.rules.base import Event, order_text
 from pbem.config import load_config
 from pbem.mailbox import Postman
-from pbem.mailrun import close_inbox, finish_intake, post_report, read_inbox, welcome_text
+from pbem.gm import deadline_actions, parse_now
+from pbem.mailrun import close_inbox, finish_intake, post_reminder, post_report, read_inbox, welcome_text
+from pbem.store import dump_yaml
 from pbem.store import GamesDir
 
 
@@ -36,6 +39,8 @@ class Outcome:
     committed: bool = False
     error: str | None = None
     finished: bool = False
+    substitutes: list[str] = field(default_factory=list)
+    reminded: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         if self.error:
@@ -46,6 +51,10 @@ class Outcome:
             parts.append(f"applied {'; '.join(self.applied)}")
         if self.refused:
             parts.append(f"refused {'; '.join(self.refused)}")
+        if self.substitutes:
+            parts.append(f"substitute moves: {'; '.join(self.substitutes)}")
+        if self.reminded:
+            parts.append(f"reminded {', '.join(self.reminded)}")
         if self.finished:
             parts.append("the game is over")
         return f"{self.game}: {', '.join(parts) if parts else 'nothing to do'}"
@@ -91,38 +100,53 @@ def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], 
     head = f"{game}: turn {first_turn}" + (f"-{last - 1}" if last - 1 > first_turn else "")
     if outcome.applied:
         head += f": orders of {', '.join(dict.fromkeys(a.split(' ')[0] for a in outcome.applied))}"
+    if outcome.substitutes:
+        head += f"; substitute moves for {', '.join(dict.fromkeys(a.split(' ')[0] for a in outcome.substitutes))}"
+    if outcome.reminded:
+        head += f"; reminded {', '.join(outcome.reminded)}"
     if outcome.finished:
         head += "; the game is over"
     lines = [head, ""]
     lines += [f"- {line}" for line in event_lines(state["ruleset"], events)]
     lines += [f"- refused: {r}" for r in outcome.refused]
+    lines += [f"- reminded: {p}" for p in outcome.reminded]
     if state["status"] == "active":
         lines.append(f"Now turn {last}, waiting for {', '.join(waiting_for(state))}.")
     return "\n".join(lines) + "\n"
 
 
-def advance_game(gd: GamesDir, game: str, postman: Postman | None = None) -> Outcome:
+def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: datetime | None = None,
+                 dry_run: bool = False) -> Outcome:
+    """Apply one game's queue, then its deadline policy; write reports, save, commit (with `dry_run`:
+    only say what would happen)."""
     outcome = Outcome(game)
     state = gd.load(game)
-    queue = gd.queued(game)
-    if not queue:
-        return outcome
+    before = dump_yaml(state)
+    known = len(state["events"])
+    queue = gd.queued(game) if state["status"] != "paused" else []  # a paused game keeps its queue
     first_turn = state["engine"]["turn"]
-    events: list[Event] = []
     done: list[tuple[Path, str | None]] = []  # queue file, and where to keep it (None: delete)
     for path, entry in queue:
         player, turn, orders = entry["player"], entry["turn"], entry["orders"]
         try:
-            state, step = apply_orders(state, player, turn, orders, entry.get("received"))
+            state, _ = apply_orders(state, player, turn, orders, entry.get("received"))
         except PbemError as exc:
             outcome.refused.append(f"{player} (turn {turn}): {exc}")
-            outcome.reports.append(refuse(gd, state, player, turn, orders, str(exc), postman))
+            if not dry_run:
+                outcome.reports.append(refuse(gd, state, player, turn, orders, str(exc), postman))
             done.append((path, "rejected"))
             continue
-        events += step
         outcome.applied.append(f"{player} {', '.join(order_text(o) for o in orders)}")
         done.append((path, None))
+    if state["status"] == "active":
+        state, substitutes, outcome.reminded = deadline_actions(state, at or parse_now())
+        outcome.substitutes += substitutes
     outcome.finished = state["status"] == "finished"
+    if dry_run or (dump_yaml(state) == before and not done):
+        return outcome
+    for player in outcome.reminded:
+        if postman is not None:
+            post_reminder(postman, state, player)
     outcome.reports += write_reports(gd, state, postman)
     gd.save(game, state)
     for path, keep in done:
@@ -132,7 +156,7 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None) -> Out
             shutil.move(path, dest)
         else:
             path.unlink()
-    outcome.committed = gd.commit(game, commit_message(state, first_turn, events, outcome))
+    outcome.committed = gd.commit(game, commit_message(state, first_turn, state["events"][known:], outcome))
     return outcome
 
 
@@ -182,6 +206,25 @@ def advance(gd: GamesDir, mail: bool = True) -> Run:
             except PbemError as exc:
                 run.send_errors = [str(exc)]
     return run
+
+
+def dry_run(gd: GamesDir) -> list[str]:
+    """What `pbem advance` would do now, game by game; nothing is written, no mail is read or sent."""
+    lines = []
+    config = load_config(gd.root)
+    if config.inbox["type"] != "imap":
+        inbox = config.path(config.inbox.get("path", "mail/inbox"))
+        waiting = sum(1 for _ in (inbox / "new").iterdir()) + sum(1 for _ in (inbox / "cur").iterdir()) \
+            if config.inbox["type"] == "maildir" and (inbox / "new").is_dir() else None
+        if waiting:
+            lines.append(f"mail: {waiting} mail(s) in {inbox} would be read")
+    for game in gd.games():
+        try:
+            outcome = advance_game(gd, game, dry_run=True)
+        except PbemError as exc:
+            outcome = Outcome(game, error=str(exc))
+        lines.append(outcome.summary())
+    return [f"(dry run) {line}" for line in lines] or ["(dry run) no games"]
 
 
 def advance_all(gd: GamesDir, postman: Postman | None) -> list[Outcome]:

@@ -12,7 +12,9 @@ from typing import Any, Callable
 import click
 
 from pbem import advance as batch
+from pbem import deadlines, gm
 from pbem import game as games
+from pbem.deadlines import POLICIES
 from pbem.config import CONFIG_FILE, load_config, starter_config
 from pbem.errors import PbemError, SetupError
 from pbem.mailbox import Postman
@@ -71,10 +73,15 @@ def read_deck(path: Path, ruleset: str) -> Any:
 @click.option("--seed", default=None, help="The secret seed of the game's chance (default: a random one).")
 @click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A YAML file fixing the card order.")
+@click.option("--deadline", default=None, metavar="DURATION", help="Time for each decision, e.g. 48h or 2d.")
+@click.option("--grace", default=None, metavar="DURATION", help="Grace period after the deadline, e.g. 6h.")
+@click.option("--policy", default=None, type=click.Choice(POLICIES),
+              help="At the deadline: wait (default), default (the most passive order) or bot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @games_dir_option
 def new(gd: GamesDir, ruleset: str, game: str, players: tuple[str, ...], options: tuple[str, ...],
-        seed: str | None, deck: Path | None, as_json: bool) -> None:
+        seed: str | None, deck: Path | None, deadline: str | None, grace: str | None, policy: str | None,
+        as_json: bool) -> None:
     """Start a new game of RULESET called GAME."""
     rules = get_ruleset(ruleset)
     opts: dict[str, str] = {}
@@ -85,7 +92,8 @@ def new(gd: GamesDir, ruleset: str, game: str, players: tuple[str, ...], options
         opts[key] = value
     people = [games.parse_player(p) for p in players]
     fixed = read_deck(deck, rules.name) if deck is not None else None
-    state, tokens = games.new_game(gd, rules.name, game, people, opts, seed, fixed)  # checks everything first
+    rule = gm.deadline_rule(deadline, grace, policy) if (deadline or grace or policy) else None
+    state, tokens = games.new_game(gd, rules.name, game, people, opts, seed, fixed, rule)  # checks everything first
     with gd.lock():
         if gd.exists(game):
             raise SetupError(f"game {game!r} already exists in {gd.root}")
@@ -132,9 +140,15 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
 
 
 @main.command()
+@click.option("--dry-run", is_flag=True, help="Say what a run would do; change nothing, read and send no mail.")
 @games_dir_option
-def advance(gd: GamesDir) -> None:
-    """Apply every queued order of every game, write the reports, commit to git."""
+def advance(gd: GamesDir, dry_run: bool) -> None:
+    """Read new mail, apply every queued order of every game, act on deadlines, write the reports,
+    commit to git, send."""
+    if dry_run:
+        for line in batch.dry_run(gd):
+            click.echo(line)
+        return
     run = batch.advance(gd)
     outcomes = run.outcomes
     for line in run.mail:
@@ -164,22 +178,31 @@ def status(gd: GamesDir, as_json: bool) -> None:
         except PbemError as exc:
             rows.append({"game": game, "error": str(exc)})
             continue
+        when = deadlines.due(state)
         rows.append({"game": game, "ruleset": state["ruleset"], "turn": state["engine"]["turn"],
                      "status": state["status"], "waiting_for": games.waiting_for(state),
-                     "since": state["waiting_since"], "queued": len(gd.queued(game))})
+                     "since": state["waiting_since"], "queued": len(gd.queued(game)),
+                     "deadline": deadlines.describe(state), "due": deadlines.stamp(when) if when else None,
+                     "needs_gm": gm.needs_gm(state, gm.parse_now())})
     if as_json:
         emit_json(rows)
         return
     if not rows:
         click.echo(f"No games in {gd.root}.")
         return
-    click.echo(f"{'game':<16} {'ruleset':<16} {'turn':>5}  {'status':<9} {'waiting for':<24} {'since':<21} queued")
+    click.echo(f"{'game':<16} {'ruleset':<16} {'turn':>5}  {'status':<9} {'waiting for':<24} {'since':<21} "
+               f"{'due':<21} queued")
     for r in rows:
         if "error" in r:
             click.echo(f"{r['game']:<16} NEEDS THE GM: {r['error']}")
             continue
         click.echo(f"{r['game']:<16} {r['ruleset']:<16} {r['turn']:>5}  {r['status']:<9} "
-                   f"{', '.join(r['waiting_for']) or '-':<24} {r['since']:<21} {r['queued']}")
+                   f"{', '.join(r['waiting_for']) or '-':<24} {r['since']:<21} {r['due'] or '-':<21} {r['queued']}")
+    attention = [r for r in rows if r.get("error") or r.get("needs_gm")]
+    if attention:
+        click.echo("\nNeeds the GM:")
+        for r in attention:
+            click.echo(f"  {r['game']}: {r.get('needs_gm') or r.get('error')}")
 
 
 @main.command()
@@ -227,6 +250,104 @@ def init(gd: GamesDir, gm_name: str, address: str) -> None:
         load_config(gd.root)  # the starting file must itself be valid
         gd.commit_paths([CONFIG_FILE], "pbem.yaml: the GM's settings\n")
     click.echo(f"Wrote {path}. Edit it to say where mail comes in and how it goes out.")
+
+
+def gm_change(gd: GamesDir, game: str, change: Callable[[dict[str, Any]], dict[str, Any]], message: str,
+              postman: bool = True) -> dict[str, Any]:
+    """Load a game, change it, tell the players (reports), save and commit, all under the lock."""
+    with gd.lock():
+        state = games.load_checked(gd, game)
+        new_state = change(state)
+        post = Postman(load_config(gd.root)) if postman else None
+        batch.write_reports(gd, new_state, post)
+        gd.save(game, new_state)
+        gd.commit(game, f"{game}: {message}\n")
+        if post:
+            post.deliver()
+    return new_state
+
+
+@main.command(name="set")
+@click.argument("game")
+@click.option("--deadline", default=None, metavar="DURATION", help="Time for each decision (48h, 2d; 'none' removes it).")
+@click.option("--grace", default=None, metavar="DURATION", help="Grace period after the deadline.")
+@click.option("--policy", default=None, type=click.Choice(POLICIES), help="What happens at the deadline.")
+@games_dir_option
+def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, policy: str | None) -> None:
+    """Change GAME's deadline, grace period or deadline policy."""
+    if deadline is None and grace is None and policy is None:
+        raise click.UsageError("say what to set: --deadline, --grace or --policy")
+    state = games.load_checked(gd, game)
+    rule = gm.deadline_rule(deadline, grace, policy, state.get("deadline"))
+    new_state = gm_change(gd, game, lambda s: gm.set_deadline(s, rule), f"deadline {deadlines.describe(dict(state, deadline=rule)) if rule else 'removed'}")
+    click.echo(f"{game}: deadline {deadlines.describe(new_state)}.")
+
+
+@main.command()
+@click.argument("game")
+@click.argument("old")
+@click.argument("new", metavar="NEW=EMAIL")
+@click.option("--json", "as_json", is_flag=True, help="Print the new token as JSON.")
+@games_dir_option
+def replace(gd: GamesDir, game: str, old: str, new: str, as_json: bool) -> None:
+    """Hand OLD's seat in GAME to a new player: a new token, a welcome mail, the clock restarted."""
+    holder: dict[str, str] = {}
+
+    def change(state: dict[str, Any]) -> dict[str, Any]:
+        changed, holder["token"] = gm.replace(state, old, new)
+        holder["seat"] = games.seat_of(changed, new.partition("=")[0]) or old
+        return changed
+    state = gm_change(gd, game, change, f"{new.partition('=')[0]} takes over the seat of {old}")
+    seat, token = holder["seat"], holder["token"]
+    with gd.lock():
+        post = Postman(load_config(gd.root))
+        from pbem.mailrun import post_report, welcome_text
+
+        report = render_report(state, seat, batch.visible(state["events"], seat))
+        state["reports_sent"][seat] += 1
+        post_report(post, state, seat, state["reports_sent"][seat],
+                    welcome_text(state, seat, token, report), "welcome")
+        gd.save(game, state)
+        gd.commit(game, f"{game}: welcome for the new player of seat {seat}\n")
+        post.deliver()
+    person = new.partition("=")[0]
+    if as_json:
+        emit_json({"game": game, "seat": seat, "player": person, "token": token})
+        return
+    click.echo(f"{person} now plays seat {seat!r} in {game}; the secret token (shown only now): {token}")
+
+
+@main.command()
+@click.argument("game")
+@games_dir_option
+def pause(gd: GamesDir, game: str) -> None:
+    """Pause GAME: orders wait in the queue and no deadline runs."""
+    gm_change(gd, game, gm.pause, "paused by the GM")
+    click.echo(f"{game}: paused.")
+
+
+@main.command()
+@click.argument("game")
+@games_dir_option
+def resume(gd: GamesDir, game: str) -> None:
+    """Resume a paused GAME; the deadline starts again."""
+    gm_change(gd, game, gm.resume, "resumed by the GM")
+    click.echo(f"{game}: resumed.")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--to", "to_turn", type=int, required=True, help="The decision to go back to.")
+@games_dir_option
+def rollback(gd: GamesDir, game: str, to_turn: int) -> None:
+    """Rebuild GAME from its order log up to decision TURN; the undone orders are kept for the record."""
+    holder: dict[str, Any] = {}
+
+    def change(state: dict[str, Any]) -> dict[str, Any]:
+        changed, holder["undone"] = gm.rollback(state, to_turn)
+        return changed
+    gm_change(gd, game, change, f"rolled back to turn {to_turn}")
+    click.echo(f"{game}: back at turn {to_turn}; {len(holder['undone'])} order(s) undone and kept for the record.")
 
 
 @main.command(name="rulesets")

@@ -64,7 +64,8 @@ def parse_player(spec: str) -> tuple[str, str]:
 
 
 def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str, str]],
-             options: dict[str, str], seed: str | None = None, deck: Any = None) -> tuple[dict[str, Any], dict[str, str]]:
+             options: dict[str, str], seed: str | None = None, deck: Any = None,
+             deadline: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
     """Set up a game and store it; returns the state and each player's token (shown once, never stored)."""
     ruleset = get_ruleset(ruleset_name)
     if not GAME_ID.match(game):
@@ -105,26 +106,39 @@ def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str
         "reported": {n: 0 for n in names},
         "reports_sent": {n: 0 for n in names},
     }
+    if deadline:
+        state["deadline"] = deadline
     _finish_if_over(state)
     return state, tokens
 
 
 # -- orders -------------------------------------------------------------------------------------------
 
-def authenticate(gd: GamesDir, tf: TurnFile) -> dict[str, Any]:
-    """The game a turn file is for, once its sender has proved who he is."""
+def seat_of(state: dict[str, Any], name: str) -> str | None:
+    """The seat a name plays: the seat's own name, or the person who took it over (`pbem replace`)."""
+    for p in state["players"]:
+        if name in (p["name"], p.get("person")):
+            return p["name"]
+    return None
+
+
+def authenticate(gd: GamesDir, tf: TurnFile) -> tuple[dict[str, Any], str]:
+    """The game a turn file is for and the seat its sender plays, once he has proved who he is."""
     if not GAME_ID.match(tf.game) or not gd.exists(tf.game):
         raise AuthError(f"there is no game {tf.game!r}")
     state = gd.load(tf.game)
-    if tf.player not in player_names(state):
+    seat = seat_of(state, tf.player)
+    if seat is None:
         raise AuthError(f"game {tf.game!r} has no player {tf.player!r}")
-    stored = next(p["token_sha256"] for p in state["players"] if p["name"] == tf.player)
+    stored = next(p["token_sha256"] for p in state["players"] if p["name"] == seat)
     if not hmac.compare_digest(stored, token_hash(tf.token)):
         raise AuthError(f"the token for {tf.player!r} in game {tf.game!r} is wrong")
-    return state
+    return state, seat
 
 
 def check_turn(state: dict[str, Any], player: str, turn: int) -> None:
+    if state["status"] == "paused":
+        raise StaleTurn(f"game {state['game']!r} is paused by the GM; send your orders when it resumes")
     if state["status"] != "active":
         raise StaleTurn(f"game {state['game']!r} is {state['status']}; it takes no more orders")
     current = state["engine"]["turn"]
@@ -140,7 +154,7 @@ def check_turn(state: dict[str, Any], player: str, turn: int) -> None:
 
 
 def apply_orders(state: dict[str, Any], player: str, turn: int, orders: list[Order],
-                 received: str | None = None) -> tuple[dict[str, Any], list[Event]]:
+                 received: str | None = None, substitute: str | None = None) -> tuple[dict[str, Any], list[Event]]:
     """Apply a player's orders one after another to a copy of the game. Every order must be legal when
     its turn comes and still be the player's decision; otherwise nothing at all is applied."""
     check_turn(state, player, turn)
@@ -162,8 +176,11 @@ def apply_orders(state: dict[str, Any], player: str, turn: int, orders: list[Ord
         except IllegalOrder as exc:
             suffix = "; nothing was applied" if len(orders) > 1 else ""
             raise IllegalOrder(f"{label}: {exc}{suffix}") from None
-        new["log"].append({"turn": at, "player": player, "order": order, "received": received or now()})
-        events += [dict(e, turn=at) for e in step]
+        entry = {"turn": at, "player": player, "order": order, "received": received or now()}
+        if substitute:
+            entry["substitute"] = substitute
+        new["log"].append(entry)
+        events += [dict(e, turn=at, **({"substitute": substitute} if substitute else {})) for e in step]
     new["rng_counter"] = rng.counter
     new["events"] += events
     if waiting_for(new) != waiting_for(state) or events:
@@ -191,17 +208,17 @@ def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None =
     """Check a turn file as far as the game stands now and queue it for the next `advance`.
     `sender`: the address a mail came from, which must be the player's own."""
     tf = parse_turnfile(data)
-    state = authenticate(gd, tf)
+    state, seat = authenticate(gd, tf)
     if sender is not None:
-        registered = next(p["email"] for p in state["players"] if p["name"] == tf.player)
+        registered = next(p["email"] for p in state["players"] if p["name"] == seat)
         if sender.lower() != registered.lower():
             raise AuthError(f"{sender} is not the address of {tf.player!r} in game {tf.game!r}")
     ruleset = ruleset_of(state)
     check_orders(tf.orders, f"{ruleset.name}.orders", tf.lines)
-    apply_orders(state, tf.player, tf.turn, tf.orders)  # a dry run: raises if anything is wrong
-    entry = {"player": tf.player, "turn": tf.turn, "orders": tf.orders, "received": now(), "source": source}
+    apply_orders(state, seat, tf.turn, tf.orders)  # a dry run: raises if anything is wrong
+    entry = {"player": seat, "turn": tf.turn, "orders": tf.orders, "received": now(), "source": source}
     path, replaced = gd.enqueue(tf.game, entry)
-    return Submitted(tf.game, tf.player, tf.turn, tf.orders, path, len(replaced))
+    return Submitted(tf.game, seat, tf.turn, tf.orders, path, len(replaced))
 
 
 # -- looking at a game --------------------------------------------------------------------------------
@@ -209,8 +226,11 @@ def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None =
 def show(state: dict[str, Any], player: str | None = None) -> dict[str, Any]:
     """What `pbem show --json` prints: the contract other tools rely on."""
     ruleset = ruleset_of(state)
-    if player is not None and player not in player_names(state):
-        raise PbemError(f"game {state['game']!r} has no player {player!r}")
+    if player is not None:
+        seat = seat_of(state, player)
+        if seat is None:
+            raise PbemError(f"game {state['game']!r} has no player {player!r}")
+        player = seat
     out: dict[str, Any] = {
         "game": state["game"],
         "ruleset": state["ruleset"],
@@ -255,10 +275,21 @@ def verify(state: dict[str, Any]) -> list[str]:
     except PbemError as exc:
         return [f"the replay failed: {exc}"]
     problems = []
+    stored = dict(state, events=engine_events(state["events"]))
     for key in ("engine", "events", "rng_counter"):
-        if dump_yaml(rebuilt[key]) != dump_yaml(state[key]):
+        if dump_yaml(rebuilt[key]) != dump_yaml(stored[key]):
             problems.append(f"{key} differs from the replay{_first_difference(state[key], rebuilt[key])}")
     return problems
+
+
+def engine_events(events: list[Event]) -> list[Event]:
+    """The events the rules made, without the GM's notices or the marks of substitute moves."""
+    return [{k: v for k, v in e.items() if k != "substitute"} for e in events if not e.get("pipeline")]
+
+
+def notice(state: dict[str, Any], text: str, kind: str = "notice") -> None:
+    """Something the pipeline (not the rules) tells every player: a substitute move, a new player..."""
+    state["events"].append({"type": kind, "pipeline": True, "text": text, "turn": state["engine"]["turn"]})
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:

@@ -69,6 +69,29 @@ def post_report(postman: Postman, state: dict[str, Any], player: str, seq: int, 
     threads[player] = mid
 
 
+def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
+    """Remind a late player once; tell the others whom the game waits for."""
+    from pbem.deadlines import describe, due, stamp
+
+    config = postman.config
+    when = due(state)
+    turn = state["engine"]["turn"]
+    for player in player_names(state):
+        name, address = player_address(state, player)
+        if player == late:
+            text = (f"Game {state['game']} waits for your orders for turn {turn}.\n"
+                    f"They are due by {stamp(when) if when else '-'} (deadline: {describe(state)}).\n"
+                    f"Your latest report has a turn file ready to fill in.\n")
+            what = f"reminder: turn {turn} is due"
+        else:
+            text = f"Game {state['game']} is waiting for {late} (turn {turn}, due by {stamp(when) if when else '-'}).\n"
+            what = f"turn {turn}: waiting for {late}"
+        msg = compose(config, name, address, f"{config.subject_prefix} {state['game']} {what}".strip(), text,
+                      f"<pbem.remind.{state['game']}.{player}.t{turn}@{config.domain}>",
+                      in_reply_to=state.get("last_mail", {}).get(player), date=_date())
+        postman.post(f"{state['game']}.{player}.remind-{turn:04d}", msg)
+
+
 def welcome_text(state: dict[str, Any], player: str, token: str, report: str) -> str:
     ruleset = ruleset_of(state)
     view = show(state, player)["view"]

@@ -40,7 +40,8 @@ def visible(events: list[Event], player: str | None) -> list[Event]:
 
 def event_lines(ruleset: str, events: list[Event]) -> list[str]:
     macro = env().get_template(f"{ruleset}/events.j2").module.event
-    return [str(macro(e)).strip() for e in events]
+    return [str(macro(e)).strip() + (f" [substitute move: {e['substitute']}]" if e.get("substitute") else "")
+            for e in events]
 
 
 def summarize_orders(orders: list[Order]) -> list[str]:

@@ -110,6 +110,11 @@ class Ruleset(ABC):
     def result(self, state: State) -> list[dict[str, Any]]:
         """Final standings, best first: `{"player", "score", "rank"}`; ties share a rank."""
 
+    def passive_order(self, state: State, player: str) -> Order | None:
+        """The most passive legal order (pass, decline...), given for a player who missed his deadline
+        under the `default` policy; None when the game has none (the bot moves instead)."""
+        return None
+
     def legal_orders(self, state: State, player: str) -> list[Order]:
         return [o for o in self.candidate_orders(state, player) if self.why_illegal(state, player, o) is None]
 

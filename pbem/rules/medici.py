@@ -292,6 +292,9 @@ class Medici(Ruleset):
             return [PASS] + [{BID: n} for n in range(1, state["money"].get(player, 0) + 1)]
         return []
 
+    def passive_order(self, state: State, player: str) -> Order | None:
+        return AUCTION if state["phase"] == PHASE_DRAW else PASS
+
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
         decision = self.decision(state)
         if decision is None:

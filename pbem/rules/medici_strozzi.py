@@ -214,6 +214,13 @@ class MediciStrozzi(Ruleset):
             return out + [DISCARD]
         return []
 
+    def passive_order(self, state: State, player: str) -> Order | None:
+        """Ask the lot's face value; decline; throw the lot overboard."""
+        phase = state["phase"]
+        if phase == PHASE_DRAW:
+            return {PRICE: min(DATA["max_price"], sum(tile_value(t) for t in state["lot"]))}
+        return DECLINE if phase == PHASE_ANSWER else DISCARD
+
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
         decision = self.decision(state)
         if decision is None:

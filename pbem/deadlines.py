@@ -1,0 +1,76 @@
+"""Deadlines: when a decision is due, the reminder before it, and what happens after it.
+
+A game may carry `deadline: {hours, grace_hours, policy}`. The decision is due `hours` after the game
+began waiting for it. A late player is reminded once, when a quarter of the time is left (the others are
+told whom the game waits for); after the due time plus the grace period the game's policy acts:
+`wait` (nothing; the game needs the GM), `default` (the most passive legal order the rules allow) or
+`bot` (the game's bot moves for him). Every substitute move is marked as such.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Any
+
+from pbem.errors import PbemError
+
+POLICIES = ("wait", "default", "bot")
+_DURATION = re.compile(r"^(\d+)\s*([mhdw])$")
+_UNIT_HOURS = {"m": 1 / 60, "h": 1, "d": 24, "w": 168}
+
+
+def parse_duration(text: str, what: str = "deadline") -> float:
+    """`48h`, `2d`, `90m`, `1w` -> hours."""
+    m = _DURATION.match(text.strip().lower())
+    if not m or int(m.group(1)) == 0 and what == "deadline":
+        raise PbemError(f"{what} {text!r} is not a duration such as 48h, 2d, 90m or 1w")
+    return int(m.group(1)) * _UNIT_HOURS[m.group(2)]
+
+
+def show_hours(hours: float) -> str:
+    if hours >= 24 and hours % 24 == 0:
+        return f"{int(hours // 24)}d"
+    if hours == int(hours):
+        return f"{int(hours)}h"
+    return f"{int(round(hours * 60))}m"
+
+
+def moment(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def stamp(when: datetime) -> str:
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def due(state: dict[str, Any]) -> datetime | None:
+    """When the current decision is due, or None without a deadline."""
+    rule = state.get("deadline")
+    if not rule or state["status"] != "active":
+        return None
+    return moment(state["waiting_since"]) + timedelta(hours=rule["hours"])
+
+
+def remind_at(state: dict[str, Any]) -> datetime | None:
+    when = due(state)
+    return None if when is None else when - timedelta(hours=state["deadline"]["hours"] / 4)
+
+
+def substitute_at(state: dict[str, Any]) -> datetime | None:
+    when = due(state)
+    return None if when is None else when + timedelta(hours=state["deadline"].get("grace_hours", 0))
+
+
+def describe(state: dict[str, Any]) -> str:
+    rule = state.get("deadline")
+    if not rule:
+        return "none"
+    grace = f" + {show_hours(rule['grace_hours'])} grace" if rule.get("grace_hours") else ""
+    return f"{show_hours(rule['hours'])}{grace}, then {rule['policy']}"
+
+
+def overdue(state: dict[str, Any], now: datetime) -> bool:
+    """The deadline and its grace are past and the policy is to wait: the game needs the GM."""
+    when = substitute_at(state)
+    return when is not None and now >= when and state["deadline"]["policy"] == "wait"
