@@ -799,8 +799,9 @@ def test_status_table(table: Table) -> None:
     r = table.pbem("status")
     assert r.exit_code == 0
     assert r.stdout.splitlines() == [
-        "game             ruleset           turn  status    waiting for              since                 queued",
-        f"m1               medici               1  active    {who:<24} 2026-11-21T12:00:00Z  1",
+        "game             ruleset           turn  status    waiting for              since                 "
+        "due                   queued",
+        f"m1               medici               1  active    {who:<24} 2026-11-21T12:00:00Z  {'-':<21} 1",
     ]
 
 
@@ -812,7 +813,8 @@ def test_status_json(table: Table) -> None:
     assert r.exit_code == 0
     rows = json.loads(r.stdout)
     assert rows[0] == {"game": "m1", "ruleset": "medici", "turn": 1, "status": "active", "waiting_for": [who],
-                       "since": "2026-11-21T12:00:00Z", "queued": 0}
+                       "since": "2026-11-21T12:00:00Z", "queued": 0, "deadline": "none", "due": None,
+                       "needs_gm": None}
     assert rows[1]["game"] == "m2"
     assert set(rows[1]) == {"game", "error"}
     assert "the state file is corrupt" in rows[1]["error"]
