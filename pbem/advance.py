@@ -142,7 +142,16 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
         state, substitutes, outcome.reminded = deadline_actions(state, at or parse_now())
         outcome.substitutes += substitutes
     outcome.finished = state["status"] == "finished"
-    if dry_run or (dump_yaml(state) == before and not done):
+    if dry_run:
+        return outcome
+    if dump_yaml(state) == before and not done:
+        # what a run that died before its commit left behind is committed now, described as it happened
+        last = gd.committed(game)
+        if last is not None and last.get("engine", {}).get("turn") != state["engine"]["turn"]:
+            message = commit_message(state, last["engine"]["turn"], state["events"][len(last["events"]):], outcome)
+            outcome.committed = gd.commit(game, message + "(committed by the next run: the run that made it died)\n")
+        else:
+            outcome.committed = gd.commit(game, f"{game}: changes an interrupted run left uncommitted\n")
         return outcome
     for player in outcome.reminded:
         if postman is not None:
@@ -190,7 +199,7 @@ def advance(gd: GamesDir, mail: bool = True) -> Run:
                 run.mail = [f"mail could not be read: {exc}"]
         try:
             run.outcomes = advance_all(gd, postman)
-            if intake and intake.new_ids:
+            if intake:
                 gd.commit_paths(["mail/seen.txt"], f"mail: read {len(intake.new_ids)} new mail\n\n"
                                 + "".join(f"- {line}\n" for line in intake.lines))
         except BaseException:
@@ -198,7 +207,10 @@ def advance(gd: GamesDir, mail: bool = True) -> Run:
                 close_inbox(intake)  # the mail stays in the inbox, to be read again
             raise
         if intake:
-            finish_intake(intake)  # committed: now the mail may leave the inbox
+            if any(o.error for o in run.outcomes):
+                close_inbox(intake)  # not all committed: the mail stays (seen, so never applied twice)
+            else:
+                finish_intake(intake)  # committed: now the mail may leave the inbox
         if postman:
             run.delivery = postman.describe()
             try:

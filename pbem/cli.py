@@ -20,7 +20,7 @@ from pbem.errors import PbemError, SetupError
 from pbem.mailbox import Postman
 from pbem.report import render_report
 from pbem.rules.base import RULESETS, get_ruleset
-from pbem.store import GamesDir
+from pbem.store import GamesDir, write_atomic
 from pbem.turnfile import load_yaml, schema_errors
 
 
@@ -241,13 +241,10 @@ def init(gd: GamesDir, gm_name: str, address: str) -> None:
     path = gd.root / CONFIG_FILE
     if path.exists():
         raise PbemError(f"{path} already exists; edit it, or remove it first")
+    text = starter_config(gm_name, address)  # checked before anything is written
     with gd.lock():
         gd.ensure_repo()
-        text = starter_config(gm_name.replace('"', "'"), address)
-        from pbem.store import write_atomic
-
         write_atomic(path, text)
-        load_config(gd.root)  # the starting file must itself be valid
         gd.commit_paths([CONFIG_FILE], "pbem.yaml: the GM's settings\n")
     click.echo(f"Wrote {path}. Edit it to say where mail comes in and how it goes out.")
 

@@ -23,7 +23,7 @@ STARTER = """\
 
 gm:
   name: {name}
-  address: {address}         # players' mail from this address is never read as orders
+  address: {address}    # players' mail from this address is never read as orders
 
 subject_prefix: "[pbem]"
 max_mail_bytes: 262144       # larger mail is set aside unread
@@ -92,11 +92,7 @@ def load_config(root: Path) -> Config:
     config = Config(root=root)
     if not path.is_file():
         return config
-    value, lines = load_yaml(path.read_bytes(), f"the configuration {str(path)!r}")
-    value = {} if value is None else value
-    problems = schema_errors(value, "config", lines)
-    if problems:
-        raise PbemError(f"{path} is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
+    value = check_config_text(path.read_text("utf-8"), str(path))
     gm = value.get("gm", {})
     config.gm_name = gm.get("name", config.gm_name)
     config.gm_address = gm.get("address", config.gm_address)
@@ -112,4 +108,18 @@ def load_config(root: Path) -> Config:
 
 
 def starter_config(name: str, address: str) -> str:
-    return STARTER.format(name=name, address=address)
+    """The commented starting file; the values are written as quoted YAML strings."""
+    import json
+
+    text = STARTER.format(name=json.dumps(name), address=json.dumps(address))
+    check_config_text(text, CONFIG_FILE)
+    return text
+
+
+def check_config_text(text: str, where: str) -> dict[str, Any]:
+    value, lines = load_yaml(text.encode("utf-8"), f"the configuration {where!r}")
+    value = {} if value is None else value
+    problems = schema_errors(value, "config", lines)
+    if problems:
+        raise PbemError(f"{where} is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
+    return value

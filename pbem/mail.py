@@ -46,9 +46,9 @@ def compose(config: Config, to_name: str, to_address: str, subject: str, body: s
             date: datetime | None = None) -> EmailMessage:
     """A plain-text mail from the GM; headers encoded so that non-ASCII names and subjects survive."""
     msg = EmailMessage(policy=email.policy.SMTP)
-    msg["From"] = Address(config.gm_name, addr_spec=config.gm_address)
-    msg["To"] = Address(to_name, addr_spec=to_address)
-    msg["Subject"] = subject
+    msg["From"] = Address(_one_line(config.gm_name), addr_spec=config.gm_address)
+    msg["To"] = Address(_one_line(to_name), addr_spec=to_address)
+    msg["Subject"] = _one_line(subject)
     if date is not None:
         msg["Date"] = format_datetime(date)
     msg["Message-ID"] = message_id
@@ -60,6 +60,11 @@ def compose(config: Config, to_name: str, to_address: str, subject: str, body: s
     msg[LOOP_HEADER] = config.gm_address
     msg.set_content(body, charset="utf-8")
     return msg
+
+
+def _one_line(text: str) -> str:
+    """A header value from text a stranger may have written: no line breaks, capped."""
+    return " ".join(text.split())[:200]
 
 
 # -- incoming -----------------------------------------------------------------------------------------
@@ -77,14 +82,24 @@ class Incoming:
     size: int
 
 
+def _header(msg: EmailMessage, name: str) -> str:
+    """A header as text; a header too broken to parse reads as its raw bytes, or as nothing."""
+    try:
+        return str(msg.get(name, ""))
+    except Exception:  # the email package raises several kinds on hostile headers
+        raw = msg.get_all(name, failobj=[]) if hasattr(msg, "get_all") else []
+        return " ".join(str(getattr(v, "_value", "")) for v in raw) if raw else ""
+
+
 def read_mail(raw: bytes) -> Incoming:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
-    name, address = parseaddr(str(msg.get("From", "")))
-    mid = str(msg.get("Message-ID", "")).strip()
-    if not mid:  # a mail without an id is still read once: its content names it
-        mid = f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
-    refs = [a for a in re.findall(r"<[^<>\s]+>", f"{msg.get('In-Reply-To', '')} {msg.get('References', '')}")]
-    return Incoming(mid, address.strip().lower(), name, str(msg.get("Subject", "")), refs, msg, len(raw))
+    name, address = parseaddr(_header(msg, "From"))
+    found = re.search(r"<[^<>\s]+>", _header(msg, "Message-ID"))
+    # a mail without a usable id is still read once: its content names it
+    mid = found.group(0) if found else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
+    refs = re.findall(r"<[^<>\s]+>", f"{_header(msg, 'In-Reply-To')} {_header(msg, 'References')}")
+    return Incoming(mid, address.strip().lower(), _one_line(name), _one_line(_header(msg, "Subject")), refs,
+                    msg, len(raw))
 
 
 def not_for_pbem(mail: Incoming, config: Config) -> str | None:
@@ -160,10 +175,13 @@ def html_to_text(markup: str) -> str:
 def own_text(body: str) -> str:
     """What the sender wrote himself: no quoted lines, nothing from a reply header or signature on."""
     out = []
-    for line in body.replace("\r\n", "\n").split("\n"):
+    lines = body.replace("\r\n", "\n").split("\n")
+    for i, line in enumerate(lines):
         if line.rstrip() == "--" or line == "-- ":
             break
-        if REPLY_HEADER.match(line) and not line.strip().startswith(("game:", "player:")):
+        joined = f"{line} {lines[i + 1]}" if i + 1 < len(lines) else line  # a header wrapped in two
+        if (REPLY_HEADER.match(line) or REPLY_HEADER.match(joined) and line.lstrip().startswith(("On ", "Am ", "Op "))) \
+                and not line.strip().startswith(("game:", "player:")):
             break
         if line.lstrip().startswith(">"):
             continue
@@ -188,10 +206,15 @@ def _parts(msg: EmailMessage) -> tuple[list[tuple[str, str]], str | None, str | 
                 except UnicodeDecodeError:
                     raise TurnFileError(f"the attachment {filename!r} is not UTF-8 text") from None
             continue
-        if ctype == "text/plain" and plain is None:
-            plain = part.get_content()
-        elif ctype == "text/html" and markup is None:
-            markup = part.get_content()
+        if ctype in ("text/plain", "text/html"):
+            try:
+                text = part.get_content()
+            except (LookupError, ValueError):  # an unknown charset: read it as UTF-8, replacing the rest
+                text = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
+            if ctype == "text/plain" and plain is None:
+                plain = text
+            elif ctype == "text/html" and markup is None:
+                markup = text
     return attachments, plain, markup
 
 

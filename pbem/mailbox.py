@@ -39,7 +39,12 @@ class MaildirInbox:
         self.aside_box = mailbox.Maildir(root / "mail" / "set-aside", factory=None, create=True)
 
     def keys(self) -> list[str]:
-        return sorted(self.box.keys())
+        """In order of delivery: a Maildir name starts with the time (seconds, then M and microseconds
+        that are not zero-padded), so the names are compared as numbers."""
+        def delivered(key: str) -> tuple[int, int, str]:
+            m = re.match(r"^(\d+)\.(?:M(\d+))?", key)
+            return (int(m.group(1)), int(m.group(2) or 0), key) if m else (0, 0, key)
+        return sorted(self.box.keys(), key=delivered)
 
     def read(self, key: str) -> bytes:
         return self.box.get_bytes(key)
@@ -180,7 +185,7 @@ class Postman:
         if not SAFE_NAME.match(name):
             raise ValueError(f"unsafe outgoing mail name {name!r}")
         path = self.outgoing / f"{name}.eml"
-        write_atomic(path, msg.as_bytes(policy=policy.SMTP).decode("ascii"))
+        write_atomic(path, msg.as_bytes(policy=policy.SMTP))
         return path
 
     def describe(self) -> str:
@@ -198,7 +203,12 @@ class Postman:
         if not waiting:
             return 0, []
         sent, errors = 0, []
-        with _sender(self.config) as send:
+        try:
+            sender = _sender(self.config)
+            send = sender.__enter__()
+        except PbemError as exc:  # the server is away: everything waits for the next run
+            return 0, [str(exc)]
+        try:
             for path in waiting:
                 msg = mailbox_message(path.read_bytes())
                 try:
@@ -209,6 +219,8 @@ class Postman:
                 self.sent.mkdir(parents=True, exist_ok=True)
                 path.replace(self.sent / path.name)
                 sent += 1
+        finally:
+            sender.__exit__(None, None, None)
         return sent, errors
 
 
@@ -232,7 +244,7 @@ class _sender:
             folder.mkdir(parents=True, exist_ok=True)
 
             def to_file(name: str, msg: EmailMessage) -> None:
-                write_atomic(folder / name, msg.as_bytes(policy=policy.SMTP).decode("ascii"))
+                write_atomic(folder / name, msg.as_bytes(policy=policy.SMTP))
             return to_file
         security = section.get("security", "starttls")
         port = section.get("port", {"tls": 465, "starttls": 587, "none": 25}[security])

@@ -40,7 +40,8 @@ def player_address(state: dict[str, Any], player: str) -> tuple[str, str]:
 def subject(config: Config, state: dict[str, Any], player: str, kind: str = "report") -> str:
     game, turn = state["game"], state["engine"]["turn"]
     if kind == "welcome":
-        what = f"welcome to {ruleset_of(state).title}"
+        move = "your move" if player in waiting_for(state) else f"waiting for {', '.join(waiting_for(state))}"
+        what = f"welcome to {ruleset_of(state).title}; turn {turn}: {move}"
     elif kind == "refused":
         what = f"turn {turn}: your orders were refused"
     elif state["status"] == "finished":
@@ -151,7 +152,12 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman) -> Intake:
             intake.handled.append((key, True))
             intake.lines.append(f"mail {key}: set aside: {len(raw)} bytes, over the limit of {config.max_mail_bytes}")
             continue
-        mail = read_mail(raw)
+        try:
+            mail = read_mail(raw)
+        except Exception as exc:  # mail the email package cannot read at all
+            intake.handled.append((key, True))
+            intake.lines.append(f"mail {key}: set aside: it cannot be read ({type(exc).__name__})")
+            continue
         if mail.message_id in seen:
             intake.handled.append((key, False))
             intake.lines.append(f"mail {mail.message_id}: read before; taken out of the inbox")
@@ -164,8 +170,13 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman) -> Intake:
             intake.handled.append((key, True))
             intake.lines.append(f"mail from {mail.sender or '?'}: set aside: {why}")
         else:
-            intake.lines.append(handle(gd, postman, mail))
-            intake.handled.append((key, False))
+            try:
+                intake.lines.append(handle(gd, postman, mail))
+                intake.handled.append((key, False))
+            except Exception as exc:  # one hostile mail must not stop the others
+                intake.handled.append((key, True))
+                intake.lines.append(f"mail from {mail.sender}: set aside: it could not be handled "
+                                    f"({type(exc).__name__}: {exc})")
         seen.add(mail.message_id)
         intake.new_ids.append(mail.message_id)
         remember(gd, seen)

@@ -66,7 +66,12 @@ def summarize_orders(orders: list[Order]) -> list[str]:
             out.append(order_text(o))
     for key, values in ranges.items():
         lo, hi = min(values), max(values)
-        text = f"{key}: {lo}" if lo == hi else f"{key}: N (N from {lo} to {hi})"
+        if lo == hi:
+            text = f"{key}: {lo}"
+        elif sorted(values) == list(range(lo, hi + 1)):
+            text = f"{key}: N (N from {lo} to {hi})"
+        else:
+            text = f"{key}: N (N one of {' '.join(str(v) for v in sorted(values))})"
         out[out.index(key)] = text
     for key, wheres in places.items():
         text = f"{key} {wheres[0]}" if len(wheres) == 1 else f"{key} X (X one of {' '.join(wheres)})"

@@ -46,13 +46,14 @@ def dump_yaml(value: Any) -> str:
                      width=100)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str | bytes) -> None:
     """Write a file so that readers see the old or the new content, never a mix: temp, fsync, rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -209,6 +210,16 @@ class GamesDir:
         write_atomic(self.root / ".gitignore", GITIGNORE)
         self._git("add", ".gitignore")
         self._git("commit", "-q", "-m", "pbem games repository")
+
+    def committed(self, game: str) -> dict[str, Any] | None:
+        """A game's state as last committed to git (None when it never was, or cannot be read)."""
+        r = self._git("show", f"HEAD:{game}/{STATE_FILE}")
+        if r.returncode != 0:
+            return None
+        try:
+            return yaml.load(r.stdout, Loader=_Loader)
+        except yaml.YAMLError:
+            return None
 
     def commit(self, game: str, message: str) -> bool:
         """Commit what changed in one game's directory; False when nothing did."""

@@ -208,9 +208,15 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
 def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     """For a failed oneOf, the error of the branch the sender most likely meant, if one is clear."""
     while error.validator in ("oneOf", "anyOf") and error.context:
+        # the branch the sender meant is the one he came closest to: the fewest errors
+        branches: dict[Any, list[jsonschema.ValidationError]] = {}
+        for e in error.context:
+            branches.setdefault(e.relative_schema_path[0], []).append(e)
+        fewest = min(len(errs) for errs in branches.values())
+        closest = [e for errs in branches.values() if len(errs) == fewest for e in errs]
         # a branch that failed only on the kind of value (a string where a mapping was meant) says
         # nothing; any other error names what the sender got wrong inside the branch he chose
-        deeper = [e for e in error.context if e.relative_path or e.validator not in ("type", "enum")]
+        deeper = [e for e in closest if e.relative_path or e.validator not in ("type", "enum")]
         if not deeper:
             break
         error = jsonschema.exceptions.best_match(deeper)

@@ -250,7 +250,8 @@ class MediciStrozzi(Ruleset):
             return f"you have no ship {order[LOAD]!r}: your ships hold {', '.join(str(c) for c in DATA['ships'])}"
         free = ship["capacity"] - len(ship["cargo"])
         if free < len(state["lot"]):
-            return f"ship {ship['capacity']} has room for {free} more, not the {len(state['lot'])} tiles of the lot"
+            lot = len(state["lot"])
+            return f"ship {ship['capacity']} has room for {free} more, not the {lot} tile{'s' if lot != 1 else ''} of the lot"
         harbour = order.get(HARBOUR)
         if ship["harbour"]:
             if harbour is not None and harbour != ship["harbour"]:

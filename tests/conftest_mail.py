@@ -1,0 +1,348 @@
+"""Helpers for the mail tests (imported explicitly by tests/test_mail.py and tests/test_mail_servers.py):
+players' mails as a mail client would write them, and a games dir whose GM reads and sends mail
+through a Maildir, an mbox file, or the real servers of tests/mailservers.py.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import mailbox
+import re
+import subprocess
+from email.message import EmailMessage
+from email.utils import format_datetime
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+
+from pbem.report import BEGIN, END
+from pbem.store import GamesDir
+
+GM = "gm@pbem.test"
+GM_NAME = "Game Master"
+PLAYERS = ("anna", "ben", "cleo")
+SEED = "mail-seed"
+
+
+def address(player: str) -> str:
+    return f"{player}@players.test"
+
+
+def parse(raw: bytes) -> EmailMessage:
+    return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
+
+
+_serial = iter(range(1, 10**9))
+
+
+def player_mail(sender: str, body: str | None = None, *, html: str | None = None, subject: str = "Re: orders",
+                in_reply_to: str | None = None, references: Iterable[str] | None = None,
+                attachments: Iterable[tuple[str, str | bytes]] = (), message_id: str | None = None,
+                headers: dict[str, str] | None = None, sender_name: str | None = None, to: str = GM) -> bytes:
+    """A mail as a player's client sends it: plain text and/or HTML, attachments, threading headers."""
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = f"{sender_name} <{sender}>" if sender_name else sender
+    msg["To"] = f"{GM_NAME} <{to}>"
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(datetime(2026, 11, 21, 12, 30, tzinfo=timezone.utc))
+    msg["Message-ID"] = message_id or f"<player.{next(_serial)}.{sender.replace('@', '.')}@players.test>"
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    refs = list(references) if references is not None else ([in_reply_to] if in_reply_to else [])
+    if refs:
+        msg["References"] = " ".join(refs)
+    for key, value in (headers or {}).items():
+        msg[key] = value
+    if body is not None:
+        msg.set_content(body, cte="quoted-printable")
+        if html is not None:
+            msg.add_alternative(html, subtype="html")
+    elif html is not None:
+        msg.set_content(html, subtype="html")
+    else:
+        msg.set_content("")
+    for name, content in attachments:
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        maintype, subtype = ("text", "plain") if name.endswith((".txt", ".yaml", ".yml")) else ("application", "octet-stream")
+        if not msg.is_multipart():
+            msg.make_mixed()
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
+    return msg.as_bytes()
+
+
+def quote(text: str) -> str:
+    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines())
+
+
+def order_body(token: str, orders: Iterable[str], quoted: str = "", greeting: str = "Here are my orders.",
+               signature: str = "Anna") -> str:
+    """A plain-text reply: the order lines between the markers, a signature, the quoted report."""
+    lines = [greeting, "", BEGIN, f"token: {token}", *orders, END, "", "-- ", signature, ""]
+    if quoted:
+        lines += ["On Sat, 21 Nov 2026 at 12:00, Game Master <gm@pbem.test> wrote:", quote(quoted), ""]
+    return "\n".join(lines)
+
+
+def order_html(token: str, orders: Iterable[str], quoted: str = "") -> str:
+    """An HTML-only reply: order lines between the markers in <div>s, the quoted report in a blockquote."""
+    rows = "".join(f"<div>{line}</div>" for line in [BEGIN, f"token: {token}", *orders, END])
+    quote_html = ("<div class=\"gmail_quote\"><div>On Sat, 21 Nov 2026 at 12:00, Game Master wrote:</div>"
+                  f"<blockquote><pre>{_escape(quoted)}</pre></blockquote></div>") if quoted else ""
+    return f"<html><head><style>div {{ color: #333; }}</style></head><body><div>Hi!</div>{rows}" \
+           f"<div>--&nbsp;</div><div>Ben</div>{quote_html}</body></html>"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def turn_file(game: str, player: str, token: str, turn: int, orders: list[Any]) -> str:
+    return yaml.safe_dump({"game": game, "player": player, "token": token, "turn": turn, "orders": orders},
+                          sort_keys=False)
+
+
+def order_line(order: Any) -> str:
+    if isinstance(order, dict):
+        (key, value), = order.items()
+        return f"{key}: {value}"
+    return str(order)
+
+
+def token_of(welcome: EmailMessage) -> str:
+    m = re.search(r"Your secret token is:\s+(\S+)", welcome.get_content())
+    assert m, welcome.get_content()
+    return m.group(1)
+
+
+# -- inboxes: where the players' mail is delivered -------------------------------------------------
+
+class MaildirDrop:
+    """The default: a Maildir in the games dir (mail/inbox); read mail moves to mail/read, mail set
+    aside to mail/set-aside."""
+
+    kind = "maildir"
+
+    def __init__(self, root: Path, path: str = "mail/inbox") -> None:
+        self.root, self.path = root, path
+
+    def section(self) -> dict[str, Any]:
+        return {"type": "maildir", "path": self.path}
+
+    def _box(self, rel: str) -> mailbox.Maildir:
+        return mailbox.Maildir(self.root / rel, factory=None, create=True)
+
+    def deliver(self, raw: bytes) -> None:
+        self._box(self.path).add(raw)
+
+    def waiting(self) -> list[bytes]:
+        box = self._box(self.path)
+        return [box.get_bytes(k) for k in sorted(box.keys())]
+
+    def read(self) -> list[bytes]:
+        box = self._box("mail/read")
+        return [box.get_bytes(k) for k in sorted(box.keys())]
+
+    def set_aside(self) -> list[bytes]:
+        box = self._box("mail/set-aside")
+        return [box.get_bytes(k) for k in sorted(box.keys())]
+
+
+class MboxDrop(MaildirDrop):
+    """An mbox file; handled mail is appended to mail/read.mbox or mail/set-aside.mbox."""
+
+    kind = "mbox"
+
+    def __init__(self, root: Path, path: str = "mail/inbox.mbox") -> None:
+        super().__init__(root, path)
+
+    def section(self) -> dict[str, Any]:
+        return {"type": "mbox", "path": self.path}
+
+    def _mbox(self, rel: str) -> list[bytes]:
+        path = self.root / rel
+        if not path.exists():
+            return []
+        box = mailbox.mbox(path, factory=None, create=False)
+        try:
+            return [box.get_bytes(k) for k in sorted(box.keys())]
+        finally:
+            box.close()
+
+    def deliver(self, raw: bytes) -> None:
+        (self.root / self.path).parent.mkdir(parents=True, exist_ok=True)
+        box = mailbox.mbox(self.root / self.path, factory=None, create=True)
+        box.lock()
+        try:
+            box.add(raw)
+            box.flush()
+        finally:
+            box.unlock()
+            box.close()
+
+    def waiting(self) -> list[bytes]:
+        return self._mbox(self.path)
+
+    def read(self) -> list[bytes]:
+        return self._mbox("mail/read.mbox")
+
+    def set_aside(self) -> list[bytes]:
+        return self._mbox("mail/set-aside.mbox")
+
+
+class ImapDrop:
+    """An IMAP account on the test dovecot; mail is delivered with APPEND."""
+
+    kind = "imap"
+
+    def __init__(self, server: Any, user: str, security: str = "tls", **overrides: Any) -> None:
+        self.server, self.user, self.security, self.overrides = server, user, security, overrides
+
+    def section(self) -> dict[str, Any]:
+        return self.server.inbox(self.user, self.security, **self.overrides)
+
+    def deliver(self, raw: bytes) -> None:
+        self.server.append(self.user, raw)
+
+    def waiting(self) -> list[bytes]:
+        return self.server.folder_messages(self.user, "INBOX")
+
+    def read(self) -> list[bytes]:
+        return self.server.folder_messages(self.user, "pbem-read")
+
+    def set_aside(self) -> list[bytes]:
+        return self.server.folder_messages(self.user, self.overrides.get("set_aside_folder", "pbem-set-aside"))
+
+
+# -- outboxes: where pbem's mail goes ----------------------------------------------------------------
+
+class FilesOut:
+    """The default: .eml files in mail/outbox."""
+
+    def __init__(self, root: Path, path: str = "mail/outbox") -> None:
+        self.root, self.path = root, path
+        self.taken: set[str] = set()
+
+    def section(self) -> dict[str, Any]:
+        return {"type": "files", "path": self.path}
+
+    def all(self) -> list[EmailMessage]:
+        folder = self.root / self.path
+        return [parse(p.read_bytes()) for p in sorted(folder.glob("*.eml"))] if folder.is_dir() else []
+
+    def new(self) -> list[EmailMessage]:
+        folder = self.root / self.path
+        paths = sorted(p for p in folder.glob("*.eml") if p.name not in self.taken) if folder.is_dir() else []
+        self.taken.update(p.name for p in paths)
+        return [parse(p.read_bytes()) for p in paths]
+
+
+class SmtpOut:
+    """The test SMTP server."""
+
+    def __init__(self, server: Any, password_env: str | None = None, **overrides: Any) -> None:
+        self.server, self.password_env, self.overrides = server, password_env, overrides
+        self.received: list[Any] = []  # every mail the server took, in order
+        self.returned = 0  # how many of them new() has returned
+
+    def section(self) -> dict[str, Any]:
+        return self.server.outbox(self.password_env, **self.overrides)
+
+    def _collect(self) -> None:
+        self.received += self.server.take()
+
+    def new(self) -> list[EmailMessage]:
+        """The mails received since the last call."""
+        self._collect()
+        out, self.returned = self.received[self.returned:], len(self.received)
+        return [g.message for g in out]
+
+    def all(self) -> list[EmailMessage]:
+        self._collect()
+        return [g.message for g in self.received]
+
+
+# -- a games dir with mail ------------------------------------------------------------------------------
+
+def recipient(msg: EmailMessage) -> str:
+    return msg["To"].addresses[0].addr_spec.lower()
+
+
+def player_of(msg: EmailMessage) -> str:
+    return recipient(msg).partition("@")[0]
+
+
+class MailGames:
+    """A games dir (run through the `pbem` fixture) whose GM reads `inbox` and sends through `outbox`."""
+
+    def __init__(self, pbem: Any, inbox: Any, outbox: Any, **extra: Any) -> None:
+        self.pbem, self.inbox, self.outbox = pbem, inbox, outbox
+        self.root: Path = pbem.games
+        self.extra = extra
+        self.tokens: dict[str, str] = {}
+        self.welcome: dict[str, EmailMessage] = {}
+
+    @property
+    def gd(self) -> GamesDir:
+        return GamesDir(self.root)
+
+    def config(self) -> dict[str, Any]:
+        value: dict[str, Any] = {"gm": {"name": GM_NAME, "address": GM}, "subject_prefix": "[pbem]",
+                                 "inbox": self.inbox.section(), "outbox": self.outbox.section()}
+        value.update(self.extra)
+        return value
+
+    def write_config(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        (self.root / "pbem.yaml").write_text(yaml.safe_dump(self.config(), sort_keys=False, allow_unicode=True),
+                                             "utf-8")
+
+    def new(self, game: str = "m1", players: Iterable[str] = PLAYERS, seed: str = SEED) -> dict[str, str]:
+        """A game; returns the tokens as the players read them in their welcome mails."""
+        self.write_config()
+        args = ["new", "medici", game, "--seed", seed, "--json"]
+        for p in players:
+            args += ["--player", f"{p}={address(p)}"]
+        r = self.pbem(*args)
+        assert r.exit_code == 0, r.output
+        printed = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
+        for msg in self.outbox.new():
+            self.welcome[player_of(msg)] = msg
+            self.tokens[player_of(msg)] = token_of(msg)
+        assert self.tokens == printed
+        return printed
+
+    def advance(self, ok: bool = True) -> Any:
+        r = self.pbem("advance")
+        if ok:
+            assert r.exit_code == 0, r.output
+        return r
+
+    def state(self, game: str = "m1") -> dict[str, Any]:
+        return self.gd.load(game)
+
+    def queued(self, game: str = "m1") -> list[dict[str, Any]]:
+        return [e for _, e in self.gd.queued(game)]
+
+    def git(self, *args: str) -> str:
+        return subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True, check=True).stdout
+
+    def mover(self, game: str = "m1") -> tuple[str, int]:
+        shown = self.pbem.show(game)
+        return shown["waiting_for"][0], shown["turn"]
+
+    def legal_order(self, player: str, game: str = "m1") -> Any:
+        """The order a bot would give now."""
+        from pbem import bots
+
+        seen = self.pbem.show(game, player)
+        return bots.choose("medici", seen["view"], player, seen["legal_orders"])
+
+    def last_report(self, player: str) -> EmailMessage:
+        """The latest report mail a player received (the welcome mail is his first)."""
+        reports = [m for m in self.outbox.all() if player_of(m) == player
+                   and str(m["Message-ID"]).startswith("<pbem.") and not str(m["Message-ID"]).startswith("<pbem.reply.")]
+        return reports[-1] if reports else self.welcome[player]
