@@ -25,7 +25,18 @@ COLOURS: list[str] = DATA["colours"]
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:COLS]
 SIDE_LENGTH = {"N": COLS, "S": COLS, "W": ROWS, "E": ROWS}
 SQUARE = r"[A-Z](?:[1-9]|[1-9][0-9])"
-ORDER = re.compile(rf"^(start|palace|stable|merchant|wall|roof)(?: ({'|'.join(COLOURS)}))? ({SQUARE}|[NSEW][0-9]{{1,2}})$")
+_COLOUR = "|".join(COLOURS)
+ORDER = re.compile(rf"^(?:(start|stable|merchant)() ({SQUARE})|(palace|roof) ({_COLOUR}) ({SQUARE})|(wall)() ([NSEW][0-9]{{1,2}}))$")
+
+
+def parse_order(order: Order) -> tuple[str, str | None, str] | None:
+    """`palace grey C7` -> ("palace", "grey", "C7"); None when it is no placement."""
+    m = ORDER.match(order) if isinstance(order, str) else None
+    if not m:
+        return None
+    groups = [g for g in m.groups() if g is not None]
+    kind, colour, where = groups
+    return kind, colour or None, where
 
 
 def square(col: int, row: int) -> str:
@@ -205,10 +216,10 @@ class Medina(Ruleset):
             return "the game is over"
         if player not in decision.players:
             return f"it is not your turn: the game waits for {', '.join(decision.players)}"
-        m = ORDER.match(order) if isinstance(order, str) else None
-        if not m:
+        parsed = parse_order(order)
+        if parsed is None:
             return f"{order!r} is not a placement (e.g. 'palace grey C7', 'wall N5', 'roof orange E4')"
-        kind, colour, where = m.groups()
+        kind, colour, where = parsed
         if state["phase"] == "start":
             if kind != "start":
                 return "first place the start of the market street: 'start SQUARE'"
@@ -221,9 +232,7 @@ class Medina(Ruleset):
         if kind == "start":
             return "the market street has its start already"
         supply = state["supply"][player]
-        if kind == "wall":
-            return self._why_wall(state, where, supply)
-        if coords(where) is None:
+        if kind != "wall" and coords(where) is None:
             return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
         if self.roof_compulsory(state, player) and kind != "roof" and not state["roofed_this_turn"]:
             if state["placed"] >= 1 or self.pieces_left(state, player) == supply["roof"]:
@@ -232,6 +241,8 @@ class Medina(Ruleset):
                     kind == "palace" and colour not in state["roofed"][player]):
                 return ("you are the only player with roofs left and no palace to roof: found a palace of a "
                         "colour you have not claimed, then roof it")
+        if kind == "wall":
+            return self._why_wall(state, where, supply)
         if kind == "roof":
             return self._why_roof(state, player, colour, where, supply)
         if where in state["board"]:
@@ -308,7 +319,7 @@ class Medina(Ruleset):
     # -- carrying out a placement --------------------------------------------------------------------
 
     def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
-        kind, colour, where = ORDER.match(order).groups()  # type: ignore[union-attr]
+        kind, colour, where = parse_order(order)  # type: ignore[misc]
         events: list[Event] = [{"type": "place", "player": player, "order": order}]
         state["turn"] += 1
         board = state["board"]
