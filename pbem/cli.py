@@ -18,7 +18,7 @@ from pbem.deadlines import POLICIES
 from pbem.config import CONFIG_FILE, load_config, starter_config
 from pbem.errors import PbemError, SetupError
 from pbem.mailbox import Postman
-from pbem.report import render_report
+from pbem.report import render_report, visible
 from pbem.rules.base import RULESETS, get_ruleset
 from pbem.store import GamesDir, write_atomic
 from pbem.turnfile import load_yaml, schema_errors
@@ -300,10 +300,11 @@ def replace(gd: GamesDir, game: str, old: str, new: str, as_json: bool) -> None:
         post = Postman(load_config(gd.root))
         from pbem.mailrun import post_report, welcome_text
 
-        report = render_report(state, seat, batch.visible(state["events"], seat))
+        report = render_report(state, seat, visible(state["events"], seat))
         state["reports_sent"][seat] += 1
-        post_report(post, state, seat, state["reports_sent"][seat],
-                    welcome_text(state, seat, token, report), "welcome")
+        seq = state["reports_sent"][seat]
+        gd.write_report(game, seat, f"{seq:04d}-welcome-turn-{state['engine']['turn']:04d}.txt", report)
+        post_report(post, state, seat, seq, welcome_text(state, seat, token, report), "welcome")
         gd.save(game, state)
         gd.commit(game, f"{game}: welcome for the new player of seat {seat}\n")
         post.deliver()

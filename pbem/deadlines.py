@@ -16,6 +16,7 @@ from typing import Any
 from pbem.errors import PbemError
 
 POLICIES = ("wait", "default", "bot")
+MAX_HOURS = 366 * 24
 _DURATION = re.compile(r"^(\d+)\s*([mhdw])$")
 _UNIT_HOURS = {"m": 1 / 60, "h": 1, "d": 24, "w": 168}
 
@@ -25,7 +26,10 @@ def parse_duration(text: str, what: str = "deadline") -> float:
     m = _DURATION.match(text.strip().lower())
     if not m or int(m.group(1)) == 0 and what == "deadline":
         raise PbemError(f"{what} {text!r} is not a duration such as 48h, 2d, 90m or 1w")
-    return int(m.group(1)) * _UNIT_HOURS[m.group(2)]
+    hours = int(m.group(1)) * _UNIT_HOURS[m.group(2)]
+    if hours > MAX_HOURS:
+        raise PbemError(f"{what} {text!r} is longer than a year")
+    return hours
 
 
 def show_hours(hours: float) -> str:

@@ -11,7 +11,8 @@ from typing import Any
 from pbem import bots
 from pbem.deadlines import POLICIES, describe, moment, overdue, parse_duration, remind_at, substitute_at
 from pbem.errors import PbemError
-from pbem.game import apply_orders, notice, now, parse_player, replay, ruleset_of, token_hash, waiting_for
+from pbem.game import (apply_orders, engine_events, notice, now, parse_player, replay, ruleset_of, token_hash,
+                       waiting_for)
 from pbem.rules.base import Order, order_text
 
 
@@ -53,7 +54,7 @@ def replace(state: dict[str, Any], old: str, spec: str) -> tuple[dict[str, Any],
     if state["status"] == "finished":
         raise PbemError(f"game {state['game']!r} is finished; its seats cannot change hands")
     person, email = parse_player(spec)
-    if person != seat["name"] and any(person in (p["name"], p.get("person")) for p in state["players"]):
+    if any(person in (p["name"], p.get("person")) for p in state["players"] if p["name"] != seat["name"]):
         raise PbemError(f"{person!r} already plays in game {state['game']!r}")
     new = copy.deepcopy(state)
     entry = next(p for p in new["players"] if p["name"] == seat["name"])
@@ -94,22 +95,21 @@ def rollback(state: dict[str, Any], to_turn: int) -> tuple[dict[str, Any], list[
     """Rebuild the game from its order log up to (not including) decision `to_turn`; the undone orders
     are kept in `undone` for the record."""
     current = state["engine"]["turn"]
+    if current == 1:
+        raise PbemError(f"game {state['game']!r} is at turn 1; there is nothing to roll back")
     if not 1 <= to_turn < current:
         raise PbemError(f"game {state['game']!r} is at turn {current}; roll back to a turn from 1 to {current - 1}")
     kept = [e for e in state["log"] if e["turn"] < to_turn]
     undone = [e for e in state["log"] if e["turn"] >= to_turn]
-    trial = dict(state, log=kept)
-    rebuilt = replay(trial)
+    rebuilt = replay(dict(state, log=kept))
+    # the history before that turn stays as it was (notices, substitute marks), and must be the replay's
+    events = [e for e in state["events"] if e["turn"] < to_turn]
+    if engine_events(events) != rebuilt["events"]:
+        raise PbemError(f"game {state['game']!r}: the stored history does not match its replay; run pbem verify")
     new = copy.deepcopy(state)
-    new.update(engine=rebuilt["engine"], rng_counter=rebuilt["rng_counter"], log=kept, status="active",
-               waiting_since=now())
-    # the rules' events up to that turn, replayed; the GM's notices before it stay
-    keep_notices = [e for e in state["events"] if e.get("pipeline") and e["turn"] < to_turn]
-    events = rebuilt["events"]
-    for n in keep_notices:
-        at = next((i for i, e in enumerate(events) if e["turn"] > n["turn"]), len(events))
-        events.insert(at, n)
-    new["events"] = events
+    new.update(engine=rebuilt["engine"], rng_counter=rebuilt["rng_counter"], log=kept,
+               status="paused" if state["status"] == "paused" else "active", waiting_since=now())
+    new["events"] = copy.deepcopy(events)
     new["reported"] = {p: min(n, len(events)) for p, n in state["reported"].items()}
     new["undone"] = state.get("undone", []) + [dict(e, undone_at=now()) for e in undone]
     new.pop("reminded", None)
@@ -119,7 +119,7 @@ def rollback(state: dict[str, Any], to_turn: int) -> tuple[dict[str, Any], list[
     return new, undone
 
 
-def substitute(state: dict[str, Any], player: str, policy: str) -> tuple[dict[str, Any], Order]:
+def substitute(state: dict[str, Any], player: str, policy: str) -> tuple[dict[str, Any], Order, str]:
     """The order given for a player who missed his deadline, applied."""
     ruleset = ruleset_of(state)
     engine = state["engine"]
@@ -132,7 +132,7 @@ def substitute(state: dict[str, Any], player: str, policy: str) -> tuple[dict[st
     notice(flagged, f"{player} missed the deadline; the {'default order' if how == 'default' else 'bot'} "
                     f"plays for him: {order_text(order)}.")
     new, _ = apply_orders(flagged, player, engine["turn"], [order], substitute=how)
-    return new, order
+    return new, order, how
 
 
 def deadline_actions(state: dict[str, Any], at: datetime) -> tuple[dict[str, Any], list[str], list[str]]:
@@ -144,15 +144,17 @@ def deadline_actions(state: dict[str, Any], at: datetime) -> tuple[dict[str, Any
         if when is None or at < when or state["deadline"]["policy"] == "wait" or state["status"] != "active":
             break
         for player in waiting_for(state):
-            state, order = substitute(state, player, state["deadline"]["policy"])
-            done.append(f"{player} missed the deadline: {order_text(order)} ({state['deadline']['policy']})")
+            state, order, how = substitute(state, player, state["deadline"]["policy"])
+            done.append(f"{player} missed the deadline: {order_text(order)} ({how})")
             break
     remind = []
     when = remind_at(state)
     if when is not None and at >= when and state.get("reminded") != state["engine"]["turn"]:
         remind = waiting_for(state)
         state = copy.deepcopy(state)
-        state["reminded"] = state["engine"]["turn"]
+        state["reminded"] = turn = state["engine"]["turn"]
+        counts = state.setdefault("reminders", {})
+        counts[str(turn)] = counts.get(str(turn), 0) + 1
     return state, done, remind
 
 

@@ -77,6 +77,7 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
     config = postman.config
     when = due(state)
     turn = state["engine"]["turn"]
+    sent = state.get("reminders", {}).get(str(turn), 0)  # a turn reminded again (after a pause) gets new mail
     for player in player_names(state):
         name, address = player_address(state, player)
         if player == late:
@@ -88,9 +89,9 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
             text = f"Game {state['game']} is waiting for {late} (turn {turn}, due by {stamp(when) if when else '-'}).\n"
             what = f"turn {turn}: waiting for {late}"
         msg = compose(config, name, address, f"{config.subject_prefix} {state['game']} {what}".strip(), text,
-                      f"<pbem.remind.{state['game']}.{player}.t{turn}@{config.domain}>",
+                      f"<pbem.remind.{state['game']}.{player}.t{turn}.{sent}@{config.domain}>",
                       in_reply_to=state.get("last_mail", {}).get(player), date=_date())
-        postman.post(f"{state['game']}.{player}.remind-{turn:04d}", msg)
+        postman.post(f"{state['game']}.{player}.remind-{turn:04d}" + (f"-{sent}" if sent > 1 else ""), msg)
 
 
 def welcome_text(state: dict[str, Any], player: str, token: str, report: str) -> str:
