@@ -36,7 +36,7 @@ GITIGNORE = ".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n!mail/seen.txt\n"
 STATE_FILE = "state.yaml"
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,23}$")
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
@@ -120,7 +120,7 @@ class GamesDir:
         if not path.is_file():
             raise StoreError(f"there is no game {game!r} in {self.root}")
         try:
-            state = yaml.load(path.read_text("utf-8"), Loader=_Loader)
+            state = yaml.load(path.read_text("utf-8"), Loader=_SafeLoader)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" at line {mark.line + 1}" if mark else ""
@@ -156,7 +156,7 @@ class GamesDir:
             return []
         out = []
         for path in sorted(qdir.glob("*.yaml")):
-            out.append((path, yaml.load(path.read_text("utf-8"), Loader=_Loader)))
+            out.append((path, yaml.load(path.read_text("utf-8"), Loader=_SafeLoader)))
         return out
 
     # -- reports ----------------------------------------------------------------------------------
@@ -217,7 +217,7 @@ class GamesDir:
         if r.returncode != 0:
             return None
         try:
-            return yaml.load(r.stdout, Loader=_Loader)
+            return yaml.load(r.stdout, Loader=_SafeLoader)
         except yaml.YAMLError:
             return None
 

@@ -24,7 +24,7 @@ MAX_BYTES = 64 * 1024
 MAX_DEPTH = 8
 MAX_ORDERS = 50
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @cache
@@ -41,7 +41,7 @@ def _scan(text: str, what: str) -> None:
     keys: list[set[str] | None] = []  # per open collection: the scalar keys seen (mappings only)
     expect_key: list[bool] = []
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=_SafeLoader):
             line = event.start_mark.line + 1
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
@@ -92,10 +92,10 @@ def load_yaml(data: bytes | str, what: str = "the turn file") -> tuple[Any, dict
         raise TurnFileError(f"{what} is not UTF-8 text (byte {exc.start})") from None
     _scan(text, what)
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        node = yaml.compose(text, Loader=_SafeLoader)
         lines: dict[tuple, int] = {}
         _lines(node, (), lines)
-        return yaml.load(text, Loader=_Loader), lines
+        return yaml.load(text, Loader=_SafeLoader), lines
     except yaml.YAMLError as exc:
         raise TurnFileError(f"{what}{_where(exc)}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
     except ValueError as exc:  # a date that does not exist (2026-02-30)
@@ -109,7 +109,7 @@ def _bad_scalar(node: Any) -> str:
         n = stack.pop()
         if isinstance(n, yaml.ScalarNode):
             try:
-                yaml.load(yaml.serialize(n, Dumper=yaml.SafeDumper), Loader=_Loader)
+                yaml.load(yaml.serialize(n, Dumper=yaml.SafeDumper), Loader=_SafeLoader)
             except ValueError:
                 return f", line {n.start_mark.line + 1}"
         elif isinstance(n, yaml.MappingNode):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.resources
 from abc import ABC, abstractmethod
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar, Union
@@ -142,6 +143,44 @@ def get_ruleset(name: str) -> Ruleset:
         return RULESETS[name]()
     except KeyError:
         raise SetupError(f"unknown ruleset {name!r} (known: {', '.join(sorted(RULESETS))})") from None
+
+
+def standings(players: list[str], scores: dict[str, int]) -> list[dict[str, Any]]:
+    """Final standings, best first; tied players share a rank (and keep their seating order)."""
+    ranked = sorted(players, key=lambda p: -scores[p])
+    return [{"player": p, "score": scores[p], "rank": 1 + sum(1 for q in ranked if scores[q] > scores[p])}
+            for p in ranked]
+
+
+def stack(fixed: list[str], everything: list[str], rng: Rng, label: str) -> list[str]:
+    """A draw pile: the fixed items (from a deck file) on top, the rest shuffled beneath them."""
+    rest = list(everything)
+    for item in fixed:
+        rest.remove(item)
+    rng.shuffle(rest, label)
+    return list(fixed) + rest
+
+
+def check_stacks(deck: Any, key: str, unit: str, thing: str, example: str, available: Counter[str],
+                 unknown: str, most: tuple[int, str] | None = None, stacks: int = 3) -> list[list[str]]:
+    """The lists of a `--deck` file (`days: [[...], ...]`), each checked against what the game has."""
+    if not isinstance(deck, dict) or set(deck) != {key}:
+        raise SetupError(f"the deck file must hold one key, {key!r}: a list of up to {stacks} lists of {thing}s")
+    lists = deck[key]
+    if not isinstance(lists, list) or not 1 <= len(lists) <= stacks:
+        raise SetupError(f"{key!r} must be a list of 1 to {stacks} lists of {thing}s")
+    for i, items in enumerate(lists, start=1):
+        if not isinstance(items, list) or not all(isinstance(c, str) for c in items):
+            raise SetupError(f"{unit} {i} of the deck file must be a list of {thing} ids such as {example!r}")
+        if most and len(items) > most[0]:
+            raise SetupError(f"{unit} {i} of the deck file lists {len(items)} {thing}s; {most[1]}")
+        for item in items:
+            if item not in available:
+                raise SetupError(f"{unit} {i} of the deck file: {item!r} is not {unknown}")
+        for item, n in Counter(items).items():
+            if n > available[item]:
+                raise SetupError(f"{unit} {i} of the deck file lists {item!r} {n} times; the game has {available[item]}")
+    return [list(x) for x in lists]
 
 
 def shared_ranking(scores: dict[str, int], payouts: list[int]) -> list[dict[str, Any]]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem.errors import SetupError
 from pbem.rng import Rng
-from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, order_text, register, shared_ranking
+from pbem.rules.base import (Decision, Event, Order, Ruleset, State, board_data, check_stacks, order_text, register,
+                             shared_ranking, stack, standings)
 
 DATA = board_data("medici")
 HOLD: int = DATA["hold_size"]
@@ -51,28 +51,11 @@ class Medici(Ruleset):
     def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
         edition = options["edition"]
         in_play = DATA["cards_per_player"] * len(players)
-        if not isinstance(deck, dict) or set(deck) != {"days"}:
-            raise SetupError("the deck file must hold one key, 'days': a list of up to 3 lists of cards")
-        days = deck["days"]
-        if not isinstance(days, list) or not 1 <= len(days) <= DATA["days"]:
-            raise SetupError("'days' must be a list of 1 to 3 lists of cards")
-        available = Counter(full_deck(edition))
-        for d, cards in enumerate(days, start=1):
-            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                raise SetupError(f"day {d} of the deck file must be a list of card ids such as 'dyes-5'")
-            if len(cards) > in_play:
-                raise SetupError(f"day {d} of the deck file lists {len(cards)} cards; "
-                                 f"only {in_play} are in play with {len(players)} players")
-            for c in cards:
-                if c not in available:
-                    raise SetupError(f"day {d} of the deck file: {c!r} is not a card of the {edition} "
-                                     f"edition (goods: {', '.join(DATA['editions'][edition]['goods'])}, "
-                                     f"values 0-5, and {NEUTRAL})")
-            for c, n in Counter(cards).items():
-                if n > available[c]:
-                    raise SetupError(f"day {d} of the deck file lists {c!r} {n} times; "
-                                     f"the game has {available[c]}")
-        return {"days": [list(d) for d in days]}
+        goods = ", ".join(DATA["editions"][edition]["goods"])
+        days = check_stacks(deck, "days", "day", "card", "dyes-5", Counter(full_deck(edition)),
+                            f"a card of the {edition} edition (goods: {goods}, values 0-5, and {NEUTRAL})",
+                            (in_play, f"only {in_play} are in play with {len(players)} players"), DATA["days"])
+        return {"days": days}
 
     def setup(self, players: list[str], options: dict[str, str], rng: Rng,
               deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
@@ -110,13 +93,9 @@ class Medici(Ruleset):
         for p in state["players"]:
             state["hold"][p] = []
         fixed = state["fixed_days"].pop(0) if state["fixed_days"] else []
-        rest = full_deck(state["edition"])
-        for c in fixed:
-            rest.remove(c)
-        rng.shuffle(rest, f"day-{day}-shuffle")
+        bag = stack(fixed, full_deck(state["edition"]), rng, f"day-{day}-shuffle")
         in_play = DATA["cards_per_player"] * len(state["players"])
-        state["deck"] = fixed + rest[:in_play - len(fixed)]
-        state["set_aside"] = rest[in_play - len(fixed):]
+        state["deck"], state["set_aside"] = bag[:in_play], bag[in_play:]
         state["discarded"] = []
         if day == 1:
             start = rng.choice(state["players"], "start-player")
@@ -385,10 +364,7 @@ class Medici(Ruleset):
         return v
 
     def result(self, state: State) -> list[dict[str, Any]]:
-        money = state["money"]
-        ranked = sorted(state["players"], key=lambda p: -money[p])
-        return [{"player": p, "score": money[p], "rank": 1 + sum(1 for q in ranked if money[q] > money[p])}
-                for p in ranked]
+        return standings(state["players"], state["money"])
 
     def cards_in_game(self, state: State) -> list[str]:
         """Every card wherever it lies (for the conservation invariant)."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem.errors import SetupError
 from pbem.rng import Rng
-from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, order_text, register
+from pbem.rules.base import (Decision, Event, Order, Ruleset, State, board_data, check_stacks, order_text, register,
+                             stack, standings)
 
 DATA = board_data("medici-strozzi")
 GOLD = f"gold-{DATA['gold_value']}"
@@ -48,23 +48,10 @@ class MediciStrozzi(Ruleset):
     # -- set-up ---------------------------------------------------------------------------------
 
     def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
-        if not isinstance(deck, dict) or set(deck) != {"rounds"}:
-            raise SetupError("the deck file must hold one key, 'rounds': a list of up to 3 lists of tiles")
-        rounds = deck["rounds"]
-        if not isinstance(rounds, list) or not 1 <= len(rounds) <= DATA["rounds"]:
-            raise SetupError("'rounds' must be a list of 1 to 3 lists of tiles")
-        available = Counter(all_tiles())
-        for r, tiles in enumerate(rounds, start=1):
-            if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
-                raise SetupError(f"round {r} of the deck file must be a list of tile ids such as 'silk-3'")
-            for t in tiles:
-                if t not in available:
-                    raise SetupError(f"round {r} of the deck file: {t!r} is not a tile (goods: "
-                                     f"{', '.join(DATA['goods'])}, values 0-4, and {GOLD})")
-            for t, n in Counter(tiles).items():
-                if n > available[t]:
-                    raise SetupError(f"round {r} of the deck file lists {t!r} {n} times; the game has {available[t]}")
-        return {"rounds": [list(r) for r in rounds]}
+        rounds = check_stacks(deck, "rounds", "round", "tile", "silk-3", Counter(all_tiles()),
+                              f"a tile (goods: {', '.join(DATA['goods'])}, values 0-4, and {GOLD})",
+                              stacks=DATA["rounds"])
+        return {"rounds": rounds}
 
     def setup(self, players: list[str], options: dict[str, str], rng: Rng,
               deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
@@ -95,11 +82,7 @@ class MediciStrozzi(Ruleset):
     def _start_round(self, state: State, rng: Rng, events: list[Event]) -> None:
         state["round"] += 1
         fixed = state["fixed_rounds"].pop(0) if state["fixed_rounds"] else []
-        rest = all_tiles()
-        for t in fixed:
-            rest.remove(t)
-        rng.shuffle(rest, f"round-{state['round']}-bag")
-        state["bag"] = fixed + rest
+        state["bag"] = stack(fixed, all_tiles(), rng, f"round-{state['round']}-bag")
         state["discarded"] = []
         for p in state["players"]:
             for ship in state["ships"][p]:
@@ -338,10 +321,7 @@ class MediciStrozzi(Ruleset):
         return v
 
     def result(self, state: State) -> list[dict[str, Any]]:
-        money = state["money"]
-        ranked = sorted(state["players"], key=lambda p: -money[p])
-        return [{"player": p, "score": money[p], "rank": 1 + sum(1 for q in ranked if money[q] > money[p])}
-                for p in ranked]
+        return standings(state["players"], state["money"])
 
     def tiles_in_game(self, state: State) -> list[str]:
         """Every tile wherever it lies (for the conservation invariant)."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem.errors import SetupError
 from pbem.rng import Rng
-from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, register
+from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, register, standings
 
 DATA = board_data("medina")
 COLS: int = DATA["columns"]
@@ -495,10 +495,7 @@ class Medina(Ruleset):
         return out
 
     def result(self, state: State) -> list[dict[str, Any]]:
-        totals = {p: s["total"] for p, s in self.scores(state).items()}
-        ranked = sorted(state["players"], key=lambda p: -totals[p])
-        return [{"player": p, "score": totals[p], "rank": 1 + sum(1 for q in ranked if totals[q] > totals[p])}
-                for p in ranked]
+        return standings(state["players"], {p: s["total"] for p, s in self.scores(state).items()})
 
     # -- what players see -----------------------------------------------------------------------
 
