@@ -116,7 +116,7 @@ def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], 
 
 
 def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: datetime | None = None,
-                 dry_run: bool = False) -> Outcome:
+                 dry_run: bool = False, dirty: bool = True) -> Outcome:
     """Apply one game's queue, then its deadline policy; write reports, save, commit (with `dry_run`:
     only say what would happen)."""
     outcome = Outcome(game)
@@ -145,6 +145,8 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     if dry_run:
         return outcome
     if dump_yaml(state) == before and not done:
+        if not dirty:
+            return outcome
         # what a run that died before its commit left behind is committed now, described as it happened
         last = gd.committed(game)
         if last is not None and last.get("engine", {}).get("turn") != state["engine"]["turn"]:
@@ -241,9 +243,10 @@ def dry_run(gd: GamesDir) -> list[str]:
 
 def advance_all(gd: GamesDir, postman: Postman | None) -> list[Outcome]:
     outcomes = []
+    dirty = gd.uncommitted()
     for game in gd.games():
         try:
-            outcomes.append(advance_game(gd, game, postman))
+            outcomes.append(advance_game(gd, game, postman, dirty=game in dirty))
         except PbemError as exc:
             outcomes.append(Outcome(game, error=str(exc)))
         except Exception as exc:  # a bug in one engine must not stop the other games

@@ -211,6 +211,11 @@ class GamesDir:
         self._git("add", ".gitignore")
         self._git("commit", "-q", "-m", "pbem games repository")
 
+    def uncommitted(self) -> set[str]:
+        """The top-level folders (games) with changes git has not committed."""
+        r = self._git("status", "--porcelain", "--untracked-files=all")
+        return {line[3:].strip('"').split("/", 1)[0] for line in r.stdout.splitlines() if len(line) > 3}
+
     def committed(self, game: str) -> dict[str, Any] | None:
         """A game's state as last committed to git (None when it never was, or cannot be read)."""
         r = self._git("show", f"HEAD:{game}/{STATE_FILE}")
