@@ -7,6 +7,7 @@ import copy
 import hashlib
 import hmac
 import os
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -50,8 +51,6 @@ def player_names(state: dict[str, Any]) -> list[str]:
 
 def parse_player(spec: str) -> tuple[str, str]:
     """`anna=anna@example.org` -> ("anna", "anna@example.org")."""
-    import re
-
     name, sep, email = spec.partition("=")
     if not sep:
         raise SetupError(f"--player {spec!r} is not NAME=EMAIL")

@@ -147,7 +147,7 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman) -> Intake:
         return intake
     seen = seen_ids(gd)
     per_sender: Counter[str] = Counter()
-    for key in intake.inbox.keys():
+    for key in intake.inbox.keys():  # noqa: SIM118 (an Inbox, not a dict)
         raw = intake.inbox.read(key)
         if len(raw) > config.max_mail_bytes:
             intake.handled.append((key, True))

@@ -159,7 +159,7 @@ class MediciStrozzi(Ruleset):
                 state["markers"][harbour][good] = after
                 moves[good] = {"from": before, "to": after}
             payouts = {p: 0 for p in state["players"]}
-            for good, pos in state["markers"][harbour].items():
+            for pos in state["markers"][harbour].values():
                 if pos:
                     owner = first if pos > 0 else second
                     payouts[owner] += DATA["marker_payout"] + DATA["track_bonus"].get(abs(pos), 0)
