@@ -18,6 +18,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+import helpers
+from helpers import Pbem, assert_error, assert_usage_error, commit_count, git, player_args, send_turn, snapshot
 from pbem import bots
 from pbem.cli import main as pbem_main
 from pbem.store import dump_yaml
@@ -27,36 +29,12 @@ PLAYERS = ("anna", "ben", "cleo")
 
 # -- helpers -------------------------------------------------------------------------------------------
 
-def player_args(*names: str) -> list[str]:
-    out = []
-    for n in names:
-        out += ["--player", f"{n}={n}@example.org"]
-    return out
-
-
 GOOD = player_args(*PLAYERS)
 
 
 def game_lines(stdout: str) -> str:
     """What `pbem advance` said about the games, without its line about the mail it wrote."""
     return "".join(line + "\n" for line in stdout.splitlines() if " written to " not in line)
-
-
-def git(games: Path, *args: str) -> str:
-    r = subprocess.run(["git", *args], cwd=games, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
-
-
-def commit_count(games: Path) -> int:
-    return int(git(games, "rev-list", "--count", "HEAD"))
-
-
-def snapshot(games: Path) -> dict[str, Any]:
-    """Everything a command could change: every file's bytes (outside .git) and the git history."""
-    files = {str(p.relative_to(games)): p.read_bytes() for p in sorted(games.rglob("*"))
-             if p.is_file() and ".git" not in p.relative_to(games).parts and p.name != ".pbem.lock"}
-    return {"files": files, "commits": commit_count(games)}
 
 
 def state_bytes(games: Path, game: str = "m1") -> bytes:
@@ -67,59 +45,12 @@ def load_state(games: Path, game: str = "m1") -> dict[str, Any]:
     return yaml.safe_load(state_bytes(games, game))
 
 
-def assert_error(result: Any, message: str, code: int = 1) -> None:
-    """A domain error: exit 1, `Error: <message>` on stderr, nothing on stdout, no traceback."""
-    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
-    assert isinstance(result.exception, SystemExit), f"unhandled {result.exception!r}"
-    assert result.stderr == f"Error: {message}\n"
-    assert result.stdout == ""
-
-
-def assert_usage_error(result: Any, message: str) -> None:
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert result.stderr.startswith("Usage: ")
-    assert result.stderr.endswith(f"\nError: {message}\n")
-    assert result.stdout == ""
-
-
-class Table:
-    """One game in a games dir, with its players' tokens and a place to write turn files."""
+class Table(helpers.Table):
+    """One Medici game (`pbem.new`) in a games dir, with its players' tokens and a place to write turn files."""
 
     def __init__(self, pbem: Any, folder: Path, game: str = "m1") -> None:
-        self.pbem = pbem
-        self.folder = folder
-        self.game = game
+        super().__init__(pbem, folder, game)
         self.tokens = pbem.new(game)
-        self.files = 0
-
-    @property
-    def games(self) -> Path:
-        return self.pbem.games
-
-    def waiting(self) -> str:
-        return self.pbem.show(self.game)["waiting_for"][0]
-
-    def turn(self) -> int:
-        return self.pbem.show(self.game)["turn"]
-
-    def turnfile(self, player: str, turn: int, orders: list[Any], token: str | None = None,
-                 game: str | None = None) -> Path:
-        self.files += 1
-        path = self.folder / f"turn-{self.files:03d}.yaml"
-        path.write_text(dump_yaml({"game": game or self.game, "player": player,
-                                   "token": self.tokens.get(player, "x") if token is None else token,
-                                   "turn": turn, "orders": orders}))
-        return path
-
-    def submit(self, player: str, turn: int, orders: list[Any], **kw: Any) -> Any:
-        return self.pbem("submit", self.turnfile(player, turn, orders, **kw))
-
-    def play(self, player: str, orders: list[Any]) -> None:
-        """Submit and advance; must succeed."""
-        r = self.submit(player, self.turn(), orders)
-        assert r.exit_code == 0, r.output
-        r = self.pbem("advance")
-        assert r.exit_code == 0, r.output
 
 
 @pytest.fixture
@@ -150,34 +81,7 @@ def play_to_the_end(pbem: Any, game: str, tokens: dict[str, str], inbox: Path) -
         seen = pbem.show(game, player)
         order = bots.choose("medici", seen["view"], player, seen["legal_orders"])
         files += 1
-        path = inbox / f"{files:04d}.yaml"
-        path.write_text(dump_yaml({"game": game, "player": player, "token": tokens[player],
-                                   "turn": seen["turn"], "orders": [order]}))
-        r = pbem("submit", path)
-        assert r.exit_code == 0, r.output
-        r = pbem("advance")
-        assert r.exit_code == 0, r.output
-
-
-class GamesRunner:
-    """Like the `pbem` fixture of conftest, for a fixture that outlives one test."""
-
-    def __init__(self, games: Path) -> None:
-        self.games = games
-        self.runner = CliRunner()
-
-    def __call__(self, *args: Any) -> Any:
-        return self.runner.invoke(pbem_main, [*map(str, args), "--games-dir", str(self.games)])
-
-    def new(self, game: str) -> dict[str, str]:
-        r = self("new", "medici", game, "--seed", "test-seed", "--json", *GOOD)
-        assert r.exit_code == 0, r.output
-        return {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
-
-    def show(self, game: str, player: str | None = None) -> dict[str, Any]:
-        r = self("show", game, "--json", *(["--as", player] if player else []))
-        assert r.exit_code == 0, r.output
-        return json.loads(r.stdout)
+        send_turn(pbem, inbox / f"{files:04d}.yaml", game, player, tokens[player], seen["turn"], [order])
 
 
 @pytest.fixture(scope="module")
@@ -185,13 +89,8 @@ def finished_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
     """A whole game played by bots (once per module): its games dir and tokens."""
     root = tmp_path_factory.mktemp("finished")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PBEM_NOW", "2026-11-21T12:00:00+00:00")
-        mp.delenv("PBEM_GAMES_DIR", raising=False)
-        for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
-            mp.setenv(key, "pbem tests")
-        for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
-            mp.setenv(key, "tests@localhost")
-        pbem = GamesRunner(root / "games")
+        helpers.fixed_clock(mp)
+        pbem = Pbem(root / "games")
         tokens = pbem.new("m1")
         inbox = root / "inbox"
         inbox.mkdir()

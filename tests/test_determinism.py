@@ -10,8 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
+from helpers import Mirror, send_turn
 from pbem import bots
 from pbem.game import apply_orders, new_game, replay, show, verify
 from pbem.rng import Rng
@@ -24,26 +23,6 @@ PLAYERS = ("anna", "ben", "cleo")
 TOKEN_HASH = re.compile(rb"token_sha256: [0-9a-f]{64}")
 
 
-class Mirror:
-    """The GM's side of a game, followed in the test: the engine and the stream, advanced by the same
-    orders as the stored game. It says whose move it is without loading the state file each time."""
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.engine = copy.deepcopy(state["engine"])
-        self.rng = Rng(state["seed"], state["rng_counter"])
-
-    def waiting(self) -> str | None:
-        decision = RULES.decision(self.engine)
-        return decision.players[0] if decision else None
-
-    def bot_order(self, player: str) -> Any:
-        """The bot's order from exactly what `show --as player` gives it (the view and legal orders)."""
-        return bots.choose("medici", RULES.view(self.engine, player), player, RULES.legal_orders(self.engine, player))
-
-    def apply(self, player: str, order: Any) -> None:
-        RULES.apply(self.engine, player, order, self.rng)
-
-
 def cli_bot_game(pbem, tmp_path: Path, seed: str, edition: str = "riogrande") -> list[tuple[str, int, Any]]:
     """A whole game of bots through `pbem new`, `submit` and `advance`; the orders sent. The bots read
     the view `pbem show --as` prints (checked against the CLI now and then)."""
@@ -53,7 +32,7 @@ def cli_bot_game(pbem, tmp_path: Path, seed: str, edition: str = "riogrande") ->
     r = pbem(*args)
     assert r.exit_code == 0, r.output
     tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
-    mirror = Mirror(GamesDir(pbem.games).load("m1"))
+    mirror = Mirror(RULES, GamesDir(pbem.games).load("m1"))
     sent: list[tuple[str, int, Any]] = []
     turnfile = tmp_path / f"turn-{pbem.games.name}.yaml"
     while (player := mirror.waiting()) is not None:
@@ -63,12 +42,7 @@ def cli_bot_game(pbem, tmp_path: Path, seed: str, edition: str = "riogrande") ->
             seen = pbem.show("m1", player)
             assert seen["turn"] == turn and seen["waiting_for"] == [player]
             assert bots.choose("medici", seen["view"], player, seen["legal_orders"]) == order
-        turnfile.write_text(dump_yaml({"game": "m1", "player": player, "token": tokens[player],
-                                       "turn": turn, "orders": [order]}))
-        r = pbem("submit", str(turnfile))
-        assert r.exit_code == 0, r.output
-        r = pbem("advance")
-        assert r.exit_code == 0, r.output
+        send_turn(pbem, turnfile, "m1", player, tokens[player], turn, [order])
         mirror.apply(player, order)
         sent.append((player, turn, order))
         assert len(sent) < 1000

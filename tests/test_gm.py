@@ -16,7 +16,6 @@ import email.policy
 import hashlib
 import json
 import mailbox
-import subprocess
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from pathlib import Path
@@ -25,6 +24,8 @@ from typing import Any
 import pytest
 import yaml
 
+import helpers
+from helpers import assert_error, assert_usage_error, commit_count, git, snapshot
 from pbem import bots
 from pbem.deadlines import describe, parse_duration, show_hours
 from pbem.errors import PbemError
@@ -32,7 +33,7 @@ from pbem.game import apply_orders, engine_events, replay, ruleset_of, waiting_f
 from pbem.gm import deadline_rule
 from pbem.rules.base import order_text
 from pbem.rules.medici_strozzi import DATA as STROZZI
-from pbem.store import GamesDir, dump_yaml
+from pbem.store import GamesDir
 
 T0 = datetime(2026, 11, 21, 12, tzinfo=timezone.utc)  # the conftest clock: every game starts here
 PLAYERS = ("anna", "ben", "cleo")
@@ -61,44 +62,12 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     return Clock(monkeypatch)
 
 
-def git(games: Path, *args: str) -> str:
-    r = subprocess.run(["git", *args], cwd=games, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
-
-
-def commit_count(games: Path) -> int:
-    return int(git(games, "rev-list", "--count", "HEAD"))
-
-
 def last_commit(games: Path) -> str:
     return git(games, "log", "-1", "--format=%B")
 
 
 def subjects(games: Path, n: int) -> list[str]:
     return git(games, "log", f"-{n}", "--format=%s").splitlines()
-
-
-def snapshot(games: Path) -> dict[str, Any]:
-    """Everything a command could change: every file's bytes (outside .git) and the git history."""
-    files = {str(p.relative_to(games)): p.read_bytes() for p in sorted(games.rglob("*"))
-             if p.is_file() and ".git" not in p.relative_to(games).parts and p.name != ".pbem.lock"}
-    return {"files": files, "commits": commit_count(games)}
-
-
-def assert_error(result: Any, message: str, code: int = 1) -> None:
-    """A domain error: exit 1, `Error: <message>` on stderr, nothing on stdout, no traceback."""
-    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
-    assert isinstance(result.exception, SystemExit), f"unhandled {result.exception!r}"
-    assert result.stderr == f"Error: {message}\n"
-    assert result.stdout == ""
-
-
-def assert_usage_error(result: Any, message: str) -> None:
-    assert result.exit_code == 2, (result.exit_code, result.output)
-    assert result.stderr.startswith("Usage: ")
-    assert result.stderr.endswith(f"\nError: {message}\n"), result.stderr
-    assert result.stdout == ""
 
 
 def read_mail(path: Path) -> EmailMessage:
@@ -114,49 +83,17 @@ def game_lines(stdout: str) -> list[str]:
     return [line for line in stdout.splitlines() if " written to " not in line]
 
 
-class Table:
+class Table(helpers.Table):
     """One game in a games dir, with its players' tokens and a place to write turn files."""
 
     def __init__(self, pbem: Any, folder: Path, *extra: str, game: str = "m1", ruleset: str = "medici",
                  players: tuple[str, ...] = PLAYERS) -> None:
-        self.pbem = pbem
-        self.folder = folder
-        self.game = game
-        args = ["new", ruleset, game, "--seed", "test-seed", "--json", *extra]
-        for p in players:
-            args += ["--player", f"{p}={p}@example.org"]
-        r = pbem(*args)
-        assert r.exit_code == 0, r.output
-        self.tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
-        self.files = 0
-
-    @property
-    def games(self) -> Path:
-        return self.pbem.games
+        super().__init__(pbem, folder, game, ruleset=ruleset, name="{game}-turn-{n:03d}.yaml")
+        self.create(players, "test-seed", *extra)
 
     @property
     def dir(self) -> Path:
         return self.games / self.game
-
-    def state(self) -> dict[str, Any]:
-        return yaml.safe_load((self.dir / "state.yaml").read_text())
-
-    def show(self, player: str | None = None) -> dict[str, Any]:
-        return self.pbem.show(self.game, player)
-
-    def waiting(self) -> str:
-        return self.show()["waiting_for"][0]
-
-    def turn(self) -> int:
-        return self.show()["turn"]
-
-    def turnfile(self, player: str, turn: int, orders: list[Any], token: str | None = None) -> Path:
-        self.files += 1
-        path = self.folder / f"{self.game}-turn-{self.files:03d}.yaml"
-        path.write_text(dump_yaml({"game": self.game, "player": player,
-                                   "token": self.tokens.get(player, "x") if token is None else token,
-                                   "turn": turn, "orders": orders}))
-        return path
 
     def submit(self, player: str, orders: list[Any], turn: int | None = None, token: str | None = None) -> Any:
         return self.pbem("submit", self.turnfile(player, self.turn() if turn is None else turn, orders, token))

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from helpers import of_type
 from pbem.rng import Rng
 from pbem.rules.base import board_data, get_ruleset, shared_ranking
 from pbem.rules.medici import card_value, full_deck
@@ -42,10 +43,6 @@ def score(state: dict[str, Any]) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
     R.score_day(state, events)
     return events
-
-
-def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == kind]
 
 
 def track_event(events: list[dict[str, Any]], good: str) -> dict[str, Any]:

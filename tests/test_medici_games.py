@@ -15,13 +15,14 @@ import jsonschema
 import pytest
 import yaml
 
+import helpers
+from helpers import send_turn
 from pbem import bots
-from pbem.errors import IllegalOrder
-from pbem.game import apply_orders, new_game, player_names, show, verify, waiting_for
+from pbem.game import player_names, show, verify, waiting_for
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
 from pbem.rules.medici import full_deck
-from pbem.store import GamesDir, check_state, dump_yaml
+from pbem.store import GamesDir, dump_yaml
 from pbem.turnfile import schema
 
 RULES = get_ruleset("medici")
@@ -34,12 +35,6 @@ PLAIN_NAMES = ["anna", "ben", "cleo", "dario", "eva", "fritz"]
 TRICKY_NAMES = ["no", "on", "null", "true", "off", "yes"]
 
 ENGINE_VALIDATOR = jsonschema.Draft202012Validator(schema("medici.state"))
-# the C loader when there is one (as the store uses); both are safe loaders
-SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def safe_load(text: str) -> Any:
-    return yaml.load(text, Loader=SafeLoader)
 
 
 # -- players ------------------------------------------------------------------------------------------
@@ -165,59 +160,9 @@ class Checker:
 
 
 def play_engine_game(players: list[str], edition: str, seed: str, choose) -> tuple[dict[str, Any], int]:
-    rng = Rng(seed)
-    state, events = RULES.setup(players, {"edition": edition}, rng)
-    all_events = list(events)
-    checker = Checker(state, events)
-    assert yaml.safe_load(dump_yaml(state)) == state  # the pure-Python loader reads it back too
-    orders = 0
-    snapshot: tuple[dict[str, Any], int] | None = None  # a reloaded copy from the start of day 2
-    later: list[tuple[str, Any]] = []  # and the orders given since
-    while (decision := RULES.decision(state)) is not None:
-        player = decision.players[0]
-        if snapshot is None and state["day"] == 2:
-            snapshot = (safe_load(dump_yaml(state)), rng.counter)
-        legal = RULES.legal_orders(state, player)
-        order = choose(state, player, legal)
-        assert order in legal
-
-        # the state is plain data: a YAML round trip gives it back unchanged ...
-        text = dump_yaml(state)
-        reloaded = safe_load(text)
-        assert reloaded == state
-        assert RULES.legal_orders(reloaded, player) == legal
-        # ... and so does the same order applied to the reloaded copy with a stream resumed at the counter
-        resumed = Rng(seed, rng.counter)
-
-        if orders % 17 == 0:  # an order from someone else is refused and changes nothing
-            other = next(p for p in players if p != player)
-            before = copy.deepcopy(state)
-            with pytest.raises(IllegalOrder):
-                RULES.apply(state, other, order, Rng(seed, rng.counter))
-            assert state == before
-
-        events = RULES.apply(state, player, order, rng)
-        again = RULES.apply(reloaded, player, order, resumed)
-        assert again == events
-        assert reloaded == state
-        assert resumed.counter == rng.counter
-        all_events += events
-        if snapshot is not None:
-            later.append((player, order))
-        orders += 1
-        checker.after_order(state, events)
-        assert orders < 2000, "the game does not end"
-    checker.at_end(state, all_events)
-    # continuing the whole game from the copy reloaded at the start of day 2 ends in the same place
-    assert snapshot is not None
-    copy_state, counter = snapshot
-    resumed = Rng(seed, counter)
-    for player, order in later:
-        RULES.apply(copy_state, player, order, resumed)
-    assert copy_state == state and resumed.counter == rng.counter
-    # and the finished state round-trips too
-    assert safe_load(dump_yaml(state)) == state
-    assert yaml.safe_load(dump_yaml(state)) == state  # the pure-Python loader agrees
+    """The shared loop with its YAML round trip at every order, resumed from a copy of day 2."""
+    state, _, orders = helpers.play_engine_game(RULES, players, {"edition": edition}, seed, choose, Checker,
+                                                part="day", refuse_every=17)
     return state, orders
 
 
@@ -267,40 +212,15 @@ PIPELINE_CASES = [(3, "riogrande", "bot"), (4, "amigo", "random"), (6, "amigo", 
 
 
 def play_pipeline_game(tmp_path: Path, n: int, edition: str, kind: str, seed: str, game: str = "g1"):
-    gd = GamesDir(tmp_path / "games")
     names = (TRICKY_NAMES if kind == "random" else PLAIN_NAMES)[:n]
-    people = [(p, f"{p}@example.org") for p in names]
-    state, tokens = new_game(gd, "medici", game, people, {"edition": edition}, seed)
-    check_state(state, game)
-    gd.save(game, state)
-    prng = Rng(f"pipeline-player-{seed}")
-    multi = multi_order_player(prng)
-    steps = 0
-    while state["status"] == "active":
-        who = waiting_for(state)
-        assert len(who) == 1
-        player = who[0]
-        shown = show(state, player)
-        legal = shown["legal_orders"]
-        assert legal
+    multi = multi_order_player(Rng(f"pipeline-player-{seed}"))
+
+    def orders_of(state: dict[str, Any], player: str, shown: dict[str, Any]) -> list[Any]:
         if kind == "bot":
-            orders = [bots.choose("medici", shown["view"], player, legal)]
-        else:
-            orders = multi(state["engine"], player, legal)
-        turn = state["engine"]["turn"]
-        new, events = apply_orders(state, player, turn, orders)
-        assert new["engine"]["turn"] == turn + len(orders)
-        assert len(new["log"]) == len(state["log"]) + len(orders)
-        assert new["events"] == state["events"] + events
-        assert all(e["turn"] >= turn for e in events)
-        check_state(new, game)  # the state file validates after every step
-        if steps % 10 == 0 or new["status"] != "active":  # and is written and read back now and then
-            gd.save(game, new)
-            assert gd.load(game) == new
-        state = new
-        steps += 1
-        assert steps < 2000
-    return gd, state, tokens
+            return [bots.choose("medici", shown["view"], player, shown["legal_orders"])]
+        return multi(state["engine"], player, shown["legal_orders"])
+    # the state file validates after every step
+    return helpers.play_pipeline_game(tmp_path, "medici", names, {"edition": edition}, seed, orders_of, game=game)
 
 
 @pytest.mark.parametrize("n, edition, kind", PIPELINE_CASES, ids=[f"{n}p-{e}-{k}" for n, e, k in PIPELINE_CASES])
@@ -351,13 +271,7 @@ def test_pbem_verify_via_cli_mid_game(tmp_path: Path, pbem) -> None:
         player = gm["waiting_for"][0]
         seen = pbem.show("m1", player)
         order = bots.choose("medici", seen["view"], player, seen["legal_orders"])
-        turnfile = tmp_path / "t.yaml"
-        turnfile.write_text(dump_yaml({"game": "m1", "player": player, "token": tokens[player],
-                                       "turn": seen["turn"], "orders": [order]}))
-        r = pbem("submit", str(turnfile))
-        assert r.exit_code == 0, r.output
-        r = pbem("advance")
-        assert r.exit_code == 0, r.output
+        send_turn(pbem, tmp_path / "t.yaml", "m1", player, tokens[player], seen["turn"], [order])
     assert pbem.show("m1")["turn"] == 13
     r = pbem("verify", "m1")
     assert r.exit_code == 0, r.output

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from helpers import of_type, play_moves
 from pbem.errors import IllegalOrder, SetupError
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
@@ -61,16 +62,7 @@ def table(players: list[str], *, auctioneer: str, lot: list[str], deck: list[str
 
 def play(state: dict[str, Any], rng: Rng, *moves: tuple[str, Any]) -> list[dict[str, Any]]:
     """Apply (player, order) pairs, checking each player is the one asked; returns all events."""
-    events: list[dict[str, Any]] = []
-    for player, order in moves:
-        decision = R.decision(state)
-        assert decision is not None and decision.players == (player,), (player, order, decision)
-        events += R.apply(state, player, order, rng)
-    return events
-
-
-def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == kind]
+    return play_moves(R, state, rng, *moves)
 
 
 def asked(state: dict[str, Any]) -> str | None:

@@ -12,14 +12,13 @@ import copy
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from click.testing import CliRunner
 
+import helpers
+from helpers import Pbem, assert_error, git, player_args, snapshot_at_head
 from pbem import bots
 from pbem.cli import main as pbem_main
 from pbem.rng import Rng, commitment
@@ -27,7 +26,6 @@ from pbem.rules.base import get_ruleset
 from pbem.store import dump_yaml
 
 R = get_ruleset("medina")
-SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SEED = "medina-cli-seed-5e1d"
 THREE = ("anna", "ben", "cleo")
 FOUR = ("anna", "ben", "cleo", "dora")
@@ -39,84 +37,14 @@ PLACEMENT_HELP = ("is not a Medina placement; send one of: start SQUARE, palace 
 
 # -- helpers -------------------------------------------------------------------------------------------
 
-def player_args(*names: str) -> list[str]:
-    out = []
-    for n in names:
-        out += ["--player", f"{n}={n}@example.org"]
-    return out
-
-
-def git(games: Path, *args: str) -> str:
-    r = subprocess.run(["git", *args], cwd=games, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
-
-
-def snapshot(games: Path) -> dict[str, Any]:
-    """Everything a command could change: every file's bytes (outside .git) and the git history."""
-    if not games.exists():
-        return {}
-    files = {str(p.relative_to(games)): p.read_bytes() for p in sorted(games.rglob("*"))
-             if p.is_file() and ".git" not in p.relative_to(games).parts and p.name != ".pbem.lock"}
-    return {"files": files, "head": git(games, "rev-parse", "HEAD") if (games / ".git").exists() else None}
-
-
-def assert_error(result: Any, message: str, code: int = 1) -> None:
-    """A domain error: exit 1, `Error: <message>` on stderr, nothing on stdout, no traceback."""
-    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
-    assert isinstance(result.exception, SystemExit), f"unhandled {result.exception!r}"
-    assert result.stderr == f"Error: {message}\n"
-    assert result.stdout == ""
-
-
-class Table:
+class Table(helpers.Table):
     """One Medina game in a games dir, with its players' tokens and a folder for turn files."""
 
     def __init__(self, pbem: Any, folder: Path, game: str = "m1") -> None:
-        self.pbem = pbem
-        self.folder = folder
-        self.game = game
-        self.tokens: dict[str, str] = {}
-        self.files = 0
-
-    @property
-    def games(self) -> Path:
-        return self.pbem.games
+        super().__init__(pbem, folder, game, ruleset="medina", name="turn-{n:04d}.yaml", quiet=True)
 
     def new(self, players: tuple[str, ...] = THREE, seed: str = SEED) -> None:
-        r = self.pbem("new", "medina", self.game, *player_args(*players), "--seed", seed, "--json")
-        assert r.exit_code == 0, r.output
-        self.tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
-
-    def state_bytes(self) -> bytes:
-        return (self.games / self.game / "state.yaml").read_bytes()
-
-    def state(self) -> dict[str, Any]:
-        return yaml.load(self.state_bytes(), Loader=SafeLoader)
-
-    def waiting(self) -> str:
-        return self.pbem.show(self.game)["waiting_for"][0]
-
-    def turn(self) -> int:
-        return self.pbem.show(self.game)["turn"]
-
-    def turnfile(self, player: str, turn: int, orders: list[Any]) -> Path:
-        self.files += 1
-        path = self.folder / f"turn-{self.files:04d}.yaml"
-        path.write_text(dump_yaml({"game": self.game, "player": player, "token": self.tokens[player],
-                                   "turn": turn, "orders": orders}))
-        return path
-
-    def submit(self, player: str, turn: int, orders: list[Any]) -> Any:
-        return self.pbem("submit", self.turnfile(player, turn, orders))
-
-    def play(self, player: str, orders: list[Any]) -> None:
-        """Submit and advance; must succeed."""
-        r = self.submit(player, self.turn(), orders)
-        assert r.exit_code == 0, r.output
-        r = self.pbem("advance")
-        assert r.exit_code == 0, r.output
-        assert r.stderr == ""
+        self.create(players, seed)
 
 
 @pytest.fixture
@@ -124,31 +52,6 @@ def table(pbem: Any, tmp_path: Path) -> Table:
     inbox = tmp_path / "inbox"
     inbox.mkdir()
     return Table(pbem, inbox)
-
-
-class Runner:
-    """Like the `pbem` fixture of conftest, for fixtures that outlive one test."""
-
-    def __init__(self, games: Path) -> None:
-        self.games = games
-        self.runner = CliRunner()
-
-    def __call__(self, *args: Any) -> Any:
-        return self.runner.invoke(pbem_main, [*map(str, args), "--games-dir", str(self.games)])
-
-    def show(self, game: str, player: str | None = None) -> dict[str, Any]:
-        r = self("show", game, "--json", *(["--as", player] if player else []))
-        assert r.exit_code == 0, r.output
-        return json.loads(r.stdout)
-
-
-def module_env(mp: pytest.MonkeyPatch) -> None:
-    mp.setenv("PBEM_NOW", "2026-11-21T12:00:00+00:00")
-    mp.delenv("PBEM_GAMES_DIR", raising=False)
-    for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
-        mp.setenv(key, "pbem tests")
-    for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
-        mp.setenv(key, "tests@localhost")
 
 
 def seats(first: str, players: tuple[str, ...] = THREE) -> list[str]:
@@ -163,8 +66,8 @@ def city_position(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
     and the black palace K8; the second player is to place. Built once per module."""
     root = tmp_path_factory.mktemp("city")
     with pytest.MonkeyPatch.context() as mp:
-        module_env(mp)
-        runner = Runner(root / "games")
+        helpers.fixed_clock(mp)
+        runner = Pbem(root / "games")
         inbox = root / "inbox"
         inbox.mkdir()
         t = Table(runner, inbox)
@@ -188,10 +91,10 @@ def city(city_position: tuple[Path, dict[str, str], list[str]], table: Table) ->
 def refused(t: Table, player: str, turn: int, orders: list[Any], message: str) -> None:
     """Exit 1 with `message`; the state file and everything else byte-identical."""
     state = t.state_bytes()
-    before = snapshot(t.games)
+    before = snapshot_at_head(t.games)
     assert_error(t.submit(player, turn, orders), message)
     assert t.state_bytes() == state
-    assert snapshot(t.games) == before
+    assert snapshot_at_head(t.games) == before
 
 
 # -- a whole game ----------------------------------------------------------------------------------------
@@ -272,11 +175,11 @@ def test_a_whole_bot_game(table: Table) -> None:
     assert history.count(SEED) == 3  # in the history too: only the three final reports
 
     # pbem verify replays it, changing nothing
-    before = snapshot(finished.games)
+    before = snapshot_at_head(finished.games)
     r = finished.pbem("verify", "m1")
     assert r.exit_code == 0, r.output
     assert r.stdout == f"m1: verified: {len(state['log'])} orders replay to the identical game.\n"
-    assert snapshot(finished.games) == before
+    assert snapshot_at_head(finished.games) == before
 
     # it takes no more orders
     refused(finished, "anna", state["engine"]["turn"], ["merchant H5"],
@@ -322,9 +225,9 @@ def test_new_game(table: Table, players: tuple[str, ...]) -> None:
 @pytest.mark.parametrize("n", [2, 5])
 def test_new_with_the_wrong_number_of_players(table: Table, n: int) -> None:
     players = ("anna", "ben", "cleo", "dora", "emil")[:n]
-    before = snapshot(table.games)
+    before = snapshot_at_head(table.games)
     assert_error(table.pbem("new", "medina", "m1", *player_args(*players)), f"Medina needs 3 to 4 players, not {n}")
-    assert snapshot(table.games) == before
+    assert snapshot_at_head(table.games) == before
     assert not (table.games / "m1").exists()
 
 
@@ -332,10 +235,10 @@ def test_new_with_a_deck_file(table: Table, tmp_path: Path) -> None:
     """Medina has no cards: a deck file is refused."""
     path = tmp_path / "deck.yaml"
     path.write_text("days:\n  - [grey-1]\n")
-    before = snapshot(table.games)
+    before = snapshot_at_head(table.games)
     assert_error(table.pbem("new", "medina", "m1", *player_args(*THREE), "--deck", path),
                  "medina does not take a deck file")
-    assert snapshot(table.games) == before
+    assert snapshot_at_head(table.games) == before
 
 
 def test_new_with_an_option(table: Table) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from helpers import of_type
 from pbem.errors import IllegalOrder, SetupError
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
@@ -90,10 +91,6 @@ def allowed(state: dict[str, Any], order: str, player: str | None = None, listed
     assert R.why_illegal(state, player, order) is None
     if listed:
         assert order in R.legal_orders(state, player)
-
-
-def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [e for e in events if e["type"] == kind]
 
 
 def palace_at(state: dict[str, Any], sq: str) -> dict[str, Any]:

@@ -8,17 +8,19 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
+import helpers
+from helpers import Mirror, as_json, keys_in, send_turn
 from pbem import bots
 from pbem.advance import write_reports
 from pbem.game import apply_orders, new_game, show
 from pbem.report import render_report
 from pbem.rng import Rng, commitment
 from pbem.rules.base import get_ruleset
-from pbem.store import GamesDir, dump_yaml
+from pbem.store import GamesDir
 
 RULES = get_ruleset("medici")
 NAMES = ["anna", "ben", "cleo", "dario", "eva", "fritz"]
@@ -27,69 +29,20 @@ HIDDEN_KEYS = {"deck", "set_aside", "fixed_days"}
 
 # -- what must not show -------------------------------------------------------------------------------
 
-def keys_in(value: Any) -> Iterator[str]:
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield k
-            yield from keys_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from keys_in(v)
-
-
-def lists_in(value: Any) -> Iterator[list]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from lists_in(v)
-    elif isinstance(value, list):
-        yield value
-        for v in value:
-            yield from lists_in(v)
-
-
-def as_json(value: Any) -> Any:
-    """A value as `show --json` prints it (JSON keys are strings)."""
-    return json.loads(json.dumps(value))
-
-
-def has_run(items: list, run: list) -> bool:
-    """`run` occurs in `items` as consecutive elements."""
-    return any(items[i:i + len(run)] == run for i in range(len(items) - len(run) + 1))
-
-
-class Secrets:
+class Secrets(helpers.Secrets):
     """The hidden facts of a game at one moment, taken from the GM's view."""
 
+    hidden_keys = HIDDEN_KEYS
+
     def __init__(self, seed: str, tokens: dict[str, str], gm_view: dict[str, Any], finished: bool) -> None:
-        self.seed = seed
-        self.tokens = tokens
+        super().__init__(seed, tokens, finished)
         self.deck = list(gm_view["deck"])
         self.set_aside = list(gm_view["set_aside"])
-        self.finished = finished
 
     def runs(self) -> list[list[str]]:
         """Card sequences that no player may see: the next three cards of the bag, the first three set
         aside (shorter lists could match a public list by chance: the 5s come in pairs)."""
         return [cards[:3] for cards in (self.deck, self.set_aside) if len(cards) >= 3]
-
-    def check_text(self, text: str, player: str, what: str) -> None:
-        if not self.finished:
-            assert self.seed not in text, f"{what}: the seed shows before the end"
-        for other, token in self.tokens.items():
-            if other != player:
-                assert token not in text, f"{what}: {other}'s token shows"
-        for run in self.runs():
-            assert ", ".join(run) not in text, f"{what}: hidden cards {run} show"
-
-    def check_view(self, shown: dict[str, Any], player: str, what: str) -> None:
-        keys = set(keys_in(shown))
-        assert not keys & HIDDEN_KEYS, f"{what}: hidden keys {keys & HIDDEN_KEYS}"
-        if not self.finished:
-            assert "seed" not in keys, f"{what}: the seed shows before the end"
-        for lst in lists_in(shown):
-            for run in self.runs():
-                assert not has_run(lst, run), f"{what}: hidden cards {run} show in {lst}"
-        self.check_text(json.dumps(shown, ensure_ascii=False), player, what)
 
 
 def perturbed(state: dict[str, Any], salt: str) -> dict[str, Any]:
@@ -109,29 +62,10 @@ def perturbed(state: dict[str, Any], salt: str) -> dict[str, Any]:
 
 def check_views_ignore_hidden(state: dict[str, Any], events: list[dict[str, Any]], salt: str) -> None:
     """No player's view or report may change when only hidden things change."""
-    other = perturbed(state, salt)
-    for p in (q["name"] for q in state["players"]):
-        assert show(other, p) == show(state, p), f"{p}'s view depends on hidden cards or the seed"
-        assert render_report(other, p, events) == render_report(state, p, events)
+    helpers.check_views_ignore_hidden(state, perturbed(state, salt), events, "hidden cards or the seed")
 
 
 # -- a whole game through the CLI ---------------------------------------------------------------------
-
-class Mirror:
-    """The GM's side of a game followed in the test (engine and stream advanced by the same orders), so
-    that the hidden cards are known at every step without loading the state file each time."""
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self.engine = copy.deepcopy(state["engine"])
-        self.rng = Rng(state["seed"], state["rng_counter"])
-
-    def waiting(self) -> str | None:
-        decision = RULES.decision(self.engine)
-        return decision.players[0] if decision else None
-
-    def apply(self, player: str, order: Any) -> None:
-        RULES.apply(self.engine, player, order, self.rng)
-
 
 def test_cli_game_reports_and_shows_keep_the_secrets(pbem, tmp_path: Path) -> None:
     seed = "Hush-Seed-31337"
@@ -143,7 +77,7 @@ def test_cli_game_reports_and_shows_keep_the_secrets(pbem, tmp_path: Path) -> No
     assert r.exit_code == 0, r.output
     tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
     gd = GamesDir(pbem.games)
-    mirror = Mirror(gd.load("m1"))
+    mirror = Mirror(RULES, gd.load("m1"))
     reports = pbem.games / "m1" / "reports"
     read: set[Path] = set()
     first_reports: dict[str, str] = {}
@@ -195,12 +129,7 @@ def test_cli_game_reports_and_shows_keep_the_secrets(pbem, tmp_path: Path) -> No
         secrets.check_view(seen, player, f"show --as {player} --json at turn {seen['turn']}")
         assert seen["waiting_for"] == [player] and seen["view"]["you"] == player
         order = bots.choose("medici", seen["view"], player, seen["legal_orders"])
-        turnfile.write_text(dump_yaml({"game": "m1", "player": player, "token": tokens[player],
-                                       "turn": seen["turn"], "orders": [order]}))
-        r = pbem("submit", str(turnfile))
-        assert r.exit_code == 0, r.output
-        r = pbem("advance")
-        assert r.exit_code == 0, r.output
+        send_turn(pbem, turnfile, "m1", player, tokens[player], seen["turn"], [order])
         mirror.apply(player, order)
         steps += 1
         assert steps < 1000
@@ -254,11 +183,7 @@ def test_library_game_reports_and_views_keep_the_secrets(tmp_path: Path, n: int,
         if not finished:  # not even the GM's JSON has the seed before the end
             assert "seed" not in show(state)
             assert seed not in json.dumps(show(state))
-        for path in paths:
-            text = path.read_text("utf-8")
-            owner = path.parent.name
-            last[owner] = text
-            secrets.check_text(text, owner, f"report {path.name} of {owner}")
+        secrets.check_reports(paths, last)
         for p in players:
             shown = show(state, p)
             secrets.check_view(shown, p, f"the view of {p} at turn {shown['turn']}")

@@ -13,20 +13,19 @@ import re
 import copy
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from click.testing import CliRunner
 
+import helpers
+from helpers import Pbem, as_json, assert_error, git, player_args, snapshot_at_head
 from pbem import bots
-from pbem.cli import main as pbem_main
 from pbem.game import new_game, apply_orders
 from pbem.rng import Rng, commitment
 from pbem.rules.base import get_ruleset
-from pbem.store import GamesDir, dump_yaml
+from pbem.store import GamesDir
 
 R = get_ruleset("medici-strozzi")
 PRICES = [{"price": n} for n in range(301)]
@@ -38,85 +37,17 @@ ORDER_HELP = ("is not a Medici vs Strozzi order; send one of: draw, price: N, bu
 
 # -- helpers -------------------------------------------------------------------------------------------
 
-def player_args(*names: str) -> list[str]:
-    out = []
-    for n in names:
-        out += ["--player", f"{n}={n}@example.org"]
-    return out
-
-
 TWO = player_args("anna", "ben")
 
 
-def git(games: Path, *args: str) -> str:
-    r = subprocess.run(["git", *args], cwd=games, capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    return r.stdout
-
-
-def snapshot(games: Path) -> dict[str, Any]:
-    """Everything a command could change: every file's bytes (outside .git) and the git history."""
-    if not games.exists():
-        return {}
-    files = {str(p.relative_to(games)): p.read_bytes() for p in sorted(games.rglob("*"))
-             if p.is_file() and ".git" not in p.relative_to(games).parts and p.name != ".pbem.lock"}
-    return {"files": files, "head": git(games, "rev-parse", "HEAD") if (games / ".git").exists() else None}
-
-
-def assert_error(result: Any, message: str, code: int = 1) -> None:
-    """A domain error: exit 1, `Error: <message>` on stderr, nothing on stdout, no traceback."""
-    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
-    assert isinstance(result.exception, SystemExit), f"unhandled {result.exception!r}"
-    assert result.stderr == f"Error: {message}\n"
-    assert result.stdout == ""
-
-
-def as_json(value: Any) -> Any:
-    return json.loads(json.dumps(value))
-
-
-class Table:
+class Table(helpers.Table):
     """One Medici vs Strozzi game in a games dir: anna plays the Medici, ben the Strozzi."""
 
     def __init__(self, pbem: Any, folder: Path, game: str = "s1") -> None:
-        self.pbem = pbem
-        self.folder = folder
-        self.game = game
-        self.tokens: dict[str, str] = {}
-        self.files = 0
-
-    @property
-    def games(self) -> Path:
-        return self.pbem.games
+        super().__init__(pbem, folder, game, ruleset="medici-strozzi", quiet=True)
 
     def new(self, *extra: str, seed: str = "strozzi-seed") -> None:
-        r = self.pbem("new", "medici-strozzi", self.game, *TWO, "--seed", seed, "--json", *extra)
-        assert r.exit_code == 0, r.output
-        self.tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
-
-    def state_bytes(self) -> bytes:
-        return (self.games / self.game / "state.yaml").read_bytes()
-
-    def turn(self) -> int:
-        return self.pbem.show(self.game)["turn"]
-
-    def turnfile(self, player: str, turn: int, orders: list[Any]) -> Path:
-        self.files += 1
-        path = self.folder / f"turn-{self.files:03d}.yaml"
-        path.write_text(dump_yaml({"game": self.game, "player": player, "token": self.tokens[player],
-                                   "turn": turn, "orders": orders}))
-        return path
-
-    def submit(self, player: str, turn: int, orders: list[Any]) -> Any:
-        return self.pbem("submit", self.turnfile(player, turn, orders))
-
-    def play(self, player: str, orders: list[Any]) -> None:
-        """Submit and advance; must succeed."""
-        r = self.submit(player, self.turn(), orders)
-        assert r.exit_code == 0, r.output
-        r = self.pbem("advance")
-        assert r.exit_code == 0, r.output
-        assert r.stderr == ""
+        self.create(("anna", "ben"), seed, *extra)
 
 
 @pytest.fixture
@@ -154,25 +85,9 @@ def load_position(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
     """The load position, built once per module: its games dir and tokens."""
     root = tmp_path_factory.mktemp("load-position")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PBEM_NOW", "2026-11-21T12:00:00+00:00")
-        mp.delenv("PBEM_GAMES_DIR", raising=False)
-        for key in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
-            mp.setenv(key, "pbem tests")
-        for key in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
-            mp.setenv(key, "tests@localhost")
-        runner = CliRunner()
+        helpers.fixed_clock(mp)
         games = root / "games"
-
-        def pbem(*args: Any) -> Any:
-            return runner.invoke(pbem_main, [*map(str, args), "--games-dir", str(games)])
-
-        def show(game: str, player: str | None = None) -> dict[str, Any]:
-            r = pbem("show", game, "--json", *(["--as", player] if player else []))
-            assert r.exit_code == 0, r.output
-            return json.loads(r.stdout)
-
-        pbem.games = games  # type: ignore[attr-defined]
-        pbem.show = show  # type: ignore[attr-defined]
+        pbem = Pbem(games)
         inbox = root / "inbox"
         inbox.mkdir()
         t = Table(pbem, inbox)
@@ -221,10 +136,10 @@ def test_new_json(table: Table) -> None:
 @pytest.mark.parametrize("names", [("anna",), ("anna", "ben", "cleo")])
 def test_new_needs_exactly_two_players(table: Table, names: tuple[str, ...]) -> None:
     """DE: 'aber dieses Spiel ist für 2 Spieler!'"""
-    before = snapshot(table.games)
+    before = snapshot_at_head(table.games)
     assert_error(table.pbem("new", "medici-strozzi", "s1", *player_args(*names)),
                  f"Medici vs Strozzi needs 2 to 2 players, not {len(names)}")
-    assert snapshot(table.games) == before
+    assert snapshot_at_head(table.games) == before
     assert not (table.games / "s1").exists()
 
 
@@ -275,9 +190,9 @@ def test_new_with_a_deck_fixes_the_draw_order(table: Table) -> None:
 ])
 def test_new_rejects_a_bad_deck_file(table: Table, text: str, message: str) -> None:
     path = deck_file(table.folder, text)
-    before = snapshot(table.games)
+    before = snapshot_at_head(table.games)
     assert_error(table.pbem("new", "medici-strozzi", "s1", *TWO, "--deck", path), message.format(path=path))
-    assert snapshot(table.games) == before
+    assert snapshot_at_head(table.games) == before
 
 
 # -- pbem show --json ------------------------------------------------------------------------------------
@@ -388,7 +303,7 @@ def test_the_answer_and_the_price_from_the_legal_orders(table: Table) -> None:
 def assert_refused(t: Table, result: Any, message: str, before: dict[str, Any], state: bytes) -> None:
     assert_error(result, message)
     assert t.state_bytes() == state  # the state file is byte-identical
-    assert snapshot(t.games) == before  # and so is everything else: nothing queued, nothing committed
+    assert snapshot_at_head(t.games) == before  # and so is everything else: nothing queued, nothing committed
 
 
 @pytest.mark.parametrize("orders, message", [
@@ -410,7 +325,7 @@ def assert_refused(t: Table, result: Any, message: str, before: dict[str, Any], 
     (["load"], f"the turn file is not valid:\n  - line 6, orders[0]: {ORDER_HELP}"),
 ])
 def test_refused_at_the_load(loading: Table, orders: list[Any], message: str) -> None:
-    before, state = snapshot(loading.games), loading.state_bytes()
+    before, state = snapshot_at_head(loading.games), loading.state_bytes()
     assert_refused(loading, loading.submit("anna", 8, orders), message, before, state)
 
 
@@ -437,7 +352,7 @@ def test_refused_at_the_load(loading: Table, orders: list[Any], message: str) ->
 def test_schema_errors_name_the_field_at_fault(loading: Table, turn: int, orders: list[Any], message: str) -> None:
     """An order of the right shape with a bad value is refused with what is wrong in it, not with the
     key of another kind of order it lacks."""
-    before, state = snapshot(loading.games), loading.state_bytes()
+    before, state = snapshot_at_head(loading.games), loading.state_bytes()
     assert_refused(loading, loading.submit("anna", turn, orders), message, before, state)
 
 
@@ -449,16 +364,16 @@ def test_schema_errors_name_the_field_at_fault(loading: Table, turn: int, orders
 def test_schema_errors_are_refused_and_change_nothing(loading: Table, orders: list[Any]) -> None:
     """Whatever the words (see above), a malformed order is refused by the schema: exit 1, nothing
     queued, the state file byte-identical."""
-    before, state = snapshot(loading.games), loading.state_bytes()
+    before, state = snapshot_at_head(loading.games), loading.state_bytes()
     r = loading.submit("anna", 8, orders)
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
     assert re.match(r"Error: the turn file is not valid:\n  - line [67], orders\[0\]", r.stderr)
     assert r.stdout == ""
-    assert loading.state_bytes() == state and snapshot(loading.games) == before
+    assert loading.state_bytes() == state and snapshot_at_head(loading.games) == before
 
 
 def test_refused_stale_and_foreign_turns(loading: Table) -> None:
-    before, state = snapshot(loading.games), loading.state_bytes()
+    before, state = snapshot_at_head(loading.games), loading.state_bytes()
     assert_refused(loading, loading.submit("anna", 4, [{"load": 4, "harbour": "B"}]),
                    "your orders answer turn 4, but game 's1' is at turn 8: they are stale", before, state)
     assert_refused(loading, loading.submit("anna", 9, ["discard"]),
@@ -500,14 +415,14 @@ def test_a_queued_order_that_became_stale_is_refused_by_advance(loading: Table) 
 ])
 def test_refused_at_the_draw(table: Table, orders: list[Any], message: str) -> None:
     table.new()
-    before, state = snapshot(table.games), table.state_bytes()
+    before, state = snapshot_at_head(table.games), table.state_bytes()
     assert_refused(table, table.submit("anna", 1, orders), message, before, state)
 
 
 def test_a_player_cannot_answer_his_own_price(table: Table) -> None:
     table.new()
     table.play("anna", [{"price": 5}])
-    before, state = snapshot(table.games), table.state_bytes()
+    before, state = snapshot_at_head(table.games), table.state_bytes()
     for order in ("buy", "decline"):
         assert_refused(table, table.submit("anna", 2, [order]),
                        "turn 2 of game 's1' is not yours: the game waits for ben", before, state)
@@ -619,6 +534,6 @@ def test_a_whole_bot_game_through_the_cli(table: Table) -> None:
     assert status[0]["status"] == "finished" and status[0]["ruleset"] == "medici-strozzi"
     assert git(table.games, "status", "--porcelain") == ""
     # a late turn file is refused
-    before, state_bytes = snapshot(table.games), table.state_bytes()
+    before, state_bytes = snapshot_at_head(table.games), table.state_bytes()
     assert_refused(table, table.submit("anna", gm["turn"], ["draw"]),
                    "game 's1' is finished; it takes no more orders", before, state_bytes)

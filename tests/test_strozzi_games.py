@@ -18,15 +18,16 @@ import jsonschema
 import pytest
 import yaml
 
+import helpers
+from helpers import Chooser
 from pbem import bots
 from pbem.advance import write_reports
-from pbem.errors import IllegalOrder
 from pbem.game import apply_orders, new_game, player_names, replay, show, verify, waiting_for
 from pbem.report import render_report
 from pbem.rng import Rng, commitment
 from pbem.rules.base import board_data, get_ruleset
 from pbem.rules.medici_strozzi import all_tiles
-from pbem.store import GamesDir, check_state, dump_yaml
+from pbem.store import GamesDir, dump_yaml
 from pbem.turnfile import schema
 
 RULES = get_ruleset("medici-strozzi")
@@ -39,13 +40,6 @@ PLAIN = ["anna", "ben"]
 TRICKY = [["no", "null"], ["true", "off"], ["yes", "on"]]
 
 ENGINE_VALIDATOR = jsonschema.Draft202012Validator(schema("medici-strozzi.state"))
-SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-Chooser = Callable[[dict[str, Any], str, list[Any]], Any]
-
-
-def safe_load(text: str) -> Any:
-    return yaml.load(text, Loader=SafeLoader)
 
 
 def value(tile: str) -> int:
@@ -247,59 +241,11 @@ class Checker:
 
 
 def play_engine_game(players: list[str], seed: str, choose: Chooser) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
-    rng = Rng(seed)
-    state, events = RULES.setup(players, {}, rng)
-    all_events = list(events)
-    checker = Checker(state, events)
-    assert yaml.safe_load(dump_yaml(state)) == state  # the pure-Python loader reads it back too
-    orders = 0
-    snapshot: tuple[dict[str, Any], int] | None = None  # a reloaded copy from the start of round 2
-    later: list[tuple[str, Any]] = []  # and the orders given since
-    while (decision := RULES.decision(state)) is not None:
-        player = decision.players[0]
-        if snapshot is None and state["round"] == 2:
-            snapshot = (safe_load(dump_yaml(state)), rng.counter)
-        legal = checker.legal
-        order = choose(state, player, legal)
-        assert order in legal
-
-        # the state is plain data: a YAML round trip gives it back unchanged ...
-        reloaded = safe_load(dump_yaml(state))
-        assert reloaded == state
-        if orders % 10 == 0:
-            assert RULES.legal_orders(reloaded, player) == legal
-        # ... and so does the same order applied to the reloaded copy with a stream resumed at the counter
-        resumed = Rng(seed, rng.counter)
-
-        if orders % 13 == 0:  # an order from the other player is refused and changes nothing
-            other = next(p for p in players if p != player)
-            before = copy.deepcopy(state)
-            with pytest.raises(IllegalOrder):
-                RULES.apply(state, other, order, Rng(seed, rng.counter))
-            assert state == before
-
-        events = RULES.apply(state, player, order, rng)
-        again = RULES.apply(reloaded, player, order, resumed)
-        assert again == events
-        assert reloaded == state
-        assert resumed.counter == rng.counter
-        all_events += events
-        if snapshot is not None:
-            later.append((player, order))
-        orders += 1
-        checker.after_order(state, events)
-        assert orders < 2000, "the game does not end"
-    checker.at_end(state, all_events)
-    # continuing the whole game from the copy reloaded at the start of round 2 ends in the same place
-    assert snapshot is not None
-    copy_state, counter = snapshot
-    resumed = Rng(seed, counter)
-    for player, order in later:
-        RULES.apply(copy_state, player, order, resumed)
-    assert copy_state == state and resumed.counter == rng.counter
-    assert safe_load(dump_yaml(state)) == state
-    assert yaml.safe_load(dump_yaml(state)) == state
-    return state, all_events, orders
+    """The shared loop with its YAML round trip at every order (the legal orders the checker found,
+    checked on the reloaded copy every 10 orders), resumed from a copy of round 2."""
+    return helpers.play_engine_game(RULES, players, {}, seed, choose, Checker, part="round",
+                                    legal_orders=lambda checker, state, player: checker.legal,
+                                    reloaded_legal_every=10, refuse_every=13)
 
 
 GAME_CASES = ([pytest.param("bot", i, id=f"bot-{i}") for i in range(5)]
@@ -377,38 +323,15 @@ PIPELINE_CASES = [("bot", PLAIN), ("random", ["no", "null"])]
 
 
 def play_pipeline_game(tmp_path: Path, kind: str, names: list[str], seed: str, game: str = "g1"):
-    gd = GamesDir(tmp_path / "games")
-    people = [(p, f"{p}@example.org") for p in names]
-    state, tokens = new_game(gd, "medici-strozzi", game, people, {}, seed)
-    check_state(state, game)
-    gd.save(game, state)
     multi = multi_order_player(Rng(f"pipeline-player-{seed}"))
-    steps = 0
-    while state["status"] == "active":
-        who = waiting_for(state)
-        assert len(who) == 1
-        player = who[0]
-        shown = show(state, player)
-        legal = shown["legal_orders"]
-        assert legal
+
+    def orders_of(state: dict[str, Any], player: str, shown: dict[str, Any]) -> list[Any]:
         if kind == "bot":
-            orders = [bots.choose("medici-strozzi", shown["view"], player, legal)]
-        else:
-            orders = multi(state["engine"], player, legal)
-        turn = state["engine"]["turn"]
-        new, events = apply_orders(state, player, turn, orders)
-        assert new["engine"]["turn"] == turn + len(orders)
-        assert len(new["log"]) == len(state["log"]) + len(orders)
-        assert new["events"] == state["events"] + events
-        assert all(e["turn"] >= turn for e in events)
-        if steps % 10 == 0 or new["status"] != "active":  # the schema check of the whole file is slow
-            check_state(new, game)
-            gd.save(game, new)
-            assert gd.load(game) == new
-        state = new
-        steps += 1
-        assert steps < 2000
-    return gd, state, tokens
+            return [bots.choose("medici-strozzi", shown["view"], player, shown["legal_orders"])]
+        return multi(state["engine"], player, shown["legal_orders"])
+    # the schema check of the whole file is slow: every 10 steps
+    return helpers.play_pipeline_game(tmp_path, "medici-strozzi", names, {}, seed, orders_of, game=game,
+                                      check_every=10)
 
 
 @pytest.mark.parametrize("kind, names", PIPELINE_CASES, ids=[k for k, _ in PIPELINE_CASES])
@@ -459,53 +382,18 @@ def runs_of(bag: list[str], length: int = 4) -> list[list[str]]:
     return [bag[i:i + length] for i in range(0, len(bag) - length + 1, length)]
 
 
-def has_run(items: list, run: list) -> bool:
-    return any(items[i:i + len(run)] == run for i in range(len(items) - len(run) + 1))
-
-
-def keys_in(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys_in(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys_in(v)}
-    return set()
-
-
-def lists_in(value: Any) -> list[list]:
-    if isinstance(value, dict):
-        return [lst for v in value.values() for lst in lists_in(v)]
-    if isinstance(value, list):
-        return [value] + [lst for v in value for lst in lists_in(v)]
-    return []
-
-
-class Secrets:
+class Secrets(helpers.Secrets):
     """The hidden facts of a game at one moment: the bag (from the GM's view), the seed, the tokens."""
 
+    hidden = "the bag"
+    hidden_keys = {"bag", "fixed_rounds", "deck"}
+
     def __init__(self, seed: str, tokens: dict[str, str], gm_view: dict[str, Any], finished: bool) -> None:
-        self.seed = seed
-        self.tokens = tokens
+        super().__init__(seed, tokens, finished)
         self.bag = list(gm_view["bag"])
-        self.finished = finished
 
-    def check_text(self, text: str, player: str, what: str) -> None:
-        if not self.finished:
-            assert self.seed not in text, f"{what}: the seed shows before the end"
-        for other, token in self.tokens.items():
-            if other != player:
-                assert token not in text, f"{what}: {other}'s token shows"
-        for run in runs_of(self.bag):
-            assert ", ".join(run) not in text, f"{what}: the bag {run} shows"
-
-    def check_view(self, shown: dict[str, Any], player: str, what: str) -> None:
-        keys = keys_in(shown)
-        assert not keys & {"bag", "fixed_rounds", "deck"}, f"{what}: hidden keys {keys & {'bag', 'fixed_rounds'}}"
-        if not self.finished:
-            assert "seed" not in keys, f"{what}: the seed shows before the end"
-        for lst in lists_in(shown):
-            for run in runs_of(self.bag):
-                assert not has_run(lst, run), f"{what}: the bag {run} shows in {lst}"
-        self.check_text(json.dumps(shown, ensure_ascii=False), player, what)
+    def runs(self) -> list[list[str]]:
+        return runs_of(self.bag)
 
 
 def perturbed(state: dict[str, Any], salt: str) -> dict[str, Any]:
@@ -526,10 +414,7 @@ def perturbed(state: dict[str, Any], salt: str) -> dict[str, Any]:
 
 def check_views_ignore_hidden(state: dict[str, Any], events: list[dict[str, Any]], salt: str) -> None:
     """No player's view or report may change when only hidden things change."""
-    other = perturbed(state, salt)
-    for p in player_names(state):
-        assert show(other, p) == show(state, p), f"{p}'s view depends on the bag or the seed"
-        assert render_report(other, p, events) == render_report(state, p, events)
+    helpers.check_views_ignore_hidden(state, perturbed(state, salt), events, "the bag or the seed")
 
 
 @pytest.mark.parametrize("kind", ["bot", "random"])
@@ -559,11 +444,7 @@ def test_views_and_reports_keep_the_bag_and_the_seed_secret(tmp_path: Path, kind
         secrets = Secrets(seed, tokens, gm["view"], finished)
         if not finished:  # not even the GM's JSON has the seed before the end
             assert "seed" not in gm and seed not in json.dumps(gm)
-        for path in paths:
-            text = path.read_text("utf-8")
-            owner = path.parent.name
-            last[owner] = text
-            secrets.check_text(text, owner, f"report {path.name} of {owner}")
+        secrets.check_reports(paths, last)
         for p in players:
             shown = show(state, p)
             secrets.check_view(shown, p, f"the view of {p} at turn {shown['turn']}")
