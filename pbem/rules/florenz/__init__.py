@@ -1,7 +1,176 @@
 """Florenz (Dean Morris), with its solo game against Strozzi.
 
 The package is being built step by step (FLORENZ-PLAN.md, section 21). So far: `data` (the data file,
-checked, and the tables derived from it) and `board` (queues, control, boasting, plan cards and crests
-as pure functions on plain data). The ruleset is not registered yet: there is no `Florenz` class, and
-`pbem.rules` does not import this package.
+checked, and the tables derived from it), `board` (queues, control, boasting, plan cards and crests
+as pure functions on plain data), `orders` (the order grammar), `actions` (phase 2 without scandal
+cards), `flow` (set-up, the phases, scoring, the end) and the `Florenz` ruleset over them. The ruleset
+is not registered yet (step 4): `pbem.rules` does not import this package.
 """
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from pbem.rng import Rng
+from pbem.rules.base import Decision, Event, Order, Ruleset, State
+from pbem.rules.florenz import actions as A
+from pbem.rules.florenz import board as B
+from pbem.rules.florenz import flow as F
+from pbem.rules.florenz.data import (
+    GUARD_OF,
+    LOCATIONS,
+    MEDICI,
+    NEIGHBOURS,
+    PROMOTES_TO,
+    SCANDAL_CARDS,
+)
+from pbem.rules.florenz.orders import parse
+
+#: which verbs each decision kind accepts (besides `discard`, allowed at every decision of the holder)
+KIND_VERBS: dict[str, tuple[str, ...]] = {
+    "place": ("place",),
+    "action": A.ACTION_VERBS,
+    "bonus": A.BONUS_VERBS,
+    "giovanni": ("accept", "decline"),
+}
+
+
+class Florenz(Ruleset):
+    """Florenz for 2-5 families (solo and scandal-card play come in later steps)."""
+
+    name = "florenz"
+    title = "Florenz"
+    min_players = 2
+    max_players = 5
+
+    # -- set-up ---------------------------------------------------------------------------------
+
+    def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
+        return F.check_deck(deck, players)
+
+    def setup(self, players: list[str], options: dict[str, str], rng: Rng,
+              deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
+        self.check_players(players)
+        return F.setup(players, rng, F.check_deck(deck, players) if deck else {})
+
+    # -- decisions ------------------------------------------------------------------------------
+
+    def decision(self, state: State) -> Decision | None:
+        phase = state["phase"]
+        if phase == "over":
+            return None
+        family = state["on_turn"]
+        if phase == "place":
+            return Decision((family,), "place")
+        if phase == "giovanni":
+            return Decision((family,), "giovanni")
+        return Decision((family,), "bonus" if family in state["passed"] else "action")
+
+    def candidate_orders(self, state: State, player: str) -> list[Order]:
+        d = self.decision(state)
+        if d is None or player not in d.players:
+            return []
+        out: list[Order] = [f"discard {c}" for c in sorted(set(state["scandal"]["hand"][player]))]
+        if d.kind == "place":
+            return [f"place {loc}" for loc in LOCATIONS]
+        if d.kind == "giovanni":
+            return ["accept", "decline"] + out
+        if d.kind == "bonus":
+            ring = state["rings"].get(player)
+            swaps = [] if ring is None else [f"swap {ring}.{p} with {ring}.{q}"
+                                             for p, q in B.bonus_swaps(state["queues"][ring], player)]
+            return ["bonus time", "bonus vp"] + swaps + out
+        mine = [(loc, i + 1) for loc in LOCATIONS for i, p in enumerate(state["queues"][loc])
+                if p["family"] == player]
+        orders: list[Order] = ["pass"] + [f"pass {loc}" for loc in LOCATIONS]
+        orders += [f"send {loc}" for loc in LOCATIONS]
+        orders += [f"promote {loc}.{n}" for loc, n in mine
+                   if state["queues"][loc][n - 1]["rank"] in PROMOTES_TO]
+        moves = [(f"{loc}.{n}", to) for loc, n in mine for to in NEIGHBOURS[loc]]
+        orders += [f"move {pos} to {to}" for pos, to in moves]
+        orders += [f"hurry {pos} to {to} to {to2}" for pos, to in moves for to2 in NEIGHBOURS[to]]
+        orders += [f"hurry {p1} to {t1} and {p2} to {t2}" for p1, t1 in moves for p2, t2 in moves if p1 != p2]
+        orders += [f"boast {loc}" for loc in LOCATIONS]
+        for medici in MEDICI:
+            kind = GUARD_OF[medici]
+            orders.append(f"gift {medici}")
+            orders += [f"gift {medici} {kind} {c}" for c in B.free_crests(state["guards"], kind)]
+        return orders + out
+
+    def why_illegal(self, state: State, player: str, order: Order) -> str | None:
+        d = self.decision(state)
+        if d is None:
+            return "the game is over"
+        if player not in d.players:
+            return f"it is not your turn: {', '.join(d.players)} must decide ({d.kind})"
+        o = parse(order)
+        if o is None:
+            return f"{order!r} is not a Florenz order"
+        verb = o["verb"]
+        if verb == "discard":
+            return A.why_discard(state, player, o)
+        if verb not in KIND_VERBS[d.kind]:
+            return f"`{verb}` is not possible now: you must decide {d.kind}"
+        if verb == "play":
+            return "scandal cards cannot be played yet (step 3 of the plan)"
+        if verb == "place":
+            return F.why_place(state, o["location"])
+        if verb in ("accept", "decline"):
+            return F.why_giovanni(state, player, verb)
+        return A.WHY[verb](state, player, o)
+
+    def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        o = parse(order)
+        assert o is not None
+        events: list[Event] = []
+        state["turn"] += 1
+        verb = o["verb"]
+        if verb == "discard":
+            A.do_discard(state, player, o, events)
+        elif verb == "place":
+            F.do_place(state, player, o["location"], rng, events)
+        elif verb in ("accept", "decline"):
+            F.do_giovanni(state, player, verb, rng, events)
+        else:
+            A.DO[verb](state, player, o, events)
+            F.after_turn(state, rng, events)
+        return events
+
+    def passive_order(self, state: State, player: str) -> Order | None:
+        d = self.decision(state)
+        if d is None or player not in d.players:
+            return None
+        if d.kind == "place":
+            return next(f"place {loc}" for loc in LOCATIONS if not state["queues"][loc])
+        if d.kind == "bonus":
+            return "bonus vp"
+        if d.kind == "giovanni":
+            return "decline"
+        if A.is_last_to_pass(state):
+            return "pass"
+        return next(f"pass {loc}" for loc in LOCATIONS if loc not in state["rings"].values())
+
+    # -- views and the end ----------------------------------------------------------------------
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        """Everything for the GM; for a player the stacks' contents sorted, deck sizes, others' hands as
+        counts per deck, and only his own plan card until the end (§19)."""
+        out = copy.deepcopy(state)
+        if player is None:
+            return out
+        out["location_stack"] = sorted(out["location_stack"], key=int)
+        out["time_stack"] = sorted(out["time_stack"])
+        out["scandal"]["deck"] = {d: len(cards) for d, cards in out["scandal"]["deck"].items()}
+        out["scandal"]["hand"] = {
+            f: cards if f == player else {d: sum(1 for c in cards if SCANDAL_CARDS[c]["deck"] == d)
+                                          for d in out["scandal"]["discard"]}
+            for f, cards in out["scandal"]["hand"].items()}
+        if out["phase"] != "over":
+            out["plan_cards"] = {f: c for f, c in out["plan_cards"].items() if f == player}
+        return out
+
+    def result(self, state: State) -> list[dict[str, Any]]:
+        return F.result(state)
+
+

@@ -1,0 +1,338 @@
+"""Florenz actions of phase 2 (FLORENZ-PLAN.md §6-8, §10): why each is illegal, and its effect.
+
+Every `why_*` returns a reason fit for the player or None; every `do_*` mutates the state (plain data)
+and appends events. Scandal cards (`play`) come in step 3.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.rules.florenz import board as B
+from pbem.rules.florenz.data import (
+    BOAST_SLOT_ORDER,
+    DATA,
+    GUARD_OF,
+    NEIGHBOURS,
+    PROMOTES_TO,
+    SCANDAL_CARDS,
+    path_between,
+)
+from pbem.rules.florenz.orders import crest_parts, split_position
+
+State = dict[str, Any]
+Event = dict[str, Any]
+COST: dict[str, int] = DATA["action_time"]
+
+
+# -- shared helpers -----------------------------------------------------------------------------------
+
+def piece(state: State, position: str) -> dict[str, Any] | None:
+    return B.piece_at(state["queues"], position)
+
+
+def own_piece(state: State, family: str, position: str) -> str | None:
+    """Why `position` does not name one of the family's petitioners."""
+    p = piece(state, position)
+    if p is None:
+        return f"there is no petitioner at {position}"
+    if p["family"] != family:
+        return f"the petitioner at {position} is not yours"
+    return None
+
+
+def room(state: State, location: str, queues: dict[str, list[Any]] | None = None) -> bool:
+    queues = state["queues"] if queues is None else queues
+    return B.has_room(queues[location], state["open_slots"][location])
+
+
+def short_of_time(state: State, family: str, cost: int) -> str | None:
+    if state["time"][family] < cost:
+        return f"this costs {cost} time and you have {state['time'][family]}"
+    return None
+
+
+def pay(state: State, family: str, cost: int) -> None:
+    state["time"][family] -= cost
+
+
+def enter_queue(state: State, queues: dict[str, list[Any]], location: str, p: dict[str, Any]) -> None:
+    """`p` enters the queue at `location` (rank and doorman, §5)."""
+    queues[location] = B.enter(queues[location], p, B.has_doorman(state["guards"], location, p["family"]))
+
+
+def cups_of(tile: dict[str, Any]) -> B.Cups:
+    """A boast tile's cup slots (the tile's id left out)."""
+    return {slot: tile[slot] for slot in BOAST_SLOT_ORDER}
+
+
+def cups_placed(state: State, family: str) -> int:
+    return sum(1 for tile in state["boast"].values() for slot in ("low", "middle", "high")
+               if tile[slot] is not None and tile[slot]["family"] == family)
+
+
+def gifts_total(state: State, family: str) -> int:
+    return sum(state["gifts_given"][family].values())
+
+
+def pay_escorts(state: State, family: str, paths: list[str], events: list[Event]) -> None:
+    """Every guard on every path crossed pays its owner (§8), after the move."""
+    for path in paths:
+        for owner in B.guards_on(state["guards"], "escort", path):
+            if owner == family:
+                state["time"][family] = B.gain_time(state["time"][family], DATA["escort"]["own_move_time"])
+                events.append({"type": "escort_time", "family": family, "path": path})
+            else:
+                state["vp"][owner] += DATA["escort"]["foreign_move_vp"]
+                events.append({"type": "escort_vp", "family": owner, "path": path, "mover": family,
+                               "vp": DATA["escort"]["foreign_move_vp"]})
+
+
+# -- pass and the bonuses -----------------------------------------------------------------------------
+
+def is_last_to_pass(state: State) -> bool:
+    return len(state["passed"]) == len(state["families"]) - 1
+
+
+def why_pass(state: State, family: str, o: dict[str, Any]) -> str | None:
+    loc = o.get("location")
+    if is_last_to_pass(state):
+        return None if loc is None else "you are the last to pass: your ring stays home (order `pass`)"
+    if loc is None:
+        return "name the location for your ring (`pass L`)"
+    if loc in state["rings"].values():
+        return f"location {loc} already holds a ring"
+    return None
+
+
+def do_pass(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+    first = not state["passed"]
+    state["passed"].append(family)
+    if o.get("location") is not None:
+        state["rings"][family] = o["location"]
+    events.append({"type": "pass", "family": family, "ring": o.get("location")})
+    if first and len(state["passed"]) != len(state["families"]):
+        state["time"][family] = B.gain_time(state["time"][family], DATA["time"]["first_pass_bonus"])
+        events.append({"type": "first_pass", "family": family, "time": DATA["time"]["first_pass_bonus"]})
+
+
+def why_bonus(state: State, family: str, o: dict[str, Any]) -> str | None:
+    return None
+
+
+def do_bonus(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+    if o["bonus"] == "time":
+        state["time"][family] = B.gain_time(state["time"][family], DATA["time"]["passed_bonus_time"])
+    else:
+        state["vp"][family] += DATA["time"]["passed_bonus_vp"]
+    events.append({"type": "bonus", "family": family, "bonus": o["bonus"]})
+
+
+def why_swap(state: State, family: str, o: dict[str, Any]) -> str | None:
+    ring = state["rings"].get(family)
+    (l1, p1), (l2, p2) = split_position(o["position"]), split_position(o["position2"])
+    if ring is None or l1 != ring or l2 != ring:
+        return "you may swap only at the location of your ring"
+    if (p1, p2) not in B.bonus_swaps(state["queues"][ring], family):
+        return ("swap one of your petitioners with a petitioner of the same rank of another family "
+                "directly before or behind it")
+    return None
+
+
+def do_swap(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+    (loc, p1), (_, p2) = split_position(o["position"]), split_position(o["position2"])
+    state["queues"][loc] = B.swap(state["queues"][loc], p1, p2)
+    events.append({"type": "swap", "family": family, "location": loc, "positions": [p1, p2]})
+
+
+# -- send, promote ------------------------------------------------------------------------------------
+
+def why_send(state: State, family: str, o: dict[str, Any]) -> str | None:
+    if state["supply"][family]["debutant"] < 1:
+        return "you have no debutant on your board"
+    if not room(state, o["location"]):
+        return f"the queue at {o['location']} has no free slot"
+    return short_of_time(state, family, COST["send"])
+
+
+def do_send(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+    pay(state, family, COST["send"])
+    state["supply"][family]["debutant"] -= 1
+    enter_queue(state, state["queues"], o["location"],
+                {"family": family, "rank": "debutant", "colour": state["colour"][family]})
+    events.append({"type": "send", "family": family, "location": o["location"]})
+
+
+def why_promote(state: State, family: str, o: dict[str, Any]) -> str | None:
+    why = own_piece(state, family, o["position"])
+    if why:
+        return why
+    rank = piece(state, o["position"])["rank"]   # type: ignore[index]
+    if rank not in PROMOTES_TO:
+        return "a maestro cannot be promoted"
+    if state["supply"][family][PROMOTES_TO[rank]] < 1:
+        return f"you have no {PROMOTES_TO[rank]} on your board"
+    return short_of_time(state, family, COST["promote"])
+
+
+def do_promote(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+    pay(state, family, COST["promote"])
+    loc, n = split_position(o["position"])
+    old = state["queues"][loc][n - 1]["rank"]
+    state["supply"][family][old] += 1
+    state["supply"][family][PROMOTES_TO[old]] -= 1
+    state["queues"][loc] = B.promote(state["queues"][loc], n, B.has_doorman(state["guards"], loc, family))
+    events.append({"type": "promote", "family": family, "location": loc, "to": PROMOTES_TO[old]})
+
+
+# -- move and hurry -----------------------------------------------------------------------------------
+
+def _steps(o: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """The member moves of a move or hurry: (start position, locations entered in turn)."""
+    if o["verb"] == "move":
+        return [(o["position"], [o["to"]])]
+    if o.get("via"):
+        return [(o["position"], [o["via"], o["to"]])]
+    return [(o["position"], [o["to"]]), (o["position2"], [o["to2"]])]
+
+
+def simulate_moves(state: State, family: str, o: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | str:
+    """The queues after a move or hurry and the paths crossed, or why it is not allowed. Positions
+    refer to the queues before the order; only a member's last location needs a free slot."""
+    steps = _steps(o)
+    if len(steps) == 2 and steps[0][0] == steps[1][0]:
+        return "hurry moves two different members (or one member twice: `hurry L.P to M to N`)"
+    queues = dict(state["queues"])
+    movers = []
+    for position, _ in steps:
+        why = own_piece(state, family, position)
+        if why:
+            return why
+        movers.append(piece(state, position))
+    paths: list[str] = []
+    for mover, (position, where) in zip(movers, steps):
+        here = position.split(".")[0]
+        for to in where:
+            path = path_between(here, to)
+            if to not in NEIGHBOURS[here] or path is None:
+                return f"there is no path from {here} to {to} (members move only between orthogonal neighbours)"
+            paths.append(path)
+            here = to
+        start = position.split(".")[0]
+        i = next(k for k, p in enumerate(queues[start]) if p is mover)
+        queues[start], moved = B.leave(queues[start], i + 1)
+        if not room(state, here, queues):
+            return f"the queue at {here} has no free slot"
+        enter_queue(state, queues, here, moved)
+    return queues, paths
+
+
+def why_move(state: State, family: str, o: dict[str, Any]) -> str | None:
+    result = simulate_moves(state, family, o)
+    if isinstance(result, str):
+        return result
+    return short_of_time(state, family, COST[o["verb"]])
+
+
+def do_move(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+    result = simulate_moves(state, family, o)
+    assert not isinstance(result, str)
+    pay(state, family, COST[o["verb"]])
+    state["queues"], paths = result
+    events.append({"type": o["verb"], "family": family, "paths": paths})
+    pay_escorts(state, family, paths, events)
+
+
+# -- boast --------------------------------------------------------------------------------------------
+
+def boast_value(state: State, family: str, location: str) -> int:
+    return B.boast_vp(state["boast"][location]["tile"], family, state["queues"], location,
+                      cups_placed(state, family), len(state["scandal"]["hand"][family]), gifts_total(state, family))
+
+
+def why_boast(state: State, family: str, o: dict[str, Any], needs_member: bool = True) -> str | None:
+    loc = o["location"]
+    tile = state["boast"][loc]
+    if needs_member and B.members(state["queues"][loc], family) == 0:
+        return f"you have no member at {loc}"
+    if state["supply"][family]["cup"] < 1:
+        return "you have no cup left"
+    if B.has_cup(cups_of(tile), family):
+        return f"your cup already lies on the tile at {loc}"
+    if B.cup_slot(boast_value(state, family, loc), cups_of(tile)) is None:
+        return f"the tile at {loc} has no free slot for your cup"
+    return short_of_time(state, family, COST["boast"])
+
+
+def do_boast(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+    loc = o["location"]
+    vp = boast_value(state, family, loc)
+    slot = B.cup_slot(vp, cups_of(state["boast"][loc]))
+    pay(state, family, COST["boast"])
+    state["supply"][family]["cup"] -= 1
+    state["boast"][loc][slot] = {"family": family, "colour": state["colour"][family]}
+    state["vp"][family] += vp
+    events.append({"type": "boast", "family": family, "location": loc, "tile": state["boast"][loc]["tile"],
+                   "vp": vp, "slot": slot})
+
+
+# -- gift ---------------------------------------------------------------------------------------------
+
+def guard_possible(state: State, family: str, medici: str) -> bool:
+    return state["supply"][family]["guard"] > 0 and bool(B.free_crests(state["guards"], GUARD_OF[medici]))
+
+
+def why_gift(state: State, family: str, o: dict[str, Any], at_carriage: bool = True) -> str | None:
+    medici = o["medici"]
+    if state["supply"][family]["gift"] < 1:
+        return "you have no gift left"
+    if at_carriage and B.members(state["queues"][state["carriages"][medici]], family) == 0:
+        return f"you have no member at {state['carriages'][medici]}, where {medici}'s carriage stands"
+    if o.get("crest") is None:
+        if guard_possible(state, family, medici):
+            return f"name the free {GUARD_OF[medici]} crest for your guard"
+    else:
+        kind, where = crest_parts(o["crest"])
+        if kind != GUARD_OF[medici]:
+            return f"{medici}'s crests are {GUARD_OF[medici]} crests"
+        if state["supply"][family]["guard"] < 1:
+            return "you have no guard left (order `gift MEDICI`)"
+        if where not in B.free_crests(state["guards"], kind):
+            return f"the crest {o['crest']} is not free"
+    return short_of_time(state, family, B.gift_cost(state["gifts_given"][family][medici]))
+
+
+def do_gift(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+    medici = o["medici"]
+    pay(state, family, B.gift_cost(state["gifts_given"][family][medici]))
+    state["supply"][family]["gift"] -= 1
+    state["gifts_given"][family][medici] += 1
+    event: Event = {"type": "gift", "family": family, "medici": medici, "crest": o.get("crest")}
+    if o.get("crest"):
+        kind, where = crest_parts(o["crest"])
+        state["supply"][family]["guard"] -= 1
+        state["guards"][kind][where].append({"family": family, "colour": state["colour"][family]})
+    events.append(event)
+
+
+# -- discard ------------------------------------------------------------------------------------------
+
+def why_discard(state: State, family: str, o: dict[str, Any]) -> str | None:
+    if o["card"] not in state["scandal"]["hand"][family]:
+        return f"you hold no card {o['card']}"
+    return None
+
+
+def do_discard(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+    state["scandal"]["hand"][family].remove(o["card"])
+    state["scandal"]["discard"][SCANDAL_CARDS[o["card"]]["deck"]].append(o["card"])
+    state["time"][family] = B.gain_time(state["time"][family], DATA["scandal"]["discard_time"])
+    events.append({"type": "discard", "family": family, "card": o["card"]})
+
+
+WHY = {"pass": why_pass, "bonus": why_bonus, "swap": why_swap, "send": why_send, "promote": why_promote,
+       "move": why_move, "hurry": why_move, "boast": why_boast, "gift": why_gift, "discard": why_discard}
+DO = {"pass": do_pass, "bonus": do_bonus, "swap": do_swap, "send": do_send, "promote": do_promote,
+      "move": do_move, "hurry": do_move, "boast": do_boast, "gift": do_gift, "discard": do_discard}
+ACTION_VERBS = ("pass", "send", "promote", "move", "hurry", "boast", "gift", "play")
+BONUS_VERBS = ("bonus", "swap")

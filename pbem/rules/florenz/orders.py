@@ -1,0 +1,61 @@
+"""Florenz orders: one grammar for parsing the order strings (FLORENZ-PLAN.md §18).
+
+`parse(text)` gives a plain dict `{"verb": ..., ...}` or None when the text has no known shape.
+Positions stay as `L.N` strings; locations as "1".."9".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pbem.rules.florenz.data import MEDICI
+
+_POS = r"([1-9]\.[1-9][0-9]?)"
+_LOC = r"([1-9])"
+_MEDICI = "(" + "|".join(MEDICI) + ")"
+_CREST = r"(escort [1-9]-[1-9]|spy [1-9]|doorman [1-9])"
+
+SHAPES: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
+    ("place", re.compile(rf"^place {_LOC}$"), ("location",)),
+    ("pass", re.compile(rf"^pass(?: {_LOC})?$"), ("location",)),
+    ("send", re.compile(rf"^send {_LOC}$"), ("location",)),
+    ("promote", re.compile(rf"^promote {_POS}$"), ("position",)),
+    ("move", re.compile(rf"^move {_POS} to {_LOC}$"), ("position", "to")),
+    ("hurry", re.compile(rf"^hurry {_POS} to {_LOC} to {_LOC}$"), ("position", "via", "to")),
+    ("hurry", re.compile(rf"^hurry {_POS} to {_LOC} and {_POS} to {_LOC}$"),
+     ("position", "to", "position2", "to2")),
+    ("boast", re.compile(rf"^boast {_LOC}$"), ("location",)),
+    ("gift", re.compile(rf"^gift {_MEDICI}(?: {_CREST})?$"), ("medici", "crest")),
+    ("bonus", re.compile(r"^bonus (time|vp)$"), ("bonus",)),
+    ("swap", re.compile(rf"^swap {_POS} with {_POS}$"), ("position", "position2")),
+    ("accept", re.compile(r"^accept$"), ()),
+    ("decline", re.compile(r"^decline$"), ()),
+    ("discard", re.compile(r"^discard ([a-z]+-[a-z]+)$"), ("card",)),
+    ("play", re.compile(r"^play ([a-z]+-[a-z]+)(?: .*)?$"), ("card",)),
+]
+
+
+def parse(order: Any) -> dict[str, Any] | None:
+    """The order as `{"verb", ...fields}`; None when it has no known shape."""
+    if not isinstance(order, str):
+        return None
+    text = " ".join(order.split())
+    for verb, pattern, fields in SHAPES:
+        m = pattern.match(text)
+        if m:
+            out: dict[str, Any] = {"verb": verb}
+            out.update({f: g for f, g in zip(fields, m.groups())})
+            return out
+    return None
+
+
+def crest_parts(crest: str) -> tuple[str, str]:
+    """`escort 4-5` -> ("escort", "4-5"); `spy 7` -> ("spy", "7")."""
+    kind, where = crest.split(" ")
+    return kind, where
+
+
+def split_position(position: str) -> tuple[str, int]:
+    loc, n = position.split(".")
+    return loc, int(n)
