@@ -109,7 +109,7 @@ def finished(finished_game: tuple[Path, dict[str, str]], pbem: Any) -> dict[str,
 
 
 @pytest.mark.parametrize("args, message", [
-    (["new", "chess", "m2", *GOOD], "unknown ruleset 'chess' (known: medici, medici-strozzi, medina)"),
+    (["new", "chess", "m2", *GOOD], "unknown ruleset 'chess' (known: florenz, medici, medici-strozzi, medina)"),
     (["new", "medici", "M2", *GOOD],
      "'M2' is not a game id (lower-case letters, digits, '-' and '_', at most 40, starting with a letter or digit)"),
     (["new", "medici", "a" * 41, *GOOD],
@@ -889,5 +889,7 @@ def test_version_and_rulesets(pbem: Any) -> None:
     assert r.exit_code == 0 and "0.1.0" in r.stdout
     r = pbem.runner.invoke(pbem_main, ["rulesets"])
     assert r.exit_code == 0
-    assert r.stdout.startswith("medici           Medici, 3-6 players (edition: riogrande|amigo)")
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("florenz          Florenz, 2-5 players")
+    assert lines[1] == "medici           Medici, 3-6 players (edition: riogrande|amigo)"
 

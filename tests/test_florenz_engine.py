@@ -304,7 +304,7 @@ def test_discard_keeps_the_decision() -> None:
     assert s["time"]["blue"] == 12 and GAME.decision(s).players == ("blue",)
     assert s["scandal"]["discard"]["messere"] == ["messere-cup"]
     assert "hold no card" in GAME.why_illegal(s, "blue", "discard messere-cup")
-    assert "step 3" in GAME.why_illegal(s, "blue", "play messere-cup 5")
+    assert GAME.why_illegal(s, "blue", "play messere-cup 5") == "you hold no card messere-cup"
 
 
 # -- the Medici and scoring ---------------------------------------------------------------------------
@@ -467,7 +467,7 @@ def check_invariants(s: dict[str, Any]) -> None:
     for f in s["families"]:
         sup = s["supply"][f]
         on_board = sum(1 for qu in s["queues"].values() for p in qu if p["family"] == f)
-        assert on_board + sup["debutant"] + sup["lady"] + sup["maestro"] == 9
+        assert on_board + sup["debutant"] + sup["lady"] + sup["maestro"] + len(s["removed"][f]) == 9
         guards = sum(1 for kind in s["guards"].values() for gs in kind.values() for g in gs if g["family"] == f)
         assert guards + sup["guard"] == 6
         cups = sum(1 for t in s["boast"].values() for k in ("low", "middle", "high") if t[k] and t[k]["family"] == f)
@@ -523,6 +523,7 @@ def test_random_games(n: int, seed: str) -> None:
         assert steps < 5000
     assert state["phase"] == "over" and state["round"] == 9
     assert {"send", "move", "boast", "gift", "pass"} <= set(kinds), kinds
+    print(seed, kinds)
     assert sorted(r["player"] for r in GAME.result(state)) == sorted(players)
     with pytest.raises(IllegalOrder):
         GAME.apply(state, players[0], "pass", rng)
@@ -548,4 +549,5 @@ def test_view_hides_secrets() -> None:
     assert set(v["plan_cards"]) == {"blue"}
     assert isinstance(v["scandal"]["deck"]["messere"], int)
     assert v["location_stack"] == sorted(s["location_stack"], key=int)
-    assert GAME.view(s, None) == copy.deepcopy(s)
+    gm = GAME.view(s, None)
+    assert gm.pop("display") is not None and gm == copy.deepcopy(s)

@@ -1,10 +1,9 @@
 """Florenz (Dean Morris), with its solo game against Strozzi.
 
-The package is being built step by step (FLORENZ-PLAN.md, section 21). So far: `data` (the data file,
-checked, and the tables derived from it), `board` (queues, control, boasting, plan cards and crests
-as pure functions on plain data), `orders` (the order grammar), `actions` (phase 2 without scandal
-cards), `flow` (set-up, the phases, scoring, the end) and the `Florenz` ruleset over them. The ruleset
-is not registered yet (step 4): `pbem.rules` does not import this package.
+The package: `data` (the data file, checked, and the tables derived from it), `board` (queues,
+control, boasting, plan cards and crests as pure functions on plain data), `orders` (the order grammar),
+`actions` (phase 2), `scandal` (the scandal cards), `flow` (set-up, the phases, scoring, the end) and the
+`Florenz` ruleset over them. FLORENZ-PLAN.md is the rules as implemented, with every reading chosen.
 """
 
 from __future__ import annotations
@@ -13,10 +12,12 @@ import copy
 from typing import Any
 
 from pbem.rng import Rng
-from pbem.rules.base import Decision, Event, Order, Ruleset, State
+from pbem.rules.base import Decision, Event, Order, Ruleset, State, register
 from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz import flow as F
+from pbem.rules.florenz import scandal as S
+from pbem.rules.florenz.view import display
 from pbem.rules.florenz.data import (
     GUARD_OF,
     LOCATIONS,
@@ -33,9 +34,11 @@ KIND_VERBS: dict[str, tuple[str, ...]] = {
     "action": A.ACTION_VERBS,
     "bonus": A.BONUS_VERBS,
     "giovanni": ("accept", "decline"),
+    "travel": ("travel", "done"),
 }
 
 
+@register
 class Florenz(Ruleset):
     """Florenz for 2-5 families (solo and scandal-card play come in later steps)."""
 
@@ -65,6 +68,8 @@ class Florenz(Ruleset):
             return Decision((family,), "place")
         if phase == "giovanni":
             return Decision((family,), "giovanni")
+        if state["pending"] and state["pending"]["kind"] == "travel":
+            return Decision((family,), "travel")
         return Decision((family,), "bonus" if family in state["passed"] else "action")
 
     def candidate_orders(self, state: State, player: str) -> list[Order]:
@@ -76,6 +81,8 @@ class Florenz(Ruleset):
             return [f"place {loc}" for loc in LOCATIONS]
         if d.kind == "giovanni":
             return ["accept", "decline"] + out
+        if d.kind == "travel":
+            return S.travel_candidates(state, player) + out
         if d.kind == "bonus":
             ring = state["rings"].get(player)
             swaps = [] if ring is None else [f"swap {ring}.{p} with {ring}.{q}"
@@ -96,7 +103,7 @@ class Florenz(Ruleset):
             kind = GUARD_OF[medici]
             orders.append(f"gift {medici}")
             orders += [f"gift {medici} {kind} {c}" for c in B.free_crests(state["guards"], kind)]
-        return orders + out
+        return orders + S.candidates(state, player) + out
 
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
         d = self.decision(state)
@@ -113,7 +120,9 @@ class Florenz(Ruleset):
         if verb not in KIND_VERBS[d.kind]:
             return f"`{verb}` is not possible now: you must decide {d.kind}"
         if verb == "play":
-            return "scandal cards cannot be played yet (step 3 of the plan)"
+            return S.why_play(state, player, order)
+        if verb in ("travel", "done"):
+            return S.why_travel(state, player, order)
         if verb == "place":
             return F.why_place(state, o["location"])
         if verb in ("accept", "decline"):
@@ -132,6 +141,13 @@ class Florenz(Ruleset):
             F.do_place(state, player, o["location"], rng, events)
         elif verb in ("accept", "decline"):
             F.do_giovanni(state, player, verb, rng, events)
+        elif verb in ("travel", "done"):
+            S.do_travel(state, player, order, events)
+            F.after_turn(state, rng, events)
+        elif verb == "play":
+            S.do_play(state, player, order, events)
+            if not state["pending"]:
+                F.after_turn(state, rng, events)
         else:
             A.DO[verb](state, player, o, events)
             F.after_turn(state, rng, events)
@@ -147,6 +163,8 @@ class Florenz(Ruleset):
             return "bonus vp"
         if d.kind == "giovanni":
             return "decline"
+        if d.kind == "travel":
+            return "done"
         if A.is_last_to_pass(state):
             return "pass"
         return next(f"pass {loc}" for loc in LOCATIONS if loc not in state["rings"].values())
@@ -157,8 +175,13 @@ class Florenz(Ruleset):
         """Everything for the GM; for a player the stacks' contents sorted, deck sizes, others' hands as
         counts per deck, and only his own plan card until the end (§19)."""
         out = copy.deepcopy(state)
-        if player is None:
-            return out
+        if player is not None:
+            self._hide(out, player)
+        out["display"] = display(out, player)
+        return out
+
+    @staticmethod
+    def _hide(out: dict[str, Any], player: str) -> None:
         out["location_stack"] = sorted(out["location_stack"], key=int)
         out["time_stack"] = sorted(out["time_stack"])
         out["scandal"]["deck"] = {d: len(cards) for d, cards in out["scandal"]["deck"].items()}
@@ -168,7 +191,6 @@ class Florenz(Ruleset):
             for f, cards in out["scandal"]["hand"].items()}
         if out["phase"] != "over":
             out["plan_cards"] = {f: c for f, c in out["plan_cards"].items() if f == player}
-        return out
 
     def result(self, state: State) -> list[dict[str, Any]]:
         return F.result(state)

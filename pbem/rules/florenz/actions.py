@@ -175,8 +175,8 @@ def why_promote(state: State, family: str, o: dict[str, Any]) -> str | None:
     return short_of_time(state, family, COST["promote"])
 
 
-def do_promote(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
-    pay(state, family, COST["promote"])
+def do_promote(state: State, family: str, o: dict[str, Any], events: list[Event], cost: int = COST["promote"]) -> None:
+    pay(state, family, cost)
     loc, n = split_position(o["position"])
     old = state["queues"][loc][n - 1]["rank"]
     state["supply"][family][old] += 1
@@ -197,18 +197,27 @@ def _steps(o: dict[str, Any]) -> list[tuple[str, list[str]]]:
 
 
 def simulate_moves(state: State, family: str, o: dict[str, Any]) -> tuple[dict[str, Any], list[str]] | str:
-    """The queues after a move or hurry and the paths crossed, or why it is not allowed. Positions
-    refer to the queues before the order; only a member's last location needs a free slot."""
+    """The queues after a move or hurry and the paths crossed, or why it is not allowed."""
     steps = _steps(o)
     if len(steps) == 2 and steps[0][0] == steps[1][0]:
         return "hurry moves two different members (or one member twice: `hurry L.P to M to N`)"
-    queues = dict(state["queues"])
+    return simulate_steps(state, family, steps)
+
+
+def simulate_steps(state: State, family: str, steps: list[tuple[str, list[str]]],
+                   queues: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[str]] | str:
+    """The queues after members walk along paths, and the paths crossed, or why it is not allowed.
+    Each step is (start position, locations entered in turn); positions refer to the queues before
+    the order; only a member's last location needs a free slot (§6)."""
+    queues = dict(state["queues"] if queues is None else queues)
     movers = []
     for position, _ in steps:
-        why = own_piece(state, family, position)
-        if why:
-            return why
-        movers.append(piece(state, position))
+        p = B.piece_at(queues, position)
+        if p is None:
+            return f"there is no petitioner at {position}"
+        if p["family"] != family:
+            return f"the petitioner at {position} is not yours"
+        movers.append(p)
     paths: list[str] = []
     for mover, (position, where) in zip(movers, steps):
         here = position.split(".")[0]
@@ -216,6 +225,9 @@ def simulate_moves(state: State, family: str, o: dict[str, Any]) -> tuple[dict[s
             path = path_between(here, to)
             if to not in NEIGHBOURS[here] or path is None:
                 return f"there is no path from {here} to {to} (members move only between orthogonal neighbours)"
+            why = blocked_path(state, family, path)
+            if why:
+                return why
             paths.append(path)
             here = to
         start = position.split(".")[0]
@@ -225,6 +237,13 @@ def simulate_moves(state: State, family: str, o: dict[str, Any]) -> tuple[dict[s
             return f"the queue at {here} has no free slot"
         enter_queue(state, queues, here, moved)
     return queues, paths
+
+
+def blocked_path(state: State, family: str, path: str) -> str | None:
+    """Why a family may not walk over a path: only in the harder solo game, a Strozzi guard on it."""
+    if state.get("solo") == "harder" and family != "Strozzi" and "Strozzi" in B.guards_on(state["guards"], "escort", path):
+        return f"a Strozzi guard stands on the path {path} (harder solo game: you may not cross it)"
+    return None
 
 
 def why_move(state: State, family: str, o: dict[str, Any]) -> str | None:
@@ -250,7 +269,8 @@ def boast_value(state: State, family: str, location: str) -> int:
                       cups_placed(state, family), len(state["scandal"]["hand"][family]), gifts_total(state, family))
 
 
-def why_boast(state: State, family: str, o: dict[str, Any], needs_member: bool = True) -> str | None:
+def why_boast(state: State, family: str, o: dict[str, Any], needs_member: bool = True,
+              cost: int = COST["boast"]) -> str | None:
     loc = o["location"]
     tile = state["boast"][loc]
     if needs_member and B.members(state["queues"][loc], family) == 0:
@@ -261,14 +281,14 @@ def why_boast(state: State, family: str, o: dict[str, Any], needs_member: bool =
         return f"your cup already lies on the tile at {loc}"
     if B.cup_slot(boast_value(state, family, loc), cups_of(tile)) is None:
         return f"the tile at {loc} has no free slot for your cup"
-    return short_of_time(state, family, COST["boast"])
+    return short_of_time(state, family, cost)
 
 
-def do_boast(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+def do_boast(state: State, family: str, o: dict[str, Any], events: list[Event], cost: int = COST["boast"]) -> None:
     loc = o["location"]
     vp = boast_value(state, family, loc)
     slot = B.cup_slot(vp, cups_of(state["boast"][loc]))
-    pay(state, family, COST["boast"])
+    pay(state, family, cost)
     state["supply"][family]["cup"] -= 1
     state["boast"][loc][slot] = {"family": family, "colour": state["colour"][family]}
     state["vp"][family] += vp
@@ -282,7 +302,8 @@ def guard_possible(state: State, family: str, medici: str) -> bool:
     return state["supply"][family]["guard"] > 0 and bool(B.free_crests(state["guards"], GUARD_OF[medici]))
 
 
-def why_gift(state: State, family: str, o: dict[str, Any], at_carriage: bool = True) -> str | None:
+def why_gift(state: State, family: str, o: dict[str, Any], at_carriage: bool = True,
+             cost: int | None = None) -> str | None:
     medici = o["medici"]
     if state["supply"][family]["gift"] < 1:
         return "you have no gift left"
@@ -299,12 +320,12 @@ def why_gift(state: State, family: str, o: dict[str, Any], at_carriage: bool = T
             return "you have no guard left (order `gift MEDICI`)"
         if where not in B.free_crests(state["guards"], kind):
             return f"the crest {o['crest']} is not free"
-    return short_of_time(state, family, B.gift_cost(state["gifts_given"][family][medici]))
+    return short_of_time(state, family, B.gift_cost(state["gifts_given"][family][medici]) if cost is None else cost)
 
 
-def do_gift(state: State, family: str, o: dict[str, Any], events: list[Event]) -> None:
+def do_gift(state: State, family: str, o: dict[str, Any], events: list[Event], cost: int | None = None) -> None:
     medici = o["medici"]
-    pay(state, family, B.gift_cost(state["gifts_given"][family][medici]))
+    pay(state, family, B.gift_cost(state["gifts_given"][family][medici]) if cost is None else cost)
     state["supply"][family]["gift"] -= 1
     state["gifts_given"][family][medici] += 1
     event: Event = {"type": "gift", "family": family, "medici": medici, "crest": o.get("crest")}

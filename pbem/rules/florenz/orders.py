@@ -33,6 +33,8 @@ SHAPES: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
     ("decline", re.compile(r"^decline$"), ()),
     ("discard", re.compile(r"^discard ([a-z]+-[a-z]+)$"), ("card",)),
     ("play", re.compile(r"^play ([a-z]+-[a-z]+)(?: .*)?$"), ("card",)),
+    ("travel", re.compile(rf"^travel {_POS}((?: to [1-9]){{1,3}})$"), ("position", "steps")),
+    ("done", re.compile(r"^done$"), ()),
 ]
 
 

@@ -1,0 +1,354 @@
+"""Florenz scandal cards (FLORENZ-PLAN.md §9): the twelve cards of the three Medici, played as an
+action, and the follow-up decision of Figliolo's travel card.
+
+`play CARD ARGS`: each card has its own argument shape (`ARGS` below). Playing a card pays (or gains)
+the time printed on it, takes the card out of the hand before its effect (it does not count for the
+scandalmonger's boast), carries out the effect and puts the card on its deck's discard pile.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from pbem.rules.florenz import actions as A
+from pbem.rules.florenz import board as B
+from pbem.rules.florenz.data import (
+    CRESTS,
+    GUARD_OF,
+    LOCATIONS,
+    MEDICI,
+    NEIGHBOURS,
+    SCANDAL_CARDS,
+)
+from pbem.rules.florenz.orders import crest_parts, split_position
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+_POS = r"([1-9]\.[1-9][0-9]?)"
+_LOC = r"([1-9])"
+_STEPS = r"((?: to [1-9]){1,3})"
+_CREST = r"(escort [1-9]-[1-9]|spy [1-9]|doorman [1-9])"
+_MEDICI = "(" + "|".join(MEDICI) + ")"
+
+#: each card's argument shape: (regular expression, field names, how the player writes it)
+ARGS: dict[str, tuple[re.Pattern[str], tuple[str, ...], str]] = {
+    "messere-cup": (re.compile(rf"^{_LOC}$"), ("location",), "L"),
+    "messere-swap": (re.compile(rf"^{_POS} with {_POS}$"), ("position", "position2"), "L.P with L.Q"),
+    "messere-retire": (re.compile(rf"^{_POS}$"), ("position",), "L.P"),
+    "messere-boast": (re.compile(rf"^{_LOC}$"), ("location",), "L"),
+    "carissima-gift": (re.compile(rf"^{_MEDICI}(?: {_CREST})?$"), ("medici", "crest"), "MEDICI CREST"),
+    "carissima-swap": (re.compile(rf"^{_POS} with {_POS}$"), ("position", "position2"), "L.P with M.Q"),
+    "carissima-promote": (re.compile(rf"^{_POS}$"), ("position",), "L.P"),
+    "carissima-advance": (re.compile(rf"^{_POS}$"), ("position",), "L.P"),
+    "figliolo-guard": (re.compile(rf"^{_CREST}$"), ("crest",), "CREST"),
+    "figliolo-teleport": (re.compile(rf"^{_POS} to {_LOC}$"), ("position", "to"), "L.P to M"),
+    "figliolo-travel": (re.compile(rf"^{_POS}{_STEPS}$"), ("position", "steps"), "L.P to A [to B [to C]]"),
+    "figliolo-debutant": (re.compile(rf"^{_LOC}$"), ("location",), "L"),
+}
+TRAVEL = re.compile(rf"^travel {_POS}{_STEPS}$")
+
+
+def parse_play(order: str) -> dict[str, Any] | str:
+    """`play CARD ARGS` as `{"card", ...fields}`, or why it cannot be read."""
+    text = " ".join(order.split())[len("play "):]
+    card, _, rest = text.partition(" ")
+    if card not in SCANDAL_CARDS:
+        return f"there is no scandal card {card!r} (cards: {', '.join(SCANDAL_CARDS)})"
+    pattern, fields, shape = ARGS[card]
+    m = pattern.match(rest)
+    if m is None:
+        return f"write `play {card} {shape}`"
+    out: dict[str, Any] = {"card": card}
+    out.update(zip(fields, m.groups()))
+    if "steps" in out:
+        out["steps"] = out["steps"].split(" to ")[1:]
+    return out
+
+
+def card_time(state: State, family: str, card: dict[str, Any]) -> int:
+    """What playing the card does to the clock: negative costs, positive gains."""
+    spec = SCANDAL_CARDS[card["card"]]["time"]
+    if spec == "gift":
+        return -B.gift_cost(state["gifts_given"][family][card["medici"]])
+    return int(spec)
+
+
+@contextmanager
+def card_out(state: State, family: str, card: str) -> Iterator[None]:
+    """The hand without the played card while its effect is judged (then restored)."""
+    hand = state["scandal"]["hand"][family]
+    i = hand.index(card)
+    hand.pop(i)
+    try:
+        yield
+    finally:
+        hand.insert(i, card)
+
+
+# -- the effects: why not, and what happens -----------------------------------------------------------
+
+def _own(state: State, family: str, position: str) -> str | None:
+    return A.own_piece(state, family, position)
+
+
+def _why_effect(state: State, family: str, c: dict[str, Any]) -> str | None:
+    card = c["card"]
+    q = state["queues"]
+    if card == "messere-cup":
+        tile = state["boast"][c["location"]]
+        if not B.has_cup(A.cups_of(tile), family):
+            return f"you have no cup on the tile at {c['location']}"
+        return None
+    if card == "messere-swap":
+        (l1, p1), (l2, p2) = split_position(c["position"]), split_position(c["position2"])
+        a, b = B.piece_at(q, c["position"]), B.piece_at(q, c["position2"])
+        if l1 != l2:
+            return "the two petitioners must stand in the same queue"
+        if a is None or b is None:
+            return f"there is no petitioner at {c['position'] if a is None else c['position2']}"
+        if a["rank"] != b["rank"]:
+            return f"a {a['rank']} and a {b['rank']} cannot swap: the rank order holds"
+        if B.same_piece(a, b):
+            return "the two petitioners are alike: swapping them changes nothing"
+        return None
+    if card == "messere-retire":
+        return _own(state, family, c["position"])
+    if card == "messere-boast":
+        return A.why_boast(state, family, {"location": c["location"]}, needs_member=False, cost=0)
+    if card == "carissima-gift":
+        return A.why_gift(state, family, c, at_carriage=False, cost=0)
+    if card == "carissima-swap":
+        why = _own(state, family, c["position"])
+        if why:
+            return why
+        (l1, _), (l2, _) = split_position(c["position"]), split_position(c["position2"])
+        if l2 not in NEIGHBOURS[l1]:
+            return f"{l2} is not an orthogonal neighbour of {l1}"
+        mine, other = B.piece_at(q, c["position"]), B.piece_at(q, c["position2"])
+        if other is None:
+            return f"there is no petitioner at {c['position2']}"
+        if B.RANK_ORDER[other["rank"]] <= B.RANK_ORDER[mine["rank"]]:   # type: ignore[index]
+            return f"the petitioner at {c['position2']} must be of a lower rank than yours"
+        return None
+    if card == "carissima-promote":
+        why = _own(state, family, c["position"])
+        if why:
+            return why
+        if B.piece_at(q, c["position"])["rank"] != "debutant":   # type: ignore[index]
+            return "this card promotes a debutant to a lady"
+        if state["supply"][family]["lady"] < 1:
+            return "you have no lady on your board"
+        return None
+    if card == "carissima-advance":
+        why = _own(state, family, c["position"])
+        if why:
+            return why
+        loc, n = split_position(c["position"])
+        if B.first_of_rank(q[loc], n) == n:
+            return f"the petitioner at {c['position']} already stands first of its rank"
+        return None
+    if card == "figliolo-guard":
+        kind, where = crest_parts(c["crest"])
+        if where not in CRESTS[kind]:
+            return f"there is no crest {c['crest']}"
+        if state["supply"][family]["guard"] < 1:
+            return "you have no guard left"
+        if family in B.guards_on(state["guards"], kind, where):
+            return f"your guard already stands on {c['crest']}"
+        return None
+    if card == "figliolo-teleport":
+        why = _own(state, family, c["position"])
+        if why:
+            return why
+        if c["position"].split(".")[0] == c["to"]:
+            return f"the petitioner already stands at {c['to']}"
+        if not A.room(state, c["to"]):
+            return f"the queue at {c['to']} has no free slot"
+        return None
+    if card == "figliolo-travel":
+        result = A.simulate_steps(state, family, [(c["position"], c["steps"])])
+        return result if isinstance(result, str) else None
+    if card == "figliolo-debutant":
+        loc = c["location"]
+        if state["supply"][family]["debutant"] < 1:
+            return "you have no debutant on your board"
+        if not any(p["family"] == family and p["rank"] != "debutant" for p in q[loc]):
+            return f"you have no lady or maestro at {loc}"
+        if not A.room(state, loc):
+            return f"the queue at {loc} has no free slot"
+        return None
+    raise AssertionError(card)
+
+
+def why_play(state: State, family: str, order: str) -> str | None:
+    c = parse_play(order)
+    if isinstance(c, str):
+        return c
+    if c["card"] not in state["scandal"]["hand"][family]:
+        return f"you hold no card {c['card']}"
+    with card_out(state, family, c["card"]):
+        why = _why_effect(state, family, c)
+    if why:
+        return why
+    cost = -card_time(state, family, c)
+    if cost > state["time"][family]:
+        return f"this card costs {cost} time and you have {state['time'][family]}"
+    return None
+
+
+def do_play(state: State, family: str, order: str, events: list[Event]) -> None:
+    c = parse_play(order)
+    assert isinstance(c, dict)
+    card = c["card"]
+    delta = card_time(state, family, c)
+    sc = state["scandal"]
+    sc["hand"][family].remove(card)
+    sc["discard"][SCANDAL_CARDS[card]["deck"]].append(card)
+    state["time"][family] = B.gain_time(state["time"][family], delta)
+    event: Event = {"type": "play", "family": family, "card": card,
+                    "order": " ".join(order.split())[len("play "):], "time": delta}
+    events.append(event)
+    q = state["queues"]
+    if card == "messere-cup":
+        tile = state["boast"][c["location"]]
+        slot = next(s for s in ("low", "middle", "high") if tile[s] and tile[s]["family"] == family)
+        tile[slot] = None
+        state["supply"][family]["cup"] += 1
+    elif card == "messere-swap":
+        (loc, p1), (_, p2) = split_position(c["position"]), split_position(c["position2"])
+        q[loc] = B.swap(q[loc], p1, p2)
+    elif card == "messere-retire":
+        loc, n = split_position(c["position"])
+        q[loc], gone = B.leave(q[loc], n)
+        state["removed"][family].append(gone["rank"])
+    elif card == "messere-boast":
+        A.do_boast(state, family, {"location": c["location"]}, events, cost=0)
+    elif card == "carissima-gift":
+        A.do_gift(state, family, c, events, cost=0)
+    elif card == "carissima-swap":
+        (l1, p1), (l2, p2) = split_position(c["position"]), split_position(c["position2"])
+        q[l1], mine = B.leave(q[l1], p1)
+        q[l2], other = B.leave(q[l2], p2)
+        A.enter_queue(state, q, l1, other)
+        A.enter_queue(state, q, l2, mine)
+    elif card == "carissima-promote":
+        A.do_promote(state, family, {"position": c["position"]}, events, cost=0)
+    elif card == "carissima-advance":
+        loc, n = split_position(c["position"])
+        q[loc] = B.advance(q[loc], n)
+    elif card == "figliolo-guard":
+        kind, where = crest_parts(c["crest"])
+        state["supply"][family]["guard"] -= 1
+        state["guards"][kind][where].append({"family": family, "colour": state["colour"][family]})
+    elif card == "figliolo-teleport":
+        loc, n = split_position(c["position"])
+        q[loc], moved = B.leave(q[loc], n)
+        A.enter_queue(state, q, c["to"], moved)
+    elif card == "figliolo-travel":
+        moved = _travel(state, family, c["position"], c["steps"], events)
+        state["pending"] = {"kind": "travel", "family": family, "moved": moved}
+    elif card == "figliolo-debutant":
+        state["supply"][family]["debutant"] -= 1
+        A.enter_queue(state, q, c["location"], {"family": family, "rank": "debutant",
+                                                 "colour": state["colour"][family]})
+
+
+def _travel(state: State, family: str, position: str, steps: list[str], events: list[Event]) -> str:
+    """Walk one member; returns the position where it now stands."""
+    mover = B.piece_at(state["queues"], position)
+    assert mover is not None
+    result = A.simulate_steps(state, family, [(position, steps)])
+    assert not isinstance(result, str)
+    state["queues"], paths = result
+    events.append({"type": "travel", "family": family, "paths": paths})
+    A.pay_escorts(state, family, paths, events)
+    dest = steps[-1]
+    # a newcomer stands last of its rank, or first of it with a doorman of its family (§5)
+    ranks = [B.RANK_ORDER[p["rank"]] for p in state["queues"][dest]]
+    r = B.RANK_ORDER[mover["rank"]]
+    if B.has_doorman(state["guards"], dest, family):
+        return f"{dest}.{1 + sum(1 for x in ranks if x < r)}"
+    return f"{dest}.{sum(1 for x in ranks if x <= r)}"
+
+
+# -- the follow-up of Figliolo's travel card ----------------------------------------------------------
+
+def parse_travel(order: str) -> tuple[str, list[str]] | None:
+    m = TRAVEL.match(" ".join(order.split()))
+    if m is None:
+        return None
+    return m.group(1), m.group(2).split(" to ")[1:]
+
+
+def why_travel(state: State, family: str, order: str) -> str | None:
+    if " ".join(order.split()) == "done":
+        return None
+    parsed = parse_travel(order)
+    if parsed is None:
+        return "write `travel L.P to A [to B [to C]]` for a second member, or `done`"
+    position, steps = parsed
+    if position == state["pending"]["moved"]:
+        return f"the member at {position} has travelled already: the second member must be another one"
+    result = A.simulate_steps(state, family, [(position, steps)])
+    return result if isinstance(result, str) else None
+
+
+def do_travel(state: State, family: str, order: str, events: list[Event]) -> None:
+    parsed = parse_travel(order)
+    if parsed is not None:
+        _travel(state, family, parsed[0], parsed[1], events)
+    else:
+        events.append({"type": "travel_done", "family": family})
+    state["pending"] = None
+
+
+# -- candidates ---------------------------------------------------------------------------------------
+
+def _walks(start: str, most: int) -> list[list[str]]:
+    """Every walk of 1..most steps along paths from `start`."""
+    out: list[list[str]] = []
+    frontier: list[list[str]] = [[]]
+    for _ in range(most):
+        frontier = [w + [n] for w in frontier for n in NEIGHBOURS[w[-1] if w else start]]
+        out += frontier
+    return out
+
+
+def candidates(state: State, family: str) -> list[str]:
+    """Every `play` order shape worth checking for the cards in the family's hand."""
+    q = state["queues"]
+    mine = [(loc, i + 1) for loc in LOCATIONS for i, p in enumerate(q[loc]) if p["family"] == family]
+    everyone = [(loc, i + 1) for loc in LOCATIONS for i in range(len(q[loc]))]
+    out: list[str] = []
+    for card in sorted(set(state["scandal"]["hand"][family])):
+        if card in ("messere-cup", "messere-boast", "figliolo-debutant"):
+            out += [f"play {card} {loc}" for loc in LOCATIONS]
+        elif card == "messere-swap":
+            out += [f"play {card} {loc}.{a} with {loc}.{b}" for loc, a in everyone for l2, b in everyone
+                    if l2 == loc and a < b]
+        elif card in ("messere-retire", "carissima-promote", "carissima-advance"):
+            out += [f"play {card} {loc}.{n}" for loc, n in mine]
+        elif card == "carissima-gift":
+            for medici in MEDICI:
+                kind = GUARD_OF[medici]
+                out.append(f"play {card} {medici}")
+                out += [f"play {card} {medici} {kind} {c}" for c in B.free_crests(state["guards"], kind)]
+        elif card == "carissima-swap":
+            out += [f"play {card} {loc}.{n} with {to}.{m}" for loc, n in mine for to in NEIGHBOURS[loc]
+                    for m in range(1, len(q[to]) + 1)]
+        elif card == "figliolo-guard":
+            out += [f"play {card} {kind} {c}" for kind in CRESTS for c in CRESTS[kind]]
+        elif card == "figliolo-teleport":
+            out += [f"play {card} {loc}.{n} to {to}" for loc, n in mine for to in LOCATIONS if to != loc]
+        elif card == "figliolo-travel":
+            out += [f"play {card} {loc}.{n} to " + " to ".join(w) for loc, n in mine for w in _walks(loc, 3)]
+    return out
+
+
+def travel_candidates(state: State, family: str) -> list[str]:
+    q = state["queues"]
+    mine = [(loc, i + 1) for loc in LOCATIONS for i, p in enumerate(q[loc]) if p["family"] == family]
+    return ["done"] + [f"travel {loc}.{n} to " + " to ".join(w) for loc, n in mine for w in _walks(loc, 3)]
