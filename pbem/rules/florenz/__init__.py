@@ -16,7 +16,9 @@ from pbem.rules.base import Decision, Event, Order, Ruleset, State, register
 from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz import flow as F
+from pbem.errors import SetupError
 from pbem.rules.florenz import scandal as S
+from pbem.rules.florenz import solo as SOLO
 from pbem.rules.florenz.view import display
 from pbem.rules.florenz.data import (
     GUARD_OF,
@@ -35,17 +37,19 @@ KIND_VERBS: dict[str, tuple[str, ...]] = {
     "bonus": A.BONUS_VERBS,
     "giovanni": ("accept", "decline"),
     "travel": ("travel", "done"),
+    "colour": ("colour",),
 }
 
 
 @register
 class Florenz(Ruleset):
-    """Florenz for 2-5 families (solo and scandal-card play come in later steps)."""
+    """Florenz for 2-5 families, or one player against Strozzi (option `solo`: normal, easier, harder)."""
 
     name = "florenz"
     title = "Florenz"
-    min_players = 2
+    min_players = 1
     max_players = 5
+    options = {"solo": ("normal", "easier", "harder")}
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -55,7 +59,12 @@ class Florenz(Ruleset):
     def setup(self, players: list[str], options: dict[str, str], rng: Rng,
               deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
         self.check_players(players)
-        return F.setup(players, rng, F.check_deck(deck, players) if deck else {})
+        variant = self.check_options(options)["solo"]
+        if len(players) > 1 and variant != "normal":
+            raise SetupError(f"solo={variant} is for the solo game: one player against Strozzi "
+                             f"({len(players)} players given)")
+        return F.setup(players, rng, F.check_deck(deck, players) if deck else {},
+                       solo=variant if len(players) == 1 else None)
 
     # -- decisions ------------------------------------------------------------------------------
 
@@ -63,6 +72,9 @@ class Florenz(Ruleset):
         phase = state["phase"]
         if phase == "over":
             return None
+        pending = state["pending"]
+        if pending and pending["kind"] == "colour":
+            return Decision((pending["family"],), "colour")
         family = state["on_turn"]
         if phase == "place":
             return Decision((family,), "place")
@@ -83,6 +95,8 @@ class Florenz(Ruleset):
             return ["accept", "decline"] + out
         if d.kind == "travel":
             return S.travel_candidates(state, player) + out
+        if d.kind == "colour":
+            return [f"colour {c}" for c in SOLO.COLOURS] + out
         if d.kind == "bonus":
             ring = state["rings"].get(player)
             swaps = [] if ring is None else [f"swap {ring}.{p} with {ring}.{q}"
@@ -123,6 +137,8 @@ class Florenz(Ruleset):
             return S.why_play(state, player, order)
         if verb in ("travel", "done"):
             return S.why_travel(state, player, order)
+        if verb == "colour":
+            return SOLO.why_colour(state, o["colour"])
         if verb == "place":
             return F.why_place(state, o["location"])
         if verb in ("accept", "decline"):
@@ -141,6 +157,9 @@ class Florenz(Ruleset):
             F.do_place(state, player, o["location"], rng, events)
         elif verb in ("accept", "decline"):
             F.do_giovanni(state, player, verb, rng, events)
+        elif verb == "colour":
+            SOLO.do_colour(state, o["colour"], events)
+            F.after_turn(state, rng, events)
         elif verb in ("travel", "done"):
             S.do_travel(state, player, order, events)
             F.after_turn(state, rng, events)
@@ -165,6 +184,8 @@ class Florenz(Ruleset):
             return "decline"
         if d.kind == "travel":
             return "done"
+        if d.kind == "colour":
+            return f"colour {SOLO.COLOURS[0]}"
         if A.is_last_to_pass(state):
             return "pass"
         return next(f"pass {loc}" for loc in LOCATIONS if loc not in state["rings"].values())
@@ -185,6 +206,8 @@ class Florenz(Ruleset):
         out["location_stack"] = sorted(out["location_stack"], key=int)
         out["time_stack"] = sorted(out["time_stack"])
         out["scandal"]["deck"] = {d: len(cards) for d, cards in out["scandal"]["deck"].items()}
+        if out["strozzi"]:
+            out["strozzi"]["deck"] = len(out["strozzi"]["deck"])
         out["scandal"]["hand"] = {
             f: cards if f == player else {d: sum(1 for c in cards if SCANDAL_CARDS[c]["deck"] == d)
                                           for d in out["scandal"]["discard"]}

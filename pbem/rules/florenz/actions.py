@@ -82,6 +82,10 @@ def pay_escorts(state: State, family: str, paths: list[str], events: list[Event]
             if owner == family:
                 state["time"][family] = B.gain_time(state["time"][family], DATA["escort"]["own_move_time"])
                 events.append({"type": "escort_time", "family": family, "path": path})
+                if state["solo"]:   # solo: "erhalte 1 SP und 1 Zeiteinheit"
+                    state["vp"][family] += DATA["escort"]["solo_own_move_vp"]
+                    events.append({"type": "escort_vp", "family": family, "path": path, "mover": family,
+                                   "vp": DATA["escort"]["solo_own_move_vp"]})
             else:
                 state["vp"][owner] += DATA["escort"]["foreign_move_vp"]
                 events.append({"type": "escort_vp", "family": owner, "path": path, "mover": family,
@@ -241,7 +245,8 @@ def simulate_steps(state: State, family: str, steps: list[tuple[str, list[str]]]
 
 def blocked_path(state: State, family: str, path: str) -> str | None:
     """Why a family may not walk over a path: only in the harder solo game, a Strozzi guard on it."""
-    if state.get("solo") == "harder" and family != "Strozzi" and "Strozzi" in B.guards_on(state["guards"], "escort", path):
+    strozzi = DATA["strozzi"]["name"]
+    if state["solo"] == "harder" and strozzi in B.guards_on(state["guards"], "escort", path):
         return f"a Strozzi guard stands on the path {path} (harder solo game: you may not cross it)"
     return None
 

@@ -12,6 +12,8 @@ from pbem.rng import Rng
 from pbem.rules.base import stack
 from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
+from pbem.rules.florenz import solo as SOLO
+from pbem.rules.florenz.solo import STROZZI
 from pbem.rules.florenz.data import (
     BOAST_TILES,
     COLOURS,
@@ -31,7 +33,8 @@ from pbem.rules.florenz.data import (
 
 State = dict[str, Any]
 Event = dict[str, Any]
-DECK_KEYS = ("start_family", "plan_cards", "boast_tiles", "carriages", "destinations", "time_tiles", "scandal")
+DECK_KEYS = ("start_family", "plan_cards", "boast_tiles", "carriages", "destinations", "time_tiles", "scandal",
+             "strozzi_cards")
 
 
 # -- the deck file ------------------------------------------------------------------------------------
@@ -59,7 +62,7 @@ def check_deck(deck: Any, players: list[str]) -> dict[str, Any]:
         out["start_family"] = deck["start_family"]
     if "plan_cards" in deck:
         cards = deck["plan_cards"]
-        if not isinstance(cards, dict) or any(p not in players for p in cards) \
+        if not isinstance(cards, dict) or any(p not in players and p != STROZZI for p in cards) \
                 or any(c not in PLAN_CARDS for c in cards.values()) or len(set(cards.values())) != len(cards):
             raise SetupError("plan_cards maps players to different plan cards 1-6")
         out["plan_cards"] = dict(cards)
@@ -93,6 +96,11 @@ def check_deck(deck: Any, players: list[str]) -> dict[str, Any]:
                 raise SetupError(f"time tile {t!r} is not among the tiles still left")
             rest.remove(t)
         out["time_tiles"] = tiles
+    if "strozzi_cards" in deck:
+        cards = deck["strozzi_cards"]
+        if not isinstance(cards, list) or any(c not in SOLO.CARDS for c in cards) or len(set(cards)) != len(cards):
+            raise SetupError("strozzi_cards is a list of different Strozzi cards 1-10, top first")
+        out["strozzi_cards"] = list(cards)
     if "scandal" in deck:
         out["scandal"] = {}
         for name, cards in deck["scandal"].items():
@@ -109,15 +117,18 @@ def check_deck(deck: Any, players: list[str]) -> dict[str, Any]:
 
 # -- set-up -------------------------------------------------------------------------------------------
 
-def setup(players: list[str], rng: Rng, deck: dict[str, Any]) -> tuple[State, list[Event]]:
-    """A new multi-family game (§3), up to the first placements."""
+def setup(players: list[str], rng: Rng, deck: dict[str, Any], solo: str | None = None) -> tuple[State, list[Event]]:
+    """A new game (§3), up to the first placement a player makes; `solo` (normal, easier, harder) for
+    one player against Strozzi (§15)."""
     fam = DATA["family"]
-    n = len(players)
+    families = list(players) + ([STROZZI] if solo else [])
+    n = len(families)
     # plan cards
     fixed_plans = deck.get("plan_cards", {})
     spare = [c for c in PLAN_CARDS if c not in fixed_plans.values()]
     rng.shuffle(spare, "plan-cards")
-    plans = {p: fixed_plans[p] if p in fixed_plans else spare.pop(0) for p in players}
+    planned = list(players) + ([STROZZI] if solo and DATA["solo_variants"][solo].get("plan_card") else [])
+    plans = {p: fixed_plans[p] if p in fixed_plans else spare.pop(0) for p in planned}
     # boast tiles
     fixed_tiles = deck.get("boast_tiles", {})
     tiles = [t for t in BOAST_TILES if t not in fixed_tiles.values()]
@@ -152,26 +163,32 @@ def setup(players: list[str], rng: Rng, deck: dict[str, Any]) -> tuple[State, li
     for name, spec in DATA["scandal"]["decks"].items():
         every = [c for c in spec["cards"] for _ in range(DATA["scandal"]["copies"])]
         decks[name] = stack(fixed_sc.get(name, []), every, rng, f"scandal-{name}")
-    start = deck["start_family"] if "start_family" in deck else rng.choice(list(players), "start-family")
+    if solo:
+        start = players[0]
+    else:
+        start = deck["start_family"] if "start_family" in deck else rng.choice(list(players), "start-family")
     i = players.index(start)
+    colour = {p: COLOURS[k] for k, p in enumerate(players)}
+    if solo:
+        colour = {players[0]: DATA["solo_colour"], STROZZI: SOLO.COLOURS[0]}
     state: State = {
         "players": list(players),
-        "families": list(players),
-        "colour": {p: COLOURS[k] for k, p in enumerate(players)},
-        "solo": None,
+        "families": families,
+        "colour": colour,
+        "solo": solo,
         "round": 0,
         "phase": "place",
         "start_family": start,
-        "on_turn": players[(i - 1) % n],
-        "place_order": [players[(i - k) % n] for k in range(1, n + 1)],
+        "on_turn": families[(i - 1) % n],
+        "place_order": [families[(i - k) % n] for k in range(1, n + 1)],
         "passed": [],
         "rings": {},
-        "time": {p: fam["start_time"] for p in players},
-        "vp": {p: fam["start_victory_points"] for p in players},
+        "time": {p: fam["start_time"] for p in families},
+        "vp": {p: fam["start_victory_points"] for p in families},
         "supply": {p: {"debutant": fam["debutants"], "lady": fam["ladies"], "maestro": fam["maestros"],
                        "guard": fam["guards"], "gift": fam["gifts_at_start"], "cup": fam["boast_cups"]}
-                   for p in players},
-        "removed": {p: [] for p in players},
+                   for p in families},
+        "removed": {p: [] for p in families},
         "queues": {loc: [] for loc in LOCATIONS},
         "open_slots": B.open_slots(n),
         "boast": boast,
@@ -182,8 +199,8 @@ def setup(players: list[str], rng: Rng, deck: dict[str, Any]) -> tuple[State, li
         "sectors": sectors,
         "location_stack": location_stack,
         "time_stack": time_stack,
-        "gifts_given": {p: {m: 0 for m in MEDICI} for p in players},
-        "scandal": {"deck": decks, "discard": {d: [] for d in decks}, "hand": {p: [] for p in players}},
+        "gifts_given": {p: {m: 0 for m in MEDICI} for p in families},
+        "scandal": {"deck": decks, "discard": {d: [] for d in decks}, "hand": {p: [] for p in families}},
         "plan_cards": plans,
         "giovanni": None,
         "pending": None,
@@ -193,6 +210,8 @@ def setup(players: list[str], rng: Rng, deck: dict[str, Any]) -> tuple[State, li
     events: list[Event] = [{"type": "setup", "start_family": start, "carriages": dict(carriages),
                             "targets": dict(targets)}]
     events += [{"type": "plan_card", "family": p, "card": plans[p], "to": [p]} for p in players]
+    if solo:
+        SOLO.setup_strozzi(state, rng, deck.get("strozzi_cards", []), events)
     return state, events
 
 
@@ -212,22 +231,27 @@ def do_place(state: State, family: str, location: str, rng: Rng, events: list[Ev
     if state["place_order"]:
         state["on_turn"] = state["place_order"][0]
     else:
-        start_round(state, 1, events)
+        start_round(state, 1, rng, events)
 
 
-def start_round(state: State, round_: int, events: list[Event]) -> None:
+def start_round(state: State, round_: int, rng: Rng, events: list[Event]) -> None:
     """Phase 1 (gain time) and the opening of phase 2."""
     state["round"] = round_
     sector = state["sectors"][str(round_)]
     gain = sector["time"]
     for f in state["families"]:
-        state["time"][f] = B.gain_time(state["time"][f], gain)
+        if f == STROZZI:
+            if round_ > 1:   # his clock starts at 6 instead of gaining round 1's time (R20)
+                state["time"][f] = B.gain_time(state["time"][f], SOLO.time_gain(state, gain))
+        else:
+            state["time"][f] = B.gain_time(state["time"][f], gain)
     if round_ > 1:
         sector["time"] = None   # the tile is spent
     events.append({"type": "round", "round": round_, "medici": medici_of(round_), "time": gain})
     state["phase"] = "actions"
     state["passed"] = []
     state["on_turn"] = state["start_family"]
+    settle(state, rng, events)
 
 
 def next_seat(state: State, family: str) -> str:
@@ -237,34 +261,76 @@ def next_seat(state: State, family: str) -> str:
 
 def after_turn(state: State, rng: Rng, events: list[Event]) -> None:
     """After an action or a bonus: the next family, or phases 3-5 when all have passed."""
-    if len(state["passed"]) == len(state["families"]):
-        move_medici(state, rng, events)
-        score_queue(state, rng, events)
-    else:
-        state["on_turn"] = next_seat(state, state["on_turn"])
+    state["on_turn"] = next_seat(state, state["on_turn"])
+    settle(state, rng, events)
+
+
+def settle(state: State, rng: Rng, events: list[Event]) -> None:
+    """Carry the action phase on until a player must decide: Strozzi's turns, turns a passed player
+    has no bonus for (harder solo game), and phases 3-5 once everyone has passed."""
+    while True:
+        if len(state["passed"]) == len(state["families"]):
+            move_medici(state, rng, events)
+            score_queue(state, rng, events)
+            return
+        family = state["on_turn"]
+        if family == STROZZI:
+            SOLO.turn(state, rng, events)
+            if state["pending"]:
+                return
+        elif not (family in state["passed"] and no_bonus(state, family)):
+            return
+        state["on_turn"] = next_seat(state, family)
+
+
+def no_bonus(state: State, family: str) -> bool:
+    """The harder solo game: a player who passed first gets no bonus after passing."""
+    return bool(state["solo"]) and DATA["solo_variants"][state["solo"]].get(
+        "your_passed_bonus_after_first_pass") is False and state["passed"][0] == family
 
 
 # -- phase 3: the Medici move -------------------------------------------------------------------------
 
 def draw_card(state: State, family: str, medici: str, rng: Rng, events: list[Event], why: str) -> None:
     """`family` draws a card of `medici`'s deck: hand limit, reshuffle, empty deck (§9)."""
+    if family == STROZZI:
+        SOLO.card_instead(state, why, rng, events)
+        return
     name = DECK_OF[medici]
     sc = state["scandal"]
     if len(sc["hand"][family]) >= DATA["scandal"]["hand_limit"]:
         state["time"][family] = B.gain_time(state["time"][family], DATA["scandal"]["over_limit_time"])
         events.append({"type": "hand_full", "family": family, "deck": name})
         return
+    card = take_card(state, medici, rng, events, family)
+    if card is None:
+        return
+    sc["hand"][family].append(card)
+    events.append({"type": "draw", "family": family, "deck": name, "why": why})
+    events.append({"type": "draw_card", "family": family, "card": card, "to": [family]})
+
+
+def take_card(state: State, medici: str, rng: Rng, events: list[Event], family: str) -> str | None:
+    """The top card of a Medici's deck (its discards reshuffled when it is empty), or None when both
+    are empty (R45)."""
+    name = DECK_OF[medici]
+    sc = state["scandal"]
     if not sc["deck"][name] and sc["discard"][name]:
         sc["deck"][name], sc["discard"][name] = sc["discard"][name], []
         rng.shuffle(sc["deck"][name], f"scandal-{name}")
         events.append({"type": "reshuffle", "deck": name})
     if not sc["deck"][name]:
         events.append({"type": "deck_empty", "deck": name, "family": family})
-        return
-    card = sc["deck"][name].pop(0)
-    sc["hand"][family].append(card)
-    events.append({"type": "draw", "family": family, "deck": name, "why": why})
-    events.append({"type": "draw_card", "family": family, "card": card, "to": [family]})
+        return None
+    return sc["deck"][name].pop(0)
+
+
+def reveal_card(state: State, medici: str, rng: Rng, events: list[Event]) -> str | None:
+    """Strozzi's scandal card: drawn and discarded face up (R14)."""
+    card = take_card(state, medici, rng, events, STROZZI)
+    if card is not None:
+        state["scandal"]["discard"][DECK_OF[medici]].append(card)
+    return card
 
 
 def move_medici(state: State, rng: Rng, events: list[Event]) -> None:
@@ -322,6 +388,11 @@ def next_giovanni(state: State, rng: Rng, events: list[Event]) -> None:
     offers = DISC[state["round"]]["offers"]
     while g["candidates"] and g["offer"] < len(offers):
         family = g["candidates"][0]
+        if family == STROZZI:
+            if SOLO.giovanni(state, offers[g["offer"]], events):
+                g["offer"] += 1
+            g["candidates"].pop(0)
+            continue
         if can_pay(state, family, offers[g["offer"]]["time"]):
             state["on_turn"] = family
             return
@@ -367,7 +438,7 @@ def clean_up(state: State, rng: Rng, events: list[Event]) -> None:
     state["rings"] = {}
     gifts = DISC[r]["gifts"]
     if gifts:
-        for f in state["families"]:
+        for f in state["players"]:
             state["supply"][f]["gift"] += gifts
     if r in DATA["disc_new_tiles_after_rounds"]:
         loc = state["location_stack"].pop(0)
@@ -375,8 +446,10 @@ def clean_up(state: State, rng: Rng, events: list[Event]) -> None:
         state["targets"][medici] = loc
     else:
         state["targets"].pop(medici, None)
+    if state["solo"]:
+        SOLO.clean_up(state, rng, events)
     events.append({"type": "clean_up", "round": r, "start_family": state["start_family"], "gifts": gifts})
-    start_round(state, r + 1, events)
+    start_round(state, r + 1, rng, events)
 
 
 def petitioners(state: State, family: str) -> int:
@@ -393,17 +466,24 @@ def final_scoring(state: State, events: list[Event]) -> None:
             state["time"][f] += DATA["scandal"]["discard_time"]
             events.append({"type": "discard", "family": f, "card": card})
         tvp = B.time_vp(state["time"][f])
-        pvp = B.plan_vp(state["plan_cards"][f], f, state["queues"])
+        plan = state["plan_cards"].get(f)
+        pvp = 0 if plan is None else B.plan_vp(plan, f, state["queues"])
         state["vp"][f] += tvp + pvp
-        events.append({"type": "final_score", "family": f, "time_vp": tvp, "plan_card": state["plan_cards"][f],
-                       "plan_vp": pvp})
+        events.append({"type": "final_score", "family": f, "time_vp": tvp, "plan_card": plan, "plan_vp": pvp})
     state["phase"] = "over"
     state["on_turn"] = None
     events.append({"type": "game_end", "standings": result(state)})
 
 
 def result(state: State) -> list[dict[str, Any]]:
-    """Standings by VP, then petitioners on the board, then gifts given; full ties share a rank."""
+    """Standings by VP, then petitioners on the board, then gifts given; full ties share a rank. Solo:
+    the player ranks first only with more VP than Strozzi (R51)."""
+    if state["solo"]:
+        me = state["players"][0]
+        win = state["vp"][me] > state["vp"][STROZZI]
+        rows = [{"player": me, "score": state["vp"][me], "rank": 1 if win else 2},
+                {"player": STROZZI, "score": state["vp"][STROZZI], "rank": 2 if win else 1}]
+        return sorted(rows, key=lambda row: row["rank"])
     def key(f: str) -> tuple[int, int, int]:
         return (state["vp"][f], petitioners(state, f), sum(state["gifts_given"][f].values()))
     ranked = sorted(state["families"], key=lambda f: tuple(-x for x in key(f)))

@@ -35,6 +35,7 @@ SHAPES: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
     ("play", re.compile(r"^play ([a-z]+-[a-z]+)(?: .*)?$"), ("card",)),
     ("travel", re.compile(rf"^travel {_POS}((?: to [1-9]){{1,3}})$"), ("position", "steps")),
     ("done", re.compile(r"^done$"), ()),
+    ("colour", re.compile(r"^colour ([a-z]+)$"), ("colour",)),
 ]
 
 
