@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test demo bench contract clean mail-servers
+.PHONY: install test demo demo-florenz bench contract clean mail-servers
 
 install: $(STAMP)
 
@@ -24,6 +24,9 @@ mail-servers:
 
 demo: install
 	$(PY) -m pbem.demo --dir demo-games
+
+demo-florenz: install
+	$(PY) -m pbem.demo --dir demo-games --ruleset florenz --players 3
 
 bench: install
 	$(PY) -m pbem.bench
