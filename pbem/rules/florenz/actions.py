@@ -322,7 +322,7 @@ def why_gift(state: State, family: str, o: dict[str, Any], at_carriage: bool = T
         if kind != GUARD_OF[medici]:
             return f"{medici}'s crests are {GUARD_OF[medici]} crests"
         if state["supply"][family]["guard"] < 1:
-            return "you have no guard left (order `gift MEDICI`)"
+            return f"you have no guard left (order `{'play carissima-gift' if cost == 0 else 'gift'} {medici}`)"
         if where not in B.free_crests(state["guards"], kind):
             return f"the crest {o['crest']} is not free"
     return short_of_time(state, family, B.gift_cost(state["gifts_given"][family][medici]) if cost is None else cost)
