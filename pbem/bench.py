@@ -36,19 +36,33 @@ def timed(label: str, fn: Callable[[], int], repeat: int = 3) -> None:
                f"  ({units / best:,.0f}/s)")
 
 
-def engine_games(players: int, games: int) -> int:
+def engine_games(players: int, games: int, ruleset: str = "medici", options: dict[str, str] | None = None) -> int:
     """Whole bot games in the engine alone; returns the number of orders applied."""
-    r = get_ruleset("medici")
+    r = get_ruleset(ruleset)
     names = [f"p{i}" for i in range(players)]
     orders = 0
     for g in range(games):
         rng = Rng(f"bench-{g}")
-        state, _ = r.setup(names, {"edition": "riogrande"}, rng)
+        state, _ = r.setup(names, r.check_options(options or {}), rng)
         while (d := r.decision(state)) is not None:
             p = d.players[0]
-            r.apply(state, p, bots.choose("medici", r.view(state, p), p, r.legal_orders(state, p)), rng)
+            r.apply(state, p, bots.choose(ruleset, r.view(state, p), p, r.legal_orders(state, p)), rng)
             orders += 1
     return orders
+
+
+def florenz_legal(n: int) -> int:
+    """Legal orders of a Florenz family in mid-game (candidates filtered by the rules), n times."""
+    r = get_ruleset("florenz")
+    rng = Rng("bench-legal")
+    state, _ = r.setup(["p0", "p1", "p2", "p3"], r.check_options({}), rng)
+    for _ in range(20):   # into round 1 with some pieces on the board
+        p = r.decision(state).players[0]   # type: ignore[union-attr]
+        r.apply(state, p, bots.choose("florenz", r.view(state, p), p, r.legal_orders(state, p)), rng)
+    p = r.decision(state).players[0]   # type: ignore[union-attr]
+    for _ in range(n):
+        r.legal_orders(state, p)
+    return n
 
 
 def turnfile_parse(n: int) -> int:
@@ -95,6 +109,10 @@ def main(games: int, quick: bool) -> None:
     click.echo(f"pbem benchmarks (python {sys.version.split()[0]})")
     for n in (3, 6):
         timed(f"engine: 10 bot games of Medici, {n} players (orders)", lambda n=n: engine_games(n, 10), repeat)
+    timed("engine: 3 bot games of Florenz, 4 families (orders)", lambda: engine_games(4, 3, "florenz"), repeat)
+    timed("engine: 3 solo games of Florenz, harder (orders)",
+          lambda: engine_games(1, 3, "florenz", {"solo": "harder"}), repeat)
+    timed("engine: Florenz legal orders of one family (lists)", lambda: florenz_legal(20), repeat)
     timed("turn file: hardened parse + schema (files)", lambda: turnfile_parse(500), repeat)
     timed(f"pipeline: {games} games x 5 runs of submit+advance+git (orders)", lambda: pipeline(games), 1)
 
