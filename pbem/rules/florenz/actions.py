@@ -263,7 +263,8 @@ def do_move(state: State, family: str, o: dict[str, Any], events: list[Event]) -
     assert not isinstance(result, str)
     pay(state, family, COST[o["verb"]])
     state["queues"], paths = result
-    events.append({"type": o["verb"], "family": family, "paths": paths})
+    walks = [[position.split(".")[0], *where] for position, where in _steps(o)]
+    events.append({"type": o["verb"], "family": family, "paths": paths, "walks": walks})
     pay_escorts(state, family, paths, events)
 
 

@@ -389,7 +389,7 @@ def next_giovanni(state: State, rng: Rng, events: list[Event]) -> None:
     while g["candidates"] and g["offer"] < len(offers):
         family = g["candidates"][0]
         if family == STROZZI:
-            if SOLO.giovanni(state, offers[g["offer"]], events):
+            if SOLO.giovanni(state, offers[g["offer"]], g["offer"] + 1, events):
                 g["offer"] += 1
             g["candidates"].pop(0)
             continue

@@ -263,7 +263,8 @@ def _travel(state: State, family: str, position: str, steps: list[str], events: 
     result = A.simulate_steps(state, family, [(position, steps)])
     assert not isinstance(result, str)
     state["queues"], paths = result
-    events.append({"type": "travel", "family": family, "paths": paths})
+    events.append({"type": "travel", "family": family, "paths": paths,
+                   "walks": [[position.split(".")[0], *steps]]})
     A.pay_escorts(state, family, paths, events)
     dest = steps[-1]
     # a newcomer stands last of its rank, or first of it with a doorman of its family (§5)

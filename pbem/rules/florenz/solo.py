@@ -428,11 +428,11 @@ def card_instead(state: State, why: str, rng: Rng, events: list[Event]) -> None:
     events.append({"type": "strozzi_card_discarded", "card": card, "time": SOLO["scandal_card_time"], "why": why})
 
 
-def giovanni(state: State, offer: dict[str, int], events: list[Event]) -> bool:
+def giovanni(state: State, offer: dict[str, int], number: int, events: list[Event]) -> bool:
     """Strozzi's answer to an offer: he always accepts when he has time (§15 phase 4). Whether he took it."""
     clock = state["time"][STROZZI]
     if clock == 0:
-        events.append({"type": "giovanni_skip", "family": STROZZI, "offer": None})
+        events.append({"type": "giovanni_skip", "family": STROZZI, "offer": number})
         return False
     paid = min(clock, offer["time"])
     vp = offer["vp"]

@@ -125,21 +125,13 @@ def hand_size(view: dict[str, Any], family: str) -> int:
 
 
 def supply_of(view: dict[str, Any], family: str) -> dict[str, int]:
-    """A family's supply; a family of two colours (Strozzi) has one map per colour: summed."""
-    s = view["supply"].get(family, {})
-    if s and all(isinstance(v, dict) for v in s.values()):
-        out: dict[str, int] = {}
-        for part in s.values():
-            for k, n in part.items():
-                out[k] = out.get(k, 0) + n
-        return out
-    return dict(s)
+    """What a family has on its board (Strozzi: both colours together)."""
+    return dict(view["supply"].get(family, {}))
 
 
 def piece_colour_shown(view: dict[str, Any], piece: dict[str, Any]) -> bool:
     """Whether a piece's colour is worth printing: a family of several colours (Strozzi)."""
-    own = view.get("colour", {}).get(piece["family"])
-    return bool(piece.get("colour")) and piece.get("colour") != own
+    return bool(view.get("solo")) and piece["family"] != view["players"][0]
 
 
 def guard_names(view: dict[str, Any], kind: str, crest: str) -> list[str]:
@@ -502,7 +494,8 @@ def display(view: dict[str, Any], player: str | None) -> dict[str, Any]:
         "location_tiles": [str(x) for x in view.get("location_stack", [])],
         "time_tiles": [str(x) for x in view.get("time_stack", [])],
         "table": family_table(view, player),
-        "turn_order": [f"{f} ({view.get('colour', {}).get(f, 'orange and blue')})" for f in turn_order(view)],
+        "turn_order": [f"{f} ({'orange and blue' if view.get('solo') and f != view['players'][0] else view['colour'][f]})"
+                       for f in turn_order(view)],
         "passed": passed_text(view),
         "decks": deck_sizes,
         "deck_order": {d: list(v) for d, v in sc["deck"].items() if isinstance(v, list)} if gm else {},
