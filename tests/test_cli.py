@@ -890,6 +890,6 @@ def test_version_and_rulesets(pbem: Any) -> None:
     r = pbem.runner.invoke(pbem_main, ["rulesets"])
     assert r.exit_code == 0
     lines = r.stdout.splitlines()
-    assert lines[0].startswith("florenz          Florenz, 2-5 players")
+    assert lines[0] == "florenz          Florenz, 1-5 players (solo: normal|easier|harder)"
     assert lines[1] == "medici           Medici, 3-6 players (edition: riogrande|amigo)"
 
