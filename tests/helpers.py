@@ -257,8 +257,8 @@ def play_engine_game(rules: Any, players: list[str], options: dict[str, Any], se
         # ... and so does the same order applied to the reloaded copy with a stream resumed at the counter
         resumed = Rng(seed, rng.counter)
 
-        if orders % refuse_every == 0:  # an order from someone else is refused and changes nothing
-            other = next(p for p in players if p != player)
+        other = next((p for p in players if p != player), None)   # none in a solo game
+        if other is not None and orders % refuse_every == 0:  # someone else's order is refused, changes nothing
             before = copy.deepcopy(state)
             with pytest.raises(IllegalOrder):
                 rules.apply(state, other, order, Rng(seed, rng.counter))

@@ -23,6 +23,7 @@ from pbem.rng import Rng
 from pbem.rules.florenz import Florenz
 from pbem.rules.florenz import flow as F
 from pbem.turnfile import validator
+from test_florenz_engine import random_legal
 
 GAME = Florenz()
 STATE = validator("florenz.state")
@@ -33,20 +34,6 @@ COLOURS = ["blue", "orange", "violet", "green", "black"]
 
 def errors(v: Any, value: Any) -> list[str]:
     return [f"{'/'.join(map(str, e.absolute_path)) or 'top'}: {e.message}" for e in v.iter_errors(value)]
-
-
-def random_legal(state: dict[str, Any], player: str, chooser: Rng) -> str:
-    """A random legal order, passing held back a little (as tests/test_florenz_engine.py does)."""
-    candidates = GAME.candidate_orders(state, player)
-    while candidates:
-        order = candidates.pop(chooser.below(len(candidates), "order"))
-        if order.startswith("pass") and candidates and chooser.below(4, "pass"):
-            continue
-        if GAME.why_illegal(state, player, order) is None:
-            return order
-    pas = GAME.passive_order(state, player)
-    assert pas is not None and GAME.why_illegal(state, player, pas) is None
-    return pas
 
 
 def play(n: int, seed: str, each: Any = None, options: dict[str, str] | None = None,

@@ -27,6 +27,7 @@ from pbem.rules.florenz import solo as SOLO
 from pbem.rules.florenz.data import LOCATIONS, PATHS
 from pbem.rules.florenz.solo import STROZZI
 from pbem.store import dump_yaml
+from test_florenz_engine import random_legal
 
 GAME = Florenz()
 SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -709,7 +710,7 @@ def run_game(variant: str, seed: str, chooser: str) -> tuple[State, dict[str, in
         if chooser == "bot":
             order = bots.choose("florenz", GAME.view(state, ME), ME, GAME.legal_orders(state, ME))
         else:
-            order = random_legal(state, pick)
+            order = random_legal(state, ME, pick)
         before = dict(state["vp"])
         for e in GAME.apply(state, ME, order, rng):
             seen[e["type"]] = seen.get(e["type"], 0) + 1
@@ -717,20 +718,6 @@ def run_game(variant: str, seed: str, chooser: str) -> tuple[State, dict[str, in
         steps += 1
         assert steps < 3000
     return state, seen
-
-
-def random_legal(state: State, chooser: Rng) -> str:
-    """As tests/test_florenz_engine.py's: a random legal order, passing held back a little."""
-    candidates = GAME.candidate_orders(state, ME)
-    while candidates:
-        order = candidates.pop(chooser.below(len(candidates), "order"))
-        if order.startswith("pass") and candidates and chooser.below(4, "pass"):
-            continue
-        if GAME.why_illegal(state, ME, order) is None:
-            return order
-    order = GAME.passive_order(state, ME)
-    assert order is not None and GAME.why_illegal(state, ME, order) is None
-    return order
 
 
 @pytest.mark.parametrize("variant", ["normal", "easier", "harder"])
