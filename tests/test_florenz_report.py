@@ -20,6 +20,7 @@ from helpers import Table
 
 from pbem.game import apply_orders, new_game, show, waiting_for
 from pbem.report import event_lines, render_report
+from pbem.rng import Rng
 from pbem.rules.florenz.view import display
 from pbem.store import GamesDir
 
@@ -278,3 +279,19 @@ def test_the_cli_prints_reports(pbem: Any, tmp_path: Path) -> None:
     assert gm.exit_code == 0, gm.output
     assert "GM view" in gm.stdout and "GM only - location stack, top first" in gm.stdout
     assert "YOUR MOVE" not in gm.stdout
+
+
+def test_strozzis_colour_question_is_the_players_move() -> None:
+    """Card 5 with Strozzi's colours tied: the player's report asks for the colour, not an action."""
+    from pbem import bots
+    from pbem.rules.florenz import Florenz
+
+    game, rng = Florenz(), Rng("c0")
+    state, _ = game.setup(["anna"], {"solo": "normal"}, rng)
+    while (d := game.decision(state)) is not None and d.kind != "colour":
+        p = d.players[0]
+        game.apply(state, p, bots.choose("florenz", game.view(state, p), p, game.legal_orders(state, p)), rng)
+    assert d is not None and d.players == ("anna",)
+    asked = game.view(state, "anna")["display"]["decision"]
+    assert (asked["kind"], asked["family"], asked["title"]) == ("colour", "anna", "Strozzi's colour")
+    assert "`colour orange` or `colour blue`" in asked["text"]

@@ -421,7 +421,8 @@ def decision(view: dict[str, Any]) -> dict[str, Any]:
 
 
 TITLES = {"place": "place your first debutant", "action": "your action", "bonus": "a bonus (you have passed)",
-          "travel": "the travel card's second member", "giovanni": "Giovanni's offer"}
+          "travel": "the travel card's second member", "giovanni": "Giovanni's offer",
+          "colour": "Strozzi's colour"}
 
 
 def _decision(view: dict[str, Any]) -> dict[str, Any]:
@@ -443,6 +444,10 @@ def _decision(view: dict[str, Any]) -> dict[str, Any]:
                          f"{offer['time']} time for {offer['vp']} VP (`accept`; you may discard cards for "
                          f"time first) or `decline` (then you are out of this scoring).")}
     pending = view.get("pending")
+    if pending and pending.get("kind") == "colour":
+        return {"kind": "colour", "family": pending.get("family"),
+                "text": ("Strozzi's card 5 places a piece of the colour he has fewer of in play, and he has "
+                         "as many orange as blue pieces: you choose, `colour orange` or `colour blue`.")}
     if pending and pending.get("kind") == "travel":
         return {"kind": "travel", "family": who,
                 "text": (f"Finish Figliolo's travel card: the member now at {pending.get('moved')} has "
