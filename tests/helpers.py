@@ -257,8 +257,9 @@ def play_engine_game(rules: Any, players: list[str], options: dict[str, Any], se
         # ... and so does the same order applied to the reloaded copy with a stream resumed at the counter
         resumed = Rng(seed, rng.counter)
 
-        other = next((p for p in players if p != player), None)   # none in a solo game
-        if other is not None and orders % refuse_every == 0:  # someone else's order is refused, changes nothing
+        # someone else's order is refused and changes nothing (in a solo game: the engine's own family)
+        other = next((p for p in [*players, *state.get("families", [])] if p != player), None)
+        if other is not None and orders % refuse_every == 0:
             before = copy.deepcopy(state)
             with pytest.raises(IllegalOrder):
                 rules.apply(state, other, order, Rng(seed, rng.counter))
