@@ -15,7 +15,7 @@ from pbem import advance as batch
 from pbem import deadlines, gm
 from pbem import game as games
 from pbem.deadlines import POLICIES
-from pbem.config import CONFIG_FILE, load_config, starter_config
+from pbem.config import CONFIG_FILE, Config, load_config, starter_config
 from pbem.errors import PbemError, SetupError
 from pbem.mailbox import Postman
 from pbem.report import render_report, visible
@@ -46,6 +46,42 @@ def emit_json(value: Any) -> None:
 @click.version_option(package_name="pbem")
 def main() -> None:
     """Host board games by email: turn files in, reports out, every turn committed to git."""
+    try:
+        games.now()  # a broken PBEM_NOW is one line here, not a traceback somewhere in a run
+    except PbemError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+# -- option values: a malformed value is a usage error (exit 2), like click's own ---------------------
+
+def _usage(parse: Callable[[str], Any]) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A click callback that parses each value with `parse` and turns its PbemError into a usage error."""
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is None:
+            return None
+        try:
+            return [parse(v) for v in value] if isinstance(value, tuple) else parse(value)
+        except PbemError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+    return callback
+
+
+def _key_value(spec: str) -> tuple[str, str]:
+    key, sep, value = spec.partition("=")
+    if not sep or not key:
+        raise SetupError(f"{spec!r} is not KEY=VALUE")
+    return key, value
+
+
+def _duration(what: str, off: tuple[str, ...]) -> Callable[[str], str]:
+    def check(text: str) -> str:
+        if text.strip().lower() not in off:
+            try:
+                deadlines.parse_duration(text, what)
+            except PbemError as exc:  # click names the option already
+                raise SetupError(str(exc).removeprefix(f"{what} ")) from None
+        return text
+    return check
 
 
 def read_deck(path: Path, ruleset: str) -> Any:
@@ -68,37 +104,44 @@ def read_deck(path: Path, ruleset: str) -> Any:
 @click.argument("ruleset")
 @click.argument("game")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
-              help="A player, in seating order; repeat for each.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="A rules option, e.g. edition=amigo.")
-@click.option("--seed", default=None, help="The secret seed of the game's chance (default: a random one).")
+              callback=_usage(games.parse_player), help="A player, in seating order; repeat for each.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_usage(_key_value),
+              help="A rules option, e.g. edition=amigo.")
+@click.option("--seed", default=None, help=f"The secret seed of the game's chance (default: a random one; "
+                                            f"at least {games.STRONG_SEED} characters).")
+@click.option("--weak-seed", is_flag=True, help="Allow a short, guessable seed (tests, demos, replays).")
 @click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A YAML file fixing the card order.")
-@click.option("--deadline", default=None, metavar="DURATION", help="Time for each decision, e.g. 48h or 2d.")
-@click.option("--grace", default=None, metavar="DURATION", help="Grace period after the deadline, e.g. 6h.")
+@click.option("--deadline", default=None, metavar="DURATION", callback=_usage(_duration("deadline", ())),
+              help="Time for each decision, e.g. 48h or 2d.")
+@click.option("--grace", default=None, metavar="DURATION", callback=_usage(_duration("grace period", ("0", "none"))),
+              help="Grace period after the deadline, e.g. 6h.")
 @click.option("--policy", default=None, type=click.Choice(POLICIES),
               help="At the deadline: wait (default), default (the most passive order) or bot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @games_dir_option
-def new(gd: GamesDir, ruleset: str, game: str, players: tuple[str, ...], options: tuple[str, ...],
-        seed: str | None, deck: Path | None, deadline: str | None, grace: str | None, policy: str | None,
-        as_json: bool) -> None:
+def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], options: list[tuple[str, str]],
+        seed: str | None, weak_seed: bool, deck: Path | None, deadline: str | None, grace: str | None,
+        policy: str | None, as_json: bool) -> None:
     """Start a new game of RULESET called GAME."""
     rules = get_ruleset(ruleset)
-    opts: dict[str, str] = {}
-    for spec in options:
-        key, sep, value = spec.partition("=")
-        if not sep or not key:
-            raise SetupError(f"--option {spec!r} is not KEY=VALUE")
-        opts[key] = value
-    people = [games.parse_player(p) for p in players]
+    opts = dict(options)
+    people = list(players)
+    if deadline is None and (grace is not None or policy is not None):
+        raise click.UsageError("set a deadline (such as --deadline 48h) before a grace period or a policy")
+    weak = games.weak_seed(seed)
+    if weak and not weak_seed:
+        click.echo(f"Warning: {weak}", err=True)
     fixed = read_deck(deck, rules.name) if deck is not None else None
     rule = gm.deadline_rule(deadline, grace, policy) if (deadline or grace or policy) else None
+    config = load_config(gd.root)
+    games.check_addresses(people, config)
     state, tokens = games.new_game(gd, rules.name, game, people, opts, seed, fixed, rule)  # checks everything first
     with gd.lock():
         if gd.exists(game):
             raise SetupError(f"game {game!r} already exists in {gd.root}")
         gd.ensure_repo()
-        postman = Postman(load_config(gd.root))
+        postman = Postman(config)
         batch.write_reports(gd, state, postman, tokens)
         gd.save(game, state)
         names = ", ".join(n for n, _ in people)
@@ -137,6 +180,8 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
     orders = "; ".join(games.order_text(o) for o in done.orders)
     note = " (it replaces the orders queued before)" if done.replaced else ""
     click.echo(f"Queued {done.player}'s orders for {done.game}, turn {done.turn}: {orders}{note}.")
+    if done.paused:
+        click.echo(f"{done.game} is paused by the GM: they are applied when it resumes.")
 
 
 @main.command()
@@ -243,10 +288,23 @@ def init(gd: GamesDir, gm_name: str, address: str) -> None:
         raise PbemError(f"{path} already exists; edit it, or remove it first")
     text = starter_config(gm_name, address)  # checked before anything is written
     with gd.lock():
+        before = []
+        for game in gd.games():
+            try:
+                state = gd.load(game)
+            except PbemError:
+                continue  # a broken game is the GM's to mend; `pbem status` lists it
+            games.check_addresses([(p["name"], p["email"]) for p in state["players"]],
+                                  Config(gd.root, gm_address=address))
+            before.append(game)
         gd.ensure_repo()
         write_atomic(path, text)
         gd.commit_paths([CONFIG_FILE], "pbem.yaml: the GM's settings\n")
     click.echo(f"Wrote {path}. Edit it to say where mail comes in and how it goes out.")
+    if before:
+        click.echo(f"Warning: {', '.join(before)} began before {CONFIG_FILE}: their players' mail so far came "
+                   f"from {Config(gd.root).gm_address}, which they cannot answer; their next report comes "
+                   f"from the new address.", err=True)
 
 
 def gm_change(gd: GamesDir, game: str, change: Callable[[dict[str, Any]], dict[str, Any]], message: str,
@@ -266,8 +324,10 @@ def gm_change(gd: GamesDir, game: str, change: Callable[[dict[str, Any]], dict[s
 
 @main.command(name="set")
 @click.argument("game")
-@click.option("--deadline", default=None, metavar="DURATION", help="Time for each decision (48h, 2d; 'none' removes it).")
-@click.option("--grace", default=None, metavar="DURATION", help="Grace period after the deadline.")
+@click.option("--deadline", default=None, metavar="DURATION", callback=_usage(_duration("deadline", ("none", "off"))),
+              help="Time for each decision (48h, 2d; 'none' removes it).")
+@click.option("--grace", default=None, metavar="DURATION", callback=_usage(_duration("grace period", ("0", "none"))),
+              help="Grace period after the deadline.")
 @click.option("--policy", default=None, type=click.Choice(POLICIES), help="What happens at the deadline.")
 @games_dir_option
 def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, policy: str | None) -> None:
@@ -283,32 +343,32 @@ def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, polic
 @main.command()
 @click.argument("game")
 @click.argument("old")
-@click.argument("new", metavar="NEW=EMAIL")
+@click.argument("new", metavar="NEW=EMAIL", callback=_usage(games.parse_player))
 @click.option("--json", "as_json", is_flag=True, help="Print the new token as JSON.")
 @games_dir_option
-def replace(gd: GamesDir, game: str, old: str, new: str, as_json: bool) -> None:
+def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bool) -> None:
     """Hand OLD's seat in GAME to a new player: a new token, a welcome mail, the clock restarted."""
-    holder: dict[str, str] = {}
+    from pbem.mailrun import post_report, welcome_text
 
-    def change(state: dict[str, Any]) -> dict[str, Any]:
-        changed, holder["token"] = gm.replace(state, old, new)
-        holder["seat"] = games.seat_of(changed, new.partition("=")[0]) or old
-        return changed
-    state = gm_change(gd, game, change, f"{new.partition('=')[0]} takes over the seat of {old}")
-    seat, token = holder["seat"], holder["token"]
+    person, email = new
     with gd.lock():
-        post = Postman(load_config(gd.root))
-        from pbem.mailrun import post_report, welcome_text
-
+        state = games.load_checked(gd, game)
+        config = load_config(gd.root)
+        games.check_addresses([new], config)
+        state, token = gm.replace(state, old, f"{person}={email}")
+        seat = games.seat_of(state, person) or old
+        post = Postman(config)
+        # the newcomer's welcome comes first: it carries his token and the whole game so far
         report = render_report(state, seat, visible(state["events"], seat))
-        state["reports_sent"][seat] += 1
-        seq = state["reports_sent"][seat]
+        seq = state["reports_sent"][seat] + 1
         gd.write_report(game, seat, f"{seq:04d}-welcome-turn-{state['engine']['turn']:04d}.txt", report)
         post_report(post, state, seat, seq, welcome_text(state, seat, token, report), "welcome")
+        state["reports_sent"][seat] = seq
+        state["reported"][seat] = len(state["events"])
+        batch.write_reports(gd, state, post)  # the others hear who took the seat
         gd.save(game, state)
-        gd.commit(game, f"{game}: welcome for the new player of seat {seat}\n")
+        gd.commit(game, f"{game}: {person} takes over the seat of {old}\n")
         post.deliver()
-    person = new.partition("=")[0]
     if as_json:
         emit_json({"game": game, "seat": seat, "player": person, "token": token})
         return

@@ -17,7 +17,7 @@ from pbem.errors import PbemError
 
 POLICIES = ("wait", "default", "bot")
 MAX_HOURS = 366 * 24
-_DURATION = re.compile(r"^(\d+)\s*([mhdw])$")
+_DURATION = re.compile(r"^(\d+)\s*([mhdw])\Z")
 _UNIT_HOURS = {"m": 1 / 60, "h": 1, "d": 24, "w": 168}
 
 

@@ -45,7 +45,7 @@ def demo(folder: Path, ruleset: str, options: tuple[str, ...], seed: str, count:
     names = (PLAYERS + [f"player{i}" for i in range(5, 9)])[:count]
     if ruleset == "medici-strozzi":
         names = ["lorenzo", "filippo"][:count]
-    args = ["new", ruleset, "demo1", "--seed", seed, "--json"]
+    args = ["new", ruleset, "demo1", "--seed", seed, "--weak-seed", "--json"]
     for name in names:
         args += ["--player", f"{name}={name}@example.org"]
     for opt in options:

@@ -26,7 +26,15 @@ EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 def now() -> str:
     """The time, as ISO 8601 UTC; tests set PBEM_NOW to control the clock."""
     fixed = os.environ.get("PBEM_NOW")
-    moment = datetime.fromisoformat(fixed) if fixed else datetime.now(timezone.utc)
+    if not fixed:
+        return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        moment = datetime.fromisoformat(fixed.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise SetupError(f"PBEM_NOW={fixed!r} is not a time in ISO 8601 form "
+                         f"(such as 2026-11-24T18:00:00Z); unset it to use the clock") from None
+    if moment.tzinfo is None:  # a time without a zone is read as UTC, the zone of every stamp pbem writes
+        moment = moment.replace(tzinfo=timezone.utc)
     return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
@@ -53,13 +61,34 @@ def parse_player(spec: str) -> tuple[str, str]:
     """`anna=anna@example.org` -> ("anna", "anna@example.org")."""
     name, sep, email = spec.partition("=")
     if not sep:
-        raise SetupError(f"--player {spec!r} is not NAME=EMAIL")
+        raise SetupError(f"{spec!r} is not NAME=EMAIL")
     if not PLAYER_NAME.match(name):
         raise SetupError(f"player name {name!r} must be lower-case letters, digits, '-' or '_', "
                          f"starting with a letter, at most 24 characters")
     if not re.match(EMAIL, email):
         raise SetupError(f"{email!r} (player {name}) is not an email address")
     return name, email
+
+
+STRONG_SEED = 16  # shorter seeds can be found from their published sha256 by trying candidates
+
+
+def weak_seed(seed: str | None) -> str | None:
+    """Why a GM's seed is too easy to guess, or None (no seed: pbem draws a strong one)."""
+    if not seed or len(seed) >= STRONG_SEED:  # an empty seed is refused by new_game
+        return None
+    return (f"a seed of {len(seed)} characters can be guessed from the sha256 every report carries, "
+            f"and with it every shuffle of the game; use at least {STRONG_SEED} characters, or leave "
+            f"--seed out (--weak-seed silences this for tests and demos)")
+
+
+def check_addresses(players: list[tuple[str, str]], config: Any) -> None:
+    """Refuse a player whose address is the GM's own: pbem sets that mail aside, so he could never
+    send orders by mail."""
+    for name, email in players:
+        if email.lower() == config.gm_address.lower():
+            raise SetupError(f"{email!r} (player {name}) is the GM's own address in pbem.yaml; pbem sets "
+                             f"mail from it aside, so {name} could never send orders by mail")
 
 
 def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str, str]],
@@ -201,6 +230,7 @@ class Submitted:
     orders: list[Order]
     queued: Path
     replaced: int
+    paused: bool = False  # the game is paused: the orders wait in the queue until it resumes
 
 
 def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None = None) -> Submitted:
@@ -214,10 +244,12 @@ def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None =
             raise AuthError(f"{sender} is not the address of {tf.player!r} in game {tf.game!r}")
     ruleset = ruleset_of(state)
     check_orders(tf.orders, f"{ruleset.name}.orders", tf.lines)
-    apply_orders(state, seat, tf.turn, tf.orders)  # a dry run: raises if anything is wrong
+    paused = state["status"] == "paused"
+    # a dry run (raises if anything is wrong); a paused game checks them as they will be applied on resume
+    apply_orders(dict(state, status="active") if paused else state, seat, tf.turn, tf.orders)
     entry = {"player": seat, "turn": tf.turn, "orders": tf.orders, "received": now(), "source": source}
     path, replaced = gd.enqueue(tf.game, entry)
-    return Submitted(tf.game, seat, tf.turn, tf.orders, path, len(replaced))
+    return Submitted(tf.game, seat, tf.turn, tf.orders, path, len(replaced), paused)
 
 
 # -- looking at a game --------------------------------------------------------------------------------

@@ -10,9 +10,10 @@ from __future__ import annotations
 import datetime
 import importlib.resources
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Iterator
 
 import jsonschema
 import yaml
@@ -57,6 +58,10 @@ def _scan(text: str, what: str) -> None:
                     raise TurnFileError(f"{what}, line {line}: tags ({_short(tag)!r}) are not allowed")
                 if keys and keys[-1] is not None:
                     expect_key[-1] = not expect_key[-1]
+                    if expect_key[-1]:  # a list or mapping as a key: nothing in pbem is keyed so
+                        kind = "mapping" if isinstance(event, yaml.MappingStartEvent) else "list"
+                        raise TurnFileError(f"{what}, line {line}: a {kind} cannot be a key; keys are "
+                                            f"plain words such as 'orders'")
                 depth += 1
                 if depth > MAX_DEPTH:
                     raise TurnFileError(f"{what}, line {line}: nested more than {MAX_DEPTH} levels deep")
@@ -68,6 +73,8 @@ def _scan(text: str, what: str) -> None:
                 keys.pop()
                 expect_key.pop()
             elif isinstance(event, yaml.ScalarEvent):
+                if event.value == "<<" and event.implicit[0]:  # plain '<<' is YAML's merge key
+                    raise TurnFileError(f"{what}, line {line}: the merge key '<<' is not allowed")
                 if tag and event.implicit == (False, False):
                     raise TurnFileError(f"{what}, line {line}: tags ({_short(tag)!r}) are not allowed")
                 if keys and keys[-1] is not None:
@@ -200,9 +207,34 @@ def plain(error: jsonschema.ValidationError) -> str:
     return error.message
 
 
+def _is_integer(checker: Any, instance: Any) -> bool:
+    """A whole number is an int: `3.0` is a float that looks whole, and `true` is no number."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: dict[str, Any]) -> Iterator[Any]:
+    """`pattern` as JSON Schema means it (ECMA 262): `$` matches only at the very end, where Python's
+    `$` also matches before a final newline (`"start B2\\n"` would pass `^start [A-Z][0-9]$`)."""
+    if isinstance(instance, str) and not _compiled(pattern).search(instance):
+        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
 @cache
-def validator(name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema(name))
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
+
+
+_Strict = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    validators={"pattern": _ecma_pattern},
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
+@cache
+def validator(name: str) -> Any:
+    """The validator of a schema from schemas/: whole numbers must be ints, patterns anchor as in ECMA."""
+    return _Strict(schema(name))
 
 
 def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:

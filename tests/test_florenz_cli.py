@@ -23,7 +23,7 @@ from typing import Any
 
 import helpers
 import pytest
-from helpers import Pbem, assert_error, player_args, snapshot_at_head
+from helpers import Pbem, assert_error, assert_usage_error, player_args, snapshot_at_head
 
 from pbem.cli import main as pbem_main
 from pbem.errors import SetupError
@@ -163,7 +163,9 @@ def test_a_solo_variant_with_several_players(table: Table, variant: str, players
 def test_new_with_an_unknown_option(table: Table) -> None:
     new_refused(table, [*player_args(*THREE), "--option", "edition=amigo"],
                 "florenz has no option 'edition' (options: solo)")
-    new_refused(table, [*player_args("anna"), "--option", "solo"], "--option 'solo' is not KEY=VALUE")
+    r = table.pbem("new", "florenz", "f1", "--seed", SEED, *player_args("anna"), "--option", "solo")
+    assert_usage_error(r, "Invalid value for '--option': 'solo' is not KEY=VALUE")
+    assert not (table.games / "f1").exists()
 
 
 CARRIAGES = "carriages: {cosimo: 1, contessina: 7, giovanni: 4}\n"

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 import helpers
-from helpers import Pbem, as_json, assert_error, git, player_args, snapshot_at_head
+from helpers import Pbem, as_json, assert_error, assert_usage_error, git, player_args, snapshot_at_head
 from pbem import bots
 from pbem.game import new_game, apply_orders
 from pbem.rng import Rng, commitment
@@ -106,7 +106,7 @@ def loading(load_position: tuple[Path, dict[str, str]], table: Table) -> Table:
 # -- pbem new ------------------------------------------------------------------------------------------
 
 def test_new_game_of_two(table: Table) -> None:
-    r = table.pbem("new", "medici-strozzi", "s1", *TWO, "--seed", "s")
+    r = table.pbem("new", "medici-strozzi", "s1", *TWO, "--seed", "s", "--weak-seed")
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert lines[0] == f"New Medici vs Strozzi game 's1' in {table.games.resolve() / 's1'}"
@@ -146,10 +146,15 @@ def test_new_needs_exactly_two_players(table: Table, names: tuple[str, ...]) -> 
 @pytest.mark.parametrize("option, message", [
     ("edition=amigo", "medici-strozzi has no option 'edition' (options: none)"),
     ("rounds=2", "medici-strozzi has no option 'rounds' (options: none)"),
-    ("edition", "--option 'edition' is not KEY=VALUE"),
 ])
 def test_new_takes_no_options(table: Table, option: str, message: str) -> None:
     assert_error(table.pbem("new", "medici-strozzi", "s1", *TWO, "--option", option), message)
+    assert not table.games.exists()
+
+
+def test_new_refuses_a_malformed_option_as_a_usage_error(table: Table) -> None:
+    r = table.pbem("new", "medici-strozzi", "s1", *TWO, "--option", "edition")
+    assert_usage_error(r, "Invalid value for '--option': 'edition' is not KEY=VALUE")
     assert not table.games.exists()
 
 

@@ -154,6 +154,45 @@ def test_duplicate_key_in_a_flow_mapping_inside_the_orders() -> None:
     assert rejected(data) == "the turn file, line 5: the key 'bid' appears twice"
 
 
+def test_a_whole_float_is_not_a_whole_number_in_the_orders_either() -> None:
+    data = ENVELOPE + "turn: 1\norders:\n  - bid: 7.0\n"
+    assert rejected(data) == invalid("line 6, orders[0].bid: must be a whole number, not 7.0")
+
+
+@pytest.mark.parametrize("data, line, kind", [
+    ("[a]: b\n", 1, "list"),
+    (ENVELOPE + "{turn: 1}: 2\n", 4, "mapping"),
+    (ENVELOPE + "turn: 1\norders:\n  - {[bid]: 5}\n", 6, "list"),
+    ("? [game, m1]\n: x\n", 1, "list"),
+])
+def test_a_collection_as_a_key_is_refused(data: str, line: int, kind: str) -> None:
+    """Python cannot key a dict by a list (`unhashable type`): the scan refuses it first."""
+    assert rejected(data) == f"the turn file, line {line}: a {kind} cannot be a key; keys are plain words such as 'orders'"
+
+
+@pytest.mark.parametrize("data, line", [
+    (ENVELOPE + "orders: [draw]\n<<: {turn: 2}\n", 5),
+    ("<<: {game: m1, player: anna, token: s3cret, turn: 2, orders: [draw]}\n", 1),
+    (ENVELOPE + "turn: 2\norders: [<<]\n", 5),
+])
+def test_the_merge_key_is_refused(data: str, line: int) -> None:
+    """`<<` would merge a mapping in past the duplicate-key check."""
+    assert rejected(data) == f"the turn file, line {line}: the merge key '<<' is not allowed"
+
+
+def test_a_quoted_merge_sign_is_plain_text() -> None:
+    value, _ = load_yaml("'<<': x\n")
+    assert value == {"<<": "x"}
+
+
+@pytest.mark.parametrize("order", ["start B2\n", "palace grey C7\n", "start B2 ", "wall N5\r"])
+def test_a_trailing_newline_does_not_pass_an_order_pattern(order: str) -> None:
+    """JSON Schema's `$` is ECMA's, which matches only at the very end (Python's also before a newline)."""
+    data = ENVELOPE + f"turn: 1\norders:\n  - {order!r}\n".replace("'", '"').replace("\\\\", "\\")
+    message = rejected(data, "medina.orders")
+    assert message.startswith(invalid("line 6, orders[0]: is not a Medina placement; send one of: "))
+
+
 def test_the_same_key_in_sibling_mappings_is_fine() -> None:
     tf = parse_turnfile(ENVELOPE + "turn: 1\norders:\n  - bid: 1\n  - bid: 2\n", "medici.orders")
     assert tf.orders == [{"bid": 1}, {"bid": 2}]
@@ -227,6 +266,9 @@ def test_unknown_fields() -> None:
     ("1.5", "1.5"),
     ("true", "True"),
     ("'3'", "'3'"),
+    ("3.0", "3.0"),  # a float that looks whole is still a float: it would later be printed as one
+    ("3e0", "'3e0'"),
+    ("2.", "2.0"),
 ])
 def test_turn_not_an_integer(value: str, words: str) -> None:
     data = ENVELOPE + f"turn: {value}\norders: [draw]\n"

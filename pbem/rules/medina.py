@@ -26,7 +26,7 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[:COLS]
 SIDE_LENGTH = {"N": COLS, "S": COLS, "W": ROWS, "E": ROWS}
 SQUARE = r"[A-Z](?:[1-9]|[1-9][0-9])"
 _COLOUR = "|".join(COLOURS)
-ORDER = re.compile(rf"^(?:(start|stable|merchant)() ({SQUARE})|(palace|roof) ({_COLOUR}) ({SQUARE})|(wall)() ([NSEW][0-9]{{1,2}}))$")
+ORDER = re.compile(rf"^(?:(start|stable|merchant)() ({SQUARE})|(palace|roof) ({_COLOUR}) ({SQUARE})|(wall)() ([NSEW][0-9]{{1,2}}))\Z")
 
 
 def parse_order(order: Order) -> tuple[str, str | None, str] | None:

@@ -38,7 +38,7 @@ Queues = dict[str, Queue]
 Guards = dict[str, dict[str, list[dict[str, Any]]]]   # kind -> crest -> guards on it, in the order placed
 Cups = dict[str, Any]                                 # slot -> {"family", "colour"} or None
 
-POSITION = re.compile(r"^([1-9])\.([1-9][0-9]?)$")
+POSITION = re.compile(r"^([1-9])\.([1-9][0-9]?)\Z")
 
 
 # -- naming pieces ------------------------------------------------------------------------------------
