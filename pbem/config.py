@@ -92,7 +92,11 @@ def load_config(root: Path) -> Config:
     config = Config(root=root)
     if not path.is_file():
         return config
-    value = check_config_text(path.read_text("utf-8"), str(path))
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise PbemError(f"cannot read {path}: {exc.strerror}") from None
+    value = check_config_text(data, str(path))
     gm = value.get("gm", {})
     config.gm_name = gm.get("name", config.gm_name)
     config.gm_address = gm.get("address", config.gm_address)
@@ -116,8 +120,8 @@ def starter_config(name: str, address: str) -> str:
     return text
 
 
-def check_config_text(text: str, where: str) -> dict[str, Any]:
-    value, lines = load_yaml(text.encode("utf-8"), f"the configuration {where!r}")
+def check_config_text(text: str | bytes, where: str) -> dict[str, Any]:
+    value, lines = load_yaml(text.encode("utf-8") if isinstance(text, str) else text, f"the configuration {where!r}")
     value = {} if value is None else value
     problems = schema_errors(value, "config", lines)
     if problems:

@@ -248,3 +248,18 @@ def test_a_paused_game_still_refuses_an_illegal_order(pbem: Pbem, tmp_path: Path
     assert_error(pbem("submit", str(path)),
                  "order 'bid: 3': you are the auctioneer: send 'draw' or 'auction', not 'bid: 3'")
     assert snapshot(pbem.games) == before
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"gm:\n  name: \xff\n", "the configuration '{path}' is not UTF-8 text (byte 12)"),
+    (b"max_mail_bytes: 2000.0\n", "{path} is not valid:\n  - line 1, max_mail_bytes: must be a whole number, not 2000.0"),
+    (b"- gm\n", "{path} is not valid:\n  - line 1, the top level: must be a mapping (key: value), not a list"),
+    (b"[gm]: x\n", "the configuration '{path}', line 1: a list cannot be a key; keys are plain words such as 'orders'"),
+])
+def test_a_broken_pbem_yaml_is_one_clear_error(pbem: Pbem, content: bytes, message: str) -> None:
+    new(pbem)
+    path = pbem.games.resolve() / "pbem.yaml"
+    path.write_bytes(content)
+    before = snapshot(pbem.games)
+    assert_error(pbem("advance"), message.format(path=path))
+    assert snapshot(pbem.games) == before
