@@ -1,10 +1,13 @@
 """The batch: for every game, apply the queued orders, write the reports, commit to git.
 
-One broken game (a corrupt state file, a crash in its engine) is reported and skipped; it never stops
-the others. Files are written in an order that makes a crash harmless: reports first (their names are
-fixed by the state, so a rerun writes the same files), then the state, then the queue is cleared, then
-git. A rerun after a crash finds the orders either still queued against the old state, or stale
-against the new one; none is applied twice.
+One broken game (a corrupt state or queue file, a missing state file, a crash in its engine, a git
+that fails) is reported and skipped; it never stops the others. Files are written in an order that
+makes a crash harmless: reports first (their names are fixed by the state, so a rerun writes the same
+files), then the state, then the queue is cleared, then git. A rerun after a crash first commits what
+the dead run saved, then finds its orders either still queued against the old state, or already in
+the order log (dropped without a word: they were applied), or refused already (the player has that
+refusal, counted by the saved state); none is applied or refused twice. `crash_point` names the
+steps, for the tests that kill a run at each of them.
 """
 
 from __future__ import annotations
@@ -16,16 +19,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbem.errors import PbemError
-from pbem.game import apply_orders, player_names, waiting_for
+from pbem.errors import PbemError, StoreError
+from pbem.game import NEXT, play_queue, player_names, waiting_for
 from pbem.report import event_lines, render_error, render_report, visible
 from pbem.rules.base import Event, order_text
 from pbem.config import load_config
 from pbem.mailbox import Postman
 from pbem.gm import deadline_actions, parse_now
-from pbem.mailrun import close_inbox, finish_intake, post_reminder, post_report, read_inbox, welcome_text
-from pbem.store import dump_yaml
-from pbem.store import GamesDir
+from pbem.mailrun import (close_inbox, finish_intake, post_reminder, post_report, preview_inbox, read_inbox,
+                          welcome_text)
+from pbem.store import STATE_FILE, GamesDir, crash_point, dump_yaml
 
 
 @dataclass
@@ -83,15 +86,21 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
     return paths
 
 
-def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int, orders: list[Any],
-           message: str, postman: Postman | None = None) -> Path:
+def describe_turn(turn: int | str | None) -> str:
+    """How a queued turn file names what it answers: `turn 7`, `sent ahead`, `standing orders`."""
+    return f"turn {turn}" if isinstance(turn, int) else "sent ahead" if turn == NEXT else "standing orders"
+
+
+def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int | str | None, orders: list[Any],
+           message: str, postman: Postman | None = None, standing: list[Any] | None = None) -> Path:
     """An error report for the sender alone; the game is not touched (only his report counter)."""
     seq = state["reports_sent"][player] + 1
     state["reports_sent"][player] = seq
-    text = render_error(state, player, turn, orders, message)
+    text = render_error(state, player, turn, orders, message, standing)
     if postman is not None:
         post_report(postman, state, player, seq, text, "refused")
-    return gd.write_report(state["game"], player, f"{seq:04d}-refused-turn-{turn:04d}.txt", text)
+    number = turn if isinstance(turn, int) else state["engine"]["turn"]
+    return gd.write_report(state["game"], player, f"{seq:04d}-refused-turn-{number:04d}.txt", text)
 
 
 def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], outcome: Outcome) -> str:
@@ -115,59 +124,141 @@ def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], 
     return "\n".join(lines) + "\n"
 
 
+def already_applied(state: dict[str, Any], entry: dict[str, Any]) -> bool:
+    """Queued orders a run applied and saved, then died before taking them out of the queue: the order
+    log holds them, from the same player for the same turn (or sent ahead), received at the same
+    moment; standing orders the state says were set at that moment."""
+    received, orders = entry.get("received"), entry.get("orders")
+    if orders is None:
+        return bool(received) and state.get("standing_since", {}).get(entry["player"], "") >= received
+    if not received or not orders:
+        return False
+    log = state["log"]
+    ahead = entry.get("turn") == NEXT
+    for i, e in enumerate(log):
+        if (e.get("by") == "premove" if ahead else e["turn"] == entry["turn"]) and e["player"] == entry["player"] \
+                and e["received"] == received and not e.get("substitute"):
+            run = log[i:i + len(orders)]
+            return [e["order"] for e in run] == list(orders) and all(
+                e["player"] == entry["player"] and e["received"] == received and not e.get("substitute") for e in run)
+    return False
+
+
+def already_refused(gd: GamesDir, state: dict[str, Any], path: Path, entry: dict[str, Any]) -> bool:
+    """Queued orders a run refused and saved, then died before moving them to rejected/: the player has
+    a refusal report for this turn that the saved state counts, written after the file was queued (a
+    player has one queued file per turn, so it can be the refusal of no other)."""
+    player, turn = entry["player"], entry.get("turn")
+    if not isinstance(turn, int):
+        return False  # standing orders and orders sent ahead are checked again, harmlessly
+    sent = state["reports_sent"].get(player, 0)
+    stamp = path.name.split("-", 1)[0]
+    queued_ns = int(stamp) if stamp.isdigit() else path.stat().st_mtime_ns
+    folder = gd.game_dir(state["game"]) / "reports" / player
+    for report in folder.glob(f"*-refused-turn-{turn:04d}.txt") if folder.is_dir() else []:
+        seq = report.name.split("-", 1)[0]
+        try:
+            if seq.isdigit() and int(seq) <= sent and report.stat().st_mtime_ns >= queued_ns:
+                return True
+        except FileNotFoundError:
+            continue
+    return False
+
+
+def commit_leftovers(gd: GamesDir, game: str, state: dict[str, Any]) -> bool:
+    """A state that a run saved but did not commit (it died, or git failed) is committed on its own,
+    described as it happened, before this run changes anything."""
+    last = gd.committed(game)
+    if last is None or not isinstance(last.get("engine"), dict) or not isinstance(last.get("events"), list):
+        return gd.commit(game, f"{game}: changes an interrupted run left uncommitted\n")
+    if dump_yaml(last) == dump_yaml(state):
+        return False  # only reports and the like: this run's commit takes them
+    message = commit_message(state, last["engine"].get("turn", 1), state["events"][len(last["events"]):], Outcome(game))
+    return gd.commit(game, message + "(committed by the next run: the run that made it did not commit)\n")
+
+
 def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: datetime | None = None,
                  dry_run: bool = False, dirty: bool = True) -> Outcome:
     """Apply one game's queue, then its deadline policy; write reports, save, commit (with `dry_run`:
-    only say what would happen)."""
+    only say what would happen). `dirty`: git has changes of this game that no run committed."""
     outcome = Outcome(game)
     state = gd.load(game)
+    queue = gd.queued(game) if state["status"] != "paused" else []  # a paused game keeps its queue
+    if dirty and not dry_run:
+        outcome.committed = commit_leftovers(gd, game, state)
     before = dump_yaml(state)
     known = len(state["events"])
-    queue = gd.queued(game) if state["status"] != "paused" else []  # a paused game keeps its queue
     first_turn = state["engine"]["turn"]
     done: list[tuple[Path, str | None]] = []  # queue file, and where to keep it (None: delete)
+    newest = {(e["player"], e.get("turn")): p for p, e in queue}  # a file a newer one replaced, left by a crash
+    pending = []
     for path, entry in queue:
-        player, turn, orders = entry["player"], entry["turn"], entry["orders"]
-        try:
-            state, _ = apply_orders(state, player, turn, orders, entry.get("received"))
-        except PbemError as exc:
-            outcome.refused.append(f"{player} (turn {turn}): {exc}")
-            if not dry_run:
-                outcome.reports.append(refuse(gd, state, player, turn, orders, str(exc), postman))
+        if newest[(entry["player"], entry.get("turn"))] != path or already_applied(state, entry):
+            done.append((path, None))
+        elif already_refused(gd, state, path, entry):
             done.append((path, "rejected"))
-            continue
-        outcome.applied.append(f"{player} {', '.join(order_text(o) for o in orders)}")
-        done.append((path, None))
+        else:
+            pending.append((path, entry))
+    state, results, auto = play_queue(state, pending)
+    for r in results:
+        if r.outcome == "held":
+            continue  # orders sent ahead wait in the queue for the sender's decision
+        done.append((r.key, "rejected" if r.outcome in ("refused", "dropped") else None))
+        entry = dict(pending)[r.key]
+        if r.outcome == "applied" and r.turn != NEXT:
+            what = [", ".join(order_text(o) for o in r.orders)] if r.orders else []
+            if entry.get("standing") is not None:
+                what.append("standing orders")
+            outcome.applied.append(f"{r.player} {'; '.join(what)}")
+        elif r.outcome in ("refused", "dropped"):
+            message = r.message if r.outcome == "refused" else \
+                f"your orders sent ahead could not be applied when your decision came: {r.message}"
+            outcome.refused.append(f"{r.player} ({describe_turn(r.turn)}): {message}")
+            if not dry_run:
+                outcome.reports.append(refuse(gd, state, r.player, r.turn, r.orders, message, postman,
+                                              standing=entry.get("standing")))
+    outcome.applied += auto
     if state["status"] == "active":
         state, substitutes, outcome.reminded = deadline_actions(state, at or parse_now())
         outcome.substitutes += substitutes
+        if substitutes:  # standing orders may answer what comes after a substitute move
+            state, _, more = play_queue(state, [])
+            outcome.applied += more
     outcome.finished = state["status"] == "finished"
     if dry_run:
         return outcome
-    if dump_yaml(state) == before and not done:
-        if not dirty:
-            return outcome
-        # what a run that died before its commit left behind is committed now, described as it happened
-        last = gd.committed(game)
-        if last is not None and last.get("engine", {}).get("turn") != state["engine"]["turn"]:
-            message = commit_message(state, last["engine"]["turn"], state["events"][len(last["events"]):], outcome)
-            outcome.committed = gd.commit(game, message + "(committed by the next run: the run that made it died)\n")
-        else:
-            outcome.committed = gd.commit(game, f"{game}: changes an interrupted run left uncommitted\n")
+    changed = dump_yaml(state) != before
+    if not changed and not done:
+        if dirty:  # reports and the like that a run wrote before it died
+            outcome.committed = gd.commit(game, f"{game}: changes an interrupted run left uncommitted\n") \
+                or outcome.committed
         return outcome
-    for player in outcome.reminded:
-        if postman is not None:
-            post_reminder(postman, state, player)
-    outcome.reports += write_reports(gd, state, postman)
-    gd.save(game, state)
+    if changed:
+        for player in outcome.reminded:
+            if postman is not None:
+                post_reminder(postman, state, player)
+        crash_point("reports")
+        outcome.reports += write_reports(gd, state, postman)
+        crash_point("save")
+        gd.save(game, state)
     for path, keep in done:
+        crash_point("dequeue")
         if keep:
             dest = gd.game_dir(game) / keep / path.name
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(path, dest)
         else:
             path.unlink()
-    outcome.committed = gd.commit(game, commit_message(state, first_turn, state["events"][known:], outcome))
+    crash_point("commit")
+    message = commit_message(state, first_turn, state["events"][known:], outcome) if changed \
+        else f"{game}: changes an interrupted run left uncommitted\n"
+    try:
+        outcome.committed = gd.commit(game, message) or outcome.committed
+    except StoreError as exc:
+        if not changed:
+            raise
+        raise StoreError(f"{exc}; the new state is saved in {game}/{STATE_FILE} but not committed "
+                         f"(the next `pbem advance` commits it)") from None
     return outcome
 
 
@@ -180,13 +271,15 @@ class Run:
     sent: int = 0
     delivery: str = ""
     send_errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # what failed besides the games (exit 1)
 
 
 def advance(gd: GamesDir, mail: bool = True) -> Run:
     """Read new mail, advance every game as far as its queued orders allow, commit, send.
 
     The inbox is read first and its mail taken out only after the commits, so a run that dies half
-    way leaves the mail to be read again (see pbem.mailrun)."""
+    way leaves the mail to be read again (see pbem.mailrun). Mail for a game whose run did not commit
+    stays in the inbox; all other handled mail leaves it."""
     run = Run()
     with gd.lock():
         gd.ensure_repo()
@@ -201,20 +294,25 @@ def advance(gd: GamesDir, mail: bool = True) -> Run:
                 run.mail = [f"mail could not be read: {exc}"]
         try:
             run.outcomes = advance_all(gd, postman)
-            if intake:
-                gd.commit_paths(["mail/seen.txt"], f"mail: read {len(intake.new_ids)} new mail\n\n"
-                                + "".join(f"- {line}\n" for line in intake.lines))
+            if intake and gd.root.joinpath("mail", "seen.txt").is_file():
+                crash_point("commit-seen")
+                try:
+                    gd.commit_paths(["mail/seen.txt"], f"mail: read {len(intake.new_ids)} new mail\n\n"
+                                    + "".join(f"- {line}\n" for line in intake.lines))
+                except StoreError as exc:  # seen.txt is on disk, which is what counts; the next run commits it
+                    run.errors.append(str(exc))
         except BaseException:
             if intake:
                 close_inbox(intake)  # the mail stays in the inbox, to be read again
             raise
         if intake:
-            if any(o.error for o in run.outcomes):
-                close_inbox(intake)  # not all committed: the mail stays (seen, so never applied twice)
-            else:
-                finish_intake(intake)  # committed: now the mail may leave the inbox
+            try:  # committed: now the mail may leave the inbox, but for the games that did not commit
+                finish_intake(intake, {o.game for o in run.outcomes if o.error})
+            except (PbemError, OSError) as exc:  # it stays, read before: the next run takes it out
+                run.errors.append(f"the mail read could not be taken out of the inbox: {exc}")
         if postman:
             run.delivery = postman.describe()
+            crash_point("deliver")
             try:
                 run.sent, run.send_errors = postman.deliver()
             except PbemError as exc:
@@ -223,15 +321,13 @@ def advance(gd: GamesDir, mail: bool = True) -> Run:
 
 
 def dry_run(gd: GamesDir) -> list[str]:
-    """What `pbem advance` would do now, game by game; nothing is written, no mail is read or sent."""
-    lines = []
+    """What `pbem advance` would do now: each waiting mail, then game by game (the mail's own orders
+    not counted); nothing is written, no mail is moved, marked or sent."""
     config = load_config(gd.root)
-    if config.inbox["type"] != "imap":
-        inbox = config.path(config.inbox.get("path", "mail/inbox"))
-        waiting = sum(1 for _ in (inbox / "new").iterdir()) + sum(1 for _ in (inbox / "cur").iterdir()) \
-            if config.inbox["type"] == "maildir" and (inbox / "new").is_dir() else None
-        if waiting:
-            lines.append(f"mail: {waiting} mail(s) in {inbox} would be read")
+    try:
+        lines = preview_inbox(gd, config)  # read without marking anything seen or moving it
+    except PbemError as exc:
+        lines = [f"mail could not be read: {exc}"]
     for game in gd.games():
         try:
             outcome = advance_game(gd, game, dry_run=True)

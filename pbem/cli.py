@@ -24,17 +24,28 @@ from pbem.store import GamesDir, write_atomic
 from pbem.turnfile import load_yaml, schema_errors
 
 
+CREATING_COMMANDS = ("new", "init")  # the only commands that may make a folder a games dir
+
+
 def games_dir_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    """`--games-dir DIR` on every command (default ./games, or $PBEM_GAMES_DIR)."""
+    """`--games-dir DIR` on every command (default ./games, or $PBEM_GAMES_DIR). Only `new` and `init`
+    (by their command name) may create the games dir; every other command first refuses a folder that
+    is not one. The warnings the games dir collected (a stale git lock removed) go to stderr."""
     @click.option("--games-dir", "games_dir", envvar="PBEM_GAMES_DIR", default="games", show_default=True,
                   type=click.Path(file_okay=False, path_type=Path),
                   help="The folder holding the games (a git repository of its own).")
     @functools.wraps(f)
     def wrapper(*args: Any, games_dir: Path, **kwargs: Any) -> Any:
+        gd = GamesDir(games_dir, create=click.get_current_context().command.name in CREATING_COMMANDS)
         try:
-            return f(*args, gd=GamesDir(games_dir), **kwargs)
+            if not gd.create:
+                gd.check()
+            return f(*args, gd=gd, **kwargs)
         except PbemError as exc:
             raise click.ClickException(str(exc)) from None
+        finally:
+            for warning in gd.warnings:
+                click.echo(f"Warning: {warning}", err=True)
     return wrapper
 
 
@@ -138,7 +149,7 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
     games.check_addresses(people, config)
     state, tokens = games.new_game(gd, rules.name, game, people, opts, seed, fixed, rule)  # checks everything first
     with gd.lock():
-        if gd.exists(game):
+        if gd.exists(game) or gd.is_game_folder(game):
             raise SetupError(f"game {game!r} already exists in {gd.root}")
         gd.ensure_repo()
         postman = Postman(config)
@@ -179,7 +190,12 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
         done = games.submit(gd, data)
     orders = "; ".join(games.order_text(o) for o in done.orders)
     note = " (it replaces the orders queued before)" if done.replaced else ""
-    click.echo(f"Queued {done.player}'s orders for {done.game}, turn {done.turn}: {orders}{note}.")
+    if done.orders:
+        when = "for his next decision" if done.turn == games.NEXT else f"turn {done.turn}"
+        click.echo(f"Queued {done.player}'s orders for {done.game}, {when}: {orders}{note}.")
+    if done.standing is not None:
+        standing = "; ".join(games.order_text(o) for o in done.standing) or "none (this clears them)"
+        click.echo(f"Queued {done.player}'s standing orders for {done.game}: {standing}.")
     if done.paused:
         click.echo(f"{done.game} is paused by the GM: they are applied when it resumes.")
 
@@ -195,9 +211,12 @@ def advance(gd: GamesDir, dry_run: bool) -> None:
             click.echo(line)
         return
     run = batch.advance(gd)
+    for warning in gd.warnings:  # first: what pbem mended before the run
+        click.echo(f"Warning: {warning}", err=True)
+    gd.warnings.clear()
     outcomes = run.outcomes
     for line in run.mail:
-        click.echo(line)
+        click.echo(line, err=line.startswith("Warning: "))
     for o in outcomes:
         click.echo(o.summary(), err=bool(o.error))
     if run.sent:
@@ -207,8 +226,10 @@ def advance(gd: GamesDir, dry_run: bool) -> None:
     if not outcomes:
         click.echo(f"No games in {gd.root}.")
     broken = [o.game for o in outcomes if o.error]
-    if broken:
-        raise click.ClickException(f"{len(broken)} game{'s' if len(broken) > 1 else ''} skipped: {', '.join(broken)}")
+    problems = ([f"{len(broken)} game{'s' if len(broken) > 1 else ''} skipped: {', '.join(broken)}"]
+                if broken else []) + run.errors
+    if problems:
+        raise click.ClickException("; ".join(problems))
 
 
 @main.command()
@@ -218,15 +239,16 @@ def status(gd: GamesDir, as_json: bool) -> None:
     """Every game: ruleset, turn, whose move, since when."""
     rows = []
     for game in gd.games():
-        try:
+        try:  # a missing or corrupt state file, a corrupt queued file: the game needs the GM
             state = gd.load(game)
+            queued = len(gd.queued(game))
         except PbemError as exc:
             rows.append({"game": game, "error": str(exc)})
             continue
         when = deadlines.due(state)
         rows.append({"game": game, "ruleset": state["ruleset"], "turn": state["engine"]["turn"],
                      "status": state["status"], "waiting_for": games.waiting_for(state),
-                     "since": state["waiting_since"], "queued": len(gd.queued(game)),
+                     "since": state["waiting_since"], "queued": queued,
                      "deadline": deadlines.describe(state), "due": deadlines.stamp(when) if when else None,
                      "needs_gm": gm.needs_gm(state, gm.parse_now())})
     if as_json:

@@ -18,7 +18,7 @@ from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTur
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
 from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
-from pbem.turnfile import TurnFile, check_orders, parse_turnfile
+from pbem.turnfile import NEXT, TurnFile, check_orders, parse_turnfile
 
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
@@ -106,7 +106,7 @@ def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str
     ruleset.check_players(names)
     options = ruleset.check_options(options)
     fixed = ruleset.check_deck(deck, names, options) if deck is not None else None
-    if gd.exists(game):
+    if gd.exists(game) or gd.is_game_folder(game):  # a game whose state file is lost is still a game
         raise SetupError(f"game {game!r} already exists in {gd.root}")
     seed = seed if seed is not None else secrets.token_hex(16)
     if not seed:
@@ -182,7 +182,8 @@ def check_turn(state: dict[str, Any], player: str, turn: int) -> None:
 
 
 def apply_orders(state: dict[str, Any], player: str, turn: int, orders: list[Order],
-                 received: str | None = None, substitute: str | None = None) -> tuple[dict[str, Any], list[Event]]:
+                 received: str | None = None, substitute: str | None = None,
+                 by: str | None = None) -> tuple[dict[str, Any], list[Event]]:
     """Apply a player's orders one after another to a copy of the game. Every order must be legal when
     its turn comes and still be the player's decision; otherwise nothing at all is applied."""
     check_turn(state, player, turn)
@@ -205,10 +206,11 @@ def apply_orders(state: dict[str, Any], player: str, turn: int, orders: list[Ord
             suffix = "; nothing was applied" if len(orders) > 1 else ""
             raise IllegalOrder(f"{label}: {exc}{suffix}") from None
         entry = {"turn": at, "player": player, "order": order, "received": received or now()}
-        if substitute:
-            entry["substitute"] = substitute
+        mark = {"substitute": substitute} if substitute else {"by": by} if by else {}
+        entry.update(mark)
         new["log"].append(entry)
-        events += [dict(e, turn=at, **({"substitute": substitute} if substitute else {})) for e in step]
+        events += [dict(e, turn=at, **mark) for e in step]
+        _refresh_standing(ruleset, new)
     new["rng_counter"] = rng.counter
     new["events"] += events
     if waiting_for(new) != waiting_for(state) or events:
@@ -226,15 +228,17 @@ def _finish_if_over(state: dict[str, Any]) -> None:
 class Submitted:
     game: str
     player: str
-    turn: int
+    turn: int | str | None              # a decision number, NEXT (a premove), or None (standing orders alone)
     orders: list[Order]
-    queued: Path
+    queued: Path | None
     replaced: int
     paused: bool = False  # the game is paused: the orders wait in the queue until it resumes
+    standing: list[dict[str, Any]] | None = None  # the standing orders it sets ([] clears them)
 
 
-def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None = None) -> Submitted:
-    """Check a turn file as far as the game stands now and queue it for the next `advance`.
+def check_submission(gd: GamesDir, data: bytes, sender: str | None = None,
+                     source: str = "file") -> tuple[Submitted, dict[str, Any]]:
+    """Everything `submit` checks, without queueing: the answer and the queue entry it would write.
     `sender`: the address a mail came from, which must be the player's own."""
     tf = parse_turnfile(data)
     state, seat = authenticate(gd, tf)
@@ -243,13 +247,166 @@ def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None =
         if sender.lower() != registered.lower():
             raise AuthError(f"{sender} is not the address of {tf.player!r} in game {tf.game!r}")
     ruleset = ruleset_of(state)
-    check_orders(tf.orders, f"{ruleset.name}.orders", tf.lines)
     paused = state["status"] == "paused"
-    # a dry run (raises if anything is wrong); a paused game checks them as they will be applied on resume
-    apply_orders(dict(state, status="active") if paused else state, seat, tf.turn, tf.orders)
-    entry = {"player": seat, "turn": tf.turn, "orders": tf.orders, "received": now(), "source": source}
-    path, replaced = gd.enqueue(tf.game, entry)
-    return Submitted(tf.game, seat, tf.turn, tf.orders, path, len(replaced), paused)
+    probe = dict(state, status="active") if paused else state  # checked as they will be applied on resume
+    if state["status"] == "finished":
+        raise StaleTurn(f"game {state['game']!r} is finished; it takes no more orders")
+    if tf.orders is not None:
+        check_orders(tf.orders, f"{ruleset.name}.orders", tf.lines)
+        if tf.turn != NEXT:
+            probe, _ = apply_orders(probe, seat, tf.turn, tf.orders)  # a dry run: raises if anything is wrong
+    if tf.standing is not None:
+        try:
+            check_orders(tf.standing, f"{ruleset.name}.standing", tf.lines, "standing")
+        except FileNotFoundError:  # a game without standing orders has no schema for them
+            pass
+        standing_of(ruleset, probe, seat, tf.standing)
+    entry = {"player": seat, "turn": tf.turn, "received": now(), "source": source}
+    if tf.orders is not None:
+        entry["orders"] = tf.orders
+    if tf.standing is not None:
+        entry["standing"] = tf.standing
+    replaced = sum(1 for _, e in gd.queued(tf.game) if e["player"] == seat and e.get("turn") == tf.turn)
+    done = Submitted(tf.game, seat, tf.turn, tf.orders or [], None, replaced, paused, tf.standing)
+    return done, entry
+
+
+def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None = None) -> Submitted:
+    """Check a turn file as far as the game stands now and queue it for the next `advance`."""
+    done, entry = check_submission(gd, data, sender, source)
+    done.queued, replaced = gd.enqueue(done.game, entry)
+    done.replaced = len(replaced)
+    return done
+
+
+# -- standing orders and premoves -----------------------------------------------------------------------
+
+def standing_of(ruleset: Ruleset, state: dict[str, Any], player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A player's standing orders, checked and bound to the game as it stands."""
+    try:
+        return ruleset.check_standing(state["engine"], player, [dict(e) for e in entries])
+    except IllegalOrder as exc:
+        raise IllegalOrder(f"standing orders: {exc}") from None
+
+
+def set_standing(state: dict[str, Any], player: str, entries: list[dict[str, Any]],
+                 received: str | None = None) -> dict[str, Any]:
+    """A copy of the game with `player`'s standing orders replaced (`[]` clears them); `received`, when
+    the turn file came, is kept so that a rerun after a crash does not set them twice."""
+    bound = standing_of(ruleset_of(state), state, player, entries)
+    new = copy.deepcopy(state)
+    _put_standing(new, player, bound)
+    if received:
+        new.setdefault("standing_since", {})[player] = received
+    return new
+
+
+def _put_standing(state: dict[str, Any], player: str, entries: list[dict[str, Any]]) -> None:
+    table = state.setdefault("standing", {})
+    table.pop(player, None)
+    if entries:
+        table[player] = entries
+    if not table:
+        state.pop("standing")
+
+
+def _refresh_standing(ruleset: Ruleset, state: dict[str, Any]) -> None:
+    """After an order: standing orders bind to what they wait for; spent ones go."""
+    table = state.get("standing")
+    if not table:
+        return
+    for player in list(table):
+        table[player] = ruleset.refresh_standing(state["engine"], player, table[player])
+        if not table[player]:
+            del table[player]
+    if not table:
+        del state["standing"]
+
+
+@dataclass
+class QueueResult:
+    """What became of one queued turn file."""
+
+    key: Any                      # the queue file (or whatever the caller keyed it by)
+    player: str
+    turn: Any
+    orders: list[Order]
+    outcome: str                  # applied | refused | held | replaced | dropped (a premove not legal then)
+    message: str = ""
+
+
+def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
+               limit: int = 10_000) -> tuple[dict[str, Any], list[QueueResult], list[str]]:
+    """Apply a game's queue: dated orders in the order they came (each all or nothing), standing orders
+    as they come; then, while the game waits for someone whose premove (`turn: next`) or standing
+    orders answer his decision, play them. Returns the state, what became of each entry, and the
+    orders given by premove or standing order ("anna bid: 3 (by standing order)")."""
+    results: list[QueueResult] = []
+    premoves: dict[str, tuple[Any, dict[str, Any]]] = {}
+    for key, entry in queue:
+        player, turn, orders = entry["player"], entry.get("turn"), entry.get("orders")
+        if orders is not None and player in premoves:  # a later turn file replaces orders sent ahead
+            old_key, old = premoves.pop(player)
+            results.append(QueueResult(old_key, player, NEXT, old["orders"], "replaced"))
+        if orders is not None and turn == NEXT:
+            premoves[player] = (key, entry)
+            orders = None
+        try:
+            if orders is not None:
+                state, _ = apply_orders(state, player, turn, orders, entry.get("received"))
+            if entry.get("standing") is not None:
+                state = set_standing(state, player, entry["standing"], entry.get("received"))
+        except PbemError as exc:
+            results.append(QueueResult(key, player, turn, orders or [], "refused", str(exc)))
+            continue
+        if player not in premoves or premoves[player][0] != key:
+            results.append(QueueResult(key, player, turn, orders or [], "applied"))
+    auto: list[str] = []
+    ruleset = ruleset_of(state)
+    for _ in range(limit):
+        if state["status"] != "active":
+            break
+        moved = False
+        for player in waiting_for(state):
+            if player in premoves:
+                key, entry = premoves.pop(player)
+                try:
+                    state, _ = apply_orders(state, player, state["engine"]["turn"], entry["orders"],
+                                            entry.get("received"), by="premove")
+                except PbemError as exc:
+                    results.append(QueueResult(key, player, NEXT, entry["orders"], "dropped", str(exc)))
+                else:
+                    results.append(QueueResult(key, player, NEXT, entry["orders"], "applied"))
+                    auto.append(f"{player} {', '.join(order_text(o) for o in entry['orders'])} (sent ahead)")
+                moved = True
+                break
+            entries = state.get("standing", {}).get(player)
+            if not entries:
+                continue
+            move = ruleset.standing_move(state["engine"], player, entries)
+            if move.entries != entries or move.dropped:
+                state = copy.deepcopy(state)
+                _put_standing(state, player, move.entries)
+                for why in move.dropped:  # illegal now: dropped, and the game waits for him
+                    notice(state, f"Your standing order {why}; it was dropped.", to=[player])
+            if move.order is None:
+                continue
+            try:
+                state, _ = apply_orders(state, player, state["engine"]["turn"], [move.order], by="standing")
+            except PbemError as exc:  # the rules refuse it now: dropped, and the game waits for him
+                state = copy.deepcopy(state)
+                _put_standing(state, player, [])
+                notice(state, f"Your standing orders gave {order_text(move.order)!r}, which the rules refuse "
+                              f"now ({exc}); they were dropped.", to=[player])
+                continue
+            auto.append(f"{player} {order_text(move.order)} (by standing order)")
+            moved = True
+            break
+        if not moved:
+            break
+    for key, entry in premoves.values():
+        results.append(QueueResult(key, entry["player"], NEXT, entry["orders"], "held"))
+    return state, results, auto
 
 
 # -- looking at a game --------------------------------------------------------------------------------
@@ -315,12 +472,16 @@ def verify(state: dict[str, Any]) -> list[str]:
 
 def engine_events(events: list[Event]) -> list[Event]:
     """The events the rules made, without the GM's notices or the marks of substitute moves."""
-    return [{k: v for k, v in e.items() if k != "substitute"} for e in events if not e.get("pipeline")]
+    return [{k: v for k, v in e.items() if k not in ("substitute", "by")} for e in events if not e.get("pipeline")]
 
 
-def notice(state: dict[str, Any], text: str, kind: str = "notice") -> None:
-    """Something the pipeline (not the rules) tells every player: a substitute move, a new player..."""
-    state["events"].append({"type": kind, "pipeline": True, "text": text, "turn": state["engine"]["turn"]})
+def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None) -> None:
+    """Something the pipeline (not the rules) tells every player (or those `to`): a substitute move, a
+    new player, a standing order dropped..."""
+    event = {"type": kind, "pipeline": True, "text": text, "turn": state["engine"]["turn"]}
+    if to is not None:
+        event["to"] = list(to)
+    state["events"].append(event)
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:

@@ -10,23 +10,35 @@ import email
 import email.policy
 import hashlib
 import html.parser
+import imaplib
+import mailbox
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import format_datetime, getaddresses, parseaddr
+from email.utils import format_datetime, getaddresses
 from datetime import datetime
-from typing import Any
+from typing import Any, Iterable
 
 from pbem.config import Config
-from pbem.errors import TurnFileError
+from pbem.errors import PbemError, TurnFileError
+from pbem.game import ruleset_of, seat_of, token_hash, waiting_for
+from pbem.mailbox import ImapInbox
 from pbem.report import BEGIN, END
+from pbem.rules.base import order_text
+from pbem.store import GAME_ID, GamesDir
 from pbem.turnfile import load_yaml
 
 LOOP_HEADER = "X-Pbem-Loop"
 ATTACHMENT_SUFFIXES = (".yaml", ".yml", ".txt")
 ENVELOPE_KEYS = ("game", "player", "token", "turn")
-THREAD_ID = re.compile(r"^<pbem\.([a-z0-9][a-z0-9_-]{0,39})\.([a-z][a-z0-9_-]{0,23})\.(\d+)\.t(\d+)@[^>]+>$")
+_GAME = r"([a-z0-9][a-z0-9_-]{0,39})"
+_PLAYER = r"([a-z][a-z0-9_-]{0,23})"
+# the ids of the mail pbem sends for a game and player, each naming game, player and turn:
+THREAD_ID = re.compile(rf"^<pbem\.{_GAME}\.{_PLAYER}\.(\d+)\.t(\d+)@[^>]+>$")  # reports, the welcome
+REMINDER_ID = re.compile(rf"^<pbem\.remind\.{_GAME}\.{_PLAYER}\.t(\d+)\.(\d+)@[^>]+>$")
+REPLY_ID = re.compile(rf"^<pbem\.reply\.{_GAME}\.{_PLAYER}\.t(\d+)\.([0-9a-f]+)@[^>]+>$")  # acks, refusals
 REPLY_HEADER = re.compile(
     r"^\s*(On .{0,200} wrote:|Am .{0,200} schrieb .{0,100}:|Op .{0,200} schreef .{0,100}:|"
     r"-{2,} ?Original Message ?-{2,}|-{2,} ?Ursprüngliche Nachricht ?-{2,}|From: .{0,200}|Von: .{0,200})\s*$",
@@ -39,6 +51,34 @@ def thread_id(config: Config, game: str, player: str, seq: int, turn: int) -> st
     """The Message-ID of a player's `seq`th mail in a game; it names the game, player and turn, so a
     reply (In-Reply-To) tells pbem what it answers."""
     return f"<pbem.{game}.{player}.{seq}.t{turn}@{config.domain}>"
+
+
+def reminder_id(config: Config, game: str, player: str, turn: int, n: int) -> str:
+    """The Message-ID of the `n`th reminder of a turn; like a report's, it names game, player and turn."""
+    return f"<pbem.remind.{game}.{player}.t{turn}.{n}@{config.domain}>"
+
+
+def reply_id(config: Config, answered: str, game: str | None = None, player: str | None = None,
+             turn: int | None = None) -> str:
+    """The Message-ID of pbem's answer to the mail `answered`: one answer per mail. An answer to a
+    seat's registered address names game, player and turn, so that a reply to it finds its game; an
+    answer to anyone else names nothing."""
+    digest = hashlib.sha256(answered.encode("utf-8", "replace")).hexdigest()[:24]
+    if game is None or player is None or turn is None:
+        return f"<pbem.reply.{digest}@{config.domain}>"
+    return f"<pbem.reply.{game}.{player}.t{turn}.{digest}@{config.domain}>"
+
+
+def thread_of(ref: str) -> tuple[str, str, int] | None:
+    """(game, player, turn) of one of pbem's own Message-IDs (report, welcome, reminder, answer)."""
+    m = THREAD_ID.match(ref)
+    if m:
+        return m.group(1), m.group(2), int(m.group(4))
+    for pattern in (REMINDER_ID, REPLY_ID):
+        m = pattern.match(ref)
+        if m:
+            return m.group(1), m.group(2), int(m.group(3))
+    return None
 
 
 def compose(config: Config, to_name: str, to_address: str, subject: str, body: str, message_id: str,
@@ -77,9 +117,15 @@ class Incoming:
     sender: str          # the address, lower case
     sender_name: str
     subject: str
-    in_reply_to: list[str]
+    in_reply_to: list[str]  # the ids of In-Reply-To, then those of References
     message: EmailMessage
     size: int
+    doubt: str | None = None  # why the sender is not clear (several addresses, a malformed From:...)
+    thread: list[str] = field(default_factory=list)  # the ids it answers, the closest first
+
+
+ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
+ADDRESS_IN_TEXT = re.compile(r"[^\s@<>()\[\],;:\"']+@[\w-]+(?:\.[\w-]+)+")
 
 
 def _header(msg: EmailMessage, name: str) -> str:
@@ -91,22 +137,105 @@ def _header(msg: EmailMessage, name: str) -> str:
         return " ".join(str(getattr(v, "_value", "")) for v in raw) if raw else ""
 
 
+def sender_of(msg: EmailMessage) -> tuple[str, str, str | None]:
+    """(address, display name, doubt): the one address a mail comes from, as the email package itself
+    parses From:. A From: that could be read as more than one sender (several headers or addresses,
+    a malformed header) gives no address, so the mail is set aside; a display name that is another
+    address keeps the real one, with the doubt, so the mail is answered as a stranger's."""
+    unclear = "so its sender is not clear"
+    try:
+        headers = msg.get_all("From", failobj=[])
+        if len(headers) > 1:
+            return "", "", f"it has {len(headers)} From: headers, {unclear}"
+        if not headers:
+            return "", "", None
+        addresses, defects = list(headers[0].addresses), list(headers[0].defects)
+    except Exception:  # the email package raises several kinds on hostile headers
+        return "", "", f"its From: header cannot be read, {unclear}"
+    if len(addresses) > 1:
+        return "", "", f"its From: header names {len(addresses)} addresses, {unclear}"
+    if defects:
+        # `anna@x.org <anna@x.org>`, the name unquoted, names one sender all the same
+        raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "from"), "")
+        same = re.fullmatch(r"\s*([^\s\"<>@]+@[^\s\"<>@]+)\s*<([^\s<>@]+@[^\s<>@]+)>\s*", raw)
+        if same and same.group(1).lower() == same.group(2).lower() and ADDRESS.match(same.group(2)):
+            return same.group(2).lower(), "", None
+        return "", "", f"its From: header is malformed, {unclear}"
+    if not addresses or not ADDRESS.match(addresses[0].addr_spec.strip()):
+        return "", "", None
+    address = addresses[0].addr_spec.strip().lower()
+    name = _one_line(addresses[0].display_name or "")
+    folded = unicodedata.normalize("NFKC", name).lower()
+    others = [a for a in ADDRESS_IN_TEXT.findall(folded) if a != address]
+    if others:
+        return address, "", f"the name in its From: header is another address ({_one_line(others[0])[:80]!r})"
+    return address, name, None
+
+
 def read_mail(raw: bytes) -> Incoming:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
-    name, address = parseaddr(_header(msg, "From"))
+    address, name, doubt = sender_of(msg)
     found = re.search(r"<[^<>\s]+>", _header(msg, "Message-ID"))
     # a mail without a usable id is still read once: its content names it
     mid = found.group(0) if found else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
-    refs = re.findall(r"<[^<>\s]+>", f"{_header(msg, 'In-Reply-To')} {_header(msg, 'References')}")
-    return Incoming(mid, address.strip().lower(), _one_line(name), _one_line(_header(msg, "Subject")), refs,
-                    msg, len(raw))
+    answered = re.findall(r"<[^<>\s]+>", _header(msg, "In-Reply-To"))
+    refs = re.findall(r"<[^<>\s]+>", _header(msg, "References"))
+    # what it answers: In-Reply-To first (the mail answered), then References from the latest back
+    thread = list(dict.fromkeys(answered + refs[::-1]))
+    return Incoming(mid, address, name, _one_line(_header(msg, "Subject")), answered + refs,
+                    msg, len(raw), doubt, thread)
+
+
+def mail_thread(mail: Incoming) -> tuple[str, str, int] | None:
+    """(game, player, turn) of the mail of pbem's that this mail answers, the closest first."""
+    for ref in mail.thread:
+        found = thread_of(ref)
+        if found:
+            return found
+    return None
+
+
+def _fold(text: str) -> str:
+    """Text compared without case or accents: `Réponse` reads as `reponse`, `ＯＯＯ` as `ooo`."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+# The subjects auto-responders give (they start the subject; the words are folded as `_fold` does).
+# A word that a player's own subject might start with is matched only as a whole word.
+AUTO_REPLY_WORDS = [
+    # English
+    r"auto[ _-]?(matic|mated)?[ _-]?(reply|replied|response|respond|responder|answer)",
+    r"out[ _-]?of[ _-]?(the[ _-]?)?office", r"ooo\b", r"absen(ce|t)\b", r"vacation\b", r"on (holiday|leave)\b",
+    # German
+    r"automatische (antwort|ruckantwort|abwesenheitsnotiz)", r"abwesenheit", r"abwesend\b",
+    r"nicht im buro\b", r"autoantwort", r"urlaubsabwesenheit",
+    # French
+    r"reponse automatique", r"message d['’ ]?absence", r"absente?\b", r"absence du bureau",
+    # Spanish, Portuguese, Italian
+    r"respuesta automatica", r"fuera de (la )?oficina", r"ausente\b", r"resposta automatica",
+    r"fora do escritorio", r"risposta automatica", r"fuori (sede|ufficio)\b", r"assente\b",
+    # Dutch, Scandinavian, Finnish
+    r"automatisch antwoord", r"afwezig\b", r"afwezigheid", r"niet aanwezig\b", r"automatiskt svar",
+    r"automatisk svar", r"autosvar", r"franvaro", r"frav(ae|æ)r", r"ikke til stede\b", r"automaattinen vastaus",
+    r"poissa\b",
+    # Polish, Czech, Slovak, Hungarian, Turkish
+    r"automatyczna odpowiedz", r"nieobecnosc", r"poza biurem\b", r"automaticka odpoved", r"mimo kancelar",
+    r"nepritomnost", r"automatikus valasz", r"hazon kivul", r"otomatik (yan[iı]t|cevap)", r"ofis d[iı]s[iı]nda",
+    # Russian, Ukrainian, Greek
+    r"автоматическии ответ", r"автоответ", r"вне офиса", r"нет на месте", r"автоматична відповідь",
+    r"αυτοματη απαντηση", r"εκτος γραφειου",
+    # Japanese, Chinese, Korean
+    r"自動応答", r"自動返信", r"不在", r"自动回复", r"自動回覆", r"自动答复", r"자동\s?응답", r"부재",
+]
+AUTO_REPLY_SUBJECT = re.compile(r"^[\s\[\](){}*\"'<>:!-]*(" + "|".join(_fold(w) for w in AUTO_REPLY_WORDS) + ")")
 
 
 def not_for_pbem(mail: Incoming, config: Config) -> str | None:
     """Why this mail must be set aside without a reply (bounce, auto-reply, own mail, loop), or None."""
     msg = mail.message
     if not mail.sender:
-        return "it has no sender address"
+        return mail.doubt or "it has no sender address"
     if mail.sender == config.gm_address.lower():
         return "it comes from the GM's own address"
     if msg.get(LOOP_HEADER) is not None:
@@ -126,7 +255,7 @@ def not_for_pbem(mail: Incoming, config: Config) -> str | None:
     for header in ("X-Autoreply", "X-Autorespond", "List-Id", "List-Unsubscribe"):
         if msg.get(header) is not None:
             return f"it is automatic or list mail ({header})"
-    if re.match(r"^\s*(auto(matic)? ?reply|out of (the )?office|abwesenheit)", mail.subject, re.IGNORECASE):
+    if AUTO_REPLY_SUBJECT.match(_fold(mail.subject)):
         return "it is an out-of-office reply"
     if mail.size > config.max_mail_bytes:
         return f"it is {mail.size} bytes, more than the limit of {config.max_mail_bytes}"
@@ -232,56 +361,354 @@ def between_markers(text: str) -> str | None:
 def find_orders(mail: Incoming) -> dict[str, Any]:
     """The turn file a mail carries: an attachment, the body, or the order lines between the report's
     reply markers. Order lines need no envelope: game, player and turn come from the report the mail
-    answers, the token from a `token:` line. Returns the turn file as a mapping (not yet checked)."""
+    answers, the token from a `token:` line. Returns the turn file as a mapping (not yet checked).
+    A mail that holds orders in more than one of these places is refused: pbem does not guess."""
     attachments, plain, markup = _parts(mail.message)
-    if attachments:
-        name, text = attachments[0]
-        value, _ = load_yaml(text, f"the attachment {name!r}")
-        if not isinstance(value, dict):
-            raise TurnFileError(f"the attachment {name!r} is not a turn file (game:, player:, token:, turn:, orders:)")
-        return value
     if plain is not None:
-        body = own_text(plain)
+        body: str | None = own_text(plain)
     elif markup is not None:
         body = own_text(html_to_text(markup))
     else:
-        raise TurnFileError("the mail has no text in which to find orders")
-    block = between_markers(body)
+        body = None
+    block = between_markers(body) if body is not None else None
     text = block if block is not None else body
-    if re.search(r"^orders\s*:", text, re.MULTILINE):
-        value, _ = load_yaml(text.strip("\n"), "the turn file in the mail")
-        if not isinstance(value, dict):
-            raise TurnFileError("the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
-        return value
+    turn_file = text is not None and re.search(r"^orders\s*:", text, re.MULTILINE) is not None
+    in_text = turn_file or (block is not None and _holds_orders(block))
+    if len(attachments) + in_text > 1:
+        raise TurnFileError(_twice(in_text, [name for name, _ in attachments]))
+    if attachments:
+        name, content = attachments[0]
+        return _turn_file(content, f"the attachment {name!r}",
+                          f"the attachment {name!r} is not a turn file (game:, player:, token:, turn:, orders:)")
+    if text is None:
+        raise TurnFileError("the mail has no text in which to find orders")
+    if turn_file:
+        return _turn_file(text.strip("\n"), "the turn file in the mail",
+                          "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
     if block is None:
         raise TurnFileError(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
                             f"of your report, or attach a turn file")
     return order_lines(block, mail)
 
 
+def _holds_orders(block: str) -> bool:
+    """Whether the lines between the markers give an order (not only the token or the envelope)."""
+    for line in block.split("\n"):
+        text = line.strip().removeprefix("- ").strip()
+        if text and not text.startswith("#") and not ENVELOPE_LINE.match(text):
+            return True
+    return False
+
+
+def _twice(in_text: bool, names: list[str]) -> str:
+    """Why a mail with orders in several places is refused, naming the places."""
+    count = len(names) + in_text
+    places = ["in its text"] if in_text else []
+    if names:
+        quoted = [repr(n) for n in names]
+        listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
+        places.append(f"in the attachment{'s' if len(names) > 1 else ''} {listed}")
+    return (f"the mail holds orders {'twice' if count == 2 else f'{count} times'}: "
+            f"{' and '.join(places)}; send them once")
+
+
+def _turn_file(text: str, what: str, not_a_mapping: str) -> dict[str, Any]:
+    """A whole turn file from a mail; its token is never quoted in an error."""
+    value, lines = _load(text, what)
+    if not isinstance(value, dict):
+        raise TurnFileError(not_a_mapping)
+    if "token" in value and not isinstance(value["token"], str):
+        line = lines.get(("token",))
+        raise TurnFileError(f"{what}{f', line {line}' if line else ''} (the token line): {NOT_TEXT}")
+    return value
+
+
+NOT_TEXT = "the token is not text; copy it from your welcome mail, in quotes if need be"
+
+
+def _load(text: str, what: str, one_line: bool = False) -> tuple[Any, dict[tuple, int]]:
+    """`load_yaml` for text from a mail: an error names the token line as such, never quotes a token,
+    and (`one_line`: the text is one line of the mail) names no line within the line."""
+    try:
+        return load_yaml(text, what)
+    except TurnFileError as exc:
+        message = str(exc)
+        found = re.match(re.escape(what) + r", line (\d+)(?=:)", message)
+        if found and one_line:
+            message = what + message[found.end():]
+        elif found:
+            lines = text.split("\n")
+            n = int(found.group(1))
+            # an unclosed quote runs on: the error is found further down than the token line
+            opened = [i for i, line in enumerate(lines[:n], start=1) if TOKEN_LINE.match(line.strip())
+                      and _unclosed(line)]
+            if 0 < n <= len(lines) and TOKEN_LINE.match(lines[n - 1].strip()) or opened:
+                n = n if not opened else opened[-1]
+                message = f"{what}, line {n} (the token line)" + message[found.end():]
+        raise TurnFileError(hide_tokens(message, tokens_in_text(text))) from None
+
+
+def _unclosed(line: str) -> bool:
+    """Whether a `token: ...` line opens a quote it does not close."""
+    value = line.partition(":")[2].strip()
+    return bool(value) and value[0] in "\"'" and (len(value) == 1 or value[-1] != value[0])
+
+
 def order_lines(block: str, mail: Incoming) -> dict[str, Any]:
-    """`bid: 7` and `pass` lines (with `token: ...`) into a turn file, the rest taken from the thread."""
+    """`bid: 7` and `pass` lines (with `token: ...`) into a turn file, the rest taken from the thread.
+    An error names the line (counting the lines that are not blank); a line that gives or mentions the
+    token is never quoted."""
     turnfile: dict[str, Any] = {}
     orders: list[Any] = []
-    for n, line in enumerate(block.split("\n"), start=1):
-        text = line.strip()
-        if not text or text.startswith("#"):
+    lines = [line.strip() for line in block.split("\n") if line.strip()]  # HTML mail has blank ones between
+    for n, text in enumerate(lines, start=1):
+        if text.startswith("#"):
             continue
         text = text[1:].strip() if text.startswith("- ") or text == "-" else text
-        value, _ = load_yaml(text, f"order line {n} ({text!r})")
+        if TOKEN_LINE.match(text):
+            turnfile["token"] = _token_line(text, f"order line {n} (the token line)")
+            continue
+        mentions = re.search("token", text, re.IGNORECASE)
+        value, _ = _load(text, f"order line {n} " + ("(the token line)" if mentions else f"({text!r})"),
+                         one_line=True)
         if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ENVELOPE_KEYS:
+            if "token" in value and not isinstance(value["token"], str):
+                raise TurnFileError(f"order line {n} (the token line): {NOT_TEXT}")
             turnfile.update(value)
         else:
             orders.append(value)
-    for ref in reversed(mail.in_reply_to):
-        m = THREAD_ID.match(ref)
-        if m:
-            turnfile.setdefault("game", m.group(1))
-            turnfile.setdefault("player", m.group(2))
-            turnfile.setdefault("turn", int(m.group(4)))
-            break
+    # else the turn file check would name a line of a file the player never wrote
+    if "token" not in turnfile:
+        raise TurnFileError(f"there is no token line between the lines {BEGIN!r} and {END!r}: write "
+                            f"'token: ' and your token there, above your orders")
+    if not orders:
+        raise TurnFileError(f"there is no order between the lines {BEGIN!r} and {END!r}: write your "
+                            f"orders there, one a line, below your token")
+    thread = mail_thread(mail)
+    if thread:
+        turnfile.setdefault("game", thread[0])
+        turnfile.setdefault("player", thread[1])
+        turnfile.setdefault("turn", thread[2])
+    missing = [k for k in ("game", "player", "turn") if k not in turnfile]
+    if missing:
+        raise TurnFileError(f"the mail does not say which game its orders are for: reply to your latest "
+                            f"report, or write the lines {', '.join(f'{k}:' for k in missing)} above your "
+                            f"orders")
     turnfile["orders"] = orders
     return turnfile
+
+
+def _token_line(text: str, label: str) -> str:
+    """The token of a `token: ...` order line; what is wrong with the line, without quoting it."""
+    value, _ = _load(text, label, one_line=True)
+    if not (isinstance(value, dict) and len(value) == 1 and str(next(iter(value))).lower() == "token"):
+        raise TurnFileError(f"{label}: write it as 'token: ' and then your token, as your welcome mail "
+                            f"gives it")
+    (token,) = value.values()
+    if not isinstance(token, str):
+        raise TurnFileError(f"{label}: {NOT_TEXT}")
+    return token
+
+
+# -- tokens: never in a message ------------------------------------------------------------------------
+
+# a line that gives the token: `token: x`, `Token = x`, `"token": "x"`, `- token:x`, `token x`
+TOKEN_LINE = re.compile(r"""^[\s>*#-]*["']?token["']?(?![\w-])""", re.IGNORECASE)
+ENVELOPE_LINE = re.compile(r"""^["']?(game|player|token|turn)["']?(?![\w-])""", re.IGNORECASE)
+TOKEN_VALUE = re.compile(r"""(?<![\w-])["']?token["']?(?![\w-])[ \t]*[:=]?[ \t]*(\S*)""", re.IGNORECASE)
+PLACEHOLDER = "YOUR-TOKEN"
+HIDDEN = "(hidden)"
+PIECE = 6  # no piece of a token this long may show
+
+
+def tokens_in_text(text: str) -> list[str]:
+    """Every word a text gives as a token (`token: x` in any shape, a broken one too)."""
+    found = []
+    for m in TOKEN_VALUE.finditer(text):
+        word = m.group(1).strip("\"'{}[](),;")
+        if len(word) >= 4 and word != PLACEHOLDER:
+            found.append(word[:200])
+    return list(dict.fromkeys(found))[:100]
+
+
+def mail_texts(msg: EmailMessage) -> list[str]:
+    """Every text a mail holds (its text parts, HTML as text, its text attachments), decoded loosely."""
+    out = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        filename = part.get_filename() or ""
+        ctype = part.get_content_type()
+        if not (ctype.startswith("text/") or filename.lower().endswith(ATTACHMENT_SUFFIXES)):
+            continue
+        try:
+            text = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
+        except Exception:  # a part too broken to decode holds nothing pbem reads either
+            continue
+        out.append(html_to_text(text) if ctype == "text/html" and not filename else text)
+    return out
+
+
+def tokens_in(mail: Incoming) -> list[str]:
+    """Every word a mail gives as a token, anywhere in it: what no message about it may show."""
+    return list(dict.fromkeys(t for text in mail_texts(mail.message) for t in tokens_in_text(text)))
+
+
+def game_tokens_in(mail: Incoming, state: dict[str, Any]) -> list[str]:
+    """The words of a mail that are a token of the game (a token pasted without `token:`)."""
+    hashes = {p["token_sha256"] for p in state["players"]}
+    words = {w for text in mail_texts(mail.message) for w in re.findall(r"[A-Za-z0-9_-]{8,64}", text)}
+    return sorted(w for w in words if token_hash(w) in hashes)
+
+
+def hide_tokens(text: str, secrets: Iterable[str]) -> str:
+    """`text` with every piece of a secret (6 characters or more; a shorter secret whole, as a word)
+    replaced by '(hidden)'."""
+    covered = [False] * len(text)
+    for secret in secrets:
+        if len(secret) < PIECE:
+            for m in re.finditer(rf"(?<![\w-]){re.escape(secret)}(?![\w-])", text):
+                covered[m.start():m.end()] = [True] * (m.end() - m.start())
+            continue
+        for i in range(len(secret) - PIECE + 1):
+            piece = secret[i:i + PIECE]
+            at = text.find(piece)
+            while at != -1:
+                covered[at:at + PIECE] = [True] * PIECE
+                at = text.find(piece, at + 1)
+    if not any(covered):
+        return text
+    out, i = [], 0
+    while i < len(text):
+        if covered[i]:
+            while i < len(text) and covered[i]:
+                i += 1
+            out.append(HIDDEN)
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+class HandlingError(Exception):
+    """A mail could not be handled; the error's own words, cleared of tokens."""
+
+
+def scrub(exc: BaseException, secrets: list[str]) -> BaseException:
+    """`exc`, or an error in its place, whose words show no token."""
+    try:
+        text = str(exc)
+    except Exception:
+        text = ""
+    clean = hide_tokens(text, secrets)
+    if clean == text:
+        return exc
+    exc.args = (clean,)
+    try:
+        now = str(exc)
+    except Exception:
+        now = text
+    return exc if hide_tokens(now, secrets) == now else HandlingError(f"{type(exc).__name__}: {clean}")
+
+
+# -- whom a mail is from, and what pbem answers ----------------------------------------------------------
+
+def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None) -> tuple[dict[str, Any], str] | None:
+    """The game and seat a mail is about, when it comes from that seat's registered address (so that
+    an answer about the game goes to the player alone): from its turn file (game:, player:) or from the
+    mail of pbem's it answers. None for anyone else, and when the game is not known."""
+    if not mail.sender or mail.doubt:
+        return None
+    about: list[tuple[Any, Any]] = []
+    if isinstance(turnfile, dict):
+        about.append((turnfile.get("game"), turnfile.get("player")))
+    thread = mail_thread(mail)
+    if thread:
+        about.append(thread[:2])
+    if not about:  # a mail that names no game: the one game its sender plays, if he plays one only
+        about = [(game, None) for game in _games_of(gd, mail.sender)]
+        about = about if len(about) == 1 else []
+    for game, player in about:
+        if not isinstance(game, str) or not GAME_ID.match(game) or not gd.exists(game):
+            continue
+        try:
+            state = gd.load(game)
+        except PbemError:
+            continue
+        seats = [p["name"] for p in state["players"] if str(p.get("email", "")).lower() == mail.sender]
+        named = seat_of(state, player) if isinstance(player, str) else None
+        if named in seats:
+            return state, named
+        if len(seats) == 1:
+            return state, seats[0]
+    return None
+
+
+def _games_of(gd: GamesDir, address: str) -> list[str]:
+    """The active games in which `address` is a seat's registered address."""
+    found = []
+    for game in gd.games():
+        try:
+            state = gd.load(game)
+        except PbemError:
+            continue
+        if state["status"] == "active" and any(str(p.get("email", "")).lower() == address
+                                               for p in state["players"]):
+            found.append(game)
+    return found
+
+
+# A small example of orders in each game, for an answer when the player's own legal orders are not known.
+EXAMPLE_ORDERS = {"medici": "bid: 7", "medici-strozzi": "price: 3", "medina": "palace orange C7",
+                  "florenz": "send 4"}
+NEUTRAL_EXAMPLE = "# your orders, one a line, as your report lists them"
+
+
+def example_orders(seat: tuple[dict[str, Any], str] | None) -> list[str]:
+    """Example order lines for a help text: the seat's own first legal order when it is his move,
+    else an order of his game, else (the game unknown) no game's order at all."""
+    if seat is None:
+        return [NEUTRAL_EXAMPLE]
+    state, player = seat
+    if state["status"] == "active" and player in waiting_for(state):
+        legal = ruleset_of(state).legal_orders(state["engine"], player)
+        if legal:
+            return [order_text(legal[0])]
+    return [EXAMPLE_ORDERS.get(state["ruleset"], NEUTRAL_EXAMPLE)]
+
+
+# -- reading an inbox without changing it ------------------------------------------------------------------
+
+def peek_inbox(config: Config) -> list[tuple[str, bytes]]:
+    """Every mail waiting in the configured inbox, in the order a run reads them, read without changing
+    anything: nothing moved or flagged, no folder created, no IMAP expunge."""
+    kind = config.inbox["type"]
+    if kind == "imap":
+        inbox = ImapInbox(config)
+        try:
+            return [(key, inbox.read(key)) for key in inbox.keys()]
+        finally:
+            try:
+                inbox.imap.logout()  # not close(): that expunges
+            except (OSError, imaplib.IMAP4.error):
+                pass
+    path = config.path(config.inbox.get("path", "mail/inbox" if kind == "maildir" else "mail/inbox.mbox"))
+    if not path.exists():
+        return []
+    if kind == "maildir":
+        box = mailbox.Maildir(path, factory=None, create=False)
+
+        def delivered(key: str) -> tuple[int, int, str]:  # as MaildirInbox.keys orders them
+            m = re.match(r"^(\d+)\.(?:M(\d+))?", key)
+            return (int(m.group(1)), int(m.group(2) or 0), key) if m else (0, 0, key)
+        return [(key, box.get_bytes(key)) for key in sorted(box.keys(), key=delivered)]
+    mbox = mailbox.mbox(path, factory=None, create=False)
+    mbox.lock()
+    try:
+        return [(str(k), mbox.get_bytes(k)) for k in sorted(mbox.keys())]
+    finally:
+        mbox.unlock()
+        mbox.close()
 
 
 def recipients(msg: EmailMessage) -> list[str]:

@@ -1,15 +1,24 @@
 """Where mail comes from (a Maildir, an mbox file, an IMAP account) and where it goes (.eml files or
 an SMTP server), behind two small interfaces. Outgoing mail waits in `mail/outgoing/` of the games dir
 until it is sent, so a run that dies before sending sends it the next time.
+
+Filing a handled mail (`done`) is safe to repeat after a run that died half way: a Maildir file is
+moved by one rename, an IMAP mail by MOVE (or COPY once, found again by its Message-ID), and a mail
+already appended to read.mbox is not appended again.
 """
 
 from __future__ import annotations
 
+import errno
+import glob
+import hashlib
 import imaplib
 import mailbox
+import os
 import re
 import smtplib
 import ssl
+import time
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -17,7 +26,7 @@ from typing import Protocol
 
 from pbem.config import Config
 from pbem.errors import PbemError
-from pbem.store import write_atomic
+from pbem.store import crash_point, process_start, write_atomic
 
 READ_FOLDER = "pbem-read"
 SET_ASIDE_FOLDER = "pbem-set-aside"
@@ -35,8 +44,10 @@ class MaildirInbox:
 
     def __init__(self, path: Path, root: Path) -> None:
         self.box = mailbox.Maildir(path, factory=None, create=True)
-        self.read_box = mailbox.Maildir(root / "mail" / "read", factory=None, create=True)
-        self.aside_box = mailbox.Maildir(root / "mail" / "set-aside", factory=None, create=True)
+        self.path = path
+        self.folders = {False: root / "mail" / "read", True: root / "mail" / "set-aside"}
+        for folder in self.folders.values():
+            mailbox.Maildir(folder, factory=None, create=True)  # new/, cur/, tmp/
 
     def keys(self) -> list[str]:
         """In order of delivery: a Maildir name starts with the time (seconds, then M and microseconds
@@ -49,24 +60,89 @@ class MaildirInbox:
     def read(self, key: str) -> bytes:
         return self.box.get_bytes(key)
 
+    def _file(self, key: str) -> Path:
+        """The file of a mail: new/<key>, or cur/<key>:<flags>."""
+        for sub in ("new", "cur"):
+            folder = self.path / sub
+            if (folder / key).is_file():
+                return folder / key
+            found = sorted(glob.glob(glob.escape(str(folder / key)) + self.box.colon + "*"))
+            if found:
+                return Path(found[0])
+        raise PbemError(f"mail {key} is no longer in {self.path}")
+
     def done(self, key: str, set_aside: bool) -> None:
-        (self.aside_box if set_aside else self.read_box).add(self.box.get_bytes(key))
-        self.box.remove(key)
+        """Move the mail's own file (same name) into mail/read or mail/set-aside: one rename, so a run
+        that dies finds it in one place or the other, never in both."""
+        source = self._file(key)
+        target = self.folders[set_aside] / source.parent.name / source.name
+        if target.exists():  # filed already by a copy that the run did not live to finish
+            source.unlink()
+            return
+        try:
+            os.rename(source, target)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            write_atomic(target, source.read_bytes())  # another file system: copy, then take out
+            crash_point("unlink-mail")
+            source.unlink()
+        _sync_folder(target.parent)
 
     def close(self) -> None:
         pass
 
 
+def _sync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+STALE_DOT_LOCK = 1024.0  # seconds (procmail's locktimeout): an older dot lock was left by a dead program
+DOT_LOCK_MARK = "pbem"  # what pbem writes into the dot locks it holds
+
+
+def _lock_mbox(box: mailbox.mbox, path: Path, warnings: list[str]) -> None:
+    """Lock an mbox file (lockf and a dot lock, marked as pbem's). A dot lock left by a killed program
+    is removed with a warning: pbem's own when it is older than this process (under the games dir's
+    lock no other pbem runs), another program's after STALE_DOT_LOCK. A held lock is a PbemError."""
+    dot = Path(f"{path}.lock")
+    try:
+        made = dot.stat().st_mtime
+        ours = dot.read_text("utf-8", errors="replace").startswith(DOT_LOCK_MARK)
+        if made < process_start() and (ours or made < time.time() - STALE_DOT_LOCK):
+            dot.unlink()
+            warnings.append(f"removed a stale dot lock {dot} left by a killed "
+                            f"{'pbem' if ours else 'program'}")
+    except FileNotFoundError:
+        pass
+    try:
+        box.lock()
+    except (mailbox.ExternalClashError, OSError) as exc:
+        box.close()
+        raise PbemError(f"the mbox {path} is locked by another program ({exc}); it is read by the next run") from None
+    try:
+        dot.write_text(f"{DOT_LOCK_MARK} {os.getpid()}\n")
+    except OSError:
+        pass  # a dot lock pbem cannot mark is only removed after STALE_DOT_LOCK
+
+
 class MboxInbox:
     """An mbox file, locked while pbem reads it; handled mail is appended to mail/read.mbox or
-    mail/set-aside.mbox and removed from the inbox when the run closes it."""
+    mail/set-aside.mbox and removed from the inbox when the run closes it. A mail that a run which died
+    half way appended already (the same bytes) is not appended again."""
 
     def __init__(self, path: Path, root: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.warnings: list[str] = []
         self.box = mailbox.mbox(path, factory=None, create=True)
-        self.box.lock()
+        _lock_mbox(self.box, path, self.warnings)
         self.root = root
-        self.removed: list[str] = []
+        self.filed: dict[Path, set[str]] = {}  # what each target mbox holds (sha256 of each mail)
 
     def keys(self) -> list[str]:
         return [str(k) for k in sorted(self.box.keys())]
@@ -75,11 +151,18 @@ class MboxInbox:
         return self.box.get_bytes(int(key))
 
     def done(self, key: str, set_aside: bool) -> None:
-        target = mailbox.mbox(self.root / "mail" / ("set-aside.mbox" if set_aside else "read.mbox"), create=True)
-        target.lock()
+        path = self.root / "mail" / ("set-aside.mbox" if set_aside else "read.mbox")
+        raw = self.box.get_bytes(int(key))
+        digest = hashlib.sha256(raw).hexdigest()
+        target = mailbox.mbox(path, factory=None, create=True)
+        _lock_mbox(target, path, self.warnings)
         try:
-            target.add(self.box.get_bytes(int(key)))
-            target.flush()
+            if path not in self.filed:
+                self.filed[path] = {hashlib.sha256(target.get_bytes(k)).hexdigest() for k in target.keys()}
+            if digest not in self.filed[path]:
+                target.add(raw)
+                target.flush()
+                self.filed[path].add(digest)
         finally:
             target.unlock()
             target.close()
@@ -87,7 +170,11 @@ class MboxInbox:
 
     def close(self) -> None:
         try:
+            crash_point("unlink-mail")
             self.box.flush()
+        except mailbox.Error as exc:  # the file changed under the lock: the mail stays, read before
+            raise PbemError(f"the mbox {self.path} could not be rewritten ({exc}); the mail read stays "
+                            f"in it until the next run") from None
         finally:
             self.box.unlock()
             self.box.close()
@@ -117,6 +204,7 @@ class ImapInbox:
         except (OSError, imaplib.IMAP4.error) as exc:
             raise PbemError(f"cannot read mail from {section['host']}:{port}: {exc}") from None
         self.created: set[str] = set()
+        self.move: bool | None = None
 
     def keys(self) -> list[str]:
         status, data = self.imap.uid("SEARCH", None, "UNDELETED")
@@ -131,14 +219,47 @@ class ImapInbox:
                 return item[1]
         raise PbemError(f"the IMAP server did not return mail {key}")
 
+    def can_move(self) -> bool:
+        """The server moves mail in one step (RFC 6851 MOVE); asked once, after the login."""
+        if self.move is None:
+            status, data = self.imap.capability()
+            caps = b" ".join(d for d in data if isinstance(d, bytes)).upper().split() if status == "OK" else []
+            self.move = b"MOVE" in caps
+        return self.move
+
+    def _filed_already(self, key: str, folder: str) -> bool:
+        """Whether `folder` holds this mail (by its Message-ID) from a run that died after the COPY."""
+        status, data = self.imap.uid("FETCH", key, "(BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+        header = b"".join(item[1] for item in data if isinstance(item, tuple)) if status == "OK" else b""
+        m = re.search(rb"<[^<>\s\"]+>", header)
+        if not m:
+            return False
+        try:
+            status, _ = self.imap.select(_quote(folder), readonly=True)
+            if status != "OK":
+                return False
+            status, found = self.imap.uid("SEARCH", None, "HEADER", "Message-ID", f'"{m.group().decode()}"')
+            return status == "OK" and bool((found[0] or b"").split())
+        finally:
+            self.imap.select(_quote(self.folder))
+
     def done(self, key: str, set_aside: bool) -> None:
+        """Move the mail to its folder: MOVE where the server has it (one step); else COPY, unless a run
+        that died after its COPY left it there already, then mark it deleted (expunged at close)."""
         folder = self.aside if set_aside else READ_FOLDER
         if folder not in self.created:
             self.imap.create(_quote(folder))  # fails harmlessly when it exists
             self.created.add(folder)
-        status, _ = self.imap.uid("COPY", key, _quote(folder))
-        if status != "OK":
-            raise PbemError(f"the IMAP server refused to move mail {key} to {folder!r}")
+        if self.can_move():
+            status, _ = self.imap.uid("MOVE", key, _quote(folder))
+            if status != "OK":
+                raise PbemError(f"the IMAP server refused to move mail {key} to {folder!r}")
+            return
+        if not self._filed_already(key, folder):
+            status, _ = self.imap.uid("COPY", key, _quote(folder))
+            if status != "OK":
+                raise PbemError(f"the IMAP server refused to move mail {key} to {folder!r}")
+            crash_point("unlink-mail")
         self.imap.uid("STORE", key, "+FLAGS", "(\\Deleted)")
 
     def close(self) -> None:

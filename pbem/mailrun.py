@@ -13,16 +13,18 @@ import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Collection
 
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError
-from pbem.game import now, player_names, ruleset_of, show, submit, waiting_for
-from pbem.mail import Incoming, compose, find_orders, not_for_pbem, read_mail, thread_id
+from pbem.game import apply_orders, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
+from pbem.mail import (Incoming, compose, example_orders, find_orders, game_tokens_in,
+                       hide_tokens, not_for_pbem, peek_inbox, read_mail, reminder_id, reply_id, scrub,
+                       sender_seat, thread_id, tokens_in)
 from pbem.mailbox import Inbox, Postman, open_inbox
 from pbem.report import BEGIN, END, env
 from pbem.rules.base import order_text
-from pbem.store import GamesDir, dump_yaml, write_atomic
+from pbem.store import GamesDir, crash_point, dump_yaml, write_atomic
 
 SEEN_FILE = ("mail", "seen.txt")
 MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one run look like a loop
@@ -33,8 +35,10 @@ def _date() -> datetime:
 
 
 def player_address(state: dict[str, Any], player: str) -> tuple[str, str]:
+    """The name and address mail to a seat goes to: the person who plays it (who may have taken the
+    seat over with `pbem replace`), not the seat's name."""
     entry = next(p for p in state["players"] if p["name"] == player)
-    return player, entry["email"]
+    return entry.get("person") or player, entry["email"]
 
 
 def subject(config: Config, state: dict[str, Any], player: str, kind: str = "report") -> str:
@@ -76,10 +80,13 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
 
     config = postman.config
     when = due(state)
-    turn = state["engine"]["turn"]
+    game, turn = state["game"], state["engine"]["turn"]
     sent = state.get("reminders", {}).get(str(turn), 0)  # a turn reminded again (after a pause) gets new mail
     for player in player_names(state):
         name, address = player_address(state, player)
+        # in the player's thread: a reply to a reminder finds game, player and turn like one to a report
+        root, previous = thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)
+        refs = [r for r in dict.fromkeys([root, previous]) if r]
         if player == late:
             text = (f"Game {state['game']} waits for your orders for turn {turn}.\n"
                     f"They are due by {stamp(when) if when else '-'} (deadline: {describe(state)}).\n"
@@ -88,29 +95,33 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
         else:
             text = f"Game {state['game']} is waiting for {late} (turn {turn}, due by {stamp(when) if when else '-'}).\n"
             what = f"turn {turn}: waiting for {late}"
-        msg = compose(config, name, address, f"{config.subject_prefix} {state['game']} {what}".strip(), text,
-                      f"<pbem.remind.{state['game']}.{player}.t{turn}.{sent}@{config.domain}>",
-                      in_reply_to=state.get("last_mail", {}).get(player), date=_date())
+        msg = compose(config, name, address, f"{config.subject_prefix} {game} {what}".strip(), text,
+                      reminder_id(config, game, player, turn, sent), in_reply_to=refs[-1], references=refs,
+                      date=_date())
         postman.post(f"{state['game']}.{player}.remind-{turn:04d}" + (f"-{sent}" if sent > 1 else ""), msg)
 
 
 def welcome_text(state: dict[str, Any], player: str, token: str, report: str) -> str:
+    """The welcome mail of a seat's player (a newcomer to a seat is greeted by his own name)."""
     ruleset = ruleset_of(state)
     view = show(state, player)["view"]
     rules = env().get_template(f"{ruleset.name}/rules.txt.j2").render(view=view)
+    players = [f"{p['name']} (played by {p['person']})" if p.get("person") else p["name"]
+               for p in state["players"]]
     return env().get_template("common/welcome.txt.j2").render(
-        title=ruleset.title, game=state["game"], player=player, token=token, players=player_names(state),
-        rules=rules.strip(), report=report)
+        title=ruleset.title, game=state["game"], player=player, name=player_address(state, player)[0],
+        token=token, players=players, rules=rules.strip(), report=report)
 
 
 # -- reading the inbox ------------------------------------------------------------------------------
 
 @dataclass
 class Intake:
-    """What reading the inbox did; `handled` are the mailbox keys to take out after the commit."""
+    """What reading the inbox did; `handled` are the mails to take out after the commit, each with the
+    game it concerned (None: none) and the index of its line in `lines` (None: it has none)."""
 
     inbox: Inbox | None
-    handled: list[tuple[str, bool]] = field(default_factory=list)  # (key, set aside?)
+    handled: list[tuple[str, bool, str | None, int | None]] = field(default_factory=list)  # (key, set aside?, game, line)
     lines: list[str] = field(default_factory=list)
     new_ids: list[str] = field(default_factory=list)
 
@@ -128,15 +139,27 @@ def reply_name(mail: Incoming) -> str:
     return "reply-" + hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]
 
 
-def reply(postman: Postman, mail: Incoming, template: str, **context: Any) -> None:
-    """An answer to a player's mail, threaded under it."""
+def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str, Any], str] | None = None,
+          hidden: list[str] | None = None, **context: Any) -> None:
+    """An answer to a player's mail, threaded under it. With `seat` (the game and seat whose registered
+    address sent the mail) the answer is in that seat's thread: its id names game, seat and turn, and
+    its References carry the thread's root and latest report, so a reply to it finds the game. Without,
+    it names nothing. The mail's subject is echoed with its `hidden` words (tokens) left out."""
     config = postman.config
+    subject = hide_tokens(mail.subject, hidden or [])
     body = env().get_template(template).render(date=mail.message.get("Date", "(no date)"),
-                                               subject=mail.subject, begin=BEGIN, end=END, **context)
-    subj = mail.subject if mail.subject.lower().startswith("re:") else f"Re: {mail.subject}"
-    mid = f"<pbem.reply.{hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]}@{config.domain}>"
-    msg = compose(config, mail.sender_name, mail.sender, subj.strip(), body, mid,
-                  in_reply_to=mail.message_id, references=[mail.message_id], date=_date())
+                                               subject=subject, begin=BEGIN, end=END, **context)
+    subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    if seat is not None:
+        state, player = seat
+        game = state["game"]
+        mid = reply_id(config, mail.message_id, game, player, state["engine"]["turn"])
+        thread = [thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)]
+        refs = [r for r in dict.fromkeys([*thread, mail.message_id]) if r]
+    else:
+        mid, refs = reply_id(config, mail.message_id), [mail.message_id]
+    msg = compose(config, "" if mail.doubt else mail.sender_name, mail.sender, subj.strip(), body, mid,
+                  in_reply_to=mail.message_id, references=refs, date=_date())
     postman.post(reply_name(mail), msg)
 
 
@@ -145,60 +168,151 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman) -> Intake:
     intake = Intake(open_inbox(config))
     if intake.inbox is None:
         return intake
+    intake.lines += [f"Warning: {w}" for w in getattr(intake.inbox, "warnings", [])]
     seen = seen_ids(gd)
     per_sender: Counter[str] = Counter()
+
+    def game_of(mail: Incoming) -> str | None:
+        """The game a mail's orders name (the mail stays in the inbox until that game's run commits)."""
+        try:
+            game = find_orders(mail).get("game")
+        except Exception:  # no orders to be found: it concerns no game
+            return None
+        return game if isinstance(game, str) else None
+
+    def handled(key: str, aside: bool, line: str, game: str | None = None) -> None:
+        intake.lines.append(line)
+        intake.handled.append((key, aside, game, len(intake.lines) - 1))
+
     for key in intake.inbox.keys():  # noqa: SIM118 (an Inbox, not a dict)
         raw = intake.inbox.read(key)
         if len(raw) > config.max_mail_bytes:
-            intake.handled.append((key, True))
-            intake.lines.append(f"mail {key}: set aside: {len(raw)} bytes, over the limit of {config.max_mail_bytes}")
+            handled(key, True, f"mail {key}: set aside: {len(raw)} bytes, over the limit of {config.max_mail_bytes}")
             continue
         try:
             mail = read_mail(raw)
         except Exception as exc:  # mail the email package cannot read at all
-            intake.handled.append((key, True))
-            intake.lines.append(f"mail {key}: set aside: it cannot be read ({type(exc).__name__})")
+            handled(key, True, f"mail {key}: set aside: it cannot be read ({type(exc).__name__})")
             continue
-        if mail.message_id in seen:
-            intake.handled.append((key, False))
-            intake.lines.append(f"mail {mail.message_id}: read before; taken out of the inbox")
+        if mail.message_id in seen:  # filed as it was the first time: mail not for pbem is set aside
+            aside = not_for_pbem(mail, config) is not None
+            handled(key, aside, f"mail {mail.message_id}: read before; taken out of the inbox",
+                    None if aside else game_of(mail))
             continue
         why = not_for_pbem(mail, config)
         per_sender[mail.sender] += 1
         if why is None and per_sender[mail.sender] > MAX_REPLIES_PER_SENDER:
             why = f"more than {MAX_REPLIES_PER_SENDER} mails from {mail.sender} in one run (a loop?)"
         if why:
-            intake.handled.append((key, True))
-            intake.lines.append(f"mail from {mail.sender or '?'}: set aside: {why}")
+            handled(key, True, f"mail from {mail.sender or '?'}: set aside: {why}")
         else:
             try:
-                intake.lines.append(handle(gd, postman, mail))
-                intake.handled.append((key, False))
+                line = handle(gd, postman, mail)
             except Exception as exc:  # one hostile mail must not stop the others
-                intake.handled.append((key, True))
-                intake.lines.append(f"mail from {mail.sender}: set aside: it could not be handled "
-                                    f"({type(exc).__name__}: {exc})")
+                handled(key, True, f"mail from {mail.sender}: set aside: it could not be handled "
+                                   f"({type(exc).__name__}: {exc})")
+            else:
+                handled(key, False, line, game_of(mail))
         seen.add(mail.message_id)
         intake.new_ids.append(mail.message_id)
+        crash_point("remember")
         remember(gd, seen)
     return intake
 
 
 def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
-    """One player's mail: queue its orders and acknowledge them, or say what was wrong."""
+    """One player's mail: queue its orders and acknowledge them, or say what was wrong. No token the
+    mail holds reaches the answer, the line returned (the console and the commit message) or an error
+    raised from here."""
+    hidden = tokens_in(mail)
     try:
-        turnfile = find_orders(mail)
-        done = submit(gd, dump_yaml(turnfile).encode("utf-8"), source=f"mail {mail.message_id}",
-                      sender=mail.sender)
-    except AuthError:
-        reply(postman, mail, "common/stranger.txt.j2")
-        return f"mail from {mail.sender}: refused (not a player's address with his token)"
-    except PbemError as exc:
-        reply(postman, mail, "common/mail-error.txt.j2", message=str(exc))
-        return f"mail from {mail.sender}: refused: {str(exc).splitlines()[0]}"
-    reply(postman, mail, "common/ack.txt.j2", game=done.game, turn=done.turn,
-          orders=[order_text(o) for o in done.orders], replaced=done.replaced)
-    return f"mail from {mail.sender}: {done.game} turn {done.turn}: queued {', '.join(order_text(o) for o in done.orders)}"
+        if mail.doubt:  # whom the mail comes from is not clear: it is answered as a stranger's
+            reply(postman, mail, "common/stranger.txt.j2", hidden=hidden)
+            return f"mail from {mail.sender}: refused as a stranger's: {mail.doubt}"
+        turnfile = None
+        try:
+            turnfile = find_orders(mail)
+            done = submit(gd, dump_yaml(turnfile).encode("utf-8"), source=f"mail {mail.message_id}",
+                          sender=mail.sender)
+        except AuthError:
+            reply(postman, mail, "common/stranger.txt.j2", hidden=hidden)
+            return f"mail from {mail.sender}: refused (not a player's address with his token)"
+        except PbemError as exc:
+            seat = sender_seat(gd, mail, turnfile)
+            if seat is not None:
+                hidden += game_tokens_in(mail, seat[0])
+            message = hide_tokens(str(exc), hidden)
+            reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden, message=message,
+                  example=example_orders(seat))
+            return f"mail from {mail.sender}: refused: {message.splitlines()[0]}"
+        state = gd.load(done.game)
+        try:  # the ack names the turn after these orders: a reply to it gives the player's next ones
+            state, _ = apply_orders(dict(state, status="active") if state["status"] == "paused" else state,
+                                    done.player, done.turn, done.orders)
+        except PbemError:
+            pass
+        seat = (state, done.player)
+        orders = [hide_tokens(order_text(o), hidden) for o in done.orders]
+        reply(postman, mail, "common/ack.txt.j2", seat=seat, hidden=hidden, game=done.game, turn=done.turn,
+              orders=orders, replaced=done.replaced, paused=getattr(done, "paused", False))
+        return f"mail from {mail.sender}: {done.game} turn {done.turn}: queued {', '.join(orders)}"
+    except Exception as exc:  # the caller reports it: without the tokens
+        raise scrub(exc, hidden) from None
+
+
+def preview_inbox(gd: GamesDir, config: Config) -> list[str]:
+    """What a run would do with each mail waiting in the inbox, one line a mail (for `pbem advance
+    --dry-run`). Nothing changes: no mail is marked seen, moved or flagged, nothing is queued or
+    posted. Like a run's lines, these show no token."""
+    lines: list[str] = []
+    seen = seen_ids(gd)
+    per_sender: Counter[str] = Counter()
+    for key, raw in peek_inbox(config):
+        if len(raw) > config.max_mail_bytes:
+            lines.append(f"mail {key}: would be set aside: {len(raw)} bytes, over the limit of "
+                         f"{config.max_mail_bytes}")
+            continue
+        try:
+            mail = read_mail(raw)
+        except Exception as exc:  # mail the email package cannot read at all
+            lines.append(f"mail {key}: would be set aside: it cannot be read ({type(exc).__name__})")
+            continue
+        if mail.message_id in seen:
+            lines.append(f"mail {mail.message_id}: read before; would be taken out of the inbox")
+            continue
+        seen.add(mail.message_id)
+        why = not_for_pbem(mail, config)
+        per_sender[mail.sender] += 1
+        if why is None and per_sender[mail.sender] > MAX_REPLIES_PER_SENDER:
+            why = f"more than {MAX_REPLIES_PER_SENDER} mails from {mail.sender} in one run (a loop?)"
+        if why:
+            lines.append(f"mail from {mail.sender or '?'}: would be set aside: {why}")
+            continue
+        if mail.doubt:
+            lines.append(f"mail from {mail.sender}: would be refused as a stranger's: {mail.doubt}")
+            continue
+        hidden = tokens_in(mail)
+        turnfile = None
+        try:
+            turnfile = find_orders(mail)
+            done, _ = check_submission(gd, dump_yaml(turnfile).encode("utf-8"), mail.sender)
+        except AuthError:
+            lines.append(f"mail from {mail.sender}: would be refused (not a player's address with his token)")
+            continue
+        except PbemError as exc:
+            seat = sender_seat(gd, mail, turnfile)
+            secrets = hidden + (game_tokens_in(mail, seat[0]) if seat is not None else [])
+            lines.append(f"mail from {mail.sender}: would be refused: "
+                         f"{hide_tokens(str(exc), secrets).splitlines()[0]}")
+            continue
+        except Exception as exc:  # as a run would: set aside, the error shown without tokens
+            lines.append(f"mail from {mail.sender}: would be set aside: it could not be handled "
+                         f"({type(exc).__name__}: {hide_tokens(str(exc), hidden)})")
+            continue
+        orders = ", ".join(hide_tokens(order_text(o), hidden) for o in done.orders)
+        also = " (replacing the orders queued before)" if done.replaced else ""
+        lines.append(f"mail from {mail.sender}: {done.game} turn {done.turn}: would queue {orders}{also}")
+    return lines
 
 
 def close_inbox(intake: Intake) -> None:
@@ -206,12 +320,19 @@ def close_inbox(intake: Intake) -> None:
         intake.inbox.close()
 
 
-def finish_intake(intake: Intake) -> None:
-    """After the commit: take the handled mail out of the inbox."""
+def finish_intake(intake: Intake, keep: Collection[str] = ()) -> None:
+    """After the commit: take the handled mail out of the inbox, but for the mail of the games in
+    `keep` (their run did not commit: that mail stays, read before, until a run commits them)."""
     if intake.inbox is None:
         return
     try:
-        for key, aside in intake.handled:
+        for key, aside, game, line in intake.handled:
+            if game is not None and game in keep:
+                if line is not None:
+                    intake.lines[line] = intake.lines[line].removesuffix("; taken out of the inbox") \
+                        + f" (the mail stays in the inbox until {game} is committed)"
+                continue
+            crash_point("file-mail")
             intake.inbox.done(key, aside)
     finally:
         intake.inbox.close()

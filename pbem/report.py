@@ -7,6 +7,8 @@ line per event) and templates/common/. Reports are plain text for email.
 from __future__ import annotations
 
 import importlib.resources
+import re
+import textwrap
 from functools import cache
 from typing import Any
 
@@ -17,6 +19,19 @@ from pbem.rules.base import Event, Order, order_text
 
 BEGIN = "----- pbem orders begin -----"
 END = "----- pbem orders end -----"
+WIDTH = 72  # mail is read in plain-text clients at 72 columns, and on phones
+# spaces never broken when a line is wrapped: between a number and its unit (`26 VP`, `5 time`), before
+# a score (`anna +10`, `ben 4 (+2)`), and before a `>` (a line starting with `>` reads as a quotation in
+# mail)
+_GLUED = re.compile(r"(?<=\d) (?=(?:VP|time|points?|gifts?|cards?|tiles?)\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)")
+_GLUE = "\x00"
+
+
+def _fill(text: str, width: int, first: str, rest: str) -> list[str]:
+    """`text` broken at spaces into lines of `width` (a word longer than a line stays whole)."""
+    lines = textwrap.wrap(_GLUED.sub(_GLUE, text), width, initial_indent=first, subsequent_indent=rest,
+                          break_long_words=False, break_on_hyphens=False, replace_whitespace=False)
+    return [line.replace(_GLUE, " ") for line in lines]
 
 
 def _load(name: str) -> str | None:
@@ -26,10 +41,62 @@ def _load(name: str) -> str | None:
     return res.read_text("utf-8") if res.is_file() else None
 
 
+def wrap72(text: Any, indent: int | str | None = None, width: int = WIDTH) -> str:
+    """Each line of `text` wider than `width` broken at spaces (never inside a word, nor at a hyphen);
+    its continuation lines start with `indent` (a number: that many spaces; None: the line's own
+    leading spaces and two more, a hanging indent). Lines that fit are kept as they are."""
+    out: list[str] = []
+    for line in str(text).split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip(" "))]
+        rest = lead + "  " if indent is None else (" " * indent if isinstance(indent, int) else indent)
+        out += _fill(line, width, "", rest) or [line]
+    return "\n".join(out)
+
+
+def wrap_items(items: Any, lead: str = "", sep: str = "; ", end: str = ".", indent: int = 4,
+               width: int = WIDTH) -> str:
+    """`lead` and the items joined by `sep`, then `end`, broken into lines only between items (an
+    order such as `{load: 4, harbour: B}` is never cut); continuation lines start with `indent` spaces."""
+    items = [str(i) for i in items]
+    lines: list[str] = []
+    line = lead
+    for k, item in enumerate(items):
+        piece = item + (sep.rstrip() if k < len(items) - 1 else end)
+        if line.strip() and len(line) + len(piece) > width:
+            lines.append(line.rstrip())
+            line = " " * indent
+        line += piece + " "
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def reflow(text: Any, width: int = WIDTH) -> str:
+    """Paragraphs (separated by blank lines) refilled to `width`: a paragraph's lines are joined and
+    wrapped again, keeping the first line's leading spaces for all of them."""
+    paragraphs = []
+    for para in str(text).strip("\n").split("\n\n"):
+        lines = para.split("\n")
+        lead = lines[0][:len(lines[0]) - len(lines[0].lstrip(" "))]
+        joined = " ".join(line.strip() for line in lines)
+        paragraphs.append("\n".join(_fill(joined, width, lead, lead)))
+    return "\n\n".join(paragraphs)
+
+
+def fit(name: Any, width: int, indent: int = 0) -> str:
+    """A name in a table column `width` wide: padded, or when longer, alone on its line with the rest
+    of the row on the next, after `indent + width` spaces."""
+    name = str(name)
+    return f"{name:<{width}}" if len(name) <= width else f"{name}\n{' ' * (indent + width)}"
+
+
 @cache
 def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=False, keep_trailing_newline=True,
                            undefined=jinja2.StrictUndefined)
+    e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, fit=fit)
     return e
 
 
@@ -80,11 +147,15 @@ def summarize_orders(orders: list[Order]) -> list[str]:
 
 
 def turn_file(state: dict[str, Any], player: str, legal: list[Order]) -> str:
-    """A turn file ready to fill in, between the reply markers."""
+    """A turn file ready to fill in, between the reply markers. Every alternative is commented out, so
+    the block sent back unchanged gives no order: the player keeps one by deleting its `#`."""
+    choices = [choice.split(" (")[0] for choice in summarize_orders(legal)]
+    blanks = sorted({word for c in choices for word in c.replace(":", " ").split() if word in ("N", "X")})
+    fill = f" (and fill in {' and '.join(blanks)})" if blanks else ""
     lines = [BEGIN, f"game: {state['game']}", f"player: {player}", "token: YOUR-TOKEN",
-             f"turn: {state['engine']['turn']}", "orders:"]
-    for choice in summarize_orders(legal):
-        lines.append(f"  - {choice.split(' (')[0]}")
+             f"turn: {state['engine']['turn']}", "orders:",
+             f"# To keep one order, delete the # in front of it{fill}:"]
+    lines += [f"#  - {choice}" for choice in choices]
     lines.append(END)
     return "\n".join(lines)
 
@@ -101,11 +172,16 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
     return env().get_template(f"{state['ruleset']}/report.txt.j2").render(context)
 
 
-def render_error(state: dict[str, Any], player: str, turn: int, orders: list[Order], message: str) -> str:
+def render_error(state: dict[str, Any], player: str, turn: int | str | None, orders: list[Order], message: str,
+                 standing: list[Any] | None = None) -> str:
     """The report a player gets when his orders are refused; only he receives it."""
     shown = show(state, player)
+    what = f"Your orders for turn {turn}:" if isinstance(turn, int) else \
+        "Your orders sent ahead (turn: next):" if orders else "Your standing orders:"
+    if not orders and standing:
+        orders = standing
     return env().get_template("common/error.txt.j2").render(
-        ruleset=state["ruleset"], game=state["game"], player=player, turn=turn,
+        ruleset=state["ruleset"], game=state["game"], player=player, turn=turn, what=what,
         orders=[order_text(o) for o in orders], message=message, current_turn=shown["turn"],
         waiting_for=shown["waiting_for"],
         legal=summarize_orders(shown["legal_orders"]) if player in shown["waiting_for"] else [])

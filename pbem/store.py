@@ -1,7 +1,10 @@
 """A games dir on disk: one directory per game, its state file, its queue of orders, its reports.
 
     games/
-      .pbem.lock                 held by every command that writes
+      .pbem.lock                 held by every command that writes (an flock: the kernel drops it when
+                                 the process dies, so it is never stale)
+      .gitignore, pbem.yaml      pbem's own; with a game folder, what marks a games dir
+      mail/                      the mail pbem read and sends (see pbem.mailrun)
       m1/
         state.yaml               the game: format version, players, seed, engine state, events, order log
         queue/<n>-<player>.yaml  orders accepted by `pbem submit`, not yet applied (no tokens)
@@ -27,17 +30,56 @@ from typing import Any, Iterator
 
 import yaml
 
-from pbem.errors import StoreError
+from pbem.config import CONFIG_FILE, load_config
+from pbem.errors import PbemError, StoreError
 from pbem.turnfile import validator
 
 FORMAT = 1
 # mail in and out stays on the GM's machine (welcome mails carry tokens); what pbem has read is history
 GITIGNORE = ".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n!mail/seen.txt\n"
 STATE_FILE = "state.yaml"
-GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
-PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,23}$")
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}\Z")
+PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,23}\Z")
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+# the names pbem uses at the top of a games dir: no game may take one (the configured mail folders too)
+RESERVED = frozenset({"mail", ".git", ".gitignore", ".pbem.lock", CONFIG_FILE})
+GAME_PARTS = (STATE_FILE, "queue", "reports", "rejected")  # what a game folder holds
+# lock files a killed git leaves behind (besides refs/**/*.lock), relative to .git
+GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "config.lock", "packed-refs.lock")
+_IMPORTED = time.time()
+_crash_counts: dict[str, int] = {}
+
+
+def crash_point(name: str) -> None:
+    """For tests only: with PBEM_DIE_AT=<name> (or <name>:<n>, the n-th time) the process dies here at
+    once, as if killed: no cleanup, no flush, no exit handlers."""
+    wanted = os.environ.get("PBEM_DIE_AT")
+    if not wanted:
+        return
+    step, _, nth = wanted.partition(":")
+    if step != name:
+        return
+    _crash_counts[name] = _crash_counts.get(name, 0) + 1
+    if _crash_counts[name] >= int(nth or 1):
+        os._exit(137)
+
+
+def process_start() -> float:
+    """When this process started (seconds since the epoch); the time pbem was imported where /proc
+    does not say."""
+    try:
+        stat = Path("/proc/self/stat").read_text()
+        ticks = int(stat.rsplit(")", 1)[1].split()[19])  # field 22, starttime, in clock ticks after boot
+        btime = next(int(line.split()[1]) for line in Path("/proc/stat").read_text().splitlines()
+                     if line.startswith("btime "))
+        return btime + ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, StopIteration):
+        return _IMPORTED
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "").rstrip(".")
 
 
 def dump_yaml(value: Any) -> str:
@@ -93,31 +135,135 @@ def _errors(value: Any, name: str, prefix: str = "") -> list[str]:
 
 
 class GamesDir:
-    """The folder holding every game; a git repository of its own."""
+    """The folder holding every game; a git repository of its own.
 
-    def __init__(self, root: Path | str) -> None:
+    `create`: the command may make the folder a games dir (`pbem new`, `pbem init`); every other
+    command refuses a folder that is not one (see `check`)."""
+
+    def __init__(self, root: Path | str, create: bool = False) -> None:
         self.root = Path(root).resolve()
+        self.create = create
+        self.warnings: list[str] = []  # what the command should tell the GM (a stale git lock removed)
+        self._reserved: frozenset[str] | None = None
+
+    # -- what a games dir is ----------------------------------------------------------------------
+
+    def reserved(self) -> frozenset[str]:
+        """The top-level names pbem uses: RESERVED and the first folder of each mail path in pbem.yaml
+        that lies inside the games dir."""
+        if self._reserved is None:
+            names = set(RESERVED)
+            try:
+                config = load_config(self.root)
+                sections = [config.inbox, config.outbox]
+            except (PbemError, OSError):  # a broken pbem.yaml is reported by the commands that read it
+                sections = []
+            for section in sections:
+                if section.get("type") in ("maildir", "mbox", "files") and section.get("path"):
+                    path = (self.root / section["path"]).resolve()
+                    if path != self.root and path.is_relative_to(self.root):
+                        names.add(path.relative_to(self.root).parts[0])
+            self._reserved = frozenset(names)
+        return self._reserved
+
+    def _has_pbem_gitignore(self) -> bool:
+        try:
+            lines = (self.root / ".gitignore").read_text("utf-8", errors="replace").splitlines()
+        except OSError:
+            return False
+        return ".pbem.lock" in lines and "*/queue/" in lines
+
+    def _has_commits(self) -> bool:
+        return self._git("rev-parse", "--verify", "-q", "HEAD", check=False).returncode == 0
+
+    def is_games_dir(self) -> bool:
+        """A folder holding pbem.yaml, pbem's .gitignore or a game."""
+        if not self.root.is_dir():
+            return False
+        if (self.root / CONFIG_FILE).is_file() or self._has_pbem_gitignore():
+            return True
+        return any((d / STATE_FILE).is_file() for d in self.root.iterdir() if GAME_ID.match(d.name))
+
+    def check(self) -> None:
+        """Refuse a folder that is not a games dir; every command but `new` and `init` calls this first."""
+        if self.is_games_dir():
+            return
+        how = "`pbem new` or `pbem init` creates one"
+        if not self.root.exists():
+            why = "no such folder"
+        elif not self.root.is_dir():
+            why, how = "it is a file", "choose the games dir with --games-dir or $PBEM_GAMES_DIR"
+        elif (self.root / ".git").exists():
+            why, how = "it is a git repository of something else", \
+                "choose the games dir with --games-dir or $PBEM_GAMES_DIR"
+        else:
+            why, how = "it holds no pbem.yaml, no game and no pbem .gitignore", "`pbem new` or `pbem init` makes it one"
+        raise StoreError(f"{self.root} is not a pbem games dir ({why}); {how}")
+
+    def check_can_create(self) -> None:
+        """Refuse to make a games dir of a file or of another project's git repository."""
+        if self.root.exists() and not self.root.is_dir():
+            raise StoreError(f"{self.root} is not a pbem games dir (it is a file); choose another folder for the games")
+        if self.root.is_dir() and (self.root / ".git").exists() and not self.is_games_dir() and self._has_commits():
+            raise StoreError(f"{self.root} is a git repository of something else (it holds no pbem.yaml, no game "
+                             f"and no pbem .gitignore); choose another folder for the games")
+
+    # -- games ------------------------------------------------------------------------------------
 
     def game_dir(self, game: str) -> Path:
         if not GAME_ID.match(game):
             raise StoreError(f"{game!r} is not a game id (lower-case letters, digits, '-' and '_', "
                              f"at most 40, starting with a letter or digit)")
+        if game in self.reserved():
+            raise StoreError(f"{game!r} is a name pbem uses for its own folder in the games dir; "
+                             f"choose another game id")
         return self.root / game
 
     def exists(self, game: str) -> bool:
         return (self.game_dir(game) / STATE_FILE).is_file()
 
+    def is_game_folder(self, name: str) -> bool:
+        """A folder of the games dir that holds a game, or what is left of one (its state file may be
+        missing)."""
+        if not GAME_ID.match(name) or name in self.reserved():
+            return False
+        folder = self.root / name
+        return folder.is_dir() and any((folder / part).exists() for part in GAME_PARTS)
+
     def games(self) -> list[str]:
+        """Every game, also one whose state file or whole folder is missing (git has it): those need
+        the GM, and `load` says why."""
         if not self.root.is_dir():
             return []
-        return sorted(d.name for d in self.root.iterdir()
-                      if GAME_ID.match(d.name) and (d / STATE_FILE).is_file())
+        found = {d.name for d in self.root.iterdir() if self.is_game_folder(d.name)}
+        # a game older than the pbem.yaml that gave its name to a mail folder: listed, and `load` says why
+        found |= {name for name in self.reserved() - RESERVED
+                  if GAME_ID.match(name) and (self.root / name / STATE_FILE).is_file()}
+        if (self.root / ".git").exists():
+            r = self._git("ls-tree", "-d", "--name-only", "-z", "HEAD", check=False)
+            for name in r.stdout.split("\0") if r.returncode == 0 else []:
+                if name and name not in found and GAME_ID.match(name) and name not in self.reserved() \
+                        and self._in_head(f"{name}/{STATE_FILE}"):
+                    found.add(name)
+        return sorted(found)
+
+    def _in_head(self, path: str) -> bool:
+        if not (self.root / ".git").exists():
+            return False
+        return self._git("cat-file", "-e", f"HEAD:{path}", check=False).returncode == 0
 
     # -- state ------------------------------------------------------------------------------------
 
     def load(self, game: str) -> dict[str, Any]:
         path = self.game_dir(game) / STATE_FILE
         if not path.is_file():
+            committed = self._in_head(f"{game}/{STATE_FILE}")
+            if self.is_game_folder(game):
+                restore = f"; `git -C {self.root} checkout -- {game}/{STATE_FILE}` restores the last committed one"
+                raise StoreError(f"{game}: the state file {path} is missing{restore if committed else ''}")
+            if committed:
+                raise StoreError(f"{game}: the game folder {path.parent} is missing; "
+                                 f"`git -C {self.root} checkout -- {game}` restores the last committed one")
             raise StoreError(f"there is no game {game!r} in {self.root}")
         try:
             state = yaml.load(path.read_text("utf-8"), Loader=_SafeLoader)
@@ -141,7 +287,8 @@ class GamesDir:
         return self.game_dir(game) / "queue"
 
     def enqueue(self, game: str, entry: dict[str, Any]) -> tuple[Path, list[Path]]:
-        """Queue orders; a newer file from the same player for the same turn replaces the older one."""
+        """Queue orders; a newer file from the same player for the same turn replaces the older one
+        (should the process die before the older one is gone, `pbem advance` drops it)."""
         qdir = self.queue_dir(game)
         replaced = [p for p, e in self.queued(game) if e["player"] == entry["player"] and e["turn"] == entry["turn"]]
         path = qdir / f"{time.time_ns():020d}-{entry['player']}.yaml"
@@ -151,12 +298,26 @@ class GamesDir:
         return path, replaced
 
     def queued(self, game: str) -> list[tuple[Path, dict[str, Any]]]:
+        """The queued entries, oldest first; a file that cannot be read stops the game for the GM."""
         qdir = self.queue_dir(game)
         if not qdir.is_dir():
             return []
         out = []
         for path in sorted(qdir.glob("*.yaml")):
-            out.append((path, yaml.load(path.read_text("utf-8"), Loader=_SafeLoader)))
+            what = f"{game}: the queued file {game}/queue/{path.name}"
+            try:
+                entry = yaml.load(path.read_text("utf-8"), Loader=_SafeLoader)
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None)
+                where = f" at line {mark.line + 1}" if mark else ""
+                problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+                raise StoreError(f"{what} is corrupt{where}: {problem}") from None
+            except UnicodeDecodeError:
+                raise StoreError(f"{what} is corrupt: not UTF-8 text") from None
+            if not (isinstance(entry, dict) and isinstance(entry.get("player"), str)
+                    and isinstance(entry.get("turn"), int) and isinstance(entry.get("orders"), list)):
+                raise StoreError(f"{what} is corrupt: it is not a queue entry (player, turn, orders)")
+            out.append((path, entry))
         return out
 
     # -- reports ----------------------------------------------------------------------------------
@@ -170,8 +331,14 @@ class GamesDir:
 
     @contextlib.contextmanager
     def lock(self, timeout: float = 60.0) -> Iterator[None]:
-        """One writer at a time (a cron run and a GM at the keyboard)."""
-        self.root.mkdir(parents=True, exist_ok=True)
+        """One writer at a time (a cron run and a GM at the keyboard). Only a GamesDir made with
+        `create` makes the folder; the lock file is never left in a folder that is not a games dir.
+        Under the lock, lock files a killed git left behind are removed (see `remove_stale_git_locks`)."""
+        if self.create:
+            self.check_can_create()
+            self.root.mkdir(parents=True, exist_ok=True)
+        else:
+            self.check()
         with open(self.root / ".pbem.lock", "w") as f:
             deadline = time.monotonic() + timeout
             while True:
@@ -184,41 +351,76 @@ class GamesDir:
                                          f"try again later") from None
                     time.sleep(0.1)
             try:
+                self.remove_stale_git_locks()
                 yield
             finally:
                 fcntl.flock(f, fcntl.LOCK_UN)
 
+    def remove_stale_git_locks(self) -> list[str]:
+        """Remove the lock files of a git that was killed (they make every later git call fail). Under
+        pbem's own lock no other pbem's git runs, so a git lock file older than this process was left
+        by a dead git. Each removal is added to `warnings`; returns them."""
+        git_dir = self.root / ".git"
+        if not git_dir.is_dir():
+            return []
+        started = process_start()
+        candidates = [git_dir / name for name in GIT_LOCKS]
+        if (git_dir / "refs").is_dir():
+            candidates += sorted((git_dir / "refs").rglob("*.lock"))
+        removed = []
+        for path in candidates:
+            try:
+                if path.is_file() and path.stat().st_mtime < started:
+                    path.unlink()
+                    removed.append(f"removed a stale .git/{path.relative_to(git_dir)} left by a killed git")
+            except FileNotFoundError:
+                continue
+        self.warnings += removed
+        return removed
+
     # -- git --------------------------------------------------------------------------------------
 
-    def _git(self, *args: str) -> subprocess.CompletedProcess[str]:
+    def _git(self, *args: str, check: bool = True, what: str = "") -> subprocess.CompletedProcess[str]:
+        """Run git in the games dir. With `check`, a failure raises StoreError naming the cause (git's
+        own first line); `what` says what it was for."""
         env = dict(os.environ)
         for key, default in (("GIT_AUTHOR_NAME", "pbem"), ("GIT_AUTHOR_EMAIL", "pbem@localhost"),
                              ("GIT_COMMITTER_NAME", "pbem"), ("GIT_COMMITTER_EMAIL", "pbem@localhost")):
             env.setdefault(key, default)
-        return subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True, env=env)
+        try:
+            r = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True, env=env)
+        except OSError as exc:
+            raise StoreError(f"{what or self.root}: cannot run git ({exc.strerror}); pbem needs git") from None
+        if check and r.returncode != 0:
+            cause = _first_line(r.stderr) or f"exit status {r.returncode}"
+            raise StoreError(f"{what or self.root}: git {args[0]} failed: {cause}")
+        return r
 
     def ensure_repo(self) -> None:
         """Make the games dir the top of a git repository of its own (never commit into an enclosing
-        checkout, such as the project's own when a developer runs the demo)."""
+        checkout, such as the project's own when a developer runs the demo, nor into another project's
+        repository)."""
+        self.check_can_create()
         self.root.mkdir(parents=True, exist_ok=True)
-        top = self._git("rev-parse", "--show-toplevel")
+        top = self._git("rev-parse", "--show-toplevel", check=False)
         if top.returncode == 0 and Path(top.stdout.strip()).resolve() == self.root:
-            return
-        r = self._git("init", "-q", "-b", "main")
-        if r.returncode != 0:
-            raise StoreError(f"cannot make {self.root} a git repository: {r.stderr.strip()}")
-        write_atomic(self.root / ".gitignore", GITIGNORE)
-        self._git("add", ".gitignore")
-        self._git("commit", "-q", "-m", "pbem games repository")
+            if self._has_pbem_gitignore():
+                return
+        else:
+            self._git("init", "-q", "-b", "main", what=f"cannot make {self.root} a git repository")
+        gitignore = self.root / ".gitignore"
+        old = gitignore.read_text("utf-8") if gitignore.is_file() else ""
+        write_atomic(gitignore, old + ("\n" if old and not old.endswith("\n") else "") + GITIGNORE)
+        self.commit_paths([".gitignore"], "pbem games repository\n")
 
     def uncommitted(self) -> set[str]:
         """The top-level folders (games) with changes git has not committed."""
-        r = self._git("status", "--porcelain", "--untracked-files=all")
+        r = self._git("status", "--porcelain", "--untracked-files=all", what="the games dir")
         return {line[3:].strip('"').split("/", 1)[0] for line in r.stdout.splitlines() if len(line) > 3}
 
     def committed(self, game: str) -> dict[str, Any] | None:
         """A game's state as last committed to git (None when it never was, or cannot be read)."""
-        r = self._git("show", f"HEAD:{game}/{STATE_FILE}")
+        r = self._git("show", f"HEAD:{game}/{STATE_FILE}", check=False)
         if r.returncode != 0:
             return None
         try:
@@ -231,11 +433,19 @@ class GamesDir:
         return self.commit_paths([game], message)
 
     def commit_paths(self, paths: list[str], message: str) -> bool:
-        """Commit what changed under `paths` (relative to the games dir); False when nothing did."""
-        self._git("add", "-A", "--", *paths)
-        if self._git("diff", "--cached", "--quiet", "--", *paths).returncode == 0:
+        """Commit what changed under `paths` (relative to the games dir); False when nothing did. A git
+        call that fails raises StoreError naming the cause (a lock file, a full disk...)."""
+        what = ", ".join(paths)
+        present = [p for p in paths if (self.root / p).exists()]
+        if present:
+            self._git("add", "-A", "--", *present, what=what)
+        for gone in (p for p in paths if p not in present):  # a deletion git knows of is staged too
+            self._git("rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", gone, what=what)
+        crash_point("git-commit")
+        diff = self._git("diff", "--cached", "--quiet", "--", *paths, check=False)
+        if diff.returncode == 0:
             return False
-        r = self._git("commit", "-q", "-m", message, "--", *paths)
-        if r.returncode != 0:
-            raise StoreError(f"{', '.join(paths)}: git commit failed: {r.stderr.strip()}")
+        if diff.returncode != 1:
+            raise StoreError(f"{what}: git diff failed: {_first_line(diff.stderr) or f'exit status {diff.returncode}'}")
+        self._git("commit", "-q", "-m", message, "--", *paths, what=what)
         return True

@@ -176,12 +176,18 @@ def plain(error: jsonschema.ValidationError) -> str:
     v, val = error.validator, error.validator_value
     inst = error.instance
     if "message" in error.schema and v not in ("required", "additionalProperties"):
-        return error.schema["message"]
+        return error.schema["message"].replace("{value}", shown(inst))
     if v == "type":
         kinds = val if isinstance(val, list) else [val]
         return f"must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}, not {shown(inst)}"
     if v == "required":
         missing = [k for k in val if k not in inst]
+        return f"lacks {', '.join(repr(k) for k in missing)}"
+    if v in ("anyOf", "oneOf") and error.context and all(e.validator == "required" for e in error.context):
+        keys = [k for e in error.context for k in e.validator_value if k not in inst]
+        return f"lacks {' or '.join(repr(k) for k in dict.fromkeys(keys))}"
+    if v == "dependentRequired":
+        missing = [k for deps in val.values() for k in deps if k not in inst]
         return f"lacks {', '.join(repr(k) for k in missing)}"
     if v == "additionalProperties":
         extra = sorted(k for k in inst if k not in error.schema.get("properties", {}))
@@ -239,7 +245,8 @@ def validator(name: str) -> Any:
 
 def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     """For a failed oneOf, the error of the branch the sender most likely meant, if one is clear."""
-    while error.validator in ("oneOf", "anyOf") and error.context:
+    while error.validator in ("oneOf", "anyOf") and error.context \
+            and not all(e.validator == "required" for e in error.context):  # "one of these keys": said whole
         # the branch the sender meant is the one he came closest to: the fewest errors
         branches: dict[Any, list[jsonschema.ValidationError]] = {}
         for e in error.context:
@@ -248,7 +255,7 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
         closest = [e for errs in branches.values() if len(errs) == fewest for e in errs]
         # a branch that failed only on the kind of value (a string where a mapping was meant) says
         # nothing; any other error names what the sender got wrong inside the branch he chose
-        deeper = [e for e in closest if e.relative_path or e.validator not in ("type", "enum")]
+        deeper = [e for e in closest if e.relative_path or e.validator not in ("type", "enum", "const")]
         if not deeper:
             break
         error = jsonschema.exceptions.best_match(deeper)
@@ -270,11 +277,16 @@ def schema_errors(value: Any, schema_name: str, lines: dict[tuple, int] | None =
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             extra = [k for k in err.instance if k not in err.schema.get("properties", {})]
             line = (lines or {}).get(path + (extra[0],), line) if extra else line
-        found.append((line, order(err), f"{f'line {line}, ' if line else ''}{place(path)}: {plain(err)}"))
+        # a token is never echoed, not even one of the wrong kind: the message may go to a log or a mail
+        words = "must be text, as your welcome mail gives it" if path[-1:] == ("token",) else plain(err)
+        found.append((line, order(err), f"{f'line {line}, ' if line else ''}{place(path)}: {words}"))
     for _, _, text in sorted(found, key=lambda f: (f[0], f[1])):  # in the order of the file
         if text not in out:
             out.append(text)
     return out
+
+
+NEXT = "next"  # `turn: next`: the orders answer the sender's next decision, whenever it comes
 
 
 @dataclass(frozen=True)
@@ -282,9 +294,10 @@ class TurnFile:
     game: str
     player: str
     token: str
-    turn: int
-    orders: list[Order]
+    turn: int | str | None               # a decision number, NEXT, or None (standing orders alone)
+    orders: list[Order] | None
     lines: dict[tuple, int] = field(default_factory=dict, compare=False, repr=False)
+    standing: list[dict[str, Any]] | None = None
 
 
 def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFile:
@@ -293,17 +306,23 @@ def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFi
     value, lines = load_yaml(data)
     if value is None:
         raise TurnFileError("the turn file is empty")
+    if isinstance(value, dict) and "orders" in value and value["orders"] is None:  # the report's block, unchanged
+        raise TurnFileError("the turn file gives no order: choose one of the orders listed and delete "
+                            "the '#' in front of it")
     problems = schema_errors(value, "turnfile", lines)
     if problems:
         raise TurnFileError("the turn file is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
-    if order_schema:
+    if order_schema and "orders" in value:
         check_orders(value["orders"], order_schema, lines)
-    return TurnFile(value["game"], value["player"], value["token"], value["turn"], value["orders"], lines)
+    return TurnFile(value["game"], value["player"], value["token"], value.get("turn"), value.get("orders"), lines,
+                    value.get("standing"))
 
 
-def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] | None = None) -> None:
+def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] | None = None,
+                 key: str = "orders") -> None:
+    """Each item of `key` against a schema; every problem at once."""
     problems = []
     for i, order in enumerate(orders):
-        problems += schema_errors(order, order_schema, lines, ("orders", i))
+        problems += schema_errors(order, order_schema, lines, (key, i))
     if problems:
         raise TurnFileError("the turn file is not valid:\n" + "\n".join(f"  - {p}" for p in problems))

@@ -2,7 +2,7 @@
 
 Whole games with random legal orders (2-5 families) render a report for every player and the GM after
 every order: every event has its own sentence (never the fallback), the board shows every petitioner
-with its `L.N`, no line is wider than 100 columns; a player's report shows none of another's secrets;
+with its `L.N`, no line is wider than 72 columns; a player's report shows none of another's secrets;
 the end reveals the plan cards; the CLI prints reports and the GM view.
 """
 
@@ -21,11 +21,11 @@ from helpers import Table
 from pbem.game import apply_orders, new_game, show, waiting_for
 from pbem.report import event_lines, render_report
 from pbem.rng import Rng
-from pbem.rules.florenz.view import display
+from pbem.rules.florenz.view import RANK_SHORT, display
 from pbem.store import GamesDir
 
 NAMES = ["anna", "ben", "cleo", "dora", "emil"]
-WIDTH = 100
+WIDTH = 72
 
 #: every event type the engine emits (grep '"type":' pbem/rules/florenz/*.py), with a sample of its fields
 SAMPLES: dict[str, dict[str, Any]] = {
@@ -119,7 +119,7 @@ def check_report(text: str, state: dict[str, Any], player: str | None) -> None:
     view = state["engine"]
     for loc, queue in view["queues"].items():
         for n, p in enumerate(queue, 1):
-            pattern = rf"^  \|.*[ >]{loc}\.{n} {re.escape(p['family'][:10])}\S* +{p['rank']}\b"
+            pattern = rf"^  \|.*[ >]{loc}\.{n} {re.escape(p['family'][:9])}\S* +{RANK_SHORT[p['rank']]}\b"
             assert re.search(pattern, text, re.MULTILINE), f"{loc}.{n} {p} not on the board:\n{text}"
     assert "[" + "setup]" not in text
     if state["status"] == "finished":

@@ -16,6 +16,7 @@ import email.policy
 import hashlib
 import json
 import mailbox
+import re
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from pathlib import Path
@@ -83,6 +84,12 @@ def game_lines(stdout: str) -> list[str]:
     return [line for line in stdout.splitlines() if " written to " not in line]
 
 
+def unwrapped(report: str) -> str:
+    """A report with each event's continuation lines (indented 9 columns, under the event's text)
+    joined to the event's line again."""
+    return re.sub(r"\n {9}(?=\S)", " ", report)
+
+
 class Table(helpers.Table):
     """One game in a games dir, with its players' tokens and a place to write turn files."""
 
@@ -111,7 +118,8 @@ class Table(helpers.Table):
         return sorted((self.dir / "reports" / player).iterdir())
 
     def last_report(self, player: str) -> str:
-        return self.reports(player)[-1].read_text()
+        """The player's latest report, each event on one line again (reports wrap them at 72 columns)."""
+        return unwrapped(self.reports(player)[-1].read_text())
 
     def outbox(self) -> Path:
         return self.games / "mail" / "outbox"
@@ -420,7 +428,7 @@ def test_policy_default_plays_the_most_passive_order(pbem: Any, inbox: Path, clo
         lines = [line for line in report.splitlines() if "[substitute move: default]" in line]
         assert len(lines) == 1 and "ben puts up the lot" in lines[0]
         assert lines[0].endswith("[substitute move: default]")
-        mailed = body(read_mail(t.outbox() / f"m1.{player}.0002.eml"))
+        mailed = unwrapped(body(read_mail(t.outbox() / f"m1.{player}.0002.eml")))
         assert notice in mailed and "[substitute move: default]" in mailed
 
     # and the history
@@ -989,9 +997,10 @@ def test_dry_run_says_what_a_run_would_do_and_changes_nothing(pbem: Any, inbox: 
         "g4: nothing to do",
         "g5: applied ben auction, refused cleo (turn 5): your orders answer turn 5, but game 'g5' is only at turn 2",
     ]
-    inbox_path = (pbem.games / "mail" / "inbox").resolve()
-    assert r.stdout.splitlines() == [f"(dry run) mail: 1 mail(s) in {inbox_path} would be read"] + [
-        f"(dry run) {line}" for line in expected]
+    assert r.stdout.splitlines() == [  # the mail as a run would read it, without reading it
+        "(dry run) mail from someone@example.org: would be refused: the mail holds no orders: put them "
+        "between the lines '----- pbem orders begin -----' and '----- pbem orders end -----' of your "
+        "report, or attach a turn file"] + [f"(dry run) {line}" for line in expected]
     assert snapshot(pbem.games) == before
     assert len(g3.queue()) == 1 and len(g4.queue()) == 2 and len(g5.queue()) == 2
     assert not (g5.dir / "rejected").exists()
@@ -1009,10 +1018,13 @@ def test_dry_run_says_what_a_run_would_do_and_changes_nothing(pbem: Any, inbox: 
 
 
 def test_dry_run_without_games(pbem: Any) -> None:
+    r = pbem("advance", "--dry-run")  # no games dir: refused (tests/test_gamesdir.py), nothing made
+    assert r.exit_code == 1
+    assert not pbem.games.exists()
+    assert pbem("init").exit_code == 0
     r = pbem("advance", "--dry-run")
     assert r.exit_code == 0, r.output
     assert r.stdout == "(dry run) no games\n"
-    assert not pbem.games.exists()
 
 
 # -- pbem status ---------------------------------------------------------------------------------------

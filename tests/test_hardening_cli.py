@@ -138,7 +138,7 @@ def test_a_turn_that_only_looks_whole_is_refused_at_once(pbem: Pbem, tmp_path: P
     before = snapshot(pbem.games)
     path = turnfile(tmp_path, f"game: m1\nplayer: anna\ntoken: {tokens['anna']}\nturn: 1.0\norders: [draw]\n")
     assert_error(pbem("submit", str(path)),
-                 "the turn file is not valid:\n  - line 4, turn: must be a whole number, not 1.0")
+                 "the turn file is not valid:\n  - line 4, turn: must be a whole number (the turn your orders answer) or 'next', not 1.0")
     assert snapshot(pbem.games) == before
 
 
@@ -263,3 +263,21 @@ def test_a_broken_pbem_yaml_is_one_clear_error(pbem: Pbem, content: bytes, messa
     before = snapshot(pbem.games)
     assert_error(pbem("advance"), message.format(path=path))
     assert snapshot(pbem.games) == before
+
+
+def test_a_game_id_or_player_name_with_a_trailing_newline_is_refused(pbem: Pbem) -> None:
+    """A name ending in a newline would pass a pattern ending in Python's `$`."""
+    assert_error(pbem("new", "medici", "m1\n", *GOOD),
+                 "'m1\\n' is not a game id (lower-case letters, digits, '-' and '_', at most 40, starting "
+                 "with a letter or digit)")
+    assert_usage_error(pbem("new", "medici", "m1", "--player", "anna\n=anna@example.org", *player_args("ben", "cleo")),
+                       "Invalid value for '--player': player name 'anna\\n' must be lower-case letters, digits, "
+                       "'-' or '_', starting with a letter, at most 24 characters")
+    assert not pbem.games.exists()
+
+
+def test_new_refuses_the_id_of_a_game_whose_state_file_is_lost(pbem: Pbem) -> None:
+    new(pbem)
+    (pbem.games / "m1" / "state.yaml").unlink()
+    r = pbem("new", "medici", "m1", *GOOD, "--seed", STRONG)
+    assert_error(r, f"game 'm1' already exists in {pbem.games.resolve()}")

@@ -171,10 +171,50 @@ def test_find_orders_explicit_envelope_lines_win_over_the_thread() -> None:
     assert found["turn"] == 9 and found["orders"] == ["pass"]
 
 
-def test_find_orders_without_a_thread_leaves_the_envelope_open() -> None:
-    """Order lines in a fresh mail: game, player and turn are missing, for the turn-file check to name."""
+def test_find_orders_without_a_thread_asks_for_the_game() -> None:
+    """Order lines in a fresh mail: game, player and turn are missing; the mail must say them."""
     body = f"{BEGIN}\ntoken: abc\npass\n{END}\n"
-    assert find_orders(mail(player_mail(address("anna"), body))) == {"token": "abc", "orders": ["pass"]}
+    with pytest.raises(TurnFileError) as err:
+        find_orders(mail(player_mail(address("anna"), body)))
+    assert str(err.value) == ("the mail does not say which game its orders are for: reply to your latest "
+                              "report, or write the lines game:, player:, turn: above your orders")
+    body = f"{BEGIN}\ngame: m1\nplayer: anna\ntoken: abc\npass\n{END}\n"
+    with pytest.raises(TurnFileError) as err:
+        find_orders(mail(player_mail(address("anna"), body)))
+    assert str(err.value).endswith("or write the lines turn: above your orders")
+    body = f"{BEGIN}\ngame: m1\nplayer: anna\nturn: 3\ntoken: abc\npass\n{END}\n"
+    assert find_orders(mail(player_mail(address("anna"), body))) == \
+        {"game": "m1", "player": "anna", "turn": 3, "token": "abc", "orders": ["pass"]}
+
+
+def test_find_orders_order_lines_name_no_line_of_a_file_the_player_never_wrote() -> None:
+    """Order lines without a token line or without an order: said in words, not as a turn file check."""
+    for body, message in [
+        (f"{BEGIN}\npass\n{END}\n", f"there is no token line between the lines {BEGIN!r} and {END!r}: write "
+                                     f"'token: ' and your token there, above your orders"),
+        (f"{BEGIN}\ntoken: abc\n# nothing yet\n{END}\n", f"there is no order between the lines {BEGIN!r} and "
+                                                      f"{END!r}: write your orders there, one a line, below "
+                                                      f"your token"),
+    ]:
+        with pytest.raises(TurnFileError) as err:
+            find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD)))
+        assert str(err.value) == message
+
+
+@pytest.mark.parametrize("ref", ["<pbem.remind.m1.anna.t7.1@pbem.test>", "<pbem.reply.m1.anna.t7.0123abcd@pbem.test>",
+                                 THREAD])
+def test_find_orders_thread_from_any_mail_pbem_sent(ref: str) -> None:
+    """A reply to a reminder, an acknowledgement or a refusal, with only In-Reply-To, finds the game."""
+    body = f"{BEGIN}\ntoken: abc\nbid: 7\n{END}\n"
+    raw = player_mail(address("anna"), body, in_reply_to=ref, references=[])
+    assert find_orders(mail(raw)) == EXPECTED
+
+
+def test_find_orders_in_reply_to_comes_before_references() -> None:
+    body = f"{BEGIN}\ntoken: abc\nbid: 7\n{END}\n"
+    raw = player_mail(address("anna"), body, in_reply_to="<pbem.remind.m1.anna.t7.1@pbem.test>",
+                      references=["<pbem.m1.anna.1.t1@pbem.test>", "<pbem.m1.anna.2.t3@pbem.test>"])
+    assert find_orders(mail(raw)) == EXPECTED
 
 
 def test_find_orders_in_an_html_only_mail() -> None:
@@ -235,8 +275,10 @@ def test_find_orders_mail_without_text() -> None:
 
 def test_find_orders_bad_order_line_names_it() -> None:
     body = f"{BEGIN}\ntoken: abc\nbid: [7\n{END}\n"
-    with pytest.raises(TurnFileError, match=r"^order line 2 \('bid: \[7'\), line \d+: not valid YAML"):
+    with pytest.raises(TurnFileError) as err:
         find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD)))
+    # one line of the mail: no line number within it
+    assert str(err.value) == "order line 2 ('bid: [7'): not valid YAML (did not find expected ',' or ']')"
 
 
 def test_find_orders_hostile_yaml_in_the_body_is_refused() -> None:

@@ -314,7 +314,8 @@ def test_imap_set_aside_folder_of_the_gms_choice(pbem: Pbem, dovecot: Dovecot, i
 
 def assert_learns_nothing(reply: Any, tokens: dict[str, str]) -> None:
     body = text(reply)
-    assert "pbem takes orders only from a player's registered address, with that player's token." in body
+    assert "pbem takes orders only from a player's registered address, with that player's token." \
+        in " ".join(body.split())
     for secret in ["m1", "turn", "anna", "cleo", "ben@", "Medici", *tokens.values()]:
         assert secret not in body, secret
 
@@ -366,9 +367,10 @@ def test_refused_as_a_stranger(served: MailGames, case: str) -> None:
     assert len(sent) == 1 and sent[0]["To"].addresses[0].addr_spec == sender
     assert_learns_nothing(sent[0], tokens)
     assert text(sent[0]) == (
-        'Your mail of Sat, 21 Nov 2026 12:30:00 +0000 ("orders") could not be used.\n\n'
-        "pbem takes orders only from a player's registered address, with that player's token. If you play in a\n"
-        "game here, send your orders from the address you registered and copy the token from your welcome mail.\n")
+        'Your mail of Sat, 21 Nov 2026 12:30:00 +0000 ("orders")\ncould not be used.\n\n'
+        "pbem takes orders only from a player's registered address, with that\n"
+        "player's token. If you play in a game here, send your orders from the\n"
+        "address you registered and copy the token from your welcome mail.\n")
     assert_unchanged(served, before)
 
 
@@ -391,7 +393,8 @@ def test_bad_orders_get_a_reply_saying_what_was_wrong(served: MailGames, orders:
     assert "could not be used, and nothing in the game changed:" in body
     assert message in body, body
     assert "How to send orders: reply to your latest report" in body  # and how to fix it
-    assert f"{BEGIN}\ntoken: YOUR-TOKEN\nbid: 7\n{END}" in body
+    example = order_line(served.pbem.show("m1", player)["legal_orders"][0])  # his own first legal order
+    assert f"{BEGIN}\ntoken: YOUR-TOKEN\n{example}\n{END}" in body
     assert_unchanged(served, before)
 
 
@@ -547,7 +550,9 @@ def test_orders_in_every_form_are_acknowledged(ondisk: MailGames, form: str) -> 
     assert text(acks[0]) == (f"Your orders for game m1, turn {turn}, were received:\n\n  - {order_line(order)}\n\n"
                              f"They are applied in this run.\nYour next report follows in this game's thread.\n")
     sender_mid = parse(raw)["Message-ID"]
-    assert acks[0]["In-Reply-To"] == sender_mid and acks[0]["References"] == sender_mid
+    # in the player's thread: its root (the welcome mail, also his latest report here), then his mail
+    assert acks[0]["In-Reply-To"] == sender_mid
+    assert str(acks[0]["References"]).split() == [f"<pbem.m1.{player}.1.t1@pbem.test>", sender_mid]
     assert {player_of(m) for m in reports(sent)} == set(PLAYERS)
 
 
@@ -574,7 +579,7 @@ def test_a_later_mail_replaces_an_earlier_one_for_the_same_turn(pbem: Pbem) -> N
     assert log_orders(g.state()) == [(turn, player, "draw")]
     acks = {a["In-Reply-To"]: text(a) for a in replies(g.outbox.new())}
     assert "They are applied in this run.\n" in acks[parse(first)["Message-ID"]]
-    assert ("They are applied in this run and replace the orders you sent before for this turn.\n"
+    assert ("They are applied in this run and replace the orders you sent before for\nthis turn.\n"
             in acks[parse(second)["Message-ID"]])
 
 
@@ -754,7 +759,7 @@ def test_a_run_that_dies_after_the_commit(ondisk: MailGames, monkeypatch: pytest
     order = ondisk.legal_order(player)
     ondisk.inbox.deliver(orders_mail(ondisk, player, [order_line(order)]))
 
-    def dies(intake: Any) -> None:
+    def dies(intake: Any, *keep: Any) -> None:
         raise Crash("killed before the inbox was tidied")
     with monkeypatch.context() as m, pytest.raises(Crash):
         m.setattr(batch, "finish_intake", dies)

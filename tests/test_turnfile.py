@@ -248,7 +248,9 @@ def test_a_date_is_reported_in_plain_words() -> None:
 # -- the schema: every problem, each with its line and place -------------------------------------------
 
 def test_missing_fields() -> None:
-    assert rejected("game: m1\nplayer: anna\n") == invalid("line 1, the top level: lacks 'token', 'turn', 'orders'")
+    assert rejected("game: m1\nplayer: anna\n") == invalid("line 1, the top level: lacks 'token'",
+                                                          "line 1, the top level: lacks 'orders' or 'standing'")
+    assert rejected(ENVELOPE + "orders: [draw]\n") == invalid("line 1, the top level: lacks 'turn'")
 
 
 def test_unknown_field() -> None:
@@ -272,7 +274,7 @@ def test_unknown_fields() -> None:
 ])
 def test_turn_not_an_integer(value: str, words: str) -> None:
     data = ENVELOPE + f"turn: {value}\norders: [draw]\n"
-    assert rejected(data) == invalid(f"line 4, turn: must be a whole number, not {words}")
+    assert rejected(data) == invalid(f"line 4, turn: must be a whole number (the turn your orders answer) or 'next', not {words}")
 
 
 def test_turn_zero() -> None:
@@ -356,3 +358,18 @@ def test_every_order_problem_is_listed_at_once_with_its_line() -> None:
 def test_the_envelope_is_checked_before_the_orders() -> None:
     data = "game: m1\nplayer: anna\nturn: 1\norders: [drw]\n"
     assert rejected(data) == invalid("line 1, the top level: lacks 'token'")
+
+
+@pytest.mark.parametrize("token", ["12345678901", "[abcdefgh]", "{secret: value}", "''", "true"])
+def test_a_token_of_the_wrong_kind_is_never_echoed(token: str) -> None:
+    message = rejected(f"game: m1\nplayer: anna\ntoken: {token}\nturn: 1\norders: [draw]\n")
+    assert message == invalid("line 3, token: must be text, as your welcome mail gives it")
+    for piece in ("12345678", "abcdefgh", "secret", "value"):
+        assert piece not in message
+
+
+def test_the_reports_order_block_sent_back_unchanged_gives_no_order() -> None:
+    """The block lists the orders commented out: unchanged, it must not make a move."""
+    data = ENVELOPE + "turn: 3\norders:\n#  - draw\n#  - auction\n"
+    assert rejected(data) == ("the turn file gives no order: choose one of the orders listed and delete "
+                              "the '#' in front of it")

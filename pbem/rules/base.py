@@ -48,6 +48,15 @@ def order_text(order: Order) -> str:
     return str(order)
 
 
+@dataclass
+class StandingMove:
+    """What a player's standing orders do at his decision now."""
+
+    order: Order | None                     # the order they give (None: they do not answer this decision)
+    entries: list[dict[str, Any]]           # his standing orders afterwards
+    dropped: list[str]                      # standing orders dropped now, each with why (he is told)
+
+
 class Ruleset(ABC):
     """One game's rules. Subclasses declare their metadata and are found through `RULESETS`."""
 
@@ -115,6 +124,35 @@ class Ruleset(ABC):
         """The most passive legal order (pass, decline...), given for a player who missed his deadline
         under the `default` policy; None when the game has none (the bot moves instead)."""
         return None
+
+    # -- standing orders: answers to a player's routine decisions, given ahead ----------------------
+    #: the kinds of standing order the game takes, and what each does (for help texts)
+    standing_help: ClassVar[dict[str, str]] = {}
+
+    def check_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Standing orders as a player gives them (already schema-checked), bound to the moment they are
+        given; `IllegalOrder` when they cannot stand."""
+        if entries:
+            raise IllegalOrder(f"{self.title} takes no standing orders; send your next orders ahead "
+                               f"with 'turn: next' instead")
+        return []
+
+    @staticmethod
+    def one_of_each(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Standing orders of different kinds (each is one `kind: value` mapping), copied."""
+        kinds = [next(iter(e)) for e in entries]
+        for kind in kinds:
+            if kinds.count(kind) > 1:
+                raise IllegalOrder(f"the standing order {kind!r} is given {kinds.count(kind)} times; keep one")
+        return [dict(e) for e in entries]
+
+    def refresh_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """After any order: bind standing orders to what they wait for, drop those whose time is over."""
+        return entries
+
+    def standing_move(self, state: State, player: str, entries: list[dict[str, Any]]) -> StandingMove:
+        """The order `player`'s standing orders give at his decision now."""
+        return StandingMove(None, entries, [])
 
     def legal_orders(self, state: State, player: str) -> list[Order]:
         return [o for o in self.candidate_orders(state, player) if self.why_illegal(state, player, o) is None]

@@ -11,8 +11,8 @@ from collections import Counter
 from typing import Any
 
 from pbem.rng import Rng
-from pbem.rules.base import (Decision, Event, Order, Ruleset, State, board_data, check_stacks, order_text, register,
-                             shared_ranking, stack, standings)
+from pbem.rules.base import (Decision, Event, Order, Ruleset, StandingMove, State, board_data, check_stacks, order_text,
+                             register, shared_ranking, stack, standings)
 
 DATA = board_data("medici")
 HOLD: int = DATA["hold_size"]
@@ -321,6 +321,63 @@ class Medici(Ruleset):
                           else {"type": "pass", "player": player, "forced": None})
             self._skip_unable_bidders(state, rng, events)
         return events
+
+    # -- standing orders ------------------------------------------------------------------------
+
+    standing_help = {
+        "max_bid: N": "for the lot up for auction now (or the next one): bid the lowest legal amount "
+                      "when it is at most N, else pass; it ends with that auction",
+        "draw_until: N": "as auctioneer, draw until the lot holds N cards (1-3) or no more may be "
+                         "drawn, then put it up for auction; it lasts until replaced",
+        "pass: day": "pass every bid for the rest of the day",
+    }
+
+    def _lot_id(self, state: State) -> str | None:
+        """The auction now running, named by its day and the cards left (fixed while bidding, smaller
+        for every later lot of the day)."""
+        return f"{state['day']}.{len(state['deck'])}" if state["phase"] == PHASE_BID else None
+
+    def check_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        out = []
+        for entry in self.one_of_each(entries):
+            if "pass" in entry:
+                out.append({"pass": "day", "day": state["day"]})
+            else:
+                out.append(dict(entry))
+        return self.refresh_standing(state, player, out)
+
+    def refresh_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        lot = self._lot_id(state)
+        out = []
+        for entry in entries:
+            if "max_bid" in entry:
+                if "lot" not in entry and lot and player in state["to_bid"]:
+                    entry = dict(entry, lot=lot)  # the auction he may bid in now is the one it is for
+                elif "lot" in entry and entry["lot"] != lot:
+                    continue  # that auction is over
+            elif "pass" in entry and entry["day"] != state["day"]:
+                continue
+            out.append(entry)
+        return out
+
+    def standing_move(self, state: State, player: str, entries: list[dict[str, Any]]) -> StandingMove:
+        entries = self.refresh_standing(state, player, entries)
+        decision = self.decision(state)
+        if decision is None or player not in decision.players:
+            return StandingMove(None, entries, [])
+        by_kind = {next(iter(e)): e for e in entries}
+        order: Order | None = None
+        if decision.kind == "draw" and "draw_until" in by_kind:
+            want = by_kind["draw_until"]["draw_until"]
+            order = DRAW if len(state["lot"]) < want and self.why_illegal(state, player, DRAW) is None else AUCTION
+        elif decision.kind == "bid" and "max_bid" in by_kind and by_kind["max_bid"].get("lot") == self._lot_id(state):
+            high = self.high_bid(state)
+            lowest = high["amount"] + 1 if high else 1
+            limit = by_kind["max_bid"]["max_bid"]
+            order = {BID: lowest} if lowest <= limit and lowest <= state["money"][player] else PASS
+        elif decision.kind == "bid" and "pass" in by_kind:
+            order = PASS
+        return StandingMove(order, entries, [])
 
     # -- what players see -----------------------------------------------------------------------
 

@@ -12,8 +12,9 @@ from collections import Counter
 from typing import Any
 
 from pbem.rng import Rng
-from pbem.rules.base import (Decision, Event, Order, Ruleset, State, board_data, check_stacks, order_text, register,
-                             stack, standings)
+from pbem.errors import IllegalOrder
+from pbem.rules.base import (Decision, Event, Order, Ruleset, StandingMove, State, board_data, check_stacks, order_text,
+                             register, stack, standings)
 
 DATA = board_data("medici-strozzi")
 GOLD = f"gold-{DATA['gold_value']}"
@@ -248,6 +249,39 @@ class MediciStrozzi(Ruleset):
         if taken is not None:
             return f"your ship {taken} already lies in harbour {harbour}; each ship needs a harbour of its own"
         return None
+
+    # -- standing orders ------------------------------------------------------------------------
+
+    standing_help = {
+        "buy_up_to: N": "when a price is named to you: buy at N or less, decline above; it lasts "
+                        "until replaced",
+        "load: SHIP": "when you must load a lot: onto this ship (with harbour: X for an empty ship); "
+                      "used once",
+    }
+
+    def check_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        entries = self.one_of_each(entries)
+        for entry in entries:
+            if LOAD in entry and not any(s["capacity"] == entry[LOAD] for s in state["ships"][player]):
+                ships = ", ".join(str(s["capacity"]) for s in state["ships"][player])
+                raise IllegalOrder(f"you have no ship {entry[LOAD]!r} (your ships: {ships})")
+        return entries
+
+    def standing_move(self, state: State, player: str, entries: list[dict[str, Any]]) -> StandingMove:
+        decision = self.decision(state)
+        if decision is None or player not in decision.players:
+            return StandingMove(None, entries, [])
+        by_kind = {next(iter(e)): e for e in entries}
+        if decision.kind == "answer" and "buy_up_to" in by_kind:
+            return StandingMove(BUY if state["price"] <= by_kind["buy_up_to"]["buy_up_to"] else DECLINE, entries, [])
+        if decision.kind == "load" and LOAD in by_kind:
+            order = dict(by_kind[LOAD])
+            rest = [e for e in entries if LOAD not in e]  # used once
+            why = self.why_illegal(state, player, order)
+            if why is not None:
+                return StandingMove(None, rest, [f"{order_text(order)}: {why}"])
+            return StandingMove(order, rest, [])
+        return StandingMove(None, entries, [])
 
     def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
         events: list[Event] = []

@@ -12,7 +12,7 @@ import copy
 from typing import Any
 
 from pbem.rng import Rng
-from pbem.rules.base import Decision, Event, Order, Ruleset, State, register
+from pbem.rules.base import Decision, Event, Order, Ruleset, StandingMove, State, register
 from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz import flow as F
@@ -118,6 +118,31 @@ class Florenz(Ruleset):
             orders.append(f"gift {medici}")
             orders += [f"gift {medici} {kind} {c}" for c in B.free_crests(state["guards"], kind)]
         return orders + S.candidates(state, player) + out
+
+    # -- standing orders ------------------------------------------------------------------------
+
+    standing_help = {
+        "giovanni: accept|decline": "answer every offer of Giovanni so; it lasts until replaced",
+        "bonus: time|vp": "once you have passed, take this bonus each time; it lasts until replaced",
+    }
+
+    def check_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return self.one_of_each(entries)
+
+    def standing_move(self, state: State, player: str, entries: list[dict[str, Any]]) -> StandingMove:
+        d = self.decision(state)
+        if d is None or player not in d.players:
+            return StandingMove(None, entries, [])
+        by_kind = {next(iter(e)): e for e in entries}
+        kind = {"giovanni": "giovanni", "bonus": "bonus"}.get(d.kind)
+        if kind is None or kind not in by_kind:
+            return StandingMove(None, entries, [])
+        value = by_kind[kind][kind]
+        order = value if kind == "giovanni" else f"bonus {value}"
+        why = self.why_illegal(state, player, order)
+        if why is not None:
+            return StandingMove(None, [e for e in entries if kind not in e], [f"{kind}: {value} ({why})"])
+        return StandingMove(order, entries, [])
 
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
         d = self.decision(state)

@@ -34,13 +34,14 @@ from pbem.rules.florenz.data import (
     route,
 )
 
-WIDTH = 96            # the widest line of a table or list (the board is 2 + 97 columns)
-CELL = 31             # the inner width of one location on the board
+WIDTH = 72            # the widest line of a report (mail is read at 72 columns, and on phones)
+CELL = 22             # the inner width of one location on the board (2 + 70 columns in all)
 MEDICI_OF_DECK: dict[str, str] = {deck: m for m, deck in DECK_OF.items()}
 DECKS: list[str] = [DECK_OF[m] for m in MEDICI]
 SHORT = {"cosimo": "Co", "contessina": "Ct", "giovanni": "Gi", "messere": "Me", "carissima": "Ca",
          "figliolo": "Fi"}
 RANK_PLURAL = {"debutant": "debutants", "lady": "ladies", "maestro": "maestro"}
+RANK_SHORT = {"debutant": "deb", "lady": "lady", "maestro": "maestro"}  # on the board
 
 #: one line per scandal card: what it does and how to write it (after `play CARD `)
 CARD_TEXT: dict[str, tuple[str, str]] = {
@@ -153,21 +154,25 @@ def members_on_board(view: dict[str, Any], family: str) -> int:
 
 # -- the board ----------------------------------------------------------------------------------------
 
+def piece_name(view: dict[str, Any], piece: dict[str, Any]) -> str:
+    """A petitioner's family as the board shows it: Strozzi's pieces (solo) with their colour's
+    initial, `Strozzi-o` and `Strozzi-b`."""
+    name = piece["family"]
+    return f"{name}-{piece['colour'][0]}" if piece_colour_shown(view, piece) else name
+
+
 def name_width(view: dict[str, Any]) -> int:
-    """How wide a family name may be in a queue line: `>L.N name rank [colour]`."""
-    coloured = any(piece_colour_shown(view, p) for q in view["queues"].values() for p in q)
-    room = CELL - len(">9.9 ") - 1 - len("debutant") - (len(" orange") if coloured else 0)
-    longest = max((len(f) for f in view["families"]), default=4)
+    """How wide a family name may be in a queue line: `>L.N name rank`."""
+    room = CELL - len(">9.9 ") - 1 - max(len(r) for r in RANK_SHORT.values())
+    longest = max((len(piece_name(view, p)) for q in view["queues"].values() for p in q), default=4)
     return max(4, min(longest, room))
 
 
 def cell_lines(view: dict[str, Any], loc: str, player: str | None, nw: int) -> list[str]:
     """The lines of one location: number and boast tile, cups, the queue, guards, Medici, rings."""
     tile = view["boast"][loc]
-    spec = BOAST_TILES[tile["tile"]]
     head = f"[{loc}] {tile['tile']}"
-    more = f"{head} ({spec['vp_each']} VP each)"
-    lines = [more if len(more) <= CELL else clip(head, CELL)]
+    lines = [head if len(head) <= CELL else clip(f"[{loc}]{tile['tile']}", CELL)]
     cups = [f"{slot_range(s)} {clip(c['family'], 10) if c else '-'}" for s, c in cups_of(tile).items()]
     lines += wrap(cups, CELL, "  ", " cups ", "      ")
     queue = view["queues"][loc]
@@ -176,30 +181,22 @@ def cell_lines(view: dict[str, Any], loc: str, player: str | None, nw: int) -> l
         mark = ">" if n <= len(queue) and queue[n - 1]["family"] == player else " "
         if n <= len(queue):
             p = queue[n - 1]
-            text = f"{clip(p['family'], nw):<{nw}} {p['rank']}"
-            if piece_colour_shown(view, p):
-                text += f" {p['colour']}"
+            text = f"{clip(piece_name(view, p), nw):<{nw}} {RANK_SHORT[p['rank']]}"
         elif n <= open_:
             text = "-"
         else:
             text = "## blocked ##"
         lines.append(clip(f"{mark}{loc}.{n} {text}".rstrip(), CELL))
     extras: list[str] = []
-    spies = guard_names(view, "spy", loc)
-    if spies:
-        extras.append("spy " + " ".join(spies))
-    doormen = guard_names(view, "doorman", loc)
-    if doormen:
-        extras.append("doorman " + " ".join(doormen))
+    for kind in ("spy", "doorman"):
+        extras += [f"{kind} {clip(f, 12)}" for f in guard_names(view, kind, loc)]
     for m in MEDICI:
         if view["carriages"].get(m) == loc:
             extras.append(f"{title(m)}'s carriage")
     for m in MEDICI:
         if view.get("targets", {}).get(m) == loc:
             extras.append(f"target of {title(m)}")
-    rings = [f for f, where in view.get("rings", {}).items() if where == loc]
-    if rings:
-        extras.append("ring " + " ".join(rings))
+    extras += [f"ring {clip(f, 12)}" for f, where in view.get("rings", {}).items() if where == loc]
     if extras:
         lines += wrap(extras, CELL, "; ", " ", " ")
     return lines
@@ -296,27 +293,39 @@ def sector_lines(view: dict[str, Any]) -> list[dict[str, Any]]:
 # -- families -----------------------------------------------------------------------------------------
 
 def family_table(view: dict[str, Any], player: str | None) -> list[str]:
+    """The families in two blocks: VP, time and what lies on each family's board; then its members
+    and cups on the map, the gifts it gave and the cards it holds. A name longer than its column
+    stands alone on its line, the numbers on the next."""
     fams = view["families"]
     nw = max(6, min(14, max(len(f) for f in fams)))
-    head1 = (f"  {'':<{nw}} {'':>4} {'':>4} | {'on the family board':^30} | {'on the map':^12} |"
-             f" {'gifts given':^11} | {'cards held':^11}")
-    head2 = (f"  {'family':<{nw}} {'VP':>4} {'time':>4} | {'deb':>3} {'lady':>4} {'maestro':>7} {'guard':>5}"
-             f" {'gift':>4} {'cup':>3} | {'members':>7} {'cups':>4} | {'Co':>3} {'Ct':>3} {'Gi':>3} |"
-             f" {'Me':>3} {'Ca':>3} {'Fi':>3}")
-    lines = [head1.rstrip(), head2]
+
+    def name(f: str) -> list[str]:
+        mark = ">" if f == player else " "
+        return [f"{mark} {f:<{nw}}"] if len(f) <= nw else [f"{mark} {f}", " " * (nw + 2)]
+
+    lines = [f"  {'':<{nw}} {'':>4} {'':>4} | {'on the family board':^31}",
+             f"  {'family':<{nw}} {'VP':>4} {'time':>4} | {'deb':>3} {'lady':>4} {'maestro':>7} {'guard':>5}"
+             f" {'gift':>4} {'cup':>3}"]
     for f in fams:
         s = supply_of(view, f)
+        *first, last = name(f)
+        lines += first + [
+            f"{last} {view['vp'].get(f, 0):>4} {view['time'].get(f, 0):>4} |"
+            f" {s.get('debutant', 0):>3} {s.get('lady', 0):>4} {s.get('maestro', 0):>7} {s.get('guard', 0):>5}"
+            f" {s.get('gift', 0):>4} {s.get('cup', 0):>3}"]
+    lines += ["",
+              f"  {'':<{nw}} {'on the map':^12} | {'gifts given':^11} | {'cards held':^11}",
+              f"  {'family':<{nw}} {'members':>7} {'cups':>4} | {'Co':>3} {'Ct':>3} {'Gi':>3} |"
+              f" {'Me':>3} {'Ca':>3} {'Fi':>3}"]
+    for f in fams:
         g = view.get("gifts_given", {}).get(f, {})
         h = hand_counts(view, f)
-        mark = ">" if f == player else " "
-        lines.append(
-            f"{mark} {clip(f, nw):<{nw}} {view['vp'].get(f, 0):>4} {view['time'].get(f, 0):>4} |"
-            f" {s.get('debutant', 0):>3} {s.get('lady', 0):>4} {s.get('maestro', 0):>7} {s.get('guard', 0):>5}"
-            f" {s.get('gift', 0):>4} {s.get('cup', 0):>3} |"
-            f" {members_on_board(view, f):>7} {cups_placed(view, f):>4} |"
+        *first, last = name(f)
+        lines += first + [
+            f"{last} {members_on_board(view, f):>7} {cups_placed(view, f):>4} |"
             f" {g.get('cosimo', 0):>3} {g.get('contessina', 0):>3} {g.get('giovanni', 0):>3} |"
-            f" {h['messere']:>3} {h['carissima']:>3} {h['figliolo']:>3}")
-    return lines
+            f" {h['messere']:>3} {h['carissima']:>3} {h['figliolo']:>3}"]
+    return [line.rstrip() for line in lines]
 
 
 def turn_order(view: dict[str, Any]) -> list[str]:
@@ -398,16 +407,15 @@ def boast_note(view: dict[str, Any], family: str, loc: str) -> str:
 
 
 def tile_table(view: dict[str, Any], player: str | None) -> list[str]:
-    """The nine boast tiles: what each pays, and (for a player) what boasting there would give now."""
+    """The nine boast tiles: what each pays, and (for a player, on a line of its own) what boasting
+    there would give now."""
     lines = []
     for loc in LOCATIONS:
         t = view["boast"][loc]["tile"]
         spec = BOAST_TILES[t]
-        text = f"{spec['vp_each']} VP {COUNT_TEXT[spec['count']]}"
-        line = f"  {loc}  {t:<20} {text:<44}"
+        lines.append(f"  {loc}  {t:<20} {spec['vp_each']} VP {COUNT_TEXT[spec['count']]}")
         if player:
-            line += " " + boast_note(view, player, loc)
-        lines.append(line.rstrip())
+            lines.append(f"{'':<25} now: {boast_note(view, player, loc)}")
     return lines
 
 
