@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError, StoreError
-from pbem.game import NEXT, play_queue, player_names, waiting_for
+from pbem.game import NEXT, play_queue, player_names, ruleset_of, waiting_for
 from pbem.report import event_lines, render_error, render_report, visible
 from pbem.rules.base import Event, order_text
 from pbem.config import load_config
@@ -72,6 +72,8 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
         unseen = visible(state["events"][state["reported"][player]:], player)
         if not unseen and state["reports_sent"][player]:
             continue
+        if state["reports_sent"][player] and not must_hear(state, player, unseen):
+            continue  # the events wait for his next mail
         seq = state["reports_sent"][player] + 1
         text = render_report(state, player, unseen)
         name = f"{seq:04d}-turn-{state['engine']['turn']:04d}.txt"
@@ -89,6 +91,21 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
 def describe_turn(turn: int | str | None) -> str:
     """How a queued turn file names what it answers: `turn 7`, `sent ahead`, `standing orders`."""
     return f"turn {turn}" if isinstance(turn, int) else "sent ahead" if turn == NEXT else "standing orders"
+
+
+REPORTS = ("moves", "all")  # a player's choice: mail when it matters (the default), or for every change
+
+
+def must_hear(state: dict[str, Any], player: str, unseen: list[Event]) -> bool:
+    """Whether `player` gets a mail now for the events he has not read: when he is to move (no standing
+    order answered it), at the moments his game marks (a scoring, the end, a lot he may bid on), for
+    what the GM or pbem tells him, or always if he asked for every change."""
+    if state.get("reports", {}).get(player, "moves") == "all" or state["status"] != "active":
+        return True
+    if player in waiting_for(state) or any(e.get("pipeline") for e in unseen):
+        return True
+    ruleset = ruleset_of(state)
+    return ruleset.mail_moment(state["engine"], player, unseen, state.get("standing", {}).get(player, []))
 
 
 def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int | str | None, orders: list[Any],

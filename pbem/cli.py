@@ -84,6 +84,13 @@ def _key_value(spec: str) -> tuple[str, str]:
     return key, value
 
 
+def _reports_choice(spec: str) -> tuple[str, str]:
+    name, _, choice = spec.partition("=")
+    if not name or choice not in ("moves", "all"):
+        raise SetupError(f"{spec!r} is not PLAYER=moves or PLAYER=all")
+    return name, choice
+
+
 def _duration(what: str, off: tuple[str, ...]) -> Callable[[str], str]:
     def check(text: str) -> str:
         if text.strip().lower() not in off:
@@ -196,6 +203,8 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
     if done.standing is not None:
         standing = "; ".join(games.order_text(o) for o in done.standing) or "none (this clears them)"
         click.echo(f"Queued {done.player}'s standing orders for {done.game}: {standing}.")
+    if done.reports is not None:
+        click.echo(f"Queued {done.player}'s choice of reports for {done.game}: {done.reports}.")
     if done.paused:
         click.echo(f"{done.game} is paused by the GM: they are applied when it resumes.")
 
@@ -351,15 +360,30 @@ def gm_change(gd: GamesDir, game: str, change: Callable[[dict[str, Any]], dict[s
 @click.option("--grace", default=None, metavar="DURATION", callback=_usage(_duration("grace period", ("0", "none"))),
               help="Grace period after the deadline.")
 @click.option("--policy", default=None, type=click.Choice(POLICIES), help="What happens at the deadline.")
+@click.option("--reports", "reports", multiple=True, metavar="PLAYER=moves|all", callback=_usage(_reports_choice),
+              help="When a player gets mail: moves (when he must act, may bid, scorings, the end) or all.")
 @games_dir_option
-def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, policy: str | None) -> None:
-    """Change GAME's deadline, grace period or deadline policy."""
-    if deadline is None and grace is None and policy is None:
-        raise click.UsageError("say what to set: --deadline, --grace or --policy")
+def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, policy: str | None,
+         reports: list[tuple[str, str]]) -> None:
+    """Change GAME's deadline, grace period or deadline policy, or when players get mail."""
+    if deadline is None and grace is None and policy is None and not reports:
+        raise click.UsageError("say what to set: --deadline, --grace, --policy or --reports")
     state = games.load_checked(gd, game)
-    rule = gm.deadline_rule(deadline, grace, policy, state.get("deadline"))
-    new_state = gm_change(gd, game, lambda s: gm.set_deadline(s, rule), f"deadline {deadlines.describe(dict(state, deadline=rule)) if rule else 'removed'}")
-    click.echo(f"{game}: deadline {deadlines.describe(new_state)}.")
+    for name, _ in reports:
+        if games.seat_of(state, name) is None:
+            raise PbemError(f"game {game!r} has no player {name!r}")
+    if deadline is not None or grace is not None or policy is not None:
+        rule = gm.deadline_rule(deadline, grace, policy, state.get("deadline"))
+        new_state = gm_change(gd, game, lambda s: gm.set_deadline(s, rule), f"deadline {deadlines.describe(dict(state, deadline=rule)) if rule else 'removed'}")
+        click.echo(f"{game}: deadline {deadlines.describe(new_state)}.")
+    if reports:
+        def change(s: dict[str, Any]) -> dict[str, Any]:
+            for name, choice in reports:
+                s = games.set_reports(s, games.seat_of(s, name) or name, choice)
+            return s
+        said = ", ".join(f"{n} {c}" for n, c in reports)
+        gm_change(gd, game, change, f"reports: {said}")
+        click.echo(f"{game}: reports {said}.")
 
 
 @main.command()

@@ -234,6 +234,7 @@ class Submitted:
     replaced: int
     paused: bool = False  # the game is paused: the orders wait in the queue until it resumes
     standing: list[dict[str, Any]] | None = None  # the standing orders it sets ([] clears them)
+    reports: str | None = None  # when he wants mail, if the turn file says
 
 
 def check_submission(gd: GamesDir, data: bytes, sender: str | None = None,
@@ -266,8 +267,10 @@ def check_submission(gd: GamesDir, data: bytes, sender: str | None = None,
         entry["orders"] = tf.orders
     if tf.standing is not None:
         entry["standing"] = tf.standing
+    if tf.reports is not None:
+        entry["reports"] = tf.reports
     replaced = sum(1 for _, e in gd.queued(tf.game) if e["player"] == seat and e.get("turn") == tf.turn)
-    done = Submitted(tf.game, seat, tf.turn, tf.orders or [], None, replaced, paused, tf.standing)
+    done = Submitted(tf.game, seat, tf.turn, tf.orders or [], None, replaced, paused, tf.standing, tf.reports)
     return done, entry
 
 
@@ -298,6 +301,19 @@ def set_standing(state: dict[str, Any], player: str, entries: list[dict[str, Any
     _put_standing(new, player, bound)
     if received:
         new.setdefault("standing_since", {})[player] = received
+    return new
+
+
+def set_reports(state: dict[str, Any], player: str, choice: str) -> dict[str, Any]:
+    """When `player` wants mail: `moves` (when he must act, may bid, at scorings and the end; the
+    default) or `all` (every change)."""
+    new = copy.deepcopy(state)
+    table = new.setdefault("reports", {})
+    table.pop(player, None)
+    if choice != "moves":
+        table[player] = choice
+    if not table:
+        new.pop("reports")
     return new
 
 
@@ -356,6 +372,8 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
                 state, _ = apply_orders(state, player, turn, orders, entry.get("received"))
             if entry.get("standing") is not None:
                 state = set_standing(state, player, entry["standing"], entry.get("received"))
+            if entry.get("reports") is not None:
+                state = set_reports(state, player, entry["reports"])
         except PbemError as exc:
             results.append(QueueResult(key, player, turn, orders or [], "refused", str(exc)))
             continue
@@ -432,6 +450,7 @@ def show(state: dict[str, Any], player: str | None = None) -> dict[str, Any]:
     }
     if player is not None:
         out["legal_orders"] = ruleset.legal_orders(state["engine"], player) if state["status"] == "active" else []
+        out["standing"] = [ruleset.standing_shown(e) for e in state.get("standing", {}).get(player, [])]
     if state["status"] == "finished":
         out["result"] = {"standings": [{"player": r["player"], "score": r["score"], "rank": r["rank"]}
                                        for r in ruleset.result(state["engine"])]}

@@ -17,7 +17,7 @@ from typing import Any, Collection
 
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError
-from pbem.game import apply_orders, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
+from pbem.game import NEXT, apply_orders, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
 from pbem.mail import (Incoming, compose, example_orders, find_orders, game_tokens_in,
                        hide_tokens, not_for_pbem, peek_inbox, read_mail, reminder_id, reply_id, scrub,
                        sender_seat, thread_id, tokens_in)
@@ -253,9 +253,14 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             pass
         seat = (state, done.player)
         orders = [hide_tokens(order_text(o), hidden) for o in done.orders]
+        standing = None if done.standing is None else [order_text(o) for o in done.standing]
         reply(postman, mail, "common/ack.txt.j2", seat=seat, hidden=hidden, game=done.game, turn=done.turn,
-              orders=orders, replaced=done.replaced, paused=getattr(done, "paused", False))
-        return f"mail from {mail.sender}: {done.game} turn {done.turn}: queued {', '.join(orders)}"
+              orders=orders, replaced=done.replaced, paused=done.paused, standing=standing, reports=done.reports)
+        what = [f"queued {', '.join(orders)}"] if orders else []
+        what += [] if standing is None else [f"standing orders {'; '.join(standing) or 'cleared'}"]
+        what += [] if done.reports is None else [f"reports {done.reports}"]
+        when = "sent ahead" if done.turn == NEXT else f"turn {done.turn}" if done.turn is not None else "any time"
+        return f"mail from {mail.sender}: {done.game} {when}: {'; '.join(what)}"
     except Exception as exc:  # the caller reports it: without the tokens
         raise scrub(exc, hidden) from None
 

@@ -15,7 +15,7 @@ from typing import Any
 import jinja2
 
 from pbem.game import show
-from pbem.rules.base import Event, Order, order_text
+from pbem.rules.base import Event, Order, get_ruleset, order_text
 
 BEGIN = "----- pbem orders begin -----"
 END = "----- pbem orders end -----"
@@ -164,7 +164,11 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
     """A turn report: what happened (these events), the table, whose move, and the orders to send."""
     shown = show(state, player)
     legal = shown.get("legal_orders", [])
-    context = dict(shown, player=player, events=visible(events, player),
+    ruleset = get_ruleset(state["ruleset"])
+    standing = env().get_template("common/standing.txt.j2").render(
+        standing=[order_text(o) for o in shown.get("standing", [])], kinds=ruleset.standing_help) \
+        if player and state["status"] == "active" and ruleset.standing_help else ""
+    context = dict(shown, player=player, events=visible(events, player), standing_text=standing,
                    order_choices=summarize_orders(legal),
                    turn_file=turn_file(state, player, legal) if player else "")
     if "result" not in context:

@@ -298,6 +298,7 @@ class TurnFile:
     orders: list[Order] | None
     lines: dict[tuple, int] = field(default_factory=dict, compare=False, repr=False)
     standing: list[dict[str, Any]] | None = None
+    reports: str | None = None           # moves | all: when he wants mail
 
 
 def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFile:
@@ -315,7 +316,7 @@ def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFi
     if order_schema and "orders" in value:
         check_orders(value["orders"], order_schema, lines)
     return TurnFile(value["game"], value["player"], value["token"], value.get("turn"), value.get("orders"), lines,
-                    value.get("standing"))
+                    value.get("standing"), value.get("reports"))
 
 
 def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] | None = None,

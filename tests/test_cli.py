@@ -768,7 +768,7 @@ def test_show_json_contract_while_active(table: Table) -> None:
         "m1", "medici", 1, "active", [who])
     assert "deck" in gm["view"]  # the GM sees what lies face down
     seen = table.pbem.show("m1", who)
-    assert set(seen) == set(gm) | {"legal_orders"}
+    assert set(seen) == set(gm) | {"legal_orders", "standing"}
     assert seen["legal_orders"] == ["draw", "auction"]
     assert "deck" not in seen["view"] and "set_aside" not in seen["view"]
     assert seen["view"]["you"] == who

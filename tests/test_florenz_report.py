@@ -119,7 +119,7 @@ def check_report(text: str, state: dict[str, Any], player: str | None) -> None:
     view = state["engine"]
     for loc, queue in view["queues"].items():
         for n, p in enumerate(queue, 1):
-            pattern = rf"^  \|.*[ >]{loc}\.{n} {re.escape(p['family'][:9])}\S* +{RANK_SHORT[p['rank']]}\b"
+            pattern = rf"^  \|.*[ *]{loc}\.{n} {re.escape(p['family'][:9])}\S* +{RANK_SHORT[p['rank']]}\b"
             assert re.search(pattern, text, re.MULTILINE), f"{loc}.{n} {p} not on the board:\n{text}"
     assert "[" + "setup]" not in text
     if state["status"] == "finished":

@@ -113,5 +113,5 @@ def test_a_normal_install_runs_outside_the_source_tree(tmp_path: Path) -> None:
     assert refused.returncode == 1
     assert refused.stderr == ("Error: the turn file is not valid:\n"
                               "  - line 1, the top level: lacks 'player', 'token'\n"
-                              "  - line 1, the top level: lacks 'orders' or 'standing'\n")
+                              "  - line 1, the top level: lacks 'orders' or 'standing' or 'reports'\n")
     assert not (work / "games").exists()

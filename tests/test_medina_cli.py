@@ -273,7 +273,7 @@ def test_show_json_contract(table: Table) -> None:
     assert [set(p) for p in gm["view"]["players"]] == [
         {"name", "seat", "supply", "claimed", "returned", "score", "bonus", "palaces"}] * 3
     seen = table.pbem.show("m1", start)
-    assert set(seen) == set(gm) | {"legal_orders"}
+    assert set(seen) == set(gm) | {"legal_orders", "standing"}
     assert seen["view"]["you"] == start
     assert {k: v for k, v in seen["view"].items() if k != "you"} == {k: v for k, v in gm["view"].items() if k != "you"}
     interior = [f"start {c}{r}" for r in range(2, 11) for c in LETTERS[1:-1]]

@@ -509,7 +509,7 @@ def test_whole_game_through_the_pipeline_library(tmp_path: Path, n: int, kind: s
         shown = show(state, player)
         legal = shown["legal_orders"]
         assert legal and set(shown) == {"game", "ruleset", "options", "turn", "status", "waiting_for",
-                                        "waiting_since", "seed_sha256", "view", "legal_orders"}
+                                        "waiting_since", "seed_sha256", "view", "legal_orders", "standing"}
         # the seed is secret until the end: in no view, no report
         assert seed not in json.dumps(shown) and "seed" not in shown and "result" not in shown
         if steps % 5 == 0:

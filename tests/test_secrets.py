@@ -168,6 +168,7 @@ def test_library_game_reports_and_views_keep_the_secrets(tmp_path: Path, n: int,
     players = NAMES[:n]
     state, tokens = new_game(gd, "medici", "g1", [(p, f"{p}@example.org") for p in players],
                              {"edition": edition}, seed)
+    state["reports"] = {p: "all" for p in players}  # a report for every change: each is checked
     paths = write_reports(gd, state)
     assert len(paths) == n
     first = {p: (tmp_path / "games" / "g1" / "reports" / p / "0001-turn-0001.txt").read_text("utf-8")

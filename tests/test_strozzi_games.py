@@ -428,6 +428,7 @@ def test_views_and_reports_keep_the_bag_and_the_seed_secret(tmp_path: Path, kind
     deck = {"rounds": [["gold-5", "silk-4", "furs-0", "indigo-2"], [], ["spices-3"]]}
     state, tokens = new_game(gd, "medici-strozzi", "g1", [(p, f"{p}@example.org") for p in players], {},
                              seed, RULES.check_deck(deck, players, {}))
+    state["reports"] = {p: "all" for p in players}  # a report for every change: each is checked
     paths = write_reports(gd, state)
     assert len(paths) == 2
     first = {p.parent.name: p.read_text("utf-8") for p in paths}

@@ -249,7 +249,7 @@ def test_a_date_is_reported_in_plain_words() -> None:
 
 def test_missing_fields() -> None:
     assert rejected("game: m1\nplayer: anna\n") == invalid("line 1, the top level: lacks 'token'",
-                                                          "line 1, the top level: lacks 'orders' or 'standing'")
+                                                          "line 1, the top level: lacks 'orders' or 'standing' or 'reports'")
     assert rejected(ENVELOPE + "orders: [draw]\n") == invalid("line 1, the top level: lacks 'turn'")
 
 

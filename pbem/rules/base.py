@@ -154,6 +154,20 @@ class Ruleset(ABC):
         """The order `player`'s standing orders give at his decision now."""
         return StandingMove(None, entries, [])
 
+    # -- mail only when it matters ------------------------------------------------------------------
+    #: events a player hears of at once, even when nothing waits for him (scorings, the end)
+    mail_events: ClassVar[frozenset[str]] = frozenset({"game_end"})
+
+    def mail_moment(self, state: State, player: str, events: list[Event],
+                    standing: list[dict[str, Any]]) -> bool:
+        """Whether `events` (unread by `player`, who is not to move) are a moment he must hear of now;
+        otherwise they wait for his next mail. `standing`: his standing orders."""
+        return any(e["type"] in self.mail_events for e in events)
+
+    def standing_shown(self, entry: dict[str, Any]) -> dict[str, Any]:
+        """A standing order as the player wrote it (without what pbem bound it to)."""
+        return dict(entry)
+
     def legal_orders(self, state: State, player: str) -> list[Order]:
         return [o for o in self.candidate_orders(state, player) if self.why_illegal(state, player, o) is None]
 

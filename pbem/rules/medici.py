@@ -332,6 +332,22 @@ class Medici(Ruleset):
         "pass: day": "pass every bid for the rest of the day",
     }
 
+    mail_events = frozenset({"day_end", "game_end"})
+
+    def mail_moment(self, state: State, player: str, events: list[Event],
+                    standing: list[dict[str, Any]]) -> bool:
+        """Scorings, and a lot put up for auction that he may still bid on (he may want to send a
+        max_bid for it) unless his standing orders already answer it."""
+        if super().mail_moment(state, player, events, standing):
+            return True
+        if state["phase"] != PHASE_BID or player not in state["to_bid"]:
+            return False
+        if not any(e["type"] == "auction_opens" for e in events):
+            return False
+        lot = self._lot_id(state)
+        answered = any(e.get("lot") == lot or "pass" in e for e in standing)
+        return not answered
+
     def _lot_id(self, state: State) -> str | None:
         """The auction now running, named by its day and the cards left (fixed while bidding, smaller
         for every later lot of the day)."""
@@ -345,6 +361,9 @@ class Medici(Ruleset):
             else:
                 out.append(dict(entry))
         return self.refresh_standing(state, player, out)
+
+    def standing_shown(self, entry: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in entry.items() if k not in ("lot", "day")}
 
     def refresh_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         lot = self._lot_id(state)

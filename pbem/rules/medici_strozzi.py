@@ -252,6 +252,8 @@ class MediciStrozzi(Ruleset):
 
     # -- standing orders ------------------------------------------------------------------------
 
+    mail_events = frozenset({"round_end", "game_end"})
+
     standing_help = {
         "buy_up_to: N": "when a price is named to you: buy at N or less, decline above; it lasts "
                         "until replaced",

@@ -121,6 +121,8 @@ class Florenz(Ruleset):
 
     # -- standing orders ------------------------------------------------------------------------
 
+    mail_events = frozenset({"round", "final_score", "game_end"})
+
     standing_help = {
         "giovanni: accept|decline": "answer every offer of Giovanni so; it lasts until replaced",
         "bonus: time|vp": "once you have passed, take this bonus each time; it lasts until replaced",

@@ -178,7 +178,7 @@ def cell_lines(view: dict[str, Any], loc: str, player: str | None, nw: int) -> l
     queue = view["queues"][loc]
     open_ = view["open_slots"][loc]
     for n in range(1, SLOTS + 1):
-        mark = ">" if n <= len(queue) and queue[n - 1]["family"] == player else " "
+        mark = "*" if n <= len(queue) and queue[n - 1]["family"] == player else " "
         if n <= len(queue):
             p = queue[n - 1]
             text = f"{clip(piece_name(view, p), nw):<{nw}} {RANK_SHORT[p['rank']]}"
@@ -300,7 +300,7 @@ def family_table(view: dict[str, Any], player: str | None) -> list[str]:
     nw = max(6, min(14, max(len(f) for f in fams)))
 
     def name(f: str) -> list[str]:
-        mark = ">" if f == player else " "
+        mark = "*" if f == player else " "
         return [f"{mark} {f:<{nw}}"] if len(f) <= nw else [f"{mark} {f}", " " * (nw + 2)]
 
     lines = [f"  {'':<{nw}} {'':>4} {'':>4} | {'on the family board':^31}",
