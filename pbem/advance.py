@@ -146,8 +146,8 @@ def already_applied(state: dict[str, Any], entry: dict[str, Any]) -> bool:
     log holds them, from the same player for the same turn (or sent ahead), received at the same
     moment; standing orders the state says were set at that moment."""
     received, orders = entry.get("received"), entry.get("orders")
-    if orders is None:
-        return bool(received) and state.get("standing_since", {}).get(entry["player"], "") >= received
+    if orders is None:  # standing orders alone: the state names the last queue file that set them
+        return state.get("standing_since", {}).get(entry["player"], "") >= entry.get("queued", "~")
     if not received or not orders:
         return False
     log = state["log"]
@@ -210,6 +210,7 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     newest = {(e["player"], e.get("turn")): p for p, e in queue}  # a file a newer one replaced, left by a crash
     pending = []
     for path, entry in queue:
+        entry["queued"] = path.name  # unique and in the order of arrival (it starts with the time in ns)
         if newest[(entry["player"], entry.get("turn"))] != path or already_applied(state, entry):
             done.append((path, None))
         elif already_refused(gd, state, path, entry):

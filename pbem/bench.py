@@ -11,13 +11,16 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import click
 
 from pbem import bots
-from pbem.advance import advance
-from pbem.game import new_game, show, submit
+from pbem.advance import advance, write_reports
+from pbem.config import load_config
+from pbem.game import new_game, show, submit, waiting_for
+from pbem.mailbox import Postman
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir, dump_yaml
@@ -101,6 +104,87 @@ def pipeline(games: int) -> int:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@dataclass
+class MailPlay:
+    """A game played by mail through the whole pipeline: how many `pbem advance` runs it took, the mails
+    each player got, and the runs in which he had to act or could bid."""
+
+    runs: int = 0
+    mails: dict[str, int] = field(default_factory=dict)
+    needed: dict[str, int] = field(default_factory=dict)
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+def play_by_mail(root: Path, players: int = 4, seed: str = "mail-play-seed-0001", standing: bool = True,
+                 limit: int = 400) -> MailPlay:
+    """Bots play a Medici game as players by mail would: each answers only the mail he got in the last
+    run. With `standing`, a player sends `draw_until` at the start and a `max_bid` for each lot he may
+    bid on when it goes up; a plain order only when a decision reaches him. Without, one plain order per
+    decision, as before standing orders."""
+    gd = GamesDir(root, create=True)
+    gd.ensure_repo()
+    people = [(f"p{i}", f"p{i}@example.org") for i in range(players)]
+    state, tokens = new_game(gd, "medici", "m1", people, {}, seed)
+    postman = Postman(load_config(gd.root))
+    write_reports(gd, state, postman, tokens)
+    gd.save("m1", state)
+    gd.commit("m1", "m1: new game\n")
+    postman.deliver()
+    outbox = gd.root / "mail" / "outbox"
+    seen_mail: set[str] = set()
+    play = MailPlay(mails={p: 0 for p, _ in people}, needed={p: 0 for p, _ in people})
+    ruleset = get_ruleset("medici")
+
+    def send(player: str, **body: Any) -> None:
+        submit(gd, dump_yaml({"game": "m1", "player": player, "token": tokens[player], **body}).encode())
+
+    while play.runs < limit:
+        fresh = sorted(set(p.name for p in outbox.glob("*.eml")) - seen_mail)
+        seen_mail.update(fresh)
+        got = {name.split(".")[1] for name in fresh if name.startswith("m1.")}
+        for p in got if play.runs else []:  # the welcome mail comes from `pbem new`, not a run
+            play.mails[p] += 1
+        state = gd.load("m1")
+        if state["status"] == "finished":
+            break
+        engine = state["engine"]
+        for p, _ in people:
+            if p in waiting_for(state) or (engine["phase"] == "bid" and p in engine["to_bid"]):
+                play.needed[p] += 1
+        for p in sorted(got):
+            seen = show(state, p)
+            if standing and play.runs == 0:
+                send(p, standing=[{"draw_until": 2 + (int(p[1:]) % 2)}])
+            elif p in seen["waiting_for"]:
+                order = bots.choose("medici", seen["view"], p, seen["legal_orders"])
+                send(p, turn=seen["turn"], orders=[order])
+            elif standing and engine["phase"] == "bid" and p in engine["to_bid"]:
+                view = seen["view"]
+                money = next(x["money"] for x in view["players"] if x["name"] == p)
+                worth = bots.medici_worth(view, p, view["lot"]) * (0.55 + 0.3 * bots.temperament(p))
+                send(p, standing=[{"draw_until": 2 + (int(p[1:]) % 2)}, {"max_bid": min(money, int(worth))}])
+        advance(gd)
+        play.runs += 1
+    play.state = gd.load("m1")
+    return play
+
+
+def mail_rounds() -> None:
+    """Runs and mails of a 4-player Medici game by mail, with and without standing orders."""
+    for standing in (False, True):
+        root = Path(tempfile.mkdtemp(prefix="pbem-bench-mail-"))
+        try:
+            t0 = time.perf_counter()
+            play = play_by_mail(root / "games", standing=standing)
+            took = time.perf_counter() - t0
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+        decisions = len(play.state["log"])
+        click.echo(f"by mail, 4 players, {'standing orders' if standing else 'one order a mail':<17} "
+                   f"{decisions} decisions in {play.runs} runs ({took:.1f} s); mails per player: "
+                   + ", ".join(f"{p} {n} (of {play.needed[p]} runs needing him)" for p, n in play.mails.items()))
+
+
 @click.command()
 @click.option("--games", default=20, show_default=True, help="Games in the pipeline benchmark.")
 @click.option("--quick", is_flag=True, help="One repetition of each, for a smoke run.")
@@ -115,6 +199,7 @@ def main(games: int, quick: bool) -> None:
     timed("engine: Florenz legal orders of one family (lists)", lambda: florenz_legal(20), repeat)
     timed("turn file: hardened parse + schema (files)", lambda: turnfile_parse(500), repeat)
     timed(f"pipeline: {games} games x 5 runs of submit+advance+git (orders)", lambda: pipeline(games), 1)
+    mail_rounds()
 
 
 if __name__ == "__main__":

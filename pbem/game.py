@@ -293,14 +293,14 @@ def standing_of(ruleset: Ruleset, state: dict[str, Any], player: str, entries: l
 
 
 def set_standing(state: dict[str, Any], player: str, entries: list[dict[str, Any]],
-                 received: str | None = None) -> dict[str, Any]:
-    """A copy of the game with `player`'s standing orders replaced (`[]` clears them); `received`, when
-    the turn file came, is kept so that a rerun after a crash does not set them twice."""
+                 queued: str | None = None) -> dict[str, Any]:
+    """A copy of the game with `player`'s standing orders replaced (`[]` clears them); `queued`, the
+    queue file that set them, is kept so that a rerun after a crash does not set them twice."""
     bound = standing_of(ruleset_of(state), state, player, entries)
     new = copy.deepcopy(state)
     _put_standing(new, player, bound)
-    if received:
-        new.setdefault("standing_since", {})[player] = received
+    if queued:
+        new.setdefault("standing_since", {})[player] = queued
     return new
 
 
@@ -371,7 +371,7 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
             if orders is not None:
                 state, _ = apply_orders(state, player, turn, orders, entry.get("received"))
             if entry.get("standing") is not None:
-                state = set_standing(state, player, entry["standing"], entry.get("received"))
+                state = set_standing(state, player, entry["standing"], entry.get("queued"))
             if entry.get("reports") is not None:
                 state = set_reports(state, player, entry["reports"])
         except PbemError as exc:

@@ -314,8 +314,7 @@ class GamesDir:
                 raise StoreError(f"{what} is corrupt{where}: {problem}") from None
             except UnicodeDecodeError:
                 raise StoreError(f"{what} is corrupt: not UTF-8 text") from None
-            if not (isinstance(entry, dict) and isinstance(entry.get("player"), str)
-                    and isinstance(entry.get("turn"), int) and isinstance(entry.get("orders"), list)):
+            if not isinstance(entry, dict) or any(True for _ in validator("queue").iter_errors(entry)):
                 raise StoreError(f"{what} is corrupt: it is not a queue entry (player, turn, orders)")
             out.append((path, entry))
         return out
