@@ -252,6 +252,8 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
         for e in error.context:
             branches.setdefault(e.relative_schema_path[0], []).append(e)
         fewest = min(len(errs) for errs in branches.values())
+        if len(branches) > 2 and all(len(errs) == fewest for errs in branches.values()):
+            break  # no branch is nearer than the others: the sender meant none of them
         closest = [e for errs in branches.values() if len(errs) == fewest for e in errs]
         # a branch that failed only on the kind of value (a string where a mapping was meant) says
         # nothing; any other error names what the sender got wrong inside the branch he chose
