@@ -110,6 +110,19 @@ def write_atomic(path: Path, text: str | bytes) -> None:
         os.close(dirfd)
 
 
+def read_yaml_file(path: Path, what: str) -> Any:
+    """A YAML file pbem wrote itself; one that cannot be read is a StoreError naming `what` and where."""
+    try:
+        return yaml.load(path.read_text("utf-8"), Loader=_SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise StoreError(f"{what} is corrupt{where}: {problem}") from None
+    except UnicodeDecodeError:
+        raise StoreError(f"{what} is corrupt: not UTF-8 text") from None
+
+
 def check_state(state: dict[str, Any], where: str) -> None:
     """Validate a state file's content against schemas/state and its game's engine schema."""
     if not isinstance(state, dict) or state.get("format") != FORMAT:
@@ -265,15 +278,7 @@ class GamesDir:
                 raise StoreError(f"{game}: the game folder {path.parent} is missing; "
                                  f"`git -C {self.root} checkout -- {game}` restores the last committed one")
             raise StoreError(f"there is no game {game!r} in {self.root}")
-        try:
-            state = yaml.load(path.read_text("utf-8"), Loader=_SafeLoader)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" at line {mark.line + 1}" if mark else ""
-            problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-            raise StoreError(f"{game}: the state file is corrupt{where}: {problem}") from None
-        except UnicodeDecodeError:
-            raise StoreError(f"{game}: the state file is corrupt: not UTF-8 text") from None
+        state = read_yaml_file(path, f"{game}: the state file")
         check_state(state, game)
         return state
 
@@ -305,15 +310,7 @@ class GamesDir:
         out = []
         for path in sorted(qdir.glob("*.yaml")):
             what = f"{game}: the queued file {game}/queue/{path.name}"
-            try:
-                entry = yaml.load(path.read_text("utf-8"), Loader=_SafeLoader)
-            except yaml.YAMLError as exc:
-                mark = getattr(exc, "problem_mark", None)
-                where = f" at line {mark.line + 1}" if mark else ""
-                problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-                raise StoreError(f"{what} is corrupt{where}: {problem}") from None
-            except UnicodeDecodeError:
-                raise StoreError(f"{what} is corrupt: not UTF-8 text") from None
+            entry = read_yaml_file(path, what)
             if not isinstance(entry, dict) or any(True for _ in validator("queue").iter_errors(entry)):
                 raise StoreError(f"{what} is corrupt: it is not a queue entry (player, turn, orders)")
             out.append((path, entry))
