@@ -19,7 +19,7 @@ from pbem.config import CONFIG_FILE, Config, load_config, starter_config
 from pbem.errors import PbemError, SetupError
 from pbem.mailbox import Postman
 from pbem.report import render_report, visible
-from pbem.rules.base import RULESETS, get_ruleset
+from pbem.rules.base import KNOWN, get_ruleset
 from pbem.store import GamesDir, write_atomic
 from pbem.turnfile import load_yaml, schema_errors
 
@@ -457,7 +457,7 @@ def rollback(gd: GamesDir, game: str, to_turn: int) -> None:
 @main.command(name="rulesets")
 def list_rulesets() -> None:
     """The games pbem can host."""
-    get_ruleset("medici")  # registers every game
-    for name, cls in sorted(RULESETS.items()):
+    for name in sorted(KNOWN):
+        cls = type(get_ruleset(name))
         opts = "; ".join(f"{k}: {'|'.join(v)}" for k, v in cls.options.items()) or "no options"
         click.echo(f"{name:<16} {cls.title}, {cls.min_players}-{cls.max_players} players ({opts})")

@@ -1,3 +1,2 @@
-"""The games pbem knows. Importing this package registers each of them."""
-
-from pbem.rules import florenz, medici, medici_strozzi, medina  # noqa: F401
+"""The games pbem knows: each in its own module, listed in `pbem.rules.base.KNOWN` and imported when a
+game of it is first used."""

@@ -8,6 +8,7 @@ Engines never read files, print, or use `random`.
 
 from __future__ import annotations
 
+import importlib
 import importlib.resources
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -37,7 +38,7 @@ class Decision:
 def board_data(name: str) -> dict[str, Any]:
     """A game's tables and boards, from `pbem/rules/<name>.yaml`; loaded once."""
     text = importlib.resources.files("pbem.rules").joinpath(f"{name}.yaml").read_text("utf-8")
-    return yaml.safe_load(text)
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe; C when there is one
 
 
 def order_text(order: Order) -> str:
@@ -179,7 +180,14 @@ class Ruleset(ABC):
         return self._apply(state, player, order, rng)
 
 
-RULESETS: dict[str, type[Ruleset]] = {}
+#: every game pbem hosts, by name: the module that holds it (imported when a game of it is first used)
+KNOWN: dict[str, str] = {
+    "florenz": "pbem.rules.florenz",
+    "medici": "pbem.rules.medici",
+    "medici-strozzi": "pbem.rules.medici_strozzi",
+    "medina": "pbem.rules.medina",
+}
+RULESETS: dict[str, type[Ruleset]] = {}  # the rulesets imported so far
 
 
 def register(cls: type[Ruleset]) -> type[Ruleset]:
@@ -189,12 +197,11 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
 
 def get_ruleset(name: str) -> Ruleset:
     """The ruleset called `name`, or `SetupError` listing the known ones."""
-    from pbem import rules  # noqa: F401  (importing the package registers every game)
-
-    try:
-        return RULESETS[name]()
-    except KeyError:
-        raise SetupError(f"unknown ruleset {name!r} (known: {', '.join(sorted(RULESETS))})") from None
+    if name not in RULESETS:
+        if name not in KNOWN:
+            raise SetupError(f"unknown ruleset {name!r} (known: {', '.join(sorted(KNOWN))})")
+        importlib.import_module(KNOWN[name])
+    return RULESETS[name]()
 
 
 def standings(players: list[str], scores: dict[str, int]) -> list[dict[str, Any]]:
