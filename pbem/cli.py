@@ -11,14 +11,11 @@ from typing import Any, Callable
 
 import click
 
-from pbem import advance as batch
 from pbem import deadlines, gm
 from pbem import game as games
 from pbem.deadlines import POLICIES
 from pbem.config import CONFIG_FILE, Config, load_config, starter_config
 from pbem.errors import PbemError, SetupError
-from pbem.mailbox import Postman
-from pbem.report import render_report, visible
 from pbem.rules.base import KNOWN, get_ruleset
 from pbem.store import GamesDir, write_atomic
 from pbem.turnfile import load_yaml, schema_errors
@@ -142,6 +139,9 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
         seed: str | None, weak_seed: bool, deck: Path | None, deadline: str | None, grace: str | None,
         policy: str | None, as_json: bool) -> None:
     """Start a new game of RULESET called GAME."""
+    from pbem import advance as batch  # the mail stack and the templates: only for commands that mail
+    from pbem.mailbox import Postman
+
     rules = get_ruleset(ruleset)
     opts = dict(options)
     people = list(players)
@@ -215,6 +215,8 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
 def advance(gd: GamesDir, dry_run: bool) -> None:
     """Read new mail, apply every queued order of every game, act on deadlines, write the reports,
     commit to git, send."""
+    from pbem import advance as batch
+
     if dry_run:
         for line in batch.dry_run(gd):
             click.echo(line)
@@ -288,6 +290,8 @@ def status(gd: GamesDir, as_json: bool) -> None:
 @games_dir_option
 def show(gd: GamesDir, game: str, player: str | None, as_json: bool) -> None:
     """What GAME looks like now: to the GM, or `--as` a player, with the orders he may give."""
+    from pbem.report import render_report
+
     state = games.load_checked(gd, game)
     shown = games.show(state, player)
     if as_json:
@@ -341,6 +345,9 @@ def init(gd: GamesDir, gm_name: str, address: str) -> None:
 def gm_change(gd: GamesDir, game: str, change: Callable[[dict[str, Any]], dict[str, Any]], message: str,
               postman: bool = True) -> dict[str, Any]:
     """Load a game, change it, tell the players (reports), save and commit, all under the lock."""
+    from pbem import advance as batch
+    from pbem.mailbox import Postman
+
     with gd.lock():
         state = games.load_checked(gd, game)
         new_state = change(state)
@@ -394,7 +401,10 @@ def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, polic
 @games_dir_option
 def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bool) -> None:
     """Hand OLD's seat in GAME to a new player: a new token, a welcome mail, the clock restarted."""
+    from pbem import advance as batch
+    from pbem.mailbox import Postman
     from pbem.mailrun import post_report, welcome_text
+    from pbem.report import render_report, visible
 
     person, email = new
     with gd.lock():
