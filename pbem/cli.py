@@ -228,8 +228,11 @@ def advance(gd: GamesDir, dry_run: bool) -> None:
     outcomes = run.outcomes
     for line in run.mail:
         click.echo(line, err=line.startswith("Warning: "))
-    for o in outcomes:
+    busy = [o for o in outcomes if o.error or o.summary() != f"{o.game}: nothing to do"]
+    for o in busy if len(outcomes) > 1 else outcomes:  # from cron over many games: only what happened
         click.echo(o.summary(), err=bool(o.error))
+    if len(outcomes) > 1 and not busy:
+        click.echo(f"nothing to do in {len(outcomes)} games")
     if run.sent:
         click.echo(f"{run.sent} mail{'s' if run.sent != 1 else ''} {run.delivery}.")
     for error in run.send_errors:

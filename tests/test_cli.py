@@ -909,3 +909,13 @@ def test_version_and_rulesets(pbem: Any) -> None:
     assert lines[0] == "florenz          Florenz, 1-5 players (solo: normal|easier|harder)"
     assert lines[1] == "medici           Medici, 3-6 players (edition: riogrande|amigo)"
 
+
+
+def test_a_run_over_many_games_lists_only_what_happened(pbem: Any) -> None:
+    """From cron over many games: a game with nothing to do is not listed; a run that did nothing
+    says so in one line."""
+    for game in ("m1", "m2", "m3"):
+        pbem.new(game)
+    r = pbem("advance")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == "nothing to do in 3 games\n"

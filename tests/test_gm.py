@@ -1011,7 +1011,7 @@ def test_dry_run_says_what_a_run_would_do_and_changes_nothing(pbem: Any, inbox: 
     r = pbem("advance")
     assert r.exit_code == 0, r.output
     lines = game_lines(r.stdout)
-    assert lines[-5:] == expected
+    assert lines[-4:] == [e for e in expected if not e.endswith("nothing to do")]  # a run lists what happened
     assert snapshot(pbem.games) != before
     assert g1.state()["log"][0]["substitute"] == "default"
     assert g3.queue() == [] and len(g4.queue()) == 2
