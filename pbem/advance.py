@@ -17,7 +17,7 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pbem.errors import PbemError, StoreError
 from pbem.game import NEXT, play_queue, player_names, ruleset_of, waiting_for
@@ -292,7 +292,7 @@ class Run:
     errors: list[str] = field(default_factory=list)  # what failed besides the games (exit 1)
 
 
-def advance(gd: GamesDir, mail: bool = True) -> Run:
+def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None] | None = None) -> Run:
     """Read new mail, advance every game as far as its queued orders allow, commit, send.
 
     The inbox is read first and its mail taken out only after the commits, so a run that dies half
@@ -311,7 +311,7 @@ def advance(gd: GamesDir, mail: bool = True) -> Run:
             except PbemError as exc:  # the games still advance on the turn files they have
                 run.mail = [f"mail could not be read: {exc}"]
         try:
-            run.outcomes = advance_all(gd, postman)
+            run.outcomes = advance_all(gd, postman, progress)
             if intake and gd.root.joinpath("mail", "seen.txt").is_file():
                 crash_point("commit-seen")
                 try:
@@ -355,10 +355,15 @@ def dry_run(gd: GamesDir) -> list[str]:
     return [f"(dry run) {line}" for line in lines] or ["(dry run) no games"]
 
 
-def advance_all(gd: GamesDir, postman: Postman | None) -> list[Outcome]:
+def advance_all(gd: GamesDir, postman: Postman | None,
+                progress: Callable[[int, str], None] | None = None) -> list[Outcome]:
+    """Advance every game; `progress(games, game)` is told of each game as it starts."""
     outcomes = []
     dirty = gd.uncommitted()
-    for game in gd.games():
+    games = gd.games()
+    for game in games:
+        if progress is not None:
+            progress(len(games), game)
         try:
             outcomes.append(advance_game(gd, game, postman, dirty=game in dirty))
         except PbemError as exc:

@@ -211,8 +211,9 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
 
 @main.command()
 @click.option("--dry-run", is_flag=True, help="Say what a run would do; change nothing, read and send no mail.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only what needs the GM (for cron).")
 @games_dir_option
-def advance(gd: GamesDir, dry_run: bool) -> None:
+def advance(gd: GamesDir, dry_run: bool, quiet: bool) -> None:
     """Read new mail, apply every queued order of every game, act on deadlines, write the reports,
     commit to git, send."""
     from pbem import advance as batch
@@ -221,24 +222,41 @@ def advance(gd: GamesDir, dry_run: bool) -> None:
         for line in batch.dry_run(gd):
             click.echo(line)
         return
-    run = batch.advance(gd)
+    bar: Any = None
+
+    def progress(total: int, game: str) -> None:  # a bar at a terminal, never under cron or --quiet
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, label="advancing", file=sys.stderr)
+            bar.__enter__()
+        bar.update(1)
+    try:
+        run = batch.advance(gd, progress=progress if sys.stderr.isatty() and not quiet else None)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+
+    def say(text: str, err: bool = False) -> None:  # --quiet: only what needs the GM
+        if err or not quiet:
+            click.echo(text, err=err)
+
     for warning in gd.warnings:  # first: what pbem mended before the run
-        click.echo(f"Warning: {warning}", err=True)
+        say(f"Warning: {warning}", err=True)
     gd.warnings.clear()
     outcomes = run.outcomes
     for line in run.mail:
-        click.echo(line, err=line.startswith("Warning: "))
+        say(line, err=line.startswith("Warning: "))
     busy = [o for o in outcomes if o.error or o.summary() != f"{o.game}: nothing to do"]
     for o in busy if len(outcomes) > 1 else outcomes:  # from cron over many games: only what happened
-        click.echo(o.summary(), err=bool(o.error))
+        say(o.summary(), err=bool(o.error))
     if len(outcomes) > 1 and not busy:
-        click.echo(f"nothing to do in {len(outcomes)} games")
+        say(f"nothing to do in {len(outcomes)} games")
     if run.sent:
-        click.echo(f"{run.sent} mail{'s' if run.sent != 1 else ''} {run.delivery}.")
+        say(f"{run.sent} mail{'s' if run.sent != 1 else ''} {run.delivery}.")
     for error in run.send_errors:
-        click.echo(f"Not sent (retried by the next run): {error}", err=True)
+        say(f"Not sent (retried by the next run): {error}", err=True)
     if not outcomes:
-        click.echo(f"No games in {gd.root}.")
+        say(f"No games in {gd.root}.")
     broken = [o.game for o in outcomes if o.error]
     problems = ([f"{len(broken)} game{'s' if len(broken) > 1 else ''} skipped: {', '.join(broken)}"]
                 if broken else []) + run.errors

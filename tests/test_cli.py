@@ -919,3 +919,20 @@ def test_a_run_over_many_games_lists_only_what_happened(pbem: Any) -> None:
     r = pbem("advance")
     assert r.exit_code == 0, r.output
     assert r.stdout == "nothing to do in 3 games\n"
+
+
+def test_advance_quiet_prints_only_what_needs_the_gm(pbem: Any, tmp_path: Path) -> None:
+    tokens = pbem.new("m1")
+    first = pbem.show("m1")["waiting_for"][0]
+    path = tmp_path / "t.yaml"
+    path.write_text(f"game: m1\nplayer: {first}\ntoken: {tokens[first]}\nturn: 1\norders: [draw]\n")
+    assert pbem("submit", str(path)).exit_code == 0
+    r = pbem("advance", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == "" and r.stderr == ""
+    assert pbem.show("m1")["turn"] == 2
+    (pbem.games / "m1" / "state.yaml").write_text("format: [")
+    r = pbem("advance", "-q")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr.splitlines()[0].startswith("m1: SKIPPED: the state file is corrupt")
+    assert r.stderr.splitlines()[-1] == "Error: 1 game skipped: m1"
