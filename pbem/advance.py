@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pbem.errors import PbemError, StoreError
-from pbem.game import NEXT, play_queue, player_names, ruleset_of, waiting_for
+from pbem.game import NEXT, describe_turn, play_queue, player_names, ruleset_of, waiting_for
 from pbem.report import event_lines, render_error, render_report, visible
 from pbem.rules.base import Event, order_text
 from pbem.config import load_config
@@ -86,11 +86,6 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
         state["reports_sent"][player] = seq
         state["reported"][player] = len(state["events"])
     return paths
-
-
-def describe_turn(turn: int | str | None) -> str:
-    """How a queued turn file names what it answers: `turn 7`, `sent ahead`, `standing orders`."""
-    return f"turn {turn}" if isinstance(turn, int) else "sent ahead" if turn == NEXT else "standing orders"
 
 
 REPORTS = ("moves", "all")  # a player's choice: mail when it matters (the default), or for every change

@@ -133,7 +133,6 @@ def play_by_mail(root: Path, players: int = 4, seed: str = "mail-play-seed-0001"
     outbox = gd.root / "mail" / "outbox"
     seen_mail: set[str] = set()
     play = MailPlay(mails={p: 0 for p, _ in people}, needed={p: 0 for p, _ in people})
-    ruleset = get_ruleset("medici")
 
     def send(player: str, **body: Any) -> None:
         submit(gd, dump_yaml({"game": "m1", "player": player, "token": tokens[player], **body}).encode())

@@ -282,6 +282,12 @@ def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None =
     return done
 
 
+def describe_turn(turn: int | str | None) -> str:
+    """What a turn file answers, in a line for the GM: `turn 7`, `sent ahead`, `any time` (standing
+    orders or reports alone)."""
+    return f"turn {turn}" if isinstance(turn, int) else "sent ahead" if turn == NEXT else "any time"
+
+
 # -- standing orders and premoves -----------------------------------------------------------------------
 
 def standing_of(ruleset: Ruleset, state: dict[str, Any], player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -27,12 +27,13 @@ from pbem.game import ruleset_of, seat_of, token_hash, waiting_for
 from pbem.mailbox import ImapInbox
 from pbem.report import BEGIN, END
 from pbem.rules.base import order_text
-from pbem.store import GAME_ID, GamesDir
-from pbem.turnfile import load_yaml
+from pbem.store import GAME_ID, GamesDir, dump_yaml
+from pbem.turnfile import Source, fold_case, load_yaml, schema
 
 LOOP_HEADER = "X-Pbem-Loop"
 ATTACHMENT_SUFFIXES = (".yaml", ".yml", ".txt")
 ENVELOPE_KEYS = ("game", "player", "token", "turn")
+LINE_KEYS = ENVELOPE_KEYS + ("reports",)  # the keys an order line may give besides orders
 _GAME = r"([a-z0-9][a-z0-9_-]{0,39})"
 _PLAYER = r"([a-z][a-z0-9_-]{0,23})"
 # the ids of the mail pbem sends for a game and player, each naming game, player and turn:
@@ -301,8 +302,10 @@ def html_to_text(markup: str) -> str:
     return "".join(parser.parts).replace("\xa0", " ")
 
 
-def own_text(body: str) -> str:
-    """What the sender wrote himself: no quoted lines, nothing from a reply header or signature on."""
+def own_text(body: str, keep_places: bool = False) -> str:
+    """What the sender wrote himself: no quoted lines, nothing from a reply header or signature on.
+    `keep_places`: a quoted line leaves a blank line behind, so that every line he wrote keeps its
+    number in the mail (an error names the line as he counts it)."""
     out = []
     lines = body.replace("\r\n", "\n").split("\n")
     for i, line in enumerate(lines):
@@ -313,6 +316,8 @@ def own_text(body: str) -> str:
                 and not line.strip().startswith(("game:", "player:")):
             break
         if line.lstrip().startswith(">"):
+            if keep_places:
+                out.append("")
             continue
         out.append(line.rstrip())
     return "\n".join(out)
@@ -347,7 +352,8 @@ def _parts(msg: EmailMessage) -> tuple[list[tuple[str, str]], str | None, str | 
     return attachments, plain, markup
 
 
-def between_markers(text: str) -> str | None:
+def between_markers(text: str) -> tuple[str, int] | None:
+    """The lines between the marker lines, and how many lines of `text` come before them."""
     lines = text.split("\n")
     starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
     if not starts:
@@ -355,24 +361,54 @@ def between_markers(text: str) -> str | None:
     ends = [i for i, line in enumerate(lines) if line.strip() == END and i > starts[0]]
     if not ends:
         raise TurnFileError(f"the mail has the line {BEGIN!r} but not the line {END!r} after it")
-    return "\n".join(lines[starts[0] + 1:ends[0]])
+    return "\n".join(lines[starts[0] + 1:ends[0]]), starts[0] + 1
+
+
+# A whole turn file in a mail's text: a line `orders:` (in another case only as YAML writes a key: an
+# `Orders: see the attachment` is prose), or a line `standing:` with its list below it in a text that
+# names its game (order lines give each standing order on its own `standing:` line).
+TURN_FILE_LINE = re.compile(r"^(orders\s*:|(?i:orders)\s*:\s*(#.*|\[.*)?$)", re.MULTILINE)
+STANDING_LIST = re.compile(r"^standing\s*:\s*(#.*)?$", re.IGNORECASE | re.MULTILINE)
+GAME_LINE = re.compile(r"^game\s*:", re.IGNORECASE | re.MULTILINE)
+
+
+def _is_turn_file(text: str) -> bool:
+    return bool(TURN_FILE_LINE.search(text) or STANDING_LIST.search(text) and GAME_LINE.search(text))
+
+
+Found = tuple[dict[str, Any], Source]
+
+
+def _found(value: dict[str, Any], text: str, what: str,
+           names: dict[tuple, tuple[int, str]] | None = None) -> Found:
+    """The turn file as a mapping, its envelope in the schema's case (`Game: M1` is `game: m1`), its
+    orders as sent; and the bytes to submit, which name the player's own lines in an error: the lines
+    of his mail, or of his order block."""
+    return fold_case(value, schema("turnfile")), Source(text, what, names)
 
 
 def find_orders(mail: Incoming) -> dict[str, Any]:
+    """The turn file a mail carries, as a mapping (see `orders_in`)."""
+    return orders_in(mail)[0]
+
+
+def orders_in(mail: Incoming) -> Found:
     """The turn file a mail carries: an attachment, the body, or the order lines between the report's
     reply markers. Order lines need no envelope: game, player and turn come from the report the mail
-    answers, the token from a `token:` line. Returns the turn file as a mapping (not yet checked).
+    answers, the token from a `token:` line. Returns the turn file as a mapping (not yet checked) and
+    the bytes to submit, which name the player's own lines in an error.
     A mail that holds orders in more than one of these places is refused: pbem does not guess."""
     attachments, plain, markup = _parts(mail.message)
     if plain is not None:
-        body: str | None = own_text(plain)
+        body: str | None = own_text(plain, keep_places=True)
     elif markup is not None:
-        body = own_text(html_to_text(markup))
+        body = own_text(html_to_text(markup), keep_places=True)
     else:
         body = None
-    block = between_markers(body) if body is not None else None
+    marked = between_markers(body) if body is not None else None
+    block, before = marked if marked is not None else (None, 0)
     text = block if block is not None else body
-    turn_file = text is not None and re.search(r"^orders\s*:", text, re.MULTILINE) is not None
+    turn_file = text is not None and _is_turn_file(text)
     in_text = turn_file or (block is not None and _holds_orders(block))
     if len(attachments) + in_text > 1:
         raise TurnFileError(_twice(in_text, [name for name, _ in attachments]))
@@ -382,8 +418,8 @@ def find_orders(mail: Incoming) -> dict[str, Any]:
                           f"the attachment {name!r} is not a turn file (game:, player:, token:, turn:, orders:)")
     if text is None:
         raise TurnFileError("the mail has no text in which to find orders")
-    if turn_file:
-        return _turn_file(text.strip("\n"), "the turn file in the mail",
+    if turn_file:  # its lines keep their numbers in the mail
+        return _turn_file("\n" * before + text, "the turn file in the mail",
                           "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
     if block is None:
         raise TurnFileError(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
@@ -412,15 +448,17 @@ def _twice(in_text: bool, names: list[str]) -> str:
             f"{' and '.join(places)}; send them once")
 
 
-def _turn_file(text: str, what: str, not_a_mapping: str) -> dict[str, Any]:
-    """A whole turn file from a mail; its token is never quoted in an error."""
+def _turn_file(text: str, what: str, not_a_mapping: str) -> Found:
+    """A whole turn file from a mail, submitted as the player wrote it; its token is never quoted in an
+    error."""
     value, lines = _load(text, what)
     if not isinstance(value, dict):
         raise TurnFileError(not_a_mapping)
-    if "token" in value and not isinstance(value["token"], str):
-        line = lines.get(("token",))
+    token = next((k for k in value if isinstance(k, str) and k.casefold() == "token"), None)
+    if token is not None and not isinstance(value[token], str):
+        line = lines.get((token,))
         raise TurnFileError(f"{what}{f', line {line}' if line else ''} (the token line): {NOT_TEXT}")
-    return value
+    return _found(value, text, what)
 
 
 NOT_TEXT = "the token is not text; copy it from your welcome mail, in quotes if need be"
@@ -430,7 +468,7 @@ def _load(text: str, what: str, one_line: bool = False) -> tuple[Any, dict[tuple
     """`load_yaml` for text from a mail: an error names the token line as such, never quotes a token,
     and (`one_line`: the text is one line of the mail) names no line within the line."""
     try:
-        return load_yaml(text, what)
+        return load_yaml(text, what, case_blind=True)
     except TurnFileError as exc:
         message = str(exc)
         found = re.match(re.escape(what) + r", line (\d+)(?=:)", message)
@@ -454,48 +492,90 @@ def _unclosed(line: str) -> bool:
     return bool(value) and value[0] in "\"'" and (len(value) == 1 or value[-1] != value[0])
 
 
-def order_lines(block: str, mail: Incoming) -> dict[str, Any]:
+ORDER_BLOCK = "the order block"  # what an error calls the order lines of a mail
+STANDING_LINE = re.compile(r"^standing\s*:(.*)$", re.IGNORECASE)
+
+
+def order_lines(block: str, mail: Incoming) -> Found:
     """`bid: 7` and `pass` lines (with `token: ...`) into a turn file, the rest taken from the thread.
-    An error names the line (counting the lines that are not blank); a line that gives or mentions the
-    token is never quoted."""
+    Besides orders, a line may give `turn: next` (the orders answer his next decision), `reports: all`
+    or `moves`, and `standing: ORDER` (one standing order a line; all of them replace his standing
+    orders; `standing: []` clears them). Keys and words may come in any case. An error names the line
+    (counting the lines that are not blank), here and in every later check of the turn file built from
+    them; a line that gives or mentions the token is never quoted."""
     turnfile: dict[str, Any] = {}
     orders: list[Any] = []
+    standing: list[Any] | None = None
+    names: dict[tuple, tuple[int, str]] = {}  # the place each line gave in the turn file: its line and name
     lines = [line.strip() for line in block.split("\n") if line.strip()]  # HTML mail has blank ones between
     for n, text in enumerate(lines, start=1):
         if text.startswith("#"):
             continue
-        text = text[1:].strip() if text.startswith("- ") or text == "-" else text
-        if TOKEN_LINE.match(text):
-            turnfile["token"] = _token_line(text, f"order line {n} (the token line)")
-            continue
+        text = text[1:].strip() if text.startswith(("- ", "-\t")) or text == "-" else text
         mentions = re.search("token", text, re.IGNORECASE)
-        value, _ = _load(text, f"order line {n} " + ("(the token line)" if mentions else f"({text!r})"),
-                         one_line=True)
-        if isinstance(value, dict) and len(value) == 1 and next(iter(value)) in ENVELOPE_KEYS:
-            if "token" in value and not isinstance(value["token"], str):
+        label = f"order line {n} " + ("(the token line)" if mentions else f"({text!r})")
+        if TOKEN_LINE.match(text):
+            label = f"order line {n} (the token line)"
+            _once(names, ("token",), label)
+            turnfile["token"] = _token_line(text, label)
+            names[("token",)] = (n, label)
+            continue
+        given = STANDING_LINE.match(text)
+        if given:
+            rest = given.group(1).strip()
+            if not rest or rest.startswith("#"):
+                raise TurnFileError(f"{label}: give one standing order a line, after 'standing: ' on the same "
+                                    f"line, or write 'standing: []' to clear them")
+            value, _ = _load(rest, label, one_line=True)
+            if standing is None:
+                standing = []
+            for item in value if isinstance(value, list) else [value]:
+                names[("standing", len(standing))] = (n, label)
+                standing.append(item)
+            continue
+        value, _ = _load(text, label, one_line=True)
+        key = next(iter(value)) if isinstance(value, dict) and len(value) == 1 else None
+        if isinstance(key, str) and key.casefold() in LINE_KEYS:
+            key = key.casefold()
+            if key == "token" and not isinstance(value[next(iter(value))], str):
                 raise TurnFileError(f"order line {n} (the token line): {NOT_TEXT}")
-            turnfile.update(value)
+            _once(names, (key,), label)
+            turnfile[key] = next(iter(value.values()))
+            names[(key,)] = (n, label)
         else:
+            names[("orders", len(orders))] = (n, label)
             orders.append(value)
     # else the turn file check would name a line of a file the player never wrote
     if "token" not in turnfile:
         raise TurnFileError(f"there is no token line between the lines {BEGIN!r} and {END!r}: write "
                             f"'token: ' and your token there, above your orders")
-    if not orders:
+    if not orders and standing is None and "reports" not in turnfile:
         raise TurnFileError(f"there is no order between the lines {BEGIN!r} and {END!r}: write your "
                             f"orders there, one a line, below your token")
     thread = mail_thread(mail)
     if thread:
         turnfile.setdefault("game", thread[0])
         turnfile.setdefault("player", thread[1])
-        turnfile.setdefault("turn", thread[2])
-    missing = [k for k in ("game", "player", "turn") if k not in turnfile]
+        if orders:  # standing orders and reports alone answer no turn
+            turnfile.setdefault("turn", thread[2])
+    missing = [k for k in ("game", "player", "turn") if k not in turnfile and (orders or k != "turn")]
     if missing:
         raise TurnFileError(f"the mail does not say which game its orders are for: reply to your latest "
                             f"report, or write the lines {', '.join(f'{k}:' for k in missing)} above your "
                             f"orders")
-    turnfile["orders"] = orders
-    return turnfile
+    if orders:
+        turnfile["orders"] = orders
+    if standing is not None:
+        turnfile["standing"] = standing
+    value = fold_case(turnfile, schema("turnfile"))
+    return _found(value, dump_yaml(value), ORDER_BLOCK, names)
+
+
+def _once(names: dict[tuple, tuple[int, str]], place: tuple, label: str) -> None:
+    """Refuse a second line that gives the same thing (`turn: 3` and `Turn: 4`): pbem does not guess."""
+    if place in names:
+        raise TurnFileError(f"{label}: a second '{place[0]}:' line (the first is order line {names[place][0]}); "
+                            f"keep one")
 
 
 def _token_line(text: str, label: str) -> str:

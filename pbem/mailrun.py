@@ -17,14 +17,14 @@ from typing import Any, Collection
 
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError
-from pbem.game import NEXT, apply_orders, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
-from pbem.mail import (Incoming, compose, example_orders, find_orders, game_tokens_in,
+from pbem.game import apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
+from pbem.mail import (Incoming, compose, example_orders, find_orders, orders_in, game_tokens_in,
                        hide_tokens, not_for_pbem, peek_inbox, read_mail, reminder_id, reply_id, scrub,
                        sender_seat, thread_id, tokens_in)
 from pbem.mailbox import Inbox, Postman, open_inbox
 from pbem.report import BEGIN, END, env
 from pbem.rules.base import order_text
-from pbem.store import GamesDir, crash_point, dump_yaml, write_atomic
+from pbem.store import GamesDir, crash_point, write_atomic
 
 SEEN_FILE = ("mail", "seen.txt")
 MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one run look like a loop
@@ -223,7 +223,9 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman) -> Intake:
 def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
     """One player's mail: queue its orders and acknowledge them, or say what was wrong. No token the
     mail holds reaches the answer, the line returned (the console and the commit message) or an error
-    raised from here."""
+    raised from here. An error names the lines of the player's own mail or order block, never those of
+    a turn file pbem built from them."""
+
     hidden = tokens_in(mail)
     try:
         if mail.doubt:  # whom the mail comes from is not clear: it is answered as a stranger's
@@ -231,9 +233,8 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             return f"mail from {mail.sender}: refused as a stranger's: {mail.doubt}"
         turnfile = None
         try:
-            turnfile = find_orders(mail)
-            done = submit(gd, dump_yaml(turnfile).encode("utf-8"), source=f"mail {mail.message_id}",
-                          sender=mail.sender)
+            turnfile, data = orders_in(mail)  # data: the bytes to submit, naming the player's own lines
+            done = submit(gd, data, source=f"mail {mail.message_id}", sender=mail.sender)
         except AuthError:
             reply(postman, mail, "common/stranger.txt.j2", hidden=hidden)
             return f"mail from {mail.sender}: refused (not a player's address with his token)"
@@ -246,11 +247,14 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                   example=example_orders(seat))
             return f"mail from {mail.sender}: refused: {message.splitlines()[0]}"
         state = gd.load(done.game)
-        try:  # the ack names the turn after these orders: a reply to it gives the player's next ones
-            state, _ = apply_orders(dict(state, status="active") if state["status"] == "paused" else state,
-                                    done.player, done.turn, done.orders)
-        except PbemError:
-            pass
+        # the ack names the turn after these orders: a reply to it gives the player's next ones (orders
+        # sent ahead, standing orders and reports alone answer no turn: it names the turn as it is)
+        if isinstance(done.turn, int) and done.orders:
+            try:
+                state, _ = apply_orders(dict(state, status="active") if state["status"] == "paused" else state,
+                                        done.player, done.turn, done.orders)
+            except PbemError:
+                pass
         seat = (state, done.player)
         orders = [hide_tokens(order_text(o), hidden) for o in done.orders]
         standing = None if done.standing is None else [order_text(o) for o in done.standing]
@@ -259,8 +263,7 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         what = [f"queued {', '.join(orders)}"] if orders else []
         what += [] if standing is None else [f"standing orders {'; '.join(standing) or 'cleared'}"]
         what += [] if done.reports is None else [f"reports {done.reports}"]
-        when = "sent ahead" if done.turn == NEXT else f"turn {done.turn}" if done.turn is not None else "any time"
-        return f"mail from {mail.sender}: {done.game} {when}: {'; '.join(what)}"
+        return f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}"
     except Exception as exc:  # the caller reports it: without the tokens
         raise scrub(exc, hidden) from None
 
@@ -299,8 +302,8 @@ def preview_inbox(gd: GamesDir, config: Config) -> list[str]:
         hidden = tokens_in(mail)
         turnfile = None
         try:
-            turnfile = find_orders(mail)
-            done, _ = check_submission(gd, dump_yaml(turnfile).encode("utf-8"), mail.sender)
+            turnfile, data = orders_in(mail)
+            done, _ = check_submission(gd, data, mail.sender)
         except AuthError:
             lines.append(f"mail from {mail.sender}: would be refused (not a player's address with his token)")
             continue
@@ -315,8 +318,13 @@ def preview_inbox(gd: GamesDir, config: Config) -> list[str]:
                          f"({type(exc).__name__}: {hide_tokens(str(exc), hidden)})")
             continue
         orders = ", ".join(hide_tokens(order_text(o), hidden) for o in done.orders)
+        what = [f"would queue {orders}"] if orders else []
+        if done.standing is not None:
+            what.append(f"would set standing orders {'; '.join(order_text(o) for o in done.standing) or '(none)'}")
+        if done.reports is not None:
+            what.append(f"would set reports {done.reports}")
         also = " (replacing the orders queued before)" if done.replaced else ""
-        lines.append(f"mail from {mail.sender}: {done.game} turn {done.turn}: would queue {orders}{also}")
+        lines.append(f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}")
     return lines
 
 

@@ -2,13 +2,17 @@
 
 Player text is hostile. Before the C safe loader builds anything, a scan of the parser's events
 rejects oversized input, anchors and aliases (the "billion laughs"), explicit tags, duplicate keys and
-deep nesting. Schema errors are all reported at once, each with its line and its place in the file.
+deep nesting. A tab that breaks the YAML is named as such. Keys and order words are then put in the case the
+schemas expect (`Bid: 2` is `bid: 2`), where that is unambiguous. Schema errors are all reported at once,
+each with its line and its place in the file, or with the sender's own name for the line when pbem wrote
+the file from his order lines.
 """
 
 from __future__ import annotations
 
 import datetime
 import importlib.resources
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -35,11 +39,12 @@ def schema(name: str) -> dict[str, Any]:
     return json.loads(text)
 
 
-def _scan(text: str, what: str) -> None:
-    """Reject hostile YAML by its parse events alone; nothing is constructed here."""
+def _scan(text: str, what: str, case_blind: bool = False) -> None:
+    """Reject hostile YAML by its parse events alone; nothing is constructed here. `case_blind`: keys
+    that differ only in case (`bid`, `Bid`) are the same key, so one of them is a duplicate."""
     depth = 0
     documents = 0
-    keys: list[set[str] | None] = []  # per open collection: the scalar keys seen (mappings only)
+    keys: list[dict[str, str] | None] = []  # per open collection: the scalar keys seen (mappings only)
     expect_key: list[bool] = []
     try:
         for event in yaml.parse(text, Loader=_SafeLoader):
@@ -66,7 +71,7 @@ def _scan(text: str, what: str) -> None:
                 if depth > MAX_DEPTH:
                     raise TurnFileError(f"{what}, line {line}: nested more than {MAX_DEPTH} levels deep")
                 is_map = isinstance(event, yaml.MappingStartEvent)
-                keys.append(set() if is_map else None)
+                keys.append({} if is_map else None)
                 expect_key.append(False)
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
@@ -80,16 +85,39 @@ def _scan(text: str, what: str) -> None:
                 if keys and keys[-1] is not None:
                     expect_key[-1] = not expect_key[-1]
                     if expect_key[-1]:  # this scalar is a key
-                        if event.value in keys[-1]:
+                        seen = keys[-1].get(event.value.casefold() if case_blind else event.value)
+                        if seen == event.value:
                             raise TurnFileError(f"{what}, line {line}: the key {event.value!r} appears twice")
-                        keys[-1].add(event.value)
+                        if seen is not None:
+                            raise TurnFileError(f"{what}, line {line}: the key {event.value!r} appears twice "
+                                                f"({seen!r} and {event.value!r} are the same key)")
+                        keys[-1][event.value.casefold() if case_blind else event.value] = event.value
     except yaml.YAMLError as exc:
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise TurnFileError(f"{what}{_where(exc)}: not valid YAML ({problem})") from None
+        raise TurnFileError(_not_yaml(text, what, exc)) from None
 
 
-def load_yaml(data: bytes | str, what: str = "the turn file") -> tuple[Any, dict[tuple, int]]:
-    """Parse untrusted YAML: the value and a map from each place in it to its line number."""
+LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as the end of a line
+
+
+def _not_yaml(text: str, what: str, exc: yaml.YAMLError) -> str:
+    """Why the parser gave up, in words. A tab is named as such (YAML allows no tab in indentation, and
+    players paste them): on the line the parser stopped at, up to where it stopped, else the first line
+    before it indented with one."""
+    mark = getattr(exc, "problem_mark", None)
+    if mark is not None:
+        lines = LINE_BREAK.split(text)
+        tabbed = [n for n in range(min(mark.line, len(lines))) if re.match(r"^[ ]*\t", lines[n])]
+        here = mark.line < len(lines) and "\t" in lines[mark.line][:mark.column + 1]  # up to where it stopped
+        at = mark.line if here else tabbed[0] if tabbed else None
+        if at is not None:
+            return f"{what}, line {at + 1}: a tab character; indent with spaces"
+    problem = getattr(exc, "problem", None) or str(exc)
+    return f"{what}{_where(exc)}: not valid YAML ({problem})"
+
+
+def load_yaml(data: bytes | str, what: str = "the turn file", case_blind: bool = False) -> tuple[Any, dict[tuple, int]]:
+    """Parse untrusted YAML: the value and a map from each place in it to its line number. `case_blind`:
+    keys that differ only in case count as the same key (a duplicate)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if len(raw) > MAX_BYTES:
         raise TurnFileError(f"{what} is {len(raw)} bytes; the limit is {MAX_BYTES}")
@@ -97,14 +125,14 @@ def load_yaml(data: bytes | str, what: str = "the turn file") -> tuple[Any, dict
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise TurnFileError(f"{what} is not UTF-8 text (byte {exc.start})") from None
-    _scan(text, what)
+    _scan(text, what, case_blind)
     try:
         node = yaml.compose(text, Loader=_SafeLoader)
         lines: dict[tuple, int] = {}
         _lines(node, (), lines)
         return yaml.load(text, Loader=_SafeLoader), lines
     except yaml.YAMLError as exc:
-        raise TurnFileError(f"{what}{_where(exc)}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+        raise TurnFileError(_not_yaml(text, what, exc)) from None
     except ValueError as exc:  # a date that does not exist (2026-02-30)
         raise TurnFileError(f"{what}{_bad_scalar(node)}: a value could not be read ({exc})") from None
 
@@ -264,6 +292,37 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     return error
 
 
+def _folded(path: tuple) -> tuple:
+    return tuple(p.casefold() if isinstance(p, str) else p for p in path)
+
+
+def _get(table: dict[tuple, Any] | None, path: tuple) -> Any:
+    """`table[path]`, its keys matched without regard to case where need be (the file may say `Bid`
+    where the value, put in the schema's case, says `bid`); None if it has none."""
+    if not table:
+        return None
+    if path in table:
+        return table[path]
+    folded = _folded(path)
+    return next((v for k, v in table.items() if _folded(k) == folded), None)
+
+
+def _at(lines: dict[tuple, int] | None, path: tuple, line_of: tuple) -> tuple[int, str]:
+    """Where a place is, as its sender knows it, and a number to sort by: `line 6, orders[0].bid` (the
+    line of `line_of`); in a file pbem wrote from his order lines, his own name for the line that gave
+    the place (`order line 2 ('bid: x'), bid`), and a place pbem filled in itself by its name alone."""
+    names = getattr(lines, "names", None)
+    if names is not None:
+        for k in range(len(path), 0, -1):
+            named = _get(names, path[:k])
+            if named is not None:
+                n, name = named
+                return n, f"{name}, {place(path[k:])}" if path[k:] else name
+        return 0, place(path)
+    line = _get(lines, line_of) or _get(lines, path) or 0
+    return line, f"line {line}, {place(path)}" if line else place(path)
+
+
 def schema_errors(value: Any, schema_name: str, lines: dict[tuple, int] | None = None,
                   prefix: tuple = ()) -> list[str]:
     """Every error of `value` against a schema, sorted by place, each with its line."""
@@ -275,20 +334,173 @@ def schema_errors(value: Any, schema_name: str, lines: dict[tuple, int] | None =
     for err in validator(schema_name).iter_errors(value):
         err = _deepest(err)
         path = prefix + tuple(err.absolute_path)
-        line = (lines or {}).get(path, 0)
+        line_of = path
         if err.validator == "additionalProperties" and isinstance(err.instance, dict):
             extra = [k for k in err.instance if k not in err.schema.get("properties", {})]
-            line = (lines or {}).get(path + (extra[0],), line) if extra else line
+            line_of = path + (extra[0],) if extra else path  # the line of the first unknown field
+        line, where = _at(lines, path, line_of)
         # a token is never echoed, not even one of the wrong kind: the message may go to a log or a mail
         words = "must be text, as your welcome mail gives it" if path[-1:] == ("token",) else plain(err)
-        found.append((line, order(err), f"{f'line {line}, ' if line else ''}{place(path)}: {words}"))
+        found.append((line, order(err), f"{where}: {words}"))
     for _, _, text in sorted(found, key=lambda f: (f[0], f[1])):  # in the order of the file
         if text not in out:
             out.append(text)
     return out
 
 
+# -- the case of keys and words ---------------------------------------------------------------------------
+
+# Text the schemas leave open whose case is fixed all the same: game ids and player names are lower case
+# by definition (store.GAME_ID, store.PLAYER_NAME), the harbours of Medici vs Strozzi upper case (A, B, C).
+CASE_OF = {"game": str.lower, "player": str.lower, "harbour": str.upper}
+MAX_SPELLINGS = 4096  # the spellings of one string tried against a pattern (3 per word that has letters)
+
+
+def fold_case(value: Any, part: Any) -> Any:
+    """`value` with its keys and words in the case a schema (or a part of one) expects, wherever only one
+    reading fits: a phone writes `Bid: 2`, `Pass`, `Turn: Next`, `Palace orange g6`. A key is the
+    schema's property of that name in any case; a word the `enum` or `const` member it spells in any
+    case; a string that fails its `pattern` is tried with each word in lower and in upper case, and
+    taken if exactly one spelling fits. A value that fits several branches of a `oneOf`, or a word that
+    could be spelt either way, is left as sent; so is text the schema leaves open (a token's case
+    matters), but for CASE_OF. Returns a new value; `value` is not changed."""
+    if not isinstance(value, (str, dict)) or not isinstance(part, dict) or not _can_fold(part):
+        return value  # a number, a list: nothing to put in any case
+    if isinstance(value, str) and _spelt_right(value, part):
+        return value
+    props = part.get("properties")
+    if isinstance(value, dict) and isinstance(props, dict):
+        out: dict[Any, Any] = {}
+        for key, item in value.items():
+            name = key
+            if isinstance(key, str) and key not in props:
+                same = [p for p in props if p.casefold() == key.casefold()]
+                if len(same) == 1 and same[0] not in value and same[0] not in out:
+                    name = same[0]
+            if name in props:
+                item = fold_case(item, props[name])
+                if name in CASE_OF and isinstance(item, str):
+                    item = CASE_OF[name](item)
+            out[name] = item
+        value = out
+    elif isinstance(value, str):
+        value = _fold_word(value, part)
+    branches = part.get("oneOf") or part.get("anyOf")
+    if isinstance(branches, list) and any(isinstance(b, dict) and _can_fold(b) for b in branches):
+        value = _fold_branches(value, branches)
+    return value
+
+
+def _can_fold(part: dict[str, Any]) -> bool:
+    """Whether a schema part names any key or word whose case a value could miss."""
+    known = _FOLDABLE.get(id(part))
+    if known is None or known[0] is not part:
+        branches = part.get("oneOf") or part.get("anyOf") or []
+        can = any(k in part for k in ("properties", "enum", "const", "pattern")) \
+            or any(isinstance(b, dict) and _can_fold(b) for b in branches)
+        known = _FOLDABLE[id(part)] = (part, can)
+    return known[1]
+
+
+_FOLDABLE: dict[int, tuple[dict[str, Any], bool]] = {}  # id(part) -> (part, whether it can fold)
+
+
+def _spelt_right(text: str, part: dict[str, Any]) -> bool:
+    """Whether a string is spelt as a word, a const or the pattern of the part (or a branch) has it."""
+    if text in part.get("enum", []) or part.get("const") == text:
+        return True
+    if isinstance(part.get("pattern"), str) and _compiled(part["pattern"]).search(text):
+        return True
+    return any(isinstance(b, dict) and _spelt_right(text, b) for b in part.get("oneOf") or part.get("anyOf") or [])
+
+
+def _fold_word(text: str, part: dict[str, Any]) -> str:
+    words = [w for w in part.get("enum", []) if isinstance(w, str)]
+    if isinstance(part.get("const"), str):
+        words.append(part["const"])
+    if words and text not in words:
+        same = {w for w in words if w.casefold() == text.casefold()}
+        if len(same) == 1:
+            return same.pop()
+    pattern = part.get("pattern")
+    if isinstance(pattern, str) and not _compiled(pattern).search(text):
+        fits = {s for s in _spellings(text) if _compiled(pattern).search(s)}
+        if len(fits) == 1:
+            return fits.pop()
+    return text
+
+
+def _spellings(text: str) -> list[str]:
+    """`text` with each of its words as sent, in lower and in upper case (none if that is too many)."""
+    choices = [sorted({w, w.lower(), w.upper()}) for w in text.split(" ")]
+    count = 1
+    for c in choices:
+        count *= len(c)
+        if count > MAX_SPELLINGS:
+            return []
+    return [" ".join(words) for words in itertools.product(*choices)]
+
+
+_PART_VALIDATORS: dict[int, tuple[dict[str, Any], Any]] = {}  # id(part) -> (part, validator); parts of cached schemas
+
+
+def _fits(value: Any, part: dict[str, Any]) -> bool:
+    known = _PART_VALIDATORS.get(id(part))
+    if known is None or known[0] is not part:
+        known = _PART_VALIDATORS[id(part)] = (part, _Strict(part))
+    return bool(known[1].is_valid(value))
+
+
+def _fold_branches(value: Any, branches: list[Any]) -> Any:
+    """A value under a oneOf: folded within the one branch it fits; if it fits none, the one folding
+    that makes it fit a branch, or else the one folding any branch makes (`Bid: x` is `bid: x`, which
+    the schema then refuses in words about a bid)."""
+    fits = [b for b in branches if isinstance(b, dict) and _fits(value, b)]
+    if len(fits) == 1:
+        return fold_case(value, fits[0])
+    if fits:
+        return value
+    tried: dict[str, tuple[Any, bool]] = {}
+    for branch in branches:
+        folded = fold_case(value, branch)
+        if folded != value:
+            tried.setdefault(repr(folded), (folded, _fits(folded, branch)))
+    good = [folded for folded, ok in tried.values() if ok]
+    if len(good) == 1:
+        return good[0]
+    if not good and len(tried) == 1:
+        return next(iter(tried.values()))[0]
+    return value
+
+
 NEXT = "next"  # `turn: next`: the orders answer the sender's next decision, whenever it comes
+
+
+class Source(bytes):
+    """A turn file's bytes that say where they come from, for its errors: `what` names the file ("the
+    attachment 'turn.yaml'"), and `names`, for a file pbem wrote itself from a sender's order lines,
+    gives for a place in it (`("orders", 0)`) the number and name of the line he wrote (`(2, "order
+    line 2 ('bid: x')")`), so that no error names a line of a file he never saw. It goes through
+    `game.submit` as any bytes do, to `parse_turnfile`."""
+
+    what: str
+    names: dict[tuple, tuple[int, str]] | None
+
+    def __new__(cls, data: bytes | str, what: str = "the turn file",
+                names: dict[tuple, tuple[int, str]] | None = None) -> "Source":
+        self = super().__new__(cls, data.encode("utf-8") if isinstance(data, str) else data)
+        self.what, self.names = what, names
+        return self
+
+
+class Lines(dict):  # type: ignore[type-arg]
+    """A turn file's map from each place in it to its line number, with what an error calls the file
+    and the sender's own names for its places (see `Source`)."""
+
+    def __init__(self, lines: dict[tuple, int] | None = None, what: str = "the turn file",
+                 names: dict[tuple, tuple[int, str]] | None = None) -> None:
+        super().__init__(lines or {})
+        self.what, self.names = what, names
 
 
 @dataclass(frozen=True)
@@ -304,17 +516,30 @@ class TurnFile:
 
 
 def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFile:
-    """Read a turn file. The envelope is checked first; the orders against `order_schema`, which the
-    caller finds from the game (None: leave the orders to be checked once the game is known)."""
-    value, lines = load_yaml(data)
+    """Read a turn file (a `Source` names itself in the errors). Keys and words are put in the schemas'
+    case first. The envelope is checked first; the orders against `order_schema`, which the caller
+    finds from the game (None: leave the orders to be checked once the game is known)."""
+    what, names = getattr(data, "what", "the turn file"), getattr(data, "names", None)
+    try:
+        value, found = load_yaml(data, what, case_blind=True)
+    except TurnFileError as exc:
+        if names is None:
+            raise
+        # a file pbem wrote from order lines (each read on its own before): none of its lines is the sender's
+        raise TurnFileError(re.sub(rf"^{re.escape(what)}, line \d+", what, str(exc))) from None
+    lines = Lines(found, what, names)
     if value is None:
-        raise TurnFileError("the turn file is empty")
+        raise TurnFileError(f"{what} is empty")
+    value = fold_case(value, schema("turnfile"))
     if isinstance(value, dict) and "orders" in value and value["orders"] is None:  # the report's block, unchanged
-        raise TurnFileError("the turn file gives no order: choose one of the orders listed and delete "
-                            "the '#' in front of it")
+        if "standing" not in value and "reports" not in value:
+            raise TurnFileError(f"{what} gives no order: choose one of the orders listed and delete the '#' "
+                                f"in front of it")
+        # its orders left commented out, standing: or reports: added: those alone, for no turn
+        value = {k: v for k, v in value.items() if k not in ("orders", "turn")}
     problems = schema_errors(value, "turnfile", lines)
     if problems:
-        raise TurnFileError("the turn file is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
+        raise TurnFileError(f"{what} is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
     if order_schema and "orders" in value:
         check_orders(value["orders"], order_schema, lines)
     return TurnFile(value["game"], value["player"], value["token"], value.get("turn"), value.get("orders"), lines,
@@ -323,9 +548,15 @@ def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFi
 
 def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] | None = None,
                  key: str = "orders") -> None:
-    """Each item of `key` against a schema; every problem at once."""
+    """Each item of `key` against a schema; every problem at once. Each item is first put in the case
+    the schema expects (`fold_case`), in the list itself: the caller goes on with them as the game
+    reads them. A schema that does not exist raises FileNotFoundError before anything changes."""
+    part = schema(order_schema)
+    for i, item in enumerate(orders):
+        orders[i] = fold_case(item, part)
     problems = []
-    for i, order in enumerate(orders):
-        problems += schema_errors(order, order_schema, lines, (key, i))
+    for i, item in enumerate(orders):
+        problems += schema_errors(item, order_schema, lines, (key, i))
     if problems:
-        raise TurnFileError("the turn file is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
+        what = getattr(lines, "what", "the turn file")
+        raise TurnFileError(f"{what} is not valid:\n" + "\n".join(f"  - {p}" for p in problems))

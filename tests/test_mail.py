@@ -16,11 +16,11 @@ import pytest
 from conftest_mail import GM, address, order_body, order_html, player_mail, quote
 from pbem.config import CONFIG_FILE, Config, load_config, starter_config
 from pbem.errors import PbemError, TurnFileError
-from pbem.mail import (LOOP_HEADER, THREAD_ID, compose, find_orders, html_to_text, not_for_pbem, own_text,
-                       read_mail, thread_id)
+from pbem.mail import (LOOP_HEADER, THREAD_ID, compose, find_orders, html_to_text, not_for_pbem, orders_in,
+                       own_text, read_mail, thread_id)
 from pbem.mailbox import Postman
 from pbem.report import BEGIN, END
-from pbem.turnfile import load_yaml, schema_errors
+from pbem.turnfile import Source, load_yaml, schema_errors
 
 THREAD = "<pbem.m1.anna.3.t7@pbem.test>"
 
@@ -285,6 +285,98 @@ def test_find_orders_hostile_yaml_in_the_body_is_refused() -> None:
     body = "game: &g m1\nplayer: *g\ntoken: abc\nturn: 7\norders:\n  - pass\n"
     with pytest.raises(TurnFileError, match="anchors"):
         find_orders(mail(player_mail(address("anna"), body)))
+
+
+def test_find_orders_order_lines_in_any_case() -> None:
+    """A phone capitalises the first letter of a line: the envelope keys are read in any case, game and
+    player in lower case; the orders are left as sent (their game's schema puts them in its case)."""
+    body = f"{BEGIN}\nGame: M1\nPlayer: Anna\nTurn: 3\nToken: AbC\nBid: 7\n- Pass\n{END}\n"
+    assert find_orders(mail(player_mail(address("anna"), body))) == \
+        {"game": "m1", "player": "anna", "turn": 3, "token": "AbC", "orders": [{"Bid": 7}, "Pass"]}
+
+
+def test_find_orders_turn_next_standing_and_reports_lines() -> None:
+    body = f"{BEGIN}\ntoken: abc\nTurn: Next\ndraw\nstanding: max_bid: 9\nStanding: [pass: day]\nreports: all\n{END}\n"
+    assert find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD))) == \
+        {"token": "abc", "turn": "next", "reports": "all", "game": "m1", "player": "anna", "orders": ["draw"],
+         "standing": [{"max_bid": 9}, {"pass": "day"}]}
+
+
+def test_find_orders_standing_orders_or_reports_alone_answer_no_turn() -> None:
+    body = f"{BEGIN}\ntoken: abc\nstanding: draw_until: 2\n{END}\n"
+    assert find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD))) == \
+        {"token": "abc", "game": "m1", "player": "anna", "standing": [{"draw_until": 2}]}
+    body = f"{BEGIN}\ntoken: abc\nstanding: []\nreports: moves\n{END}\n"
+    assert find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD))) == \
+        {"token": "abc", "reports": "moves", "game": "m1", "player": "anna", "standing": []}
+    body = f"{BEGIN}\ngame: m1\nplayer: anna\ntoken: abc\nreports: all\n{END}\n"  # no thread, no turn needed
+    assert find_orders(mail(player_mail(address("anna"), body))) == \
+        {"game": "m1", "player": "anna", "token": "abc", "reports": "all"}
+
+
+def test_orders_in_gives_the_bytes_to_submit_with_the_players_own_names_for_its_lines() -> None:
+    body = f"{BEGIN}\n# mine\ntoken: abc\n\nturn: next\nbid: x\nstanding: pass: day\n{END}\n"
+    value, source = orders_in(mail(player_mail(address("anna"), body, in_reply_to=THREAD)))
+    assert isinstance(source, Source) and source.what == "the order block"
+    assert source.names == {("token",): (2, "order line 2 (the token line)"), ("turn",): (3, "order line 3 ('turn: next')"),
+                            ("orders", 0): (4, "order line 4 ('bid: x')"),
+                            ("standing", 0): (5, "order line 5 ('standing: pass: day')")}
+    assert load_yaml(source)[0] == value
+
+
+def test_orders_in_a_turn_file_in_the_text_keeps_the_lines_of_the_mail() -> None:
+    body = f"Hi,\n> quoted\n\n{BEGIN}\n{TURN_FILE}{END}\n"
+    value, source = orders_in(mail(player_mail(address("anna"), body)))
+    assert value == EXPECTED and source.what == "the turn file in the mail" and source.names is None
+    lines = source.decode().split("\n")
+    assert lines[:4] == ["", "", "", ""] and lines[4:10] == TURN_FILE.splitlines()  # line 5 of the mail is line 5
+    raw = player_mail(address("anna"), "see attachment", attachments=[("turn.yaml", "# mine\n" + TURN_FILE)])
+    value, source = orders_in(mail(raw))
+    assert value == EXPECTED and source == ("# mine\n" + TURN_FILE).encode() and source.what == "the attachment 'turn.yaml'"
+
+
+def test_find_orders_a_turn_file_in_any_case() -> None:
+    body = f"{BEGIN}\nGame: M1\nPlayer: anna\nToken: abc\nTurn: 7\nOrders:\n  - Bid: 7\n{END}\n"
+    assert find_orders(mail(player_mail(address("anna"), body))) == \
+        {"game": "m1", "player": "anna", "token": "abc", "turn": 7, "orders": [{"Bid": 7}]}
+    body = "game: m1\nplayer: anna\ntoken: abc\nStanding:\n  - max_bid: 9\n"  # a turn file of standing orders
+    assert find_orders(mail(player_mail(address("anna"), body))) == \
+        {"game": "m1", "player": "anna", "token": "abc", "standing": [{"max_bid": 9}]}
+
+
+def test_find_orders_prose_that_starts_with_orders_is_no_turn_file() -> None:
+    raw = player_mail(address("anna"), "Orders: see the attachment.\n", attachments=[("turn.yaml", TURN_FILE)])
+    assert find_orders(mail(raw)) == EXPECTED
+
+
+@pytest.mark.parametrize("lines, message", [
+    (["standing:", "  - max_bid: 9"], "order line 2 ('standing:'): give one standing order a line, after 'standing: ' "
+                                      "on the same line, or write 'standing: []' to clear them"),
+    (["standing: # later"], "order line 2 ('standing: # later'): give one standing order a line, after "
+                            "'standing: ' on the same line, or write 'standing: []' to clear them"),
+    (["standing: max_bid: [9"], "order line 2 ('standing: max_bid: [9'): not valid YAML (did not find expected ',' "
+                                "or ']')"),
+    (["game: m1", "pass", "Game: m2"], "order line 4 ('Game: m2'): a second 'game:' line (the first is order line "
+                                       "2); keep one"),
+    (["token: abc", "pass"], "order line 2 (the token line): a second 'token:' line (the first is order line 1); "
+                             "keep one"),
+    (["{Bid: 1, bid: 2}"], "order line 2 ('{Bid: 1, bid: 2}'): the key 'bid' appears twice ('Bid' and 'bid' are the "
+                           "same key)"),
+    (["-\t-\tpass"], "order line 2 ('-\\tpass'): a tab character; indent with spaces"),
+    (["turn: next"], f"there is no order between the lines {BEGIN!r} and {END!r}: write your orders there, one a "
+                     f"line, below your token"),
+], ids=["bare-standing", "standing-comment", "standing-yaml", "game-twice", "token-twice", "key-twice", "tab",
+        "turn-alone"])
+def test_find_orders_an_order_block_that_could_misfire(lines: list[str], message: str) -> None:
+    body = "\n".join([BEGIN, "token: abc", *lines, END]) + "\n"
+    with pytest.raises(TurnFileError) as err:
+        find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD)))
+    assert str(err.value) == message
+
+
+def test_own_text_may_keep_the_places_of_quoted_lines() -> None:
+    body = "> What do you bid?\nbid: 7\n>> older\nthanks\n-- \nAnna\n"
+    assert own_text(body, keep_places=True) == "\nbid: 7\n\nthanks"
 
 
 # -- not_for_pbem ---------------------------------------------------------------------------------------

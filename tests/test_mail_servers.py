@@ -376,8 +376,8 @@ def test_refused_as_a_stranger(served: MailGames, case: str) -> None:
 
 @pytest.mark.parametrize("orders, message", [
     (["bid: 5"], "order 'bid: 5': "),
-    (["bid: lots"], "the turn file is not valid:\n    - line "),
-    (["attack: rome"], "the turn file is not valid:\n    - line "),
+    (["bid: lots"], "the order block is not valid:\n    - order line 2 ('bid: lots'), bid: "),
+    (["attack: rome"], "the order block is not valid:\n    - order line 2 ('attack: rome'): "),
     (["draw", "bid: 5"], "order 2 ('bid: 5'): "),
 ], ids=["illegal-now", "not-a-number", "unknown-order", "second-illegal"])
 def test_bad_orders_get_a_reply_saying_what_was_wrong(served: MailGames, orders: list[str], message: str) -> None:

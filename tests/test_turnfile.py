@@ -6,10 +6,13 @@ report, so a change of wording is a change of behaviour.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pbem.errors import PbemError, TurnFileError
-from pbem.turnfile import MAX_BYTES, MAX_DEPTH, TurnFile, load_yaml, parse_turnfile
+from pbem.turnfile import (MAX_BYTES, MAX_DEPTH, Source, TurnFile, check_orders, fold_case, load_yaml, parse_turnfile,
+                           schema)
 
 ENVELOPE = "game: m1\nplayer: anna\ntoken: s3cret\n"
 VALID = ENVELOPE + "turn: 2\norders:\n  - draw\n  - bid: 5\n"
@@ -373,3 +376,158 @@ def test_the_reports_order_block_sent_back_unchanged_gives_no_order() -> None:
     data = ENVELOPE + "turn: 3\norders:\n#  - draw\n#  - auction\n"
     assert rejected(data) == ("the turn file gives no order: choose one of the orders listed and delete "
                               "the '#' in front of it")
+
+
+# -- keys and words in the case the schemas expect -------------------------------------------------------------
+
+def test_keys_and_order_words_are_read_in_any_case() -> None:
+    tf = parse_turnfile("Game: M1\nPlayer: Anna\nToken: S3cret\nTurn: 2\nOrders:\n  - Draw\n  - BID: 5\n  - Pass\n",
+                        "medici.orders")
+    assert tf == TurnFile(game="m1", player="anna", token="S3cret", turn=2, orders=["draw", {"bid": 5}, "pass"])
+
+
+def test_turn_next_standing_and_reports_in_any_case() -> None:
+    tf = parse_turnfile(ENVELOPE + "Turn: NEXT\norders: [Auction]\nStanding:\n  - Max_Bid: 9\n  - Pass: Day\n"
+                                   "Reports: All\n", "medici.orders")
+    assert (tf.turn, tf.orders, tf.standing, tf.reports) == \
+        ("next", ["auction"], [{"Max_Bid": 9}, {"Pass": "Day"}], "all")
+    # the standing orders are put in their schema's case when the game checks them against it
+    check_orders(tf.standing, "medici.standing", tf.lines, "standing")
+    assert tf.standing == [{"max_bid": 9}, {"pass": "day"}]
+
+
+@pytest.mark.parametrize("schema_name, sent, read", [
+    ("medina.orders", "Palace orange g6", "palace orange G6"),
+    ("medina.orders", "palace Orange G6", "palace orange G6"),
+    ("medina.orders", "START e5", "start E5"),
+    ("medina.orders", "Wall n5", "wall N5"),
+    ("florenz.orders", "Send 4", "send 4"),
+    ("florenz.orders", "Play Figliolo-Travel 6.3 To 5 TO 4", "play figliolo-travel 6.3 to 5 to 4"),
+    ("florenz.orders", "Colour Orange", "colour orange"),
+    ("medici-strozzi.orders", "Decline", "decline"),
+    ("medici-strozzi.orders", {"Load": 4, "Harbour": "b"}, {"load": 4, "harbour": "B"}),
+    ("medici-strozzi.orders", {"load": 4, "harbour": "c"}, {"load": 4, "harbour": "C"}),
+    ("medici-strozzi.standing", {"Buy_Up_To": 3}, {"buy_up_to": 3}),
+    ("florenz.standing", {"Giovanni": "Accept"}, {"giovanni": "accept"}),
+    ("florenz.standing", {"BONUS": "VP"}, {"bonus": "vp"}),
+    ("medici.orders", {"Bid": "x"}, {"bid": "x"}),  # the key all the same: the error then speaks of a bid
+    ("medici.orders", "Drew", "Drew"),  # no order in any case: left as sent
+    ("medina.orders", "palace pink g6", "palace pink g6"),
+])
+def test_each_games_orders_are_put_in_the_case_its_schema_expects(schema_name: str, sent: Any, read: Any) -> None:
+    orders = [sent]
+    try:
+        check_orders(orders, schema_name)
+    except TurnFileError:
+        pass
+    assert orders == [read]
+
+
+def test_a_word_that_could_be_spelt_either_way_is_left_as_sent() -> None:
+    assert fold_case("ab", {"enum": ["Ab", "aB"]}) == "ab"
+    assert fold_case("Ab", {"type": "string", "pattern": "^(ab|AB)$"}) == "Ab"
+    assert fold_case("aB", {"oneOf": [{"const": "AB"}, {"const": "ab"}]}) == "aB"
+    # a key two properties could be, and a value that fits two branches
+    assert fold_case({"Key": 1}, {"properties": {"key": {}, "KEY": {}}}) == {"Key": 1}
+    assert fold_case("A", {"oneOf": [{"type": "string"}, {"const": "a"}]}) == "A"
+
+
+def test_text_the_schemas_leave_open_keeps_its_case_but_game_player_and_harbour() -> None:
+    value = {"Game": "M1", "PLAYER": "Anna", "Token": "AbC-dEf", "turn": 3, "orders": ["Draw"]}
+    assert fold_case(value, schema("turnfile")) == \
+        {"game": "m1", "player": "anna", "token": "AbC-dEf", "turn": 3, "orders": ["Draw"]}
+    assert value["Game"] == "M1"  # a new value: the one given is not changed
+
+
+def test_check_orders_without_a_schema_changes_nothing() -> None:
+    standing = [{"Pass": "Day"}]
+    with pytest.raises(FileNotFoundError):
+        check_orders(standing, "medina.standing", key="standing")
+    assert standing == [{"Pass": "Day"}]
+
+
+def test_keys_that_differ_only_in_case_are_one_key_twice() -> None:
+    assert rejected(ENVELOPE + "turn: 1\norders: [{bid: 1, Bid: 20}]\n") == \
+        "the turn file, line 5: the key 'Bid' appears twice ('bid' and 'Bid' are the same key)"
+    assert rejected(ENVELOPE + "Token: s3cret\nturn: 1\norders: [draw]\n") == \
+        "the turn file, line 4: the key 'Token' appears twice ('token' and 'Token' are the same key)"
+    # elsewhere (the GM's files) keys keep their case
+    assert load_yaml("a: 1\nA: 2\n")[0] == {"a": 1, "A": 2}
+
+
+def test_an_unknown_field_in_another_case_is_named_as_written() -> None:
+    assert rejected(ENVELOPE + "turn: 1\norders:\n  - Bid: 5\n    Colour: red\n") == \
+        invalid("line 7, orders[0]: has unknown field 'Colour'")
+    assert rejected(ENVELOPE + "turn: 1\norders:\n  - BID: seven\n") == \
+        invalid("line 6, orders[0].bid: must be a whole number, not 'seven'")
+
+
+# -- tabs -------------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data, line", [
+    (ENVELOPE + "turn: 1\norders:\n\t- draw\n", 6),
+    (ENVELOPE + "turn: 1\norders:\n  - draw\n \t- pass\n", 7),
+    (ENVELOPE + "turn: 1\norders:\n  -\tdraw\n", 6),
+    ("game: m1\n\tplayer: anna\n", 2),
+    ("\tgame: m1\n", 1),
+    (ENVELOPE + "orders:\n  - draw\n\t\n", 6),
+])
+def test_a_tab_that_breaks_the_yaml_is_named_with_its_line(data: str, line: int) -> None:
+    assert rejected(data) == f"the turn file, line {line}: a tab character; indent with spaces"
+
+
+def test_a_tab_yaml_allows_is_fine_and_other_errors_stay_as_they_were() -> None:
+    tf = parse_turnfile("game:\tm1\nplayer: anna\ntoken: s3cret\nturn: 2\t# now\norders: ['a\tb']\n")
+    assert tf.orders == ["a\tb"]
+    data = "game: 'a\tb'\nplayer: [anna\ntoken: x\n"
+    assert rejected(data) == "the turn file, line 3: not valid YAML (did not find expected ',' or ']')"
+
+
+# -- a turn file pbem wrote from a sender's lines ---------------------------------------------------------------
+
+def test_a_source_names_itself_and_the_senders_own_lines() -> None:
+    text = ENVELOPE + "turn: x\norders:\n  - bid: x\n  - drw\nstanding: [{max_bid: -1}]\n"
+    names = {("turn",): (1, "order line 1 ('turn: x')"), ("orders", 0): (2, "order line 2 ('bid: x')"),
+             ("orders", 1): (3, "order line 3 ('drw')"), ("standing", 0): (4, "order line 4 ('standing: max_bid: -1')")}
+    with pytest.raises(TurnFileError) as err:
+        parse_turnfile(Source(text, "the order block", names))
+    assert str(err.value) == ("the order block is not valid:\n"
+                              "  - order line 1 ('turn: x'): must be a whole number (the turn your orders answer) "
+                              "or 'next', not 'x'")
+    tf = parse_turnfile(Source(text.replace("turn: x", "turn: 3"), "the order block", names))
+    with pytest.raises(TurnFileError) as err:
+        check_orders(tf.orders, "medici.orders", tf.lines)
+    assert str(err.value) == ("the order block is not valid:\n"
+                              "  - order line 2 ('bid: x'), bid: must be a whole number, not 'x'\n"
+                              "  - order line 3 ('drw'): is not a Medici order; send one of: draw, auction, pass, "
+                              "bid: N")
+    with pytest.raises(TurnFileError) as err:
+        check_orders(tf.standing, "medici.standing", tf.lines, "standing")
+    assert str(err.value) == ("the order block is not valid:\n"
+                              "  - order line 4 ('standing: max_bid: -1'), max_bid: must be at least 0, not -1")
+
+
+def test_a_place_of_a_source_the_sender_gave_no_line_for_has_no_line() -> None:
+    orders = "orders: [" + ", ".join(["pass"] * 51) + "]\n"
+    with pytest.raises(TurnFileError) as err:
+        parse_turnfile(Source(ENVELOPE + "turn: 3\n" + orders, "the order block", {("turn",): (2, "order line 2")}))
+    assert str(err.value) == "the order block is not valid:\n  - orders: may hold at most 50 items, not 51"
+    with pytest.raises(TurnFileError) as err:
+        parse_turnfile(Source(ENVELOPE + "turn: 3\norders: " + "[" * 8 + "]" * 8 + "\n", "the order block", {}))
+    assert str(err.value) == "the order block: nested more than 8 levels deep"
+
+
+def test_a_source_without_names_counts_its_own_lines() -> None:
+    with pytest.raises(TurnFileError) as err:
+        parse_turnfile(Source("\n\n" + ENVELOPE + "turn: 3\norders:\n  - bid: x\n", "the turn file in the mail"),
+                       "medici.orders")
+    assert str(err.value) == ("the turn file in the mail is not valid:\n"
+                              "  - line 8, orders[0].bid: must be a whole number, not 'x'")
+
+
+def test_the_reports_block_with_standing_orders_added_and_no_order_sets_them_alone() -> None:
+    data = ENVELOPE + "turn: 3\norders:\n#  - draw\nstanding:\n  - draw_until: 2\n"
+    tf = parse_turnfile(data, "medici.orders")
+    assert (tf.turn, tf.orders, tf.standing) == (None, None, [{"draw_until": 2}])
+    tf = parse_turnfile(ENVELOPE + "turn: 3\norders:\nreports: all\n")
+    assert (tf.turn, tf.orders, tf.reports) == (None, None, "all")
