@@ -292,8 +292,13 @@ def describe_turn(turn: int | str | None) -> str:
 
 def standing_of(ruleset: Ruleset, state: dict[str, Any], player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A player's standing orders, checked and bound to the game as it stands."""
+    for i, entry in enumerate(entries if ruleset.standing_help else []):  # (a game without: refused below)
+        if not isinstance(entry, dict) or len(entry) != 1 and not (len(entry) == 2 and "harbour" in entry):
+            raise IllegalOrder(f"standing orders: standing[{i}] is not one standing order such as "
+                               f"{next(iter(ruleset.standing_help))!r}")
     try:
-        return ruleset.check_standing(state["engine"], player, [dict(e) for e in entries])
+        return ruleset.check_standing(state["engine"], player, [dict(e) if isinstance(e, dict) else e
+                                                                for e in entries])
     except IllegalOrder as exc:
         raise IllegalOrder(f"standing orders: {exc}") from None
 

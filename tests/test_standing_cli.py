@@ -8,9 +8,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from helpers import Pbem, assert_error, assert_usage_error, player_args, snapshot
+from pbem.errors import IllegalOrder
+from pbem.game import new_game, set_standing
+from pbem.store import GamesDir
 
 GOOD = player_args("anna", "ben", "cleo")
 SEED = "standing-cli-seed-0001"
@@ -196,3 +200,21 @@ def test_set_reports(pbem: Pbem, tmp_path: Path) -> None:
                        "Invalid value for '--reports': 'ben=some' is not PLAYER=moves or PLAYER=all")
     assert_error(pbem("set", "m1", "--reports", "zed=all"), "game 'm1' has no player 'zed'")
     assert snapshot(pbem.games) == before
+
+
+def test_standing_orders_of_the_wrong_shape_are_refused_in_every_game(pbem: Pbem, tmp_path: Path) -> None:
+    g = Game(pbem, tmp_path, "medina")
+    before = snapshot(pbem.games)
+    for wrong in ([1, 2], [{}]):
+        assert_error(g.submit("anna", standing=wrong), "standing orders: Medina takes no standing orders; send "
+                                                       "your next orders ahead with 'turn: next' instead")
+    assert snapshot(pbem.games) == before
+
+
+def test_a_standing_order_of_the_wrong_shape_never_reaches_the_rules(tmp_path: Path) -> None:
+    for ruleset, names in (("medici", ["a", "b", "c"]), ("medici-strozzi", ["a", "b"]), ("florenz", ["a", "b"])):
+        state, _ = new_game(GamesDir(tmp_path / ruleset, create=True), ruleset, "m1",
+                            [(n, f"{n}@example.org") for n in names], {}, SEED)
+        for wrong in ([1], [{}], [{"max_bid": 1, "pass": "day"}]):
+            with pytest.raises(IllegalOrder, match=r"^standing orders: standing\[0\] is not one standing order such as "):
+                set_standing(state, "a", wrong)
