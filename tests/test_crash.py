@@ -329,6 +329,34 @@ def test_orders_already_in_the_log_are_taken_out_of_the_queue_without_a_word(tab
     assert len(table.state()["log"]) == 2
 
 
+@pytest.mark.parametrize("kind", ["standing", "ahead"])
+def test_standing_orders_and_orders_sent_ahead_already_applied_are_not_applied_again(table: helpers.Table,
+                                                                                    tmp_path: Path, kind: str) -> None:
+    """Killed between saving the state and clearing the queue: standing orders would be bound afresh
+    (a max_bid spent on one auction would bid on the next), orders sent ahead played twice."""
+    who = table.waiting()
+    others = [p for p in ("anna", "ben", "cleo") if p != who]
+    body = {"standing": [{"max_bid": 30}]} if kind == "standing" else {"turn": "next", "orders": [{"bid": 1}]}
+    path = tmp_path / "t.yaml"
+    path.write_text(yaml.safe_dump({"game": "m1", "player": others[0], "token": table.tokens[others[0]], **body}))
+    assert table.pbem("submit", str(path)).exit_code == 0
+    assert table.submit(who, 1, ["auction"]).exit_code == 0
+    queued = {p.name: p.read_bytes() for p in (table.games / "m1" / "queue").iterdir()}
+    assert table.pbem("advance").exit_code == 0
+    log = table.state()["log"]
+    assert [(e["player"], e["order"], e.get("by")) for e in log[-1:]] == [
+        (others[0], {"bid": 1}, "standing" if kind == "standing" else "premove")]
+    before = helpers.snapshot(table.games)
+    for name, data in queued.items():  # as after a run killed between saving the state and clearing the queue
+        (table.games / "m1" / "queue" / name).write_bytes(data)
+    r = table.pbem("advance")
+    assert r.exit_code == 0, r.output
+    assert r.stdout == "m1: nothing to do\n"
+    assert list((table.games / "m1" / "queue").iterdir()) == []
+    assert helpers.snapshot(table.games) == before
+    assert table.state()["log"] == log
+
+
 def test_a_refusal_already_made_is_not_made_twice(table: helpers.Table) -> None:
     other = next(p for p in PLAYERS if p != table.waiting())
     GamesDir(table.games).enqueue("m1", {"player": other, "turn": 1, "orders": ["pass"],
