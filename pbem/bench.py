@@ -18,6 +18,7 @@ import click
 
 from pbem import bots
 from pbem.advance import advance, write_reports
+from pbem.rules.medici_bot import medici_worth
 from pbem.config import load_config
 from pbem.game import new_game, show, submit, waiting_for
 from pbem.mailbox import Postman
@@ -160,7 +161,7 @@ def play_by_mail(root: Path, players: int = 4, seed: str = "mail-play-seed-0001"
             elif standing and engine["phase"] == "bid" and p in engine["to_bid"]:
                 view = seen["view"]
                 money = next(x["money"] for x in view["players"] if x["name"] == p)
-                worth = bots.medici_worth(view, p, view["lot"]) * (0.55 + 0.3 * bots.temperament(p))
+                worth = medici_worth(view, p, view["lot"]) * (0.55 + 0.3 * bots.temperament(p))
                 send(p, standing=[{"draw_until": 2 + (int(p[1:]) % 2)}, {"max_bid": min(money, int(worth))}])
         advance(gd)
         play.runs += 1

@@ -1,0 +1,69 @@
+"""The Medici vs Strozzi bot: prices and buys by what a lot is worth toward a harbour."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem.bots import bot, card_good, card_value, temperament
+from pbem.rules.base import Order
+
+
+def _strozzi_worth(view: dict[str, Any], me: str, lot: list[str]) -> float:
+    """A lot's worth to `me`: its value toward a harbour win and the markers its tiles pull."""
+    if not lot:
+        return 0.0
+    worth = 2.0 * sum(card_value(t) for t in lot)
+    sign = 1 if me == view["medici"] else -1
+    for tile in lot:
+        good = card_good(tile)
+        for harbour, goods in view["harbours"].items():
+            if good in goods:
+                pos = view["markers"][harbour][good] * sign
+                pull = 2 if card_value(tile) == 0 else 1
+                if pos <= 0 < pos + pull or 0 <= pos < 3:
+                    worth += 4.0 * pull
+    return worth / 2
+
+
+def _best_load(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
+    loads = [o for o in legal if isinstance(o, dict)]
+    if not loads:
+        return "discard"
+    mine = next(p for p in view["players"] if p["name"] == me)
+    ships = {s["capacity"]: s for s in mine["ships"]}
+    lot_goods = {card_good(t) for t in view["lot"]}
+
+    def score(o: dict[str, Any]) -> tuple[float, int]:
+        ship = ships[o["load"]]
+        harbour = ship["harbour"] or o.get("harbour")
+        fit = sum(1 for g in lot_goods if g in view["harbours"][harbour])
+        room = ship["capacity"] - len(ship["cargo"]) - len(view["lot"])
+        return (fit * 3 + ship["value"] / 5 - abs(room - 1) * 0.5, -o["load"])
+    return max(loads, key=score)
+
+
+def _rival(view: dict[str, Any], me: str) -> str:
+    return view["strozzi"] if me == view["medici"] else view["medici"]
+
+
+@bot("medici-strozzi")
+def strozzi_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
+    mood = temperament(me)
+    phase = view["phase"]
+    if phase == "draw":
+        prices = [o["price"] for o in legal if isinstance(o, dict)]
+        if "draw" in legal and view["lot_value"] < 3 + 3 * mood and len(view["lot"]) < 3:
+            return "draw"
+        # if the rival declines, the drawer pays his own price: never ask much more than the lot is
+        # worth to oneself
+        ask = int(min(_strozzi_worth(view, _rival(view, me), view["lot"]) * (0.9 + 0.3 * mood),
+                      _strozzi_worth(view, me, view["lot"]) * 1.2 + 2))
+        return {"price": max(prices[0], min(ask, prices[-1]))}
+    if phase == "answer":
+        # declining hands the lot to the rival: what it is worth to him counts too
+        worth = _strozzi_worth(view, me, view["lot"]) + 0.5 * _strozzi_worth(view, view["drawer"], view["lot"])
+        return "buy" if worth >= view["price"] else "decline"
+    return _best_load(view, me, legal)
+
+
+# -- Medina ---------------------------------------------------------------------------------------------
