@@ -346,3 +346,21 @@ class MailGames:
         reports = [m for m in self.outbox.all() if player_of(m) == player
                    and str(m["Message-ID"]).startswith("<pbem.") and not str(m["Message-ID"]).startswith("<pbem.reply.")]
         return reports[-1] if reports else self.welcome[player]
+
+
+MAIL_DATE = "Sat, 21 Nov 2026 12:30:00 +0000"  # the Date of every player_mail
+
+
+def mail_error(subject: str, message: str, example: str) -> str:
+    """The whole refusal of a mail, as common/mail-error.txt.j2 writes it (a message of several lines
+    indented under its first)."""
+    shown = message.replace("\n", "\n  ")
+    return (f'Your mail of {MAIL_DATE} ("{subject}")\n'
+            "could not be used, and nothing in the game changed:\n\n"
+            f"  {shown}\n\n"
+            "How to send orders: reply to your latest report and write your orders\n"
+            "between the two marker lines it contains, with your token, for example\n\n"
+            f"{BEGIN}\ntoken: YOUR-TOKEN\n{example}\n{END}\n\n"
+            "or attach the turn file from the report (.yaml or .txt) with your token\n"
+            "filled in. Lines quoted with '>' and everything below your signature\n"
+            "are ignored.\n")

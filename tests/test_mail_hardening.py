@@ -7,7 +7,6 @@ nothing."""
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -15,9 +14,9 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import (GM, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
+from conftest_mail import (GM, mail_error, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
                            parse, player_mail, player_of, token_of, turn_file)
-from helpers import game_files, git
+from helpers import git
 from pbem import mailrun
 from pbem.config import Config, load_config
 from pbem.mail import (EXAMPLE_ORDERS, NEUTRAL_EXAMPLE, hide_tokens, not_for_pbem, read_mail, reminder_id,
@@ -103,19 +102,6 @@ def sent_text(g: MailGames, skip_welcome: bool = True) -> str:
                 continue
             out.append(str(msg) + text(msg))
     return "\n".join(out)
-
-
-def mail_error(subject: str, message: str, example: str) -> str:
-    """The whole refusal of a mail, as common/mail-error.txt.j2 writes it."""
-    return (f'Your mail of {DATE} ("{subject}")\n'
-            "could not be used, and nothing in the game changed:\n\n"
-            f"  {message}\n\n"
-            "How to send orders: reply to your latest report and write your orders\n"
-            "between the two marker lines it contains, with your token, for example\n\n"
-            f"{BEGIN}\ntoken: YOUR-TOKEN\n{example}\n{END}\n\n"
-            "or attach the turn file from the report (.yaml or .txt) with your token\n"
-            "filled in. Lines quoted with '>' and everything below your signature\n"
-            "are ignored.\n")
 
 
 STRANGER = ("could not be used.\n\n"

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, player_mail, player_of, token_of,
+from conftest_mail import (mail_error, FilesOut, MaildirDrop, MailGames, address, player_mail, player_of, token_of,
                            turn_file)
 from helpers import assert_error, snapshot
 from pbem.report import BEGIN, END
@@ -106,17 +106,8 @@ def run(g: MailGames, *mails: bytes) -> tuple[list[str], list[Any]]:
 
 
 def refusal(message: str, example: str) -> str:
-    """The whole answer to a refused mail (common/mail-error.txt.j2), its subject "Re: orders"."""
-    shown = message.replace("\n", "\n  ")
-    return (f'Your mail of {DATE} ("Re: orders")\n'
-            "could not be used, and nothing in the game changed:\n\n"
-            f"  {shown}\n\n"
-            "How to send orders: reply to your latest report and write your orders\n"
-            "between the two marker lines it contains, with your token, for example\n\n"
-            f"{BEGIN}\ntoken: YOUR-TOKEN\n{example}\n{END}\n\n"
-            "or attach the turn file from the report (.yaml or .txt) with your token\n"
-            "filled in. Lines quoted with '>' and everything below your signature\n"
-            "are ignored.\n")
+    """The whole answer to a refused mail, its subject "Re: orders"."""
+    return mail_error("Re: orders", message, example)
 
 
 # -- 1. pbem submit: keys and words in any case --------------------------------------------------------------
