@@ -268,10 +268,11 @@ def test_promoted_lady_behind_waiting_ladies() -> None:
     assert names(B.promote(queue, 3)) == ["blue:lady", "orange:lady", "violet:deb"]
 
 
-def test_promoted_lady_with_doorman() -> None:
-    """Text p.9: the doorman "gilt immer, egal wodurch er in die Warteschlange kommt" (R7)."""
+def test_promoted_lady_is_resorted_not_entered() -> None:
+    """Text p.8: "Ersetze 1 Debütanten auf dem Spielplan durch 1 Dame"; the replaced piece does not
+    "einrücken", so it is sorted by rank behind the waiting ladies, doorman or not (R7)."""
     queue = q("blue:lady", "violet:deb", "orange:deb")
-    assert names(B.promote(queue, 3, doorman=True)) == ["orange:lady", "blue:lady", "violet:deb"]
+    assert names(B.promote(queue, 3)) == ["blue:lady", "orange:lady", "violet:deb"]
 
 
 def test_round_example_promotes_the_new_debutant() -> None:

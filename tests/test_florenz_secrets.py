@@ -135,21 +135,28 @@ def check_views_ignore_hidden(state: dict[str, Any], events: list[dict[str, Any]
     return n
 
 
+def hidden_from(event: dict[str, Any], player: str) -> bool:
+    """Whether an event is addressed to others: its `to` is a list of players without `player` (a
+    promotion's `to` is the new rank, and such an event is for everyone)."""
+    to = event.get("to")
+    return isinstance(to, list) and player not in to
+
+
 def check_private_events(state: dict[str, Any], events: list[dict[str, Any]]) -> int:
     """Events addressed `to` some players reach nobody else's report: with their contents replaced by
     marks, the others' reports neither show a mark nor differ from reports without those events. The
     number of private events seen."""
-    private = [e for e in events if "to" in e]
+    private = [e for e in events if isinstance(e.get("to"), list)]
     if not private:
         return 0
     for p in (q["name"] for q in state["players"]):
         # the contents of every event addressed to others replaced by a mark of its own
         marked = [dict(e, **{key: f"zzsecret{k}x" for key in e if key not in ("type", "to", "turn", "family")})
-                  if "to" in e and p not in e["to"] else e for k, e in enumerate(events)]
+                  if hidden_from(e, p) else e for k, e in enumerate(events)]
         text = render_report(state, p, marked)
         assert "zzsecret" not in text, f"an event addressed to others shows in {p}'s report"
-        assert text == render_report(state, p, [e for e in events if "to" not in e or p in e["to"]])
-        assert [e for e in visible(events, p) if "to" in e and p not in e["to"]] == []
+        assert text == render_report(state, p, [e for e in events if not hidden_from(e, p)])
+        assert [e for e in visible(events, p) if hidden_from(e, p)] == []
     return len(private)
 
 

@@ -355,10 +355,10 @@ def test_card7_no_lady_in_supply_and_no_debutant_go_on() -> None:
 def test_card7_maestro_by_the_box_rule() -> None:
     """"Beachte die Regeln im Kasten unten links": his orange maestro away from the targets comes
     back with every orange piece there; the lady at A's target becomes the maestro."""
-    s = board(q6=["o:lady", "a:deb"], q1=["o:mae", "b:mae", "o:deb", "b:deb"], q9=["o:deb"])
+    s = board(q6=["o:lady", "a:deb"], q1=["o:mae", "b:mae", "o:deb", "b:deb"], q9=["o:lady", "o:deb"])
     card(s, 7)
     assert names(s["queues"]["6"]) == ["o:mae", "a:deb"]
-    assert names(s["queues"]["1"]) == ["b:mae", "b:deb"] and names(s["queues"]["9"]) == ["o:deb"]
+    assert names(s["queues"]["1"]) == ["b:mae", "b:deb"] and names(s["queues"]["9"]) == ["o:lady", "o:deb"]
 
 
 def test_card7_boasts_when_nothing_fits() -> None:
@@ -379,6 +379,7 @@ def test_cards_8_9_boast_by_third(variant: str, round_: int, slot: str, vp: int)
     """"an dem Ort, der in Pfeilrichtung hinter dem Standort von Medici A liegt" (R13); rounds 1-3 x2
     "0-6", 4-6 x3 "7-12", 7-9 x4 "13+"; easier "1-mal/2-mal/3-mal"; no condition and no member."""
     s = board(variant, round_)
+    s["time"][STROZZI] = 6
     a = SOLO.letters(s)["A"]
     loc = {"1": "5", "7": "4", "4": "1"}[s["carriages"][a]]
     card(s, 8)
@@ -391,7 +392,8 @@ def test_cards_8_9_boast_by_third(variant: str, round_: int, slot: str, vp: int)
 
 def test_cards_8_9_onward_search_and_cup_colour() -> None:
     """"Ist das angegebene Feld der Prahltafel besetzt, versucht er es an den in Pfeilrichtung folgenden
-    Orten"; a tile with his cup is not "passend" (R12); no orange cup left: a blue one (R50)."""
+    Orten"; only "besetzt" sends him on, so a tile with his cup on another slot is "passend" (R12);
+    no orange cup left: a blue one (R50)."""
     s = board()
     s["boast"]["5"]["low"] = {"family": ME, "colour": "violet"}
     s["boast"]["2"]["high"] = {"family": STROZZI, "colour": "blue"}
@@ -399,7 +401,7 @@ def test_cards_8_9_onward_search_and_cup_colour() -> None:
         s["boast"][loc]["middle"] = {"family": STROZZI, "colour": "orange"}
     resupply(s)
     card(s, 8)
-    assert s["boast"]["3"]["low"] == {"family": STROZZI, "colour": "blue"} and s["vp"][STROZZI] == 6
+    assert s["boast"]["2"]["low"] == {"family": STROZZI, "colour": "blue"} and s["vp"][STROZZI] == 6
     s = board()
     for loc in LOCATIONS:
         s["boast"][loc]["low"] = {"family": ME, "colour": "violet"}

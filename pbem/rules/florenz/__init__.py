@@ -8,7 +8,6 @@ control, boasting, plan cards and crests as pure functions on plain data), `orde
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from pbem.rng import Rng
@@ -20,14 +19,7 @@ from pbem.errors import SetupError
 from pbem.rules.florenz import scandal as S
 from pbem.rules.florenz import solo as SOLO
 from pbem.rules.florenz.view import display
-from pbem.rules.florenz.data import (
-    GUARD_OF,
-    LOCATIONS,
-    MEDICI,
-    NEIGHBOURS,
-    PROMOTES_TO,
-    SCANDAL_CARDS,
-)
+from pbem.rules.florenz.data import LOCATIONS, SCANDAL_CARDS
 from pbem.rules.florenz.orders import parse
 
 #: which verbs each decision kind accepts (besides `discard`, allowed at every decision of the holder)
@@ -39,6 +31,16 @@ KIND_VERBS: dict[str, tuple[str, ...]] = {
     "travel": ("travel", "done"),
     "colour": ("colour",),
 }
+
+
+def plain_copy(value: Any) -> Any:
+    """A deep copy of plain data (dicts, lists and scalars, as a state is): `copy.deepcopy` without its
+    bookkeeping, which a view per decision cannot afford."""
+    if type(value) is dict:
+        return {k: plain_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [plain_copy(v) for v in value]
+    return value
 
 
 @register
@@ -102,22 +104,20 @@ class Florenz(Ruleset):
             swaps = [] if ring is None else [f"swap {ring}.{p} with {ring}.{q}"
                                              for p, q in B.bonus_swaps(state["queues"][ring], player)]
             return ["bonus time", "bonus vp"] + swaps + out
-        mine = [(loc, i + 1) for loc in LOCATIONS for i, p in enumerate(state["queues"][loc])
-                if p["family"] == player]
-        orders: list[Order] = ["pass"] + [f"pass {loc}" for loc in LOCATIONS]
-        orders += [f"send {loc}" for loc in LOCATIONS]
-        orders += [f"promote {loc}.{n}" for loc, n in mine
-                   if state["queues"][loc][n - 1]["rank"] in PROMOTES_TO]
-        moves = [(f"{loc}.{n}", to) for loc, n in mine for to in NEIGHBOURS[loc]]
-        orders += [f"move {pos} to {to}" for pos, to in moves]
-        orders += [f"hurry {pos} to {to} to {to2}" for pos, to in moves for to2 in NEIGHBOURS[to]]
-        orders += [f"hurry {p1} to {t1} and {p2} to {t2}" for p1, t1 in moves for p2, t2 in moves if p1 != p2]
-        orders += [f"boast {loc}" for loc in LOCATIONS]
-        for medici in MEDICI:
-            kind = GUARD_OF[medici]
-            orders.append(f"gift {medici}")
-            orders += [f"gift {medici} {kind} {c}" for c in B.free_crests(state["guards"], kind)]
+        orders = [text for text, _ in A.action_candidates(state, player)]
         return orders + S.candidates(state, player) + out
+
+    def legal_orders(self, state: State, player: str) -> list[Order]:
+        """`candidate_orders` that pass `why_illegal`, in the same order; an action decision checks each
+        action by its own rule on its parsed form (moves and hurries by counting free slots), since it
+        has ~1,000 candidates and a decision's other orders are few."""
+        d = self.decision(state)
+        if d is None or player not in d.players or d.kind != "action":
+            return super().legal_orders(state, player)
+        orders: list[Order] = [text for text, o in A.action_candidates(state, player)
+                               if A.action_allowed(state, player, o)]
+        orders += [o for o in S.candidates(state, player) if self.why_illegal(state, player, o) is None]
+        return orders + [f"discard {c}" for c in sorted(set(state["scandal"]["hand"][player]))]
 
     # -- standing orders ------------------------------------------------------------------------
 
@@ -222,7 +222,7 @@ class Florenz(Ruleset):
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """Everything for the GM; for a player the stacks' contents sorted, deck sizes, others' hands as
         counts per deck, and only his own plan card until the end (§19)."""
-        out = copy.deepcopy(state)
+        out = plain_copy(state)
         if player is not None:
             self._hide(out, player)
         out["display"] = display(out, player)

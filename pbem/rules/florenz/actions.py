@@ -11,9 +11,13 @@ from typing import Any
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz.data import (
     BOAST_SLOT_ORDER,
+    CRESTS,
     DATA,
     GUARD_OF,
+    LOCATIONS,
+    MEDICI,
     NEIGHBOURS,
+    PATH_ID,
     PROMOTES_TO,
     SCANDAL_CARDS,
     path_between,
@@ -185,7 +189,7 @@ def do_promote(state: State, family: str, o: dict[str, Any], events: list[Event]
     old = state["queues"][loc][n - 1]["rank"]
     state["supply"][family][old] += 1
     state["supply"][family][PROMOTES_TO[old]] -= 1
-    state["queues"][loc] = B.promote(state["queues"][loc], n, B.has_doorman(state["guards"], loc, family))
+    state["queues"][loc] = B.promote(state["queues"][loc], n)
     events.append({"type": "promote", "family": family, "location": loc, "to": PROMOTES_TO[old]})
 
 
@@ -243,10 +247,63 @@ def simulate_steps(state: State, family: str, steps: list[tuple[str, list[str]]]
     return queues, paths
 
 
+Step = tuple[str, str]   # (position `L.N` of a member, the neighbour it steps to)
+
+
+def member_steps(state: State, family: str) -> list[Step]:
+    """Every step of one of the family's members to a neighbour, legal or not, in board order."""
+    return [(f"{loc}.{n}", to) for loc in LOCATIONS for n, p in enumerate(state["queues"][loc], 1)
+            if p["family"] == family for to in NEIGHBOURS[loc]]
+
+
+def steps_work(state: State, family: str, steps: list[Step]) -> bool:
+    """Whether single steps of different members, one after the other, are allowed: every path open to
+    the family and a free slot where each step ends, counting those who left or came before (as
+    `simulate_steps` finds, by counting alone)."""
+    change: dict[str, int] = {}
+    for position, to in steps:
+        start = position.split(".")[0]
+        if blocked_path(state, family, PATH_ID[(start, to)]):
+            return False
+        change[start] = change.get(start, 0) - 1
+        if len(state["queues"][to]) + change.get(to, 0) >= state["open_slots"][to]:
+            return False
+        change[to] = change.get(to, 0) + 1
+    return True
+
+
+def walk_works(state: State, family: str, position: str, via: str, to: str) -> bool:
+    """Whether one member may step to `via` and on to `to` (a hurry of one member): both paths open to
+    the family and a free slot at `to` once it has left (`via` needs none)."""
+    start = position.split(".")[0]
+    if blocked_path(state, family, PATH_ID[(start, via)]) or blocked_path(state, family, PATH_ID[(via, to)]):
+        return False
+    return len(state["queues"][to]) - (to == start) < state["open_slots"][to]
+
+
+def hurry_pairs(state: State, family: str) -> list[tuple[Step, Step]]:
+    """The two-member hurries that can be carried out, each pair of steps once (R68): written in board
+    order, or the other way round when only that order works (the first member leaves the queue the
+    second enters). Both orders have the same outcome whenever both work, so one stands for both."""
+    steps = member_steps(state, family)
+    out: list[tuple[Step, Step]] = []
+    for i, a in enumerate(steps):
+        for b in steps[i + 1:]:
+            if a[0] == b[0]:
+                continue
+            if steps_work(state, family, [a, b]):
+                out.append((a, b))
+            elif steps_work(state, family, [b, a]):
+                out.append((b, a))
+    return out
+
+
 def blocked_path(state: State, family: str, path: str) -> str | None:
     """Why a family may not walk over a path: only in the harder solo game, a Strozzi guard on it."""
+    if state["solo"] != "harder":
+        return None
     strozzi = DATA["strozzi"]["name"]
-    if state["solo"] == "harder" and strozzi in B.guards_on(state["guards"], "escort", path):
+    if strozzi in B.guards_on(state["guards"], "escort", path):
         return f"a Strozzi guard stands on the path {path} (harder solo game: you may not cross it)"
     return None
 
@@ -266,6 +323,52 @@ def do_move(state: State, family: str, o: dict[str, Any], events: list[Event]) -
     walks = [[position.split(".")[0], *where] for position, where in _steps(o)]
     events.append({"type": o["verb"], "family": family, "paths": paths, "walks": walks})
     pay_escorts(state, family, paths, events)
+
+
+# -- the actions on offer -----------------------------------------------------------------------------
+
+Parsed = dict[str, Any]
+
+
+def action_candidates(state: State, family: str) -> list[tuple[str, Parsed]]:
+    """Every action but `play` that might be legal for the family now, in the order offered, each with
+    the form `orders.parse` gives it (so it can be checked without reading its text again)."""
+    out: list[tuple[str, Parsed]] = [("pass", {"verb": "pass", "location": None})]
+    out += [(f"pass {loc}", {"verb": "pass", "location": loc}) for loc in LOCATIONS]
+    out += [(f"send {loc}", {"verb": "send", "location": loc}) for loc in LOCATIONS]
+    out += [(f"promote {loc}.{n}", {"verb": "promote", "position": f"{loc}.{n}"})
+            for loc in LOCATIONS for n, p in enumerate(state["queues"][loc], 1)
+            if p["family"] == family and p["rank"] in PROMOTES_TO]
+    steps = member_steps(state, family)
+    out += [(f"move {pos} to {to}", {"verb": "move", "position": pos, "to": to}) for pos, to in steps]
+    out += [(f"hurry {pos} to {to} to {to2}", {"verb": "hurry", "position": pos, "via": to, "to": to2})
+            for pos, to in steps for to2 in NEIGHBOURS[to]]
+    if state["time"][family] >= COST["hurry"]:
+        out += [(f"hurry {p1} to {t1} and {p2} to {t2}",
+                 {"verb": "hurry", "position": p1, "to": t1, "position2": p2, "to2": t2})
+                for (p1, t1), (p2, t2) in hurry_pairs(state, family)]
+    out += [(f"boast {loc}", {"verb": "boast", "location": loc}) for loc in LOCATIONS]
+    for medici in MEDICI:
+        kind = GUARD_OF[medici]
+        out.append((f"gift {medici}", {"verb": "gift", "medici": medici, "crest": None}))
+        out += [(f"gift {medici} {kind} {c}", {"verb": "gift", "medici": medici, "crest": f"{kind} {c}"})
+                for c in B.free_crests(state["guards"], kind)]
+    return out
+
+
+def action_allowed(state: State, family: str, o: Parsed) -> bool:
+    """Whether an action from `action_candidates` is legal: what `WHY` finds, with moves and hurries
+    decided by counting free slots instead of walking the members through copies of the queues."""
+    verb = o["verb"]
+    if verb == "move":
+        return state["time"][family] >= COST["move"] and steps_work(state, family, [(o["position"], o["to"])])
+    if verb == "hurry":
+        if state["time"][family] < COST["hurry"]:
+            return False
+        if o.get("via"):
+            return walk_works(state, family, o["position"], o["via"], o["to"])
+        return steps_work(state, family, [(o["position"], o["to"]), (o["position2"], o["to2"])])
+    return WHY[verb](state, family, o) is None
 
 
 # -- boast --------------------------------------------------------------------------------------------
@@ -324,7 +427,7 @@ def why_gift(state: State, family: str, o: dict[str, Any], at_carriage: bool = T
             return f"{medici}'s crests are {GUARD_OF[medici]} crests"
         if state["supply"][family]["guard"] < 1:
             return f"you have no guard left (order `{'play carissima-gift' if cost == 0 else 'gift'} {medici}`)"
-        if where not in B.free_crests(state["guards"], kind):
+        if where not in CRESTS[kind] or B.guards_on(state["guards"], kind, where):
             return f"the crest {o['crest']} is not free"
     return short_of_time(state, family, B.gift_cost(state["gifts_given"][family][medici]) if cost is None else cost)
 

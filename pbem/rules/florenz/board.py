@@ -9,6 +9,7 @@ returns a new queue, so an engine can test an order on the state before it appli
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from pbem.rules.florenz.data import (
@@ -43,6 +44,7 @@ POSITION = re.compile(r"^([1-9])\.([1-9][0-9]?)\Z")
 
 # -- naming pieces ------------------------------------------------------------------------------------
 
+@lru_cache(maxsize=1024)
 def parse_position(text: str) -> tuple[str, int] | None:
     """`6.3` -> ("6", 3); None when the text names no queue position."""
     m = POSITION.match(text)
@@ -86,13 +88,16 @@ def leave(queue: Queue, position: int) -> tuple[Queue, Piece]:
     return queue[:i] + queue[i + 1:], dict(queue[i])
 
 
-def promote(queue: Queue, position: int, doorman: bool = False) -> Queue:
-    """The queue after the piece at `position` is replaced by one of the next rank, which enters anew
-    (FLORENZ-PLAN R7). Needs no free slot: one piece replaces another."""
-    rest, old = leave(queue, position)
+def promote(queue: Queue, position: int) -> Queue:
+    """The queue after the piece at `position` is replaced in place by one of the next rank and the
+    queue is sorted by rank again, keeping the order within each rank (FLORENZ-PLAN R7): the piece
+    does not enter the queue anew, so a doorman does not act. Needs no free slot."""
+    old = queue[position - 1]
     if old["rank"] not in PROMOTES_TO:
         raise ValueError(f"a {old['rank']} cannot be promoted")
-    return enter(rest, {**old, "rank": PROMOTES_TO[old["rank"]]}, doorman)
+    out = list(queue)
+    out[position - 1] = {**old, "rank": PROMOTES_TO[old["rank"]]}
+    return sorted(out, key=lambda p: RANK_ORDER[p["rank"]])   # stable: equals keep their order
 
 
 def swap(queue: Queue, p: int, q: int) -> Queue:
@@ -156,6 +161,14 @@ def has_room(queue: Queue, open_: int) -> bool:
 def head(queue: Queue) -> str | None:
     """The family at the head of the queue."""
     return queue[0]["family"] if queue else None
+
+
+def head_scorer(queue: Queue, medici: str) -> str | None:
+    """The family a Medici entering this location pays the head VP: the family at the head, but never
+    a debutant for Contessina ("Sie vergibt niemals Siegpunkte an Debütanten", FLORENZ-PLAN R67)."""
+    if not queue or (medici == "contessina" and queue[0]["rank"] == "debutant"):
+        return None
+    return queue[0]["family"]
 
 
 def members(queue: Queue, family: str) -> int:
@@ -254,7 +267,6 @@ def boast_count(count: str, family: str, queues: Queues, location: str, cups_pla
                 cards_in_hand: int = 0, gifts_given: int = 0) -> int:
     """What a boast tile's `count` counts for `family`, boasting at `location`. `cups_placed` are the
     family's cups already on tiles; the cup of this boast is added ("dieser hier zählt mit")."""
-    where = locations_of(queues, family)
     if count == "ladies_and_maestro_on_board":
         return sum(1 for q in queues.values() for p in q if p["family"] == family and p["rank"] != "debutant")
     if count == "cups_placed":
@@ -264,9 +276,10 @@ def boast_count(count: str, family: str, queues: Queues, location: str, cups_pla
     if count == "queue_heads":
         return sum(1 for q in queues.values() if head(q) == family)
     if count == "members_in_row":
-        return sum(where.get(loc, 0) for loc in ROW_OF[location])
+        return sum(members(queues.get(loc, []), family) for loc in ROW_OF[location])
     if count == "members_in_column":
-        return sum(where.get(loc, 0) for loc in COLUMN_OF[location])
+        return sum(members(queues.get(loc, []), family) for loc in COLUMN_OF[location])
+    where = locations_of(queues, family)
     if count == "locations_with_two_members":
         return sum(1 for n in where.values() if n >= 2)
     if count == "gifts_given":

@@ -343,10 +343,12 @@ def move_medici(state: State, rng: Rng, events: list[Event]) -> None:
     events.append({"type": "medici_move", "medici": medici, "route": path})
     for loc in path:
         queue = state["queues"][loc]
-        top = B.head(queue)
+        top = B.head_scorer(queue, medici)
         if top is not None:
             state["vp"][top] += head_vp
             events.append({"type": "head_vp", "family": top, "location": loc, "vp": head_vp})
+        elif queue:
+            events.append({"type": "head_snubbed", "family": B.head(queue), "location": loc, "medici": medici})
         cup = B.highest_cup(A.cups_of(state["boast"][loc]))
         if cup is not None and B.members(queue, cup) > 0:
             draw_card(state, cup, medici, rng, events, f"boast {loc}")

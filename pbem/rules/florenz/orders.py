@@ -7,6 +7,7 @@ Positions stay as `L.N` strings; locations as "1".."9".
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from pbem.rules.florenz.data import MEDICI
@@ -39,17 +40,29 @@ SHAPES: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
 ]
 
 
+#: the shapes by an order's first word, which is its verb (every pattern starts `^verb`)
+BY_WORD: dict[str, list[tuple[str, re.Pattern[str], tuple[str, ...]]]] = {}
+for _shape in SHAPES:
+    BY_WORD.setdefault(_shape[0], []).append(_shape)
+
+
 def parse(order: Any) -> dict[str, Any] | None:
-    """The order as `{"verb", ...fields}`; None when it has no known shape."""
+    """The order as `{"verb", ...fields}` (a new dict each time); None when it has no known shape."""
     if not isinstance(order, str):
         return None
+    found = _parsed(order)
+    return None if found is None else dict(found)
+
+
+@lru_cache(maxsize=8192)
+def _parsed(order: str) -> tuple[tuple[str, Any], ...] | None:
+    """`parse` as (field, value) pairs, kept: a game asks about the same few hundred orders again and
+    again (every legal list, every bot decision)."""
     text = " ".join(order.split())
-    for verb, pattern, fields in SHAPES:
+    for verb, pattern, fields in BY_WORD.get(text.split(" ", 1)[0], ()):
         m = pattern.match(text)
         if m:
-            out: dict[str, Any] = {"verb": verb}
-            out.update({f: g for f, g in zip(fields, m.groups())})
-            return out
+            return (("verb", verb), *zip(fields, m.groups()))
     return None
 
 

@@ -54,7 +54,7 @@ def setup_strozzi(state: State, rng: Rng, fixed_cards: list[int], events: list[E
     state["supply"][STROZZI] = {"debutant": 2 * fam["debutants"], "lady": 2 * fam["ladies"],
                                 "maestro": 2 * fam["maestros"], "guard": 2 * fam["guards"], "gift": 0,
                                 "cup": 2 * fam["boast_cups"]}
-    state["time"][STROZZI] = SOLO["start_time"]
+    state["time"][STROZZI] = time_gain(state, SOLO["start_time"])   # the variants' "pro Runde" includes round 1 (R20)
     deck = stack(fixed_cards, sorted(CARDS), rng, "strozzi-cards")
     state["strozzi"] = {"deck": deck, "discard": [], "drawn": 0}
     if variant(state).get("start_guards", True):
@@ -210,28 +210,45 @@ def _promote_at(state: State, loc: str, n: int, events: list[Event]) -> None:
     old = q[n - 1]
     state["supply"][STROZZI][old["rank"]] += 1
     state["supply"][STROZZI][PROMOTES_TO[old["rank"]]] -= 1
-    state["queues"][loc] = B.promote(q, n, B.has_doorman(state["guards"], loc, STROZZI))
+    state["queues"][loc] = B.promote(q, n)
     events.append({"type": "strozzi_promote", "location": loc, "to": PROMOTES_TO[old["rank"]],
                    "colour": old["colour"]})
 
 
 def friend(state: State, events: list[Event]) -> None:
+    """Card 7 (R11): a debutant to a lady at the target of A, else B, else C; only when that fails at
+    all three, a lady to the maestro at the first of them where it works; else he boasts."""
+    if not (_debutant_to_lady(state, events) or _lady_to_maestro(state, events)):
+        fb = SOLO["promote_fallback"]
+        boast(state, fb["vp"], fb["colour"], events)
+
+
+def _debutant_to_lady(state: State, events: list[Event]) -> bool:
+    """His rearmost debutant at the first target (A, B, C) where he has no lady and a lady of that
+    debutant's colour waits on his board becomes a lady. Whether it happened."""
+    with_lady = [c for c in COLOURS if on_board(state, c, "lady") > 0]
     for _, loc in targets_abc(state):
         q = state["queues"][loc]
-        has_lady = any(p["family"] == STROZZI and p["rank"] == "lady" for p in q)
-        with_lady = [c for c in COLOURS if on_board(state, c, "lady") > 0]
+        if any(p["family"] == STROZZI and p["rank"] == "lady" for p in q):
+            continue
         n = _rearmost(q, "debutant", with_lady)
-        if not has_lady and n is not None:
+        if n is not None:
             _promote_at(state, loc, n, events)
-            return
-        n = _rearmost(q, "lady", COLOURS)
-        if n is not None and _available(state, "maestro", q[n - 1]["colour"], events):
+            return True
+    return False
+
+
+def _lady_to_maestro(state: State, events: list[Event]) -> bool:
+    """His rearmost lady at the first target (A, B, C) where a maestro of her colour is on his board,
+    after the box rule if needed, becomes the maestro. Whether it happened."""
+    for _, loc in targets_abc(state):
+        n = _rearmost(state["queues"][loc], "lady", COLOURS)
+        if n is not None and _available(state, "maestro", state["queues"][loc][n - 1]["colour"], events):
             n = _rearmost(state["queues"][loc], "lady", COLOURS)   # the recall never touches a target
             assert n is not None
             _promote_at(state, loc, n, events)
-            return
-    fb = SOLO["promote_fallback"]
-    boast(state, fb["vp"], fb["colour"], events)
+            return True
+    return False
 
 
 # -- cards 8 and 9: boasting --------------------------------------------------------------------------
@@ -252,7 +269,7 @@ def boast(state: State, vp: int, colour: str, events: list[Event]) -> None:
     loc = NEXT[carriage]
     for _ in CYCLE:
         tile = state["boast"][loc]
-        if cup is not None and tile[slot] is None and not B.has_cup(A.cups_of(tile), STROZZI):
+        if cup is not None and tile[slot] is None:   # only "besetzt" sends him on (R12)
             tile[slot] = {"family": STROZZI, "colour": cup}
             state["supply"][STROZZI]["cup"] -= 1
             state["vp"][STROZZI] += vp * factor
@@ -293,12 +310,15 @@ def gain_vp(state: State, vp: int, why: str, events: list[Event]) -> None:
 # -- passing ------------------------------------------------------------------------------------------
 
 def swap_at(state: State, loc: str) -> int | None:
-    """The position of his rearmost member at `loc` with a petitioner of yours of the same rank
-    directly in front (R6), or None."""
+    """The position of his rearmost member at `loc` when a petitioner of yours of the same rank stands
+    directly in front of it (R6: his single rearmost member, not the rearmost that could swap), or
+    None."""
     q = state["queues"][loc]
-    for i in range(len(q) - 1, 0, -1):
-        if q[i]["family"] == STROZZI and q[i - 1]["family"] == player(state) and q[i]["rank"] == q[i - 1]["rank"]:
-            return i + 1
+    i = next((k for k in range(len(q) - 1, -1, -1) if q[k]["family"] == STROZZI), None)
+    if i is None or i == 0:
+        return None
+    if q[i - 1]["family"] == player(state) and q[i - 1]["rank"] == q[i]["rank"]:
+        return i + 1
     return None
 
 
@@ -362,11 +382,25 @@ def turn(state: State, rng: Rng, events: list[Event]) -> None:
     play_card(state, card, rng, events)
 
 
+def card_face(state: State, spec: dict[str, Any]) -> dict[str, Any]:
+    """What a card shows, for its event: the Medici letter it names (and who that is this round), its
+    colour, its VP; so a player can check Strozzi's play against the printed card."""
+    face: dict[str, Any] = {}
+    if "medici" in spec:
+        face["letter"] = spec["medici"]
+        face["medici"] = letters(state)[spec["medici"]]
+    for key in ("colour", "vp"):
+        if key in spec:
+            face[key] = spec[key]
+    return face
+
+
 def play_card(state: State, card: int, rng: Rng, events: list[Event]) -> None:
     spec = CARDS[card]
     before = state["time"][STROZZI]
     state["time"][STROZZI] = max(0, before - spec["time"])
-    events.append({"type": "strozzi_card", "card": card, "action": spec["action"], "time": before - state["time"][STROZZI]})
+    events.append({"type": "strozzi_card", "card": card, "action": spec["action"],
+                   "time": before - state["time"][STROZZI], **card_face(state, spec)})
     state["strozzi"]["discard"].append(card)
     action = spec["action"]
     if action == "place":
@@ -410,6 +444,8 @@ def do_colour(state: State, colour: str, events: list[Event]) -> None:
 # -- phases 1, 3, 4, 5 --------------------------------------------------------------------------------
 
 def time_gain(state: State, tile: int) -> int:
+    """What he gains in a round whose tile gives `tile` (his 6 in round 1): at least 4, and the
+    variants' one less (still at least 4) or one more (at most 9)."""
     v = variant(state)
     gain = max(SOLO["min_time_gain"], tile + v.get("time_gain_delta", 0))
     return min(v["time_gain_max"], gain) if "time_gain_max" in v else gain

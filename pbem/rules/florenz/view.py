@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz.data import (
     BOAST_SLOT_ORDER,
@@ -267,6 +268,8 @@ def sector_lines(view: dict[str, Any]) -> list[dict[str, Any]]:
             "time": time,
             "destination": dest if dest is not None else "reached",
             "head_vp": disc["head_vp"],
+            "head_text": f"{disc['head_vp']} VP per queue head on the way"
+                         + (" (none for a debutant)" if m == "contessina" else ""),
             "gifts": disc.get("gifts", 0),
         }
         if "offers" in disc:
@@ -387,16 +390,18 @@ def plan_text(view: dict[str, Any], family: str, card: int) -> dict[str, Any]:
             "members": there, "vp": B.plan_vp(card, family, view["queues"])}
 
 
-def boast_note(view: dict[str, Any], family: str, loc: str) -> str:
-    """What a boast at `loc` would give `family` now, or why it cannot."""
+def boast_note(view: dict[str, Any], family: str, loc: str, counts: tuple[int, int, int] | None = None) -> str:
+    """What a boast at `loc` would give `family` now, or why it cannot; `counts` are the family's cups
+    placed, cards in hand and gifts given, when the caller has them."""
     tile = view["boast"][loc]
     cups = cups_of(tile)
     if B.has_cup(cups, family):
         return "your cup lies here"
     if not supply_of(view, family).get("cup", 0):
         return "you have no cup left"
-    vp = B.boast_vp(tile["tile"], family, view["queues"], loc, cups_placed(view, family),
-                    hand_size(view, family), gifts_total(view, family))
+    if counts is None:
+        counts = (cups_placed(view, family), hand_size(view, family), gifts_total(view, family))
+    vp = B.boast_vp(tile["tile"], family, view["queues"], loc, *counts)
     slot = B.cup_slot(vp, cups)
     if slot is None:
         return f"{vp} VP, but no slot free"
@@ -410,12 +415,13 @@ def tile_table(view: dict[str, Any], player: str | None) -> list[str]:
     """The nine boast tiles: what each pays, and (for a player, on a line of its own) what boasting
     there would give now."""
     lines = []
+    counts = (cups_placed(view, player), hand_size(view, player), gifts_total(view, player)) if player else None
     for loc in LOCATIONS:
         t = view["boast"][loc]["tile"]
         spec = BOAST_TILES[t]
         lines.append(f"  {loc}  {t:<20} {spec['vp_each']} VP {COUNT_TEXT[spec['count']]}")
         if player:
-            lines.append(f"{'':<25} now: {boast_note(view, player, loc)}")
+            lines.append(f"{'':<25} now: {boast_note(view, player, loc, counts)}")
     return lines
 
 
@@ -473,6 +479,34 @@ def _decision(view: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "action", "family": who, "text": f"Take one action, {end}"}
 
 
+def hurry_help(view: dict[str, Any], player: str | None) -> list[str]:
+    """The two-member hurries open to `player` now, in words: any two of his single moves by different
+    members, then the pairs that do not work together and those that work only in the order given.
+    Empty unless he takes an action now with time for a hurry."""
+    if player is None or decision(view)["kind"] != "action" or view["on_turn"] != player \
+            or view["time"].get(player, 0) < DATA["action_time"]["hurry"]:
+        return []
+    singles = [step for step in A.member_steps(view, player) if A.steps_work(view, player, [step])]
+    pairs = A.hurry_pairs(view, player)
+    together = {frozenset(pair) for pair in pairs}
+    apart = [(a, b) for i, a in enumerate(singles) for b in singles[i + 1:]
+             if a[0] != b[0] and frozenset((a, b)) not in together]
+    expected = {frozenset((a, b)) for i, a in enumerate(singles) for b in singles[i + 1:] if a[0] != b[0]}
+    ordered = [(a, b) for a, b in pairs if frozenset((a, b)) not in expected]
+    if not pairs:
+        return []
+    lines = [f"hurry L.P to M and K.Q to N ({DATA['action_time']['hurry']} time): two of your members "
+             "one step each: any two `move`s above by different members, in either order"
+             if expected else "hurry L.P to M and K.Q to N: only as listed below"]
+    if apart:
+        lines.append("not together (no room for both):")
+        lines += [f"  {a[0]} to {a[1]} with {b[0]} to {b[1]}" for a, b in apart]
+    if ordered:
+        lines.append("also, in this order only (first out of the full queue, then in):")
+        lines += [f"  hurry {a[0]} to {a[1]} and {b[0]} to {b[1]}" for a, b in ordered]
+    return lines
+
+
 def costs(view: dict[str, Any], family: str) -> str:
     c = DATA["action_time"]
     given = view.get("gifts_given", {}).get(family, {})
@@ -520,6 +554,7 @@ def display(view: dict[str, Any], player: str | None) -> dict[str, Any]:
         "decision": decision(view),
         "removed": {f: ", ".join(r) for f, r in view.get("removed", {}).items() if r},
         "time": None, "costs": None, "giovanni": None,
+        "hurry": hurry_help(view, player),
     }
     if player:
         out["time"] = view["time"].get(player, 0)
