@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+from functools import cache
 from typing import Any, Callable
 
 from pbem.rules.base import KNOWN, Order
@@ -45,15 +46,23 @@ def choose(ruleset: str, view: dict[str, Any], player: str, legal: list[Order]) 
 
 def temperament(player: str, *salt: object) -> float:
     """A number in [0, 1) fixed by the player's name (and any salt)."""
-    digest = hashlib.sha256("|".join([player, *map(str, salt)]).encode()).digest()
+    return _temperament("|".join([player, *map(str, salt)]))
+
+
+@cache
+def _temperament(key: str) -> float:
+    """Hashed once per player: a bot asks at every decision."""
+    digest = hashlib.sha256(key.encode()).digest()
     return int.from_bytes(digest[:4], "big") / 2**32
 
 
 # -- helpers the card games' bots share -------------------------------------------------------------
 
+@cache
 def card_value(card: str) -> int:
     return int(card.rsplit("-", 1)[1])
 
 
+@cache
 def card_good(card: str) -> str:
     return card.rsplit("-", 1)[0]

@@ -27,12 +27,19 @@ class Rng:
 
     def __init__(self, seed: str, counter: int = 0) -> None:
         self._key = seed.encode("utf-8")
+        self._keyed = hmac.new(self._key, digestmod=hashlib.sha256)  # keyed once; each block copies it
         self.counter = counter
+
+    def __reduce__(self) -> tuple[type[Rng], tuple[str, int]]:
+        """Copies and pickles hold the seed and the position; the keyed HMAC is made anew."""
+        return (Rng, (self._key.decode("utf-8"), self.counter))
 
     def _block(self, label: str) -> int:
         msg = f"{label}:{self.counter}".encode("utf-8")
         self.counter += 1
-        return int.from_bytes(hmac.new(self._key, msg, hashlib.sha256).digest()[:8], "big")
+        mac = self._keyed.copy()
+        mac.update(msg)
+        return int.from_bytes(mac.digest()[:8], "big")
 
     def below(self, n: int, label: str) -> int:
         """A uniform integer in 0..n-1 (rejection sampling, so no value is favoured)."""

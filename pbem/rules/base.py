@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, NamedTuple, Union
 
 import yaml
 
@@ -26,9 +26,8 @@ Event = dict[str, Any]
 State = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Decision:
-    """Who must act now and what kind of choice it is."""
+class Decision(NamedTuple):
+    """Who must act now and what kind of choice it is (a tuple: made at every look, it must be cheap)."""
 
     players: tuple[str, ...]
     kind: str

@@ -8,6 +8,7 @@ for free; then the day is scored by hold value, goods tracks and bonus fields.
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from pbem.rng import Rng
@@ -19,17 +20,27 @@ HOLD: int = DATA["hold_size"]
 MAX_LOT: int = DATA["max_lot"]
 TRACK_TOP: int = DATA["track_top"]
 NEUTRAL: str = DATA["neutral_card"]
+#: each edition's bonus fields as a view shows them (keyed by the step, as text)
+SHOWN_BONUS = {name: {str(k): v for k, v in edition["bonus_fields"].items()}
+               for name, edition in DATA["editions"].items()}
 
 DRAW, AUCTION, PASS, BID = "draw", "auction", "pass", "bid"
 PHASE_DRAW, PHASE_BID, PHASE_OVER = "draw", "bid", "over"
 
 
+@cache
 def card_good(card: str) -> str:
     return card.rsplit("-", 1)[0]
 
 
+@cache
 def card_value(card: str) -> int:
     return int(card.rsplit("-", 1)[1])
+
+
+def cards_value(cards: list[str]) -> int:
+    """The value of a hold or a lot: the sum of its cards."""
+    return sum(map(card_value, cards))
 
 
 def full_deck(edition: str) -> list[str]:
@@ -122,7 +133,7 @@ class Medici(Ruleset):
 
     def max_lot(self, state: State) -> int:
         """How large the lot may grow: 3 cards, the cards left, the largest free hold space."""
-        free = max((HOLD - len(state["hold"][p]) for p in self._open(state)), default=0)
+        free = HOLD - min(map(len, state["hold"].values()))  # the emptiest hold; 0 when all are full
         return min(MAX_LOT, len(state["lot"]) + len(state["deck"]), free)
 
     def _start_turn(self, state: State, player: str, rng: Rng, events: list[Event]) -> None:
@@ -229,7 +240,7 @@ class Medici(Ruleset):
         """The three scorings of a day, in order: hold value, goods tracks, bonus fields."""
         players = state["players"]
         edition = DATA["editions"][state["edition"]]
-        values = {p: sum(card_value(c) for c in state["hold"][p]) for p in players}
+        values = {p: cards_value(state["hold"][p]) for p in players}
         ranking = shared_ranking(values, edition["payouts"][len(players)])
         for row in ranking:
             state["money"][row["player"]] += row["payout"]
@@ -269,6 +280,22 @@ class Medici(Ruleset):
             return [DRAW, AUCTION]
         if state["phase"] == PHASE_BID:
             return [PASS] + [{BID: n} for n in range(1, state["money"].get(player, 0) + 1)]
+        return []
+
+    def legal_orders(self, state: State, player: str) -> list[Order]:
+        """The candidates `why_illegal` lets through, in their order, made directly: the auctioneer may
+        draw while the lot may grow; a bidder may pass or bid from the lowest bid up to his money."""
+        phase = state["phase"]
+        if phase == PHASE_DRAW:
+            if player != state["auctioneer"]:
+                return []
+            return [DRAW, AUCTION] if len(state["lot"]) < self.max_lot(state) else [AUCTION]
+        if phase == PHASE_BID:
+            if player != state["to_bid"][0]:
+                return []
+            high = self.high_bid(state)
+            lowest = high["amount"] + 1 if high else 1
+            return [PASS] + [{BID: n} for n in range(lowest, state["money"][player] + 1)]
         return []
 
     def passive_order(self, state: State, player: str) -> Order | None:
@@ -401,21 +428,21 @@ class Medici(Ruleset):
     # -- what players see -----------------------------------------------------------------------
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
-        goods = DATA["editions"][state["edition"]]["goods"]
+        edition = DATA["editions"][state["edition"]]
         decision = self.decision(state)
         high = self.high_bid(state)
         v: dict[str, Any] = {
             "edition": state["edition"],
-            "edition_title": DATA["editions"][state["edition"]]["title"],
-            "goods": list(goods),
-            "bonus_fields": {str(k): v for k, v in DATA["editions"][state["edition"]]["bonus_fields"].items()},
+            "edition_title": edition["title"],
+            "goods": list(edition["goods"]),
+            "bonus_fields": dict(SHOWN_BONUS[state["edition"]]),
             "day": state["day"],
             "turn": state["turn"],
             "phase": state["phase"],
             "start_player": state["start_player"],
             "auctioneer": state["auctioneer"],
             "lot": list(state["lot"]),
-            "lot_value": sum(card_value(c) for c in state["lot"]),
+            "lot_value": cards_value(state["lot"]),
             "max_lot": self.max_lot(state) if state["phase"] == PHASE_DRAW else len(state["lot"]),
             "bids": [dict(b) for b in state["bids"]],
             "high_bid": dict(high) if high else None,
@@ -426,7 +453,7 @@ class Medici(Ruleset):
                 "name": p,
                 "money": state["money"][p],
                 "hold": list(state["hold"][p]),
-                "hold_value": sum(card_value(c) for c in state["hold"][p]),
+                "hold_value": cards_value(state["hold"][p]),
                 "free": HOLD - len(state["hold"][p]),
                 "tracks": dict(state["tracks"][p]),
             } for p in state["players"]],

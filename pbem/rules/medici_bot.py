@@ -11,29 +11,38 @@ from pbem.rules.base import Order
 def medici_worth(view: dict[str, Any], me: str, lot: list[str]) -> float:
     """What a lot is worth to `me` in money: its share of the hold-value ranking, the steps it adds on
     the goods tracks (majorities and bonus fields, paid again on each day still to come)."""
-    players = {p["name"]: p for p in view["players"]}
-    mine = players[me]
+    mine = next(p for p in view["players"] if p["name"] == me)
+    held = list(map(card_good, mine["hold"]))
+    # each rival's tracks and the goods in his hold, read once for all the cards of the lot
+    rivals = [(p["tracks"], list(map(card_good, p["hold"]))) for p in view["players"] if p["name"] != me]
     scorings_left = 3 - view["day"] + 1
-    worth = 1.4 * sum(card_value(c) for c in lot)
+    worth = 1.4 * sum(map(card_value, lot))
     counted: dict[str, int] = {}
+    bonus = {int(k): v for k, v in view["bonus_fields"].items()}
     for card in lot:
         good = card_good(card)
         if good not in view["goods"]:
             continue
         counted[good] = counted.get(good, 0) + 1
-        held = sum(1 for c in mine["hold"] if card_good(c) == good)
-        step = min(7, mine["tracks"][good] + held + counted[good])
-        rival = max(min(7, p["tracks"][good] + sum(1 for c in p["hold"] if card_good(c) == good))
-                    for n, p in players.items() if n != me)
+        step = min(7, mine["tracks"][good] + held.count(good) + counted[good])
+        rival = max(min(7, tracks[good] + goods.count(good)) for tracks, goods in rivals)
         worth += 2.0
         if step > rival >= step - 1:
             worth += 6.0 * min(scorings_left, 2) / 2  # taking or breaking the lead in this good
-        bonus = {int(k): v for k, v in view["bonus_fields"].items()}
         worth += 0.6 * bonus.get(step, 0) * scorings_left
     room_after = mine["free"] - len(lot)
     if room_after == 0 and mine["free"] > 1:
         worth *= 0.85  # filling up early ends my day
     return worth
+
+
+def _bid_range(legal: list[Order]) -> tuple[int, int] | None:
+    """The lowest and the highest legal bid (they come in rising order); None when he may only pass."""
+    bids = (o["bid"] for o in legal if isinstance(o, dict))
+    lowest = next(bids, None)
+    if lowest is None:
+        return None
+    return lowest, next(o["bid"] for o in reversed(legal) if isinstance(o, dict))
 
 
 @bot("medici")
@@ -47,19 +56,20 @@ def medici_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
         # a timid auctioneer sells small lots; a bold one gambles on more cards
         threshold = 5 + 6 * mood
         return "draw" if value < threshold and len(lot) < 3 else "auction"
-    bids = [o["bid"] for o in legal if isinstance(o, dict)]
-    if not bids:
+    bids = _bid_range(legal)
+    if bids is None:
         return "pass"
+    lowest, highest = bids
     worth = medici_worth(view, me, lot)
     last = view["to_bid"] == [me]
     if last:
         # the last bidder needs only to beat the high bid by one
-        return {"bid": bids[0]} if bids[0] <= worth else "pass"
+        return {"bid": lowest} if lowest <= worth else "pass"
     aim = int(worth * (0.55 + 0.3 * mood))
     if view["day"] == 3:
         aim = int(aim * 1.1)
-    target = min(aim, bids[-1])
-    return {"bid": target} if target >= bids[0] else "pass"
+    target = min(aim, highest)
+    return {"bid": target} if target >= lowest else "pass"
 
 
 # -- Medici vs Strozzi ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ next. After three rounds the richer family wins; loans are unlimited, so money m
 from __future__ import annotations
 
 from collections import Counter
+from functools import cache
 from typing import Any
 
 from pbem.rng import Rng
@@ -20,17 +21,25 @@ DATA = board_data("medici-strozzi")
 GOLD = f"gold-{DATA['gold_value']}"
 HARBOURS: list[str] = list(DATA["harbours"])
 END = DATA["track_length"]
+SHOWN_TRACK_BONUS = {str(k): v for k, v in DATA["track_bonus"].items()}  # as a view shows it
 
 DRAW, PRICE, BUY, DECLINE, LOAD, HARBOUR, DISCARD = "draw", "price", "buy", "decline", "load", "harbour", "discard"
 PHASE_DRAW, PHASE_ANSWER, PHASE_LOAD, PHASE_OVER = "draw", "answer", "load", "over"
 
 
+@cache
 def tile_good(tile: str) -> str:
     return tile.rsplit("-", 1)[0]
 
 
+@cache
 def tile_value(tile: str) -> int:
     return int(tile.rsplit("-", 1)[1])
+
+
+def tiles_value(tiles: list[str]) -> int:
+    """The value of a lot or a cargo: the sum of its tiles."""
+    return sum(map(tile_value, tiles))
 
 
 def all_tiles() -> list[str]:
@@ -198,6 +207,34 @@ class MediciStrozzi(Ruleset):
             return out + [DISCARD]
         return []
 
+    def legal_orders(self, state: State, player: str) -> list[Order]:
+        """The candidates `why_illegal` lets through, in their order, made directly."""
+        decision = self.decision(state)
+        if decision is None or player not in decision.players:
+            return []
+        phase = state["phase"]
+        if phase == PHASE_DRAW:
+            draw: list[Order] = [DRAW] if len(state["lot"]) < self.max_lot(state) else []
+            return draw + [{PRICE: n} for n in range(DATA["max_price"] + 1)]
+        if phase == PHASE_ANSWER:
+            return [BUY, DECLINE]
+        return self._loads(state, player) + [DISCARD]
+
+    def _loads(self, state: State, player: str) -> list[Order]:
+        """Every ship the lot fits on; an empty one in each harbour where no other ship of his lies."""
+        lot = len(state["lot"])
+        ships = state["ships"][player]
+        taken = {s["harbour"] for s in ships}
+        out: list[Order] = []
+        for ship in ships:
+            if ship["capacity"] - len(ship["cargo"]) < lot:
+                continue
+            if ship["harbour"]:
+                out.append({LOAD: ship["capacity"]})
+            else:
+                out += [{LOAD: ship["capacity"], HARBOUR: h} for h in HARBOURS if h not in taken]
+        return out
+
     def passive_order(self, state: State, player: str) -> Order | None:
         """Ask the lot's face value; decline; throw the lot overboard."""
         phase = state["phase"]
@@ -331,11 +368,11 @@ class MediciStrozzi(Ruleset):
             "goods": list(DATA["goods"]),
             "harbours": {h: list(g) for h, g in DATA["harbours"].items()},
             "track_length": END,
-            "track_bonus": {str(k): v for k, v in DATA["track_bonus"].items()},
+            "track_bonus": dict(SHOWN_TRACK_BONUS),
             "markers": {h: dict(m) for h, m in state["markers"].items()},
             "drawer": state["drawer"],
             "lot": list(state["lot"]),
-            "lot_value": sum(tile_value(t) for t in state["lot"]),
+            "lot_value": tiles_value(state["lot"]),
             "max_lot": self.max_lot(state) if state["phase"] == PHASE_DRAW else len(state["lot"]),
             "price": state["price"],
             "buyer": state["buyer"],
@@ -346,7 +383,7 @@ class MediciStrozzi(Ruleset):
                 "family": "Medici" if p == first else "Strozzi",
                 "money": state["money"][p],
                 "ships": [{"capacity": s["capacity"], "harbour": s["harbour"], "cargo": list(s["cargo"]),
-                           "value": sum(tile_value(t) for t in s["cargo"])} for s in state["ships"][p]],
+                           "value": tiles_value(s["cargo"])} for s in state["ships"][p]],
             } for p in state["players"]],
             "waiting_for": list(decision.players) if decision else [],
             "you": player,

@@ -42,6 +42,13 @@ def _best_load(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     return max(loads, key=score)
 
 
+def _price_range(legal: list[Order]) -> tuple[int, int]:
+    """The first and the last price among the legal orders (they come in rising order)."""
+    prices = (o["price"] for o in legal if isinstance(o, dict))
+    last = (o["price"] for o in reversed(legal) if isinstance(o, dict))
+    return next(prices), next(last)
+
+
 def _rival(view: dict[str, Any], me: str) -> str:
     return view["strozzi"] if me == view["medici"] else view["medici"]
 
@@ -51,14 +58,14 @@ def strozzi_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     mood = temperament(me)
     phase = view["phase"]
     if phase == "draw":
-        prices = [o["price"] for o in legal if isinstance(o, dict)]
-        if "draw" in legal and view["lot_value"] < 3 + 3 * mood and len(view["lot"]) < 3:
+        if view["lot_value"] < 3 + 3 * mood and len(view["lot"]) < 3 and "draw" in legal:
             return "draw"
+        lowest, highest = _price_range(legal)
         # if the rival declines, the drawer pays his own price: never ask much more than the lot is
         # worth to oneself
         ask = int(min(_strozzi_worth(view, _rival(view, me), view["lot"]) * (0.9 + 0.3 * mood),
                       _strozzi_worth(view, me, view["lot"]) * 1.2 + 2))
-        return {"price": max(prices[0], min(ask, prices[-1]))}
+        return {"price": max(lowest, min(ask, highest))}
     if phase == "answer":
         # declining hands the lot to the rival: what it is worth to him counts too
         worth = _strozzi_worth(view, me, view["lot"]) + 0.5 * _strozzi_worth(view, view["drawer"], view["lot"])

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from itertools import repeat
+from typing import Any, Iterable, Iterator
 
-from pbem.errors import SetupError
+from pbem.errors import IllegalOrder, SetupError
 from pbem.rng import Rng
 from pbem.rules.base import Decision, Event, Order, Ruleset, State, board_data, register, standings
 
@@ -51,7 +52,14 @@ def coords(sq: str) -> tuple[int, int] | None:
     return (col, row) if 0 <= row < ROWS else None
 
 
+def on_edge(sq: str) -> bool:
+    """Whether a square of the board lies on the edge of the city."""
+    col, row = coords(sq)  # type: ignore[misc]
+    return col in (0, COLS - 1) or row in (0, ROWS - 1)
+
+
 ALL_SQUARES = [square(c, r) for r in range(ROWS) for c in range(COLS)]
+ROW_SQUARES = [[square(c, r) for c in range(COLS)] for r in range(ROWS)]  # north to south, west to east
 
 
 def _near(sq: str, diagonal: bool) -> list[str]:
@@ -70,21 +78,63 @@ def wall_square(wall: str) -> str:
     return {"N": square(pos, 0), "S": square(pos, ROWS - 1), "W": square(0, pos), "E": square(COLS - 1, pos)}[side]
 
 
-ALL_WALLS = [f"{side}{i}" for side in "NSWE" for i in range(1, SIDE_LENGTH[side] + 1)]
+SIDE_WALLS = {side: [f"{side}{i}" for i in range(1, SIDE_LENGTH[side] + 1)] for side in "NSWE"}
+ALL_WALLS = [w for side in "NSWE" for w in SIDE_WALLS[side]]
 WALLS_AT: dict[str, list[str]] = {s: [] for s in ALL_SQUARES}
 for _w in ALL_WALLS:
     WALLS_AT[wall_square(_w)].append(_w)
+#: the segments beside a wall segment on its side of the city
+WALL_NEIGHBOURS = {w: [f"{w[0]}{p}" for p in (int(w[1:]) - 1, int(w[1:]) + 1) if 1 <= p <= SIDE_LENGTH[w[0]]]
+                   for w in ALL_WALLS}
+AT_TOWER = {w for w in ALL_WALLS if int(w[1:]) in (1, SIDE_LENGTH[w[0]])}
+
+# every placement as a player writes it, made once: legal orders are picked from these
+START_ORDERS = [f"start {s}" for s in ALL_SQUARES if not on_edge(s)]
+PALACE_ORDER = {colour: {s: f"palace {colour} {s}" for s in ALL_SQUARES} for colour in COLOURS}
+STABLE_ORDER = {s: f"stable {s}" for s in ALL_SQUARES}
+MERCHANT_ORDER = {s: f"merchant {s}" for s in ALL_SQUARES}
+WALL_ORDER = {w: f"wall {w}" for w in ALL_WALLS}
+COLOUR_LETTER = {"grey": "g", "black": "k", "brown": "b", "orange": "o"}  # a palace piece on the grid
+TOWER_MARK = {data["corner"]: f"T{t}" for t, data in DATA["towers"].items()}  # a corner of the grid
 
 
-@dataclass
+SQUARE_INDEX = {s: i for i, s in enumerate(ALL_SQUARES)}  # a square's place in board order
+
+
+def in_board_order(squares: Iterable[str]) -> list[str]:
+    """The squares in board order: north to south, west to east."""
+    return sorted(squares, key=SQUARE_INDEX.__getitem__)
+
+
+@dataclass(eq=False)
 class City:
-    """What the rules ask about a position, worked out once per look."""
+    """What the rules ask about one position, worked out once per position (see `Medina._city`)."""
 
     owner_of: dict[str, int] = field(default_factory=dict)          # square -> palace id (parts, stables)
     open_palace: dict[str, int | None] = field(default_factory=dict)  # colour -> its one open palace
     growth: dict[int, set[str]] = field(default_factory=dict)       # palace id -> squares it may grow to
     street_next: set[str] = field(default_factory=set)              # squares that continue the street
     merchants: set[str] = field(default_factory=set)
+    near_palace: set[str] = field(default_factory=set)              # squares touching a palace or stable
+    clear: list[str] = field(default_factory=list)                  # empty squares touching none, in order
+    #: the sites of each kind of piece ("palace grey", "stable", "merchant", "wall") as orders, made
+    #: when first asked for: the check of who moves next and the next legal list share them
+    orders: dict[str, list[Order]] = field(default_factory=dict)
+    #: claimed palaces' points by palace id, as far as asked for; kept until a piece or wall touches them
+    points: dict[int, dict[str, int]] = field(default_factory=dict)
+
+
+#: the last position looked at: (its stamp, its city). Only `apply` changes a position, and every placement
+#: moves the turn on, so a city is kept for as long as the same state object shows the same stamp.
+_last_city: tuple[tuple[Any, ...], City] | None = None
+
+
+def _stamp(state: State) -> tuple[Any, ...]:
+    """What tells one position of a state object from the next: the state and the containers the city is
+    made from (held, so that no new object can take their place unseen), their sizes and the turn."""
+    board, palaces, walls, streets = state["board"], state["palaces"], state["walls"], state["streets"]
+    return (state, state["turn"], board, len(board), palaces, len(palaces), walls, len(walls),
+            streets, len(streets))
 
 
 @register
@@ -130,31 +180,94 @@ class Medina(Ruleset):
     # -- looking at the city ----------------------------------------------------------------------
 
     def city(self, state: State) -> City:
+        """The city of a position, worked out afresh."""
         c = City()
-        for p in state["palaces"]:
-            for s in p["parts"] + p["stables"]:
-                c.owner_of[s] = p["id"]
-        board = state["board"]
-        for p in state["palaces"]:
+        owner_of, board, palaces = c.owner_of, state["board"], state["palaces"]
+        for p in palaces:
+            pid = p["id"]
+            for s in p["parts"]:
+                owner_of[s] = pid
+            for s in p["stables"]:
+                owner_of[s] = pid
+        c.near_palace = near_palace = set().union(*map(AROUND.__getitem__, owner_of))
+        for p in palaces:
             if p["owner"] is not None:
                 continue
-            grow = set()
-            for part in p["parts"]:
-                for s in ORTHO[part]:
-                    if s not in board and all(c.owner_of.get(n, p["id"]) == p["id"] for n in AROUND[s]):
-                        grow.add(s)
-            c.growth[p["id"]] = grow
-        for colour in COLOURS:
-            c.open_palace[colour] = next((p["id"] for p in state["palaces"] if p["colour"] == colour
-                                          and p["owner"] is None and c.growth[p["id"]]), None)
+            pid = p["id"]
+            c.growth[pid] = {s for part in p["parts"] for s in ORTHO[part] if s not in board
+                             and all(owner_of.get(n, pid) == pid for n in AROUND[s])}
+        self._find_open_palaces(state, c)
+        c.clear = [s for s in ALL_SQUARES if s not in near_palace and s not in board]
         c.merchants = {s for s, piece in board.items() if piece["kind"] == "merchant"}
+        self._find_street_next(state, c)
+        return c
+
+    def _find_open_palaces(self, state: State, city: City) -> None:
+        """Each colour's open palace: the first unclaimed one that can still grow."""
+        for colour in COLOURS:
+            city.open_palace[colour] = next((p["id"] for p in state["palaces"] if p["colour"] == colour
+                                             and p["owner"] is None and city.growth[p["id"]]), None)
+
+    def _find_street_next(self, state: State, city: City) -> None:
+        """The empty squares beside an end of the current street that touch no other merchant."""
+        city.street_next = set()
         if state["streets"]:
-            street = state["streets"][-1]
+            board, merchants, street = state["board"], city.merchants, state["streets"][-1]
             for end in {street[0], street[-1]}:
                 for s in ORTHO[end]:
-                    if s not in board and sum(1 for n in ORTHO[s] if n in c.merchants) == 1:
-                        c.street_next.add(s)
-        return c
+                    if s not in board and sum(1 for n in ORTHO[s] if n in merchants) == 1:
+                        city.street_next.add(s)
+
+    def _city_after(self, state: State, city: City, kind: str, where: str) -> City:
+        """The city after a placement of `kind` at `where` (a square, or a wall segment), brought up to
+        date from `city`, the city before it, instead of worked out afresh; and kept (see `_city`)."""
+        global _last_city
+        board, owner_of = state["board"], city.owner_of
+        if kind == "wall":
+            city.orders.pop("wall", None)
+            city.points.pop(owner_of.get(wall_square(where)), None)  # type: ignore[arg-type]
+        elif kind == "roof":
+            palace = self.palace(state, board[where]["palace"])
+            del city.growth[palace["id"]]  # a claimed palace grows no more
+            city.points.pop(palace["id"], None)
+            city.orders.pop(f"palace {palace['colour']}", None)
+            self._find_open_palaces(state, city)
+        else:  # a piece on a square: the sites of every kind of piece but walls change
+            city.orders = {"wall": city.orders["wall"]} if "wall" in city.orders else {}
+            city.street_next.discard(where)
+            for growth in city.growth.values():
+                growth.discard(where)
+            for n in ORTHO[where]:
+                city.points.pop(owner_of.get(n), None)  # type: ignore[arg-type]
+            if kind == "merchant":
+                city.merchants.add(where)
+                city.clear = [s for s in city.clear if s != where]
+                self._find_street_next(state, city)
+            else:  # a palace part or a stable: the squares around it are no longer clear, nor room
+                pid = owner_of[where] = board[where]["palace"]  # for another palace to grow
+                around = AROUND[where]
+                city.near_palace.update(around)
+                for other, growth in city.growth.items():
+                    if other != pid:
+                        growth.difference_update(around)
+                if kind == "palace":
+                    city.growth.setdefault(pid, set()).update(
+                        s for s in ORTHO[where] if s not in board and all(owner_of.get(n, pid) == pid for n in AROUND[s]))
+                blocked = {where, *around}
+                city.clear = [s for s in city.clear if s not in blocked]
+            self._find_open_palaces(state, city)
+        _last_city = (_stamp(state), city)
+        return city
+
+    def _city(self, state: State) -> City:
+        """The city of a position: the one kept from the last look when the position is the same."""
+        global _last_city
+        stamp = _stamp(state)
+        if _last_city is not None and _last_city[0][0] is state and _last_city[0] == stamp:
+            return _last_city[1]
+        city = self.city(state)
+        _last_city = (stamp, city)
+        return city
 
     def palace(self, state: State, pid: int) -> dict[str, Any]:
         return state["palaces"][pid]
@@ -204,11 +317,101 @@ class Medina(Ruleset):
         return out
 
     def legal_orders(self, state: State, player: str) -> list[Order]:
-        city = self.city(state)  # worked out once for all candidates
-        return [o for o in self.candidate_orders(state, player) if self._why(state, player, o, city) is None]
+        """The candidates `why_illegal` lets through, in their order, picked from the city directly."""
+        out: list[Order] = []
+        for group in self._legal_groups(state, player, self._city(state)):
+            out += group
+        return out
+
+    def _can_place(self, state: State, player: str, city: City) -> bool:
+        """Whether `player` has any legal order (looking no further than the first)."""
+        return any(self._legal_groups(state, player, city))
+
+    def _legal_groups(self, state: State, player: str, city: City) -> Iterator[list[Order]]:
+        """The legal orders, one group per kind of piece, in the order of `candidate_orders`."""
+        decision = self.decision(state)
+        if decision is None or player not in decision.players:
+            return
+        if state["phase"] == "start":
+            yield START_ORDERS
+            return
+        supply = state["supply"][player]
+        claimed = state["roofed"][player]
+        duty = self._roof_duty(state, player)
+        if duty != "roof":
+            for colour in COLOURS:
+                if supply["palace"][colour] and (duty is None or colour not in claimed):
+                    yield self._palace_orders(state, colour, city)
+        if duty is None:
+            if supply["stable"]:
+                yield self._stable_orders(state, city)
+            if supply["merchant"]:
+                yield self._merchant_orders(state, city)
+            if supply["wall"]:
+                yield self._wall_orders(state, city)
+        if supply["roof"]:
+            yield [f"roof {p['colour']} {p['parts'][0]}" for p in state["palaces"]
+                   if p["owner"] is None and p["colour"] not in claimed]
+
+    def _roof_duty(self, state: State, player: str) -> str | None:
+        """What the only player with roofs left must place now: "roof" (nothing else), "claim" (a roof, or
+        a palace of a colour he has not claimed, to roof later); None when he is free."""
+        if state["roofed_this_turn"] or not self.roof_compulsory(state, player):
+            return None
+        if state["placed"] >= 1 or self.pieces_left(state, player) == state["supply"][player]["roof"]:
+            return "roof"
+        if not self.roof_possible(state, player):
+            return "claim"
+        return None
+
+    def _palace_fits(self, colour: str, city: City) -> bool:
+        """Whether a palace piece of `colour` fits anywhere (an open palace always has room to grow)."""
+        return city.open_palace[colour] is not None or bool(city.clear)
+
+    def _palace_orders(self, state: State, colour: str, city: City) -> list[Order]:
+        """Where a palace piece of `colour` may go: onto its open palace, else where it touches none."""
+        key = f"palace {colour}"
+        if key not in city.orders:
+            open_id = city.open_palace[colour]
+            sites = city.clear if open_id is None else in_board_order(city.growth[open_id])
+            city.orders[key] = list(map(PALACE_ORDER[colour].__getitem__, sites))
+        return city.orders[key]
+
+    def _stable_orders(self, state: State, city: City) -> list[Order]:
+        """Where a stable may go: beside exactly one palace, touching no other even diagonally."""
+        if "stable" not in city.orders:
+            board, owner_of = state["board"], city.owner_of
+            city.orders["stable"] = [
+                STABLE_ORDER[s] for s in in_board_order(city.near_palace.difference(board))
+                if any(n in owner_of for n in ORTHO[s])
+                and len({owner_of[n] for n in AROUND[s] if n in owner_of}) == 1]
+        return city.orders["stable"]
+
+    def _merchant_orders(self, state: State, city: City) -> list[Order]:
+        """Where a merchant may go: onto an end of the street, or, when it cannot grow, clear of it."""
+        if "merchant" not in city.orders:
+            if city.street_next:
+                sites = in_board_order(city.street_next)
+            else:
+                blocked = {n for m in city.merchants for n in ORTHO[m]}.union(state["board"])
+                sites = [s for s in ALL_SQUARES if s not in blocked]
+            city.orders["merchant"] = list(map(MERCHANT_ORDER.__getitem__, sites))
+        return city.orders["merchant"]
+
+    def _wall_orders(self, state: State, city: City) -> list[Order]:
+        """The wall segments that may be built now."""
+        if "wall" not in city.orders:
+            walls = state["walls"]
+            built = dict.fromkeys(SIDE_LENGTH, 0)
+            for w in walls:
+                built[w[0]] += 1
+            joins = AT_TOWER.union(*map(WALL_NEIGHBOURS.__getitem__, walls))  # a tower or a wall beside it
+            city.orders["wall"] = [WALL_ORDER[w] for w in ALL_WALLS if w in joins and w not in walls
+                                   and built[w[0]] + 1 < SIDE_LENGTH[w[0]]]
+        return city.orders["wall"]
 
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
-        return self._why(state, player, order, self.city(state))
+        return self._why(state, player, order, self._city(state))
 
     def _why(self, state: State, player: str, order: Order, city: City) -> str | None:
         decision = self.decision(state)
@@ -223,10 +426,9 @@ class Medina(Ruleset):
         if state["phase"] == "start":
             if kind != "start":
                 return "first place the start of the market street: 'start SQUARE'"
-            c = coords(where)
-            if c is None:
+            if coords(where) is None:
                 return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
-            if c[0] in (0, COLS - 1) or c[1] in (0, ROWS - 1):
+            if on_edge(where):
                 return f"the market street may not start on the edge of the city ({where})"
             return None
         if kind == "start":
@@ -234,13 +436,12 @@ class Medina(Ruleset):
         supply = state["supply"][player]
         if kind != "wall" and coords(where) is None:
             return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
-        if self.roof_compulsory(state, player) and kind != "roof" and not state["roofed_this_turn"]:
-            if state["placed"] >= 1 or self.pieces_left(state, player) == supply["roof"]:
-                return "you are the only player with roofs left: this placement must be a roof"
-            if not self.roof_possible(state, player) and not (
-                    kind == "palace" and colour not in state["roofed"][player]):
-                return ("you are the only player with roofs left and no palace to roof: found a palace of a "
-                        "colour you have not claimed, then roof it")
+        duty = self._roof_duty(state, player) if kind != "roof" else None
+        if duty == "roof":
+            return "you are the only player with roofs left: this placement must be a roof"
+        if duty == "claim" and not (kind == "palace" and colour not in state["roofed"][player]):
+            return ("you are the only player with roofs left and no palace to roof: found a palace of a "
+                    "colour you have not claimed, then roof it")
         if kind == "wall":
             return self._why_wall(state, where, supply)
         if kind == "roof":
@@ -282,7 +483,7 @@ class Medina(Ruleset):
             first = self.palace(state, open_id)["parts"][0]
             return (f"the {colour} palace at {first} is still open: build onto it "
                     f"(at {', '.join(sorted(city.growth[open_id], key=_order))})")
-        if any(n in city.owner_of for n in AROUND[where]):
+        if where in city.near_palace:
             return f"a palace at {where} would touch another palace; palaces may never touch, not even diagonally"
         return None
 
@@ -293,9 +494,8 @@ class Medina(Ruleset):
             return "you have no walls left"
         if where in state["walls"]:
             return f"wall {where} stands already"
-        side, pos = where[0], int(where[1:])
-        if not (pos in (1, SIDE_LENGTH[side]) or f"{side}{pos - 1}" in state["walls"]
-                or f"{side}{pos + 1}" in state["walls"]):
+        side = where[0]
+        if where not in AT_TOWER and not any(n in state["walls"] for n in WALL_NEIGHBOURS[where]):
             return f"walls are built from the corner towers along the edge: {where} joins no tower and no wall"
         if sum(1 for w in state["walls"] if w[0] == side) + 1 >= SIDE_LENGTH[side]:
             return f"wall {where} would join two towers; a gate must stay open on the {side} side"
@@ -318,7 +518,20 @@ class Medina(Ruleset):
 
     # -- carrying out a placement --------------------------------------------------------------------
 
+    def apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        """Apply one placement, or raise `IllegalOrder` and leave `state` untouched; the city is worked
+        out once for the check and the placement."""
+        city = self._city(state)
+        reason = self._why(state, player, order, city)
+        if reason is not None:
+            raise IllegalOrder(reason)
+        return self._place(state, player, order, city)
+
     def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        return self._place(state, player, order, self._city(state))
+
+    def _place(self, state: State, player: str, order: Order, city: City) -> list[Event]:
+        """Carry out a legal placement; `city` is the city before it."""
         kind, colour, where = parse_order(order)  # type: ignore[misc]
         events: list[Event] = [{"type": "place", "player": player, "order": order}]
         state["turn"] += 1
@@ -330,7 +543,6 @@ class Medina(Ruleset):
             state["placed"] = 0
             return events
         supply = state["supply"][player]
-        city = self.city(state)
         touched: list[tuple[str, str]] = []  # (wall, owner): a claimed palace newly touching a wall
         if kind == "palace":
             supply["palace"][colour] -= 1
@@ -382,9 +594,10 @@ class Medina(Ruleset):
                                "from": state["tower_bonus"][tower]})
             state["tower_bonus"][tower] = owner
         self._palace_bonus(state, events)
-        self._return_pieces(state, events)
+        city = self._city_after(state, city, kind, where)  # returning pieces leaves it as it is
+        self._return_pieces(state, events, city)
         state["placed"] += 1
-        self._next(state, player, events)
+        self._next(state, player, events, city)
         return events
 
     def _tower_of(self, state: State, wall: str) -> str:
@@ -403,28 +616,27 @@ class Medina(Ruleset):
 
     def _palace_bonus(self, state: State, events: list[Event]) -> None:
         """The tile of a colour goes to the first claimed palace, then only to a strictly larger one."""
+        claimed = [p for p in state["palaces"] if p["owner"] is not None]
         for colour in COLOURS:
             holder = best = state["palace_bonus"][colour]
-            for p in state["palaces"]:
-                if p["colour"] == colour and p["owner"] is not None and (
-                        best is None or self.size(p) > self.size(self.palace(state, best))):
-                    best = p["id"]
+            best_size = -1 if best is None else self.size(self.palace(state, best))
+            for p in claimed:
+                if p["colour"] == colour and self.size(p) > best_size:
+                    best, best_size = p["id"], self.size(p)
             if best != holder:
                 winner = self.palace(state, best)
                 events.append({"type": "palace_bonus", "colour": colour, "player": winner["owner"],
                                "at": winner["parts"][0], "size": self.size(winner)})
                 state["palace_bonus"][colour] = best
 
-    def _return_pieces(self, state: State, events: list[Event]) -> None:
+    def _return_pieces(self, state: State, events: list[Event], city: City) -> None:
         """Pieces of a colour go back once every player has claimed one palace of it, or once none fits;
         roofs go back that can no longer find a palace."""
-        city = self.city(state)
         for colour in COLOURS:
             if not any(state["supply"][p]["palace"][colour] for p in state["players"]):
                 continue
             claimed = all(colour in state["roofed"][p] for p in state["players"])
-            fits = any(self._why_palace(state, colour, s, {"palace": {colour: 1}}, city) is None
-                       for s in ALL_SQUARES if s not in state["board"])
+            fits = self._palace_fits(colour, city)
             if claimed or not fits:
                 counts = {p: state["supply"][p]["palace"][colour] for p in state["players"]}
                 for p in state["players"]:
@@ -432,26 +644,26 @@ class Medina(Ruleset):
                     state["supply"][p]["palace"][colour] = 0
                 events.append({"type": "return", "colour": colour, "counts": counts,
                                "why": "every player has claimed one" if claimed else "no piece fits any more"})
+        unclaimed = {x["colour"] for x in state["palaces"] if x["owner"] is None}  # a palace to roof
+        to_come = {c for c in COLOURS if any(state["supply"][q]["palace"][c] for q in state["players"])}
         for p in state["players"]:
-            usable = [c for c in COLOURS if c not in state["roofed"][p] and (
-                any(x["colour"] == c and x["owner"] is None for x in state["palaces"])
-                or any(state["supply"][q]["palace"][c] for q in state["players"]))]
+            usable = [c for c in COLOURS if c not in state["roofed"][p] and (c in unclaimed or c in to_come)]
             extra = state["supply"][p]["roof"] - len(usable)
             if extra > 0:
                 state["supply"][p]["roof"] -= extra
                 state["returned"][p]["roof"] = state["returned"][p].get("roof", 0) + extra
                 events.append({"type": "return_roofs", "player": p, "count": extra})
 
-    def _next(self, state: State, player: str, events: list[Event]) -> None:
+    def _next(self, state: State, player: str, events: list[Event], city: City) -> None:
         """The same player again for his second placement, or the next player who can place."""
-        if state["placed"] < DATA["placements_per_turn"] and self.legal_orders(state, player):
+        if state["placed"] < DATA["placements_per_turn"] and self._can_place(state, player, city):
             return
         seats = state["players"]
         i = seats.index(player)
         for step in range(1, len(seats) + 1):
             nxt = seats[(i + step) % len(seats)]
             state.update(current=nxt, placed=0, roofed_this_turn=False)
-            if self.legal_orders(state, nxt):
+            if self._can_place(state, nxt, city):
                 return
             if self.pieces_left(state, nxt):
                 events.append({"type": "skip", "player": nxt, "left": self.left_over(state, nxt)})
@@ -469,18 +681,26 @@ class Medina(Ruleset):
 
     def palace_score(self, state: State, palace: dict[str, Any]) -> dict[str, int]:
         """A claimed palace's points: its pieces, the merchants and walls touching it."""
-        squares = set(palace["parts"] + palace["stables"])
-        merchants = {n for s in squares for n in ORTHO[s]
-                     if state["board"].get(n, {}).get("kind") == "merchant"}
-        walls = {w for s in squares for w in WALLS_AT[s] if w in state["walls"]}
-        return {"pieces": len(squares), "merchants": len(merchants), "walls": len(walls),
-                "total": len(squares) + len(merchants) + len(walls)}
+        return dict(self._palace_score(state, palace, self._city(state)))
+
+    def _palace_score(self, state: State, palace: dict[str, Any], city: City) -> dict[str, int]:
+        """`palace_score`, kept in the city (not to be changed by the caller)."""
+        if (points := city.points.get(palace["id"])) is None:
+            squares = set(palace["parts"] + palace["stables"])
+            beside = set().union(*map(ORTHO.__getitem__, squares))
+            built = state["walls"]
+            pieces, merchants = len(squares), len(beside.intersection(city.merchants))
+            walls = sum(1 for s in squares for w in WALLS_AT[s] if w in built)  # a segment stands by one square
+            points = city.points[palace["id"]] = {"pieces": pieces, "merchants": merchants, "walls": walls,
+                                                  "total": pieces + merchants + walls}
+        return points
 
     def scores(self, state: State) -> dict[str, dict[str, Any]]:
         out = {p: {"palaces": [], "bonus": [], "total": 0} for p in state["players"]}
+        city = self._city(state)
         for palace in state["palaces"]:
             if palace["owner"]:
-                s = self.palace_score(state, palace)
+                s = self._palace_score(state, palace, city)
                 out[palace["owner"]]["palaces"].append(dict(s, colour=palace["colour"], at=palace["parts"][0]))
                 out[palace["owner"]]["total"] += s["total"]
         for colour, pid in state["palace_bonus"].items():
@@ -505,24 +725,22 @@ class Medina(Ruleset):
         `##` a wall, `..` an empty square or wall space, `T1`-`T4` the towers."""
         seat = {p: str(i + 1) for i, p in enumerate(state["players"])}
         current = set(state["streets"][-1]) if state["streets"] else set()
-        rows = []
-        towers = {data["corner"]: f"T{t}" for t, data in DATA["towers"].items()}
-        rows.append([towers["NW"]] + [("##" if f"N{c + 1}" in state["walls"] else "::") for c in range(COLS)] + [towers["NE"]])
-        for r in range(ROWS):
-            line = ["##" if f"W{r + 1}" in state["walls"] else "::"]
-            for c in range(COLS):
-                piece = state["board"].get(square(c, r))
-                if piece is None:
-                    line.append("..")
-                elif piece["kind"] == "merchant":
-                    line.append("MM" if square(c, r) in current else "mm")
-                else:
-                    palace = self.palace(state, piece["palace"])
-                    letter = "s" if piece["kind"] == "stable" else {"grey": "g", "black": "k", "brown": "b", "orange": "o"}[palace["colour"]]
-                    line.append(letter.upper() + seat[palace["owner"]] if palace["owner"] else letter + "-")
-            line.append("##" if f"E{r + 1}" in state["walls"] else "::")
-            rows.append(line)
-        rows.append([towers["SW"]] + [("##" if f"S{c + 1}" in state["walls"] else "::") for c in range(COLS)] + [towers["SE"]])
+        board, walls = state["board"], state["walls"]
+
+        def ring(side: str) -> list[str]:
+            return ["##" if w in walls else "::" for w in SIDE_WALLS[side]]
+
+        # each palace's marks for a part and for a stable, by palace id
+        palace_marks = [(letter.upper() + seat[p["owner"]], "S" + seat[p["owner"]]) if p["owner"]
+                        else (letter + "-", "s-")
+                        for p in state["palaces"] for letter in (COLOUR_LETTER[p["colour"]],)]
+        marks = {sq: ("MM" if sq in current else "mm") if piece["kind"] == "merchant"
+                 else palace_marks[piece["palace"]][piece["kind"] == "stable"]
+                 for sq, piece in board.items()}
+        rows = [[TOWER_MARK["NW"], *ring("N"), TOWER_MARK["NE"]]]
+        for west, squares, east in zip(ring("W"), ROW_SQUARES, ring("E")):
+            rows.append([west, *map(marks.get, squares, repeat("..")), east])
+        rows.append([TOWER_MARK["SW"], *ring("S"), TOWER_MARK["SE"]])
         return rows
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
