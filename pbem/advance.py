@@ -13,23 +13,24 @@ steps, for the tests that kill a run at each of them.
 from __future__ import annotations
 
 import copy
+import hashlib
 import shutil
 import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from pbem.errors import PbemError, StoreError
 from pbem.game import NEXT, describe_turn, play_queue, player_names, ruleset_of, waiting_for
-from pbem.report import event_lines, render_error, render_report, visible
+from pbem.report import event_lines, public, render_error, render_report, visible
 from pbem.rules.base import Event, order_text
 from pbem.config import load_config
 from pbem.mailbox import Postman
 from pbem.gm import deadline_actions, parse_now
 from pbem.mailrun import (close_inbox, finish_intake, post_reminder, post_report, preview_inbox, read_inbox,
                           welcome_text)
-from pbem.store import STATE_FILE, GamesDir, crash_point
+from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Outcome:
     finished: bool = False
     substitutes: list[str] = field(default_factory=list)
     reminded: list[str] = field(default_factory=list)
+    pending: tuple[str, list[str]] | None = None  # a deferred commit: its message and the files written
 
     def summary(self) -> str:
         if self.error:
@@ -129,7 +131,8 @@ def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], 
     if outcome.finished:
         head += "; the game is over"
     lines = [head, ""]
-    lines += [f"- {line}" for line in event_lines(state["ruleset"], events)]
+    # the repository may be published (`pbem archive --commit-url`): what one player alone saw stays out
+    lines += [f"- {line}" for line in event_lines(state["ruleset"], public(events))]
     lines += [f"- refused: {r}" for r in outcome.refused]
     lines += [f"- reminded: {p}" for p in outcome.reminded]
     if state["status"] == "active":
@@ -140,20 +143,28 @@ def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], 
 def already_applied(state: dict[str, Any], entry: dict[str, Any]) -> bool:
     """Queued orders a run applied and saved, then died before taking them out of the queue: the order
     log holds them, from the same player for the same turn (or sent ahead), received at the same
-    moment; standing orders the state says were set at that moment."""
+    moment; standing orders the state says were set at that moment. The log is read from its end, only
+    as far back as the turn the orders answer (or, sent ahead, the turn they were sent at): a run never
+    reads the whole history."""
     received, orders = entry.get("received"), entry.get("orders")
     if orders is None:  # standing orders alone: the state names the last queue file that set them
         return state.get("standing_since", {}).get(entry["player"], "") >= entry.get("queued", "~")
     if not received or not orders:
         return False
-    log = state["log"]
     ahead = entry.get("turn") == NEXT
-    for i, e in enumerate(log):
+    earliest = entry.get("sent_at_turn", 1) if ahead else entry["turn"]
+    log = state["log"]
+    for i in range(len(log) - 1, -1, -1):
+        e = log[i]
+        if e["turn"] < earliest:
+            return False  # the log's turns only grow: nothing earlier answers these orders
         if (e.get("by") == "premove" if ahead else e["turn"] == entry["turn"]) and e["player"] == entry["player"] \
                 and e["received"] == received and not e.get("substitute"):
             run = log[i:i + len(orders)]
-            return [e["order"] for e in run] == list(orders) and all(
-                e["player"] == entry["player"] and e["received"] == received and not e.get("substitute") for e in run)
+            if [e["order"] for e in run] == list(orders) and all(
+                    e["player"] == entry["player"] and e["received"] == received and not e.get("substitute")
+                    for e in run):
+                return True
     return False
 
 
@@ -181,20 +192,24 @@ def already_refused(gd: GamesDir, state: dict[str, Any], path: Path, entry: dict
 def commit_leftovers(gd: GamesDir, game: str, state: dict[str, Any]) -> bool:
     """A state that a run saved but did not commit (it died, or git failed) is committed on its own,
     described as it happened, before this run changes anything."""
-    last = gd.committed(game)
-    if last is None or not isinstance(last.get("engine"), dict) or not isinstance(last.get("events"), list):
+    gd.trim_history(game, state)
+    last = gd.committed_state(game)
+    if last is None:
         return gd.commit(game, f"{game}: changes an interrupted run left uncommitted\n")
-    if last == state:
+    text, turn, events = last
+    if text == (gd.game_dir(game) / STATE_FILE).read_text("utf-8"):
         return False  # only reports and the like: this run's commit takes them
-    message = commit_message(state, last["engine"].get("turn", 1), state["events"][len(last["events"]):], Outcome(game))
+    message = commit_message(state, turn, state["events"][events:], Outcome(game))
     return gd.commit(game, message + "(committed by the next run: the run that made it did not commit)\n")
 
 
 def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: datetime | None = None,
-                 dry_run: bool = False, dirty: bool = True) -> Outcome:
+                 dry_run: bool = False, dirty: bool = True, defer_commit: bool = False) -> Outcome:
     """Apply one game's queue, then its deadline policy; write reports, save, commit (with `dry_run`:
-    only say what would happen). `dirty`: git has changes of this game that no run committed."""
+    only say what would happen). `dirty`: git has changes of this game that no run committed. With
+    `defer_commit` (a game git had clean), the commit is left in `outcome.pending` for the run's batch."""
     outcome = Outcome(game)
+    gd.written.clear()
     state = gd.load(game)
     queue = gd.queued(game) if state["status"] != "paused" else []  # a paused game keeps its queue
     if dirty and not dry_run:
@@ -255,17 +270,23 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
         outcome.reports += write_reports(gd, state, postman)
         crash_point("save")
         gd.save(game, state)
+    if gd.sync_later and (changed or done):
+        gd.sync()  # the queue is cleared only when what it became is durable
     for path, keep in done:
         crash_point("dequeue")
         if keep:
             dest = gd.game_dir(game) / keep / path.name
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.move(path, dest)
+            gd.written.add(f"{game}/{keep}/{path.name}")
         else:
             path.unlink()
     crash_point("commit")
     message = commit_message(state, first_turn, state["events"][known:], outcome) if changed \
         else f"{game}: changes an interrupted run left uncommitted\n"
+    if defer_commit and not dirty:
+        outcome.pending = (message, sorted(gd.written)) if gd.written else None
+        return outcome
     try:
         outcome.committed = gd.commit(game, message) or outcome.committed
     except StoreError as exc:
@@ -288,7 +309,19 @@ class Run:
     errors: list[str] = field(default_factory=list)  # what failed besides the games (exit 1)
 
 
-def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None] | None = None) -> Run:
+def in_shard(game: str | None, shard: tuple[int, int] | None) -> bool:
+    """Whether a game belongs to shard K of N (`shard` = (K, N)): by a hash of its id, so every host
+    agrees without asking. Mail that names no game is the first shard's."""
+    if shard is None:
+        return True
+    k, n = shard
+    if game is None:
+        return k == 1
+    return int.from_bytes(hashlib.sha256(game.encode("utf-8")).digest()[:8], "big") % n == k - 1
+
+
+def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None] | None = None,
+            jobs: int = 1, shard: tuple[int, int] | None = None) -> Run:
     """Read new mail, advance every game as far as its queued orders allow, commit, send.
 
     The inbox is read first and its mail taken out only after the commits, so a run that dies half
@@ -297,17 +330,18 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
     run = Run()
     with gd.lock():
         gd.ensure_repo()
+        gd.sync_later = True
         config = load_config(gd.root) if mail else None
         postman = Postman(config) if config else None
         intake = None
         if config and postman:
             try:
-                intake = read_inbox(gd, config, postman)
+                intake = read_inbox(gd, config, postman, lambda game: in_shard(game, shard))
                 run.mail = intake.lines
             except PbemError as exc:  # the games still advance on the turn files they have
                 run.mail = [f"mail could not be read: {exc}"]
         try:
-            run.outcomes = advance_all(gd, postman, progress)
+            run.outcomes = advance_all(gd, postman, progress, jobs, shard)
             if intake and gd.root.joinpath("mail", "seen.txt").is_file():
                 crash_point("commit-seen")
                 try:
@@ -351,22 +385,89 @@ def dry_run(gd: GamesDir) -> list[str]:
     return [f"(dry run) {line}" for line in lines] or ["(dry run) no games"]
 
 
-def advance_all(gd: GamesDir, postman: Postman | None,
-                progress: Callable[[int, str], None] | None = None) -> list[Outcome]:
-    """Advance every game; `progress(games, game)` is told of each game as it starts."""
-    outcomes = []
+def advance_all(gd: GamesDir, postman: Postman | None, progress: Callable[[int, str], None] | None = None,
+                jobs: int = 1, shard: tuple[int, int] | None = None) -> list[Outcome]:
+    """Advance every game; `progress(games, game)` is told of each game as it is done. A game git has
+    changes of (a run died) is advanced first, alone, with its own commits; the others by `jobs`
+    processes, each game's commit made by this process alone, in the order of the games, through one
+    `git fast-import` (see CommitBatch): the same commits whatever `jobs` is."""
     dirty = gd.uncommitted()
-    games = gd.games()
-    for game in games:
+    games = [g for g in gd.games() if in_shard(g, shard)]
+    outcomes: dict[str, Outcome] = {}
+    done = 0
+
+    def tell(game: str) -> None:
+        nonlocal done
+        done += 1
         if progress is not None:
             progress(len(games), game)
-        try:
-            outcomes.append(advance_game(gd, game, postman, dirty=game in dirty))
-        except PbemError as exc:
-            outcomes.append(Outcome(game, error=str(exc)))
-        except Exception as exc:  # a bug in one engine must not stop the other games
-            where = traceback.extract_tb(exc.__traceback__)[-1]
-            outcomes.append(Outcome(game, error=f"internal error {type(exc).__name__}: {exc} "
-                                                f"(at {Path(where.filename).name}:{where.lineno})"))
-    return outcomes
 
+    for game in (g for g in games if g in dirty):
+        outcomes[game] = _advance_one(gd, game, postman, dirty=True)
+        tell(game)
+    clean = [g for g in games if g not in dirty]
+    batch = CommitBatch(gd)
+    try:
+        for outcome in _advance_clean(gd, clean, postman, jobs):
+            outcomes[outcome.game] = outcome
+            if outcome.pending is not None:
+                message, paths = outcome.pending
+                try:
+                    outcome.committed = batch.commit(message, paths) or outcome.committed
+                except StoreError as exc:
+                    outcome.error = f"{exc}; the new state is saved in {outcome.game}/{STATE_FILE} but not " \
+                                    f"committed (the next `pbem advance` commits it)"
+            tell(outcome.game)
+        batch.close()
+    except StoreError as exc:  # the files are saved: the next run commits them as an interrupted run's
+        for outcome in outcomes.values():
+            if outcome.pending is not None and not outcome.error:
+                outcome.committed = False
+                outcome.error = f"{exc}; the new state is saved in {outcome.game}/{STATE_FILE} but not " \
+                                f"committed (the next `pbem advance` commits it)"
+    finally:
+        batch.release()
+    return [outcomes[g] for g in games]
+
+
+def _advance_one(gd: GamesDir, game: str, postman: Postman | None, dirty: bool, defer: bool = False) -> Outcome:
+    """One game's run; an error becomes the game's outcome (one bad game never stops the batch)."""
+    try:
+        return advance_game(gd, game, postman, dirty=dirty, defer_commit=defer)
+    except PbemError as exc:
+        return Outcome(game, error=str(exc))
+    except Exception as exc:  # a bug in one engine must not stop the other games
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return Outcome(game, error=f"internal error {type(exc).__name__}: {exc} "
+                                   f"(at {Path(where.filename).name}:{where.lineno})")
+
+
+_worker: tuple[GamesDir, Postman | None] | None = None  # a worker process's games dir and postman
+
+
+def _start_worker(root: Path, postman: Postman | None) -> None:
+    global _worker
+    gd = GamesDir(root)
+    gd.sync_later = True
+    _worker = (gd, postman)
+    become_worker()
+
+
+def _work(game: str) -> Outcome:
+    assert _worker is not None
+    gd, postman = _worker
+    return _advance_one(gd, game, postman, dirty=False, defer=True)
+
+
+def _advance_clean(gd: GamesDir, games: list[str], postman: Postman | None, jobs: int) -> Iterator[Outcome]:
+    """The outcomes of games git has clean, in order, their commits deferred; `jobs` processes."""
+    jobs = min(jobs, len(games) // 4)  # a process costs a fork: only for a few games each
+    if jobs <= 1:
+        for game in games:
+            yield _advance_one(gd, game, postman, dirty=False, defer=True)
+        return
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")  # the workers inherit the loaded rulesets and templates
+    with context.Pool(jobs, initializer=_start_worker, initargs=(gd.root, postman)) as pool:
+        yield from pool.imap(_work, games, chunksize=max(1, min(16, len(games) // (jobs * 8))))

@@ -5,8 +5,10 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -20,7 +22,7 @@ from pbem import bots
 from pbem.advance import advance, write_reports
 from pbem.rules.medici_bot import medici_worth
 from pbem.config import load_config
-from pbem.game import new_game, show, submit, waiting_for
+from pbem.game import apply_orders, new_game, show, submit, waiting_for
 from pbem.mailbox import Postman
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
@@ -53,6 +55,30 @@ def engine_games(players: int, games: int, ruleset: str = "medici", options: dic
             r.apply(state, p, bots.choose(ruleset, r.view(state, p), p, r.legal_orders(state, p)), rng)
             orders += 1
     return orders
+
+
+# whole bot games a second the issue asks of each engine (13, item 5): label, ruleset, players, games, goal
+ENGINE_GOALS: list[tuple[str, str, int, int, float, dict[str, str] | None]] = [
+    ("Medici, 3 players", "medici", 3, 20, 1000, None),
+    ("Medici, 6 players", "medici", 6, 10, 1000, None),
+    ("Medici vs Strozzi", "medici-strozzi", 2, 10, 1000, None),
+    ("Medina, 4 players", "medina", 4, 3, 100, None),
+    ("Florenz, 4 families", "florenz", 4, 3, 50, None),
+    ("Florenz solo, harder", "florenz", 1, 3, 50, {"solo": "harder"}),
+]
+
+
+def engine_line(label: str, ruleset: str, players: int, games: int, goal: float,
+                options: dict[str, str] | None, repeat: int) -> None:
+    """Whole bot games a second in the engine alone (bots choosing from views), against the goal."""
+    best, orders = float("inf"), 0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        orders = engine_games(players, games, ruleset, options)
+        best = min(best, time.perf_counter() - t0)
+    rate = games / best
+    click.echo(f"{'engine: ' + label + ' (whole bot games/s)':<58} {rate:8.1f} /s     "
+               f"goal {goal:6.0f}  ratio {rate / goal:5.2f}  ({orders / best:,.0f} orders/s)")
 
 
 def florenz_legal(n: int) -> int:
@@ -185,21 +211,193 @@ def mail_rounds() -> None:
                    + ", ".join(f"{p} {n} (of {play.needed[p]} runs needing him)" for p, n in play.mails.items()))
 
 
+# -- the batch: cost per game against the floor of reading and writing its files --------------------
+
+def midgame_dir(root: Path, games: int, decision: int, players: int = 4, distinct: int = 50) -> dict[str, dict[str, str]]:
+    """A games dir of `games` Medici games at `decision` (`distinct` of them played by bots, the rest
+    copies under other ids), committed; returns each game's tokens."""
+    gd = GamesDir(root, create=True)
+    gd.ensure_repo()
+    people = [(f"p{i}", f"p{i}@example.org") for i in range(players)]
+    made: list[tuple[dict[str, Any], dict[str, str]]] = []
+    for g in range(min(games, distinct)):
+        state, tokens = new_game(gd, "medici", f"g{g}", people, {}, f"bench-seed-{g:04d}-midgame")
+        while state["status"] == "active" and state["engine"]["turn"] < decision:
+            p = waiting_for(state)[0]
+            mine = show(state, p)
+            state, _ = apply_orders(state, p, state["engine"]["turn"],
+                                    [bots.choose("medici", mine["view"], p, mine["legal_orders"])])
+        write_reports(gd, state)
+        made.append((state, tokens))
+    all_tokens = {}
+    for g in range(games):
+        state, tokens = made[g % len(made)]
+        game = f"g{g}"
+        gd.save(game, dict(state, game=game, events=list(state["events"]), log=list(state["log"])))
+        all_tokens[game] = tokens
+    gd.commit_paths([f"g{g}" for g in range(games)], "bench: games\n")
+    return all_tokens
+
+
+def queue_one_order(root: Path, tokens: dict[str, dict[str, str]]) -> None:
+    gd = GamesDir(root)
+    for game, mine in tokens.items():
+        state = gd.load(game)
+        p = waiting_for(state)[0]
+        seen = show(state, p)
+        order = bots.choose("medici", seen["view"], p, seen["legal_orders"])
+        submit(gd, dump_yaml({"game": game, "player": p, "token": mine[p], "turn": seen["turn"],
+                              "orders": [order]}).encode())
+
+
+def floor_ms(root: Path, games: list[str]) -> float:
+    """The floor: C-YAML load and dump of each game as one YAML file (the format-1 state file, with
+    its events and order log inside), per game."""
+    import yaml
+
+    gd = GamesDir(root)
+    tmp = Path(tempfile.mkdtemp(prefix="pbem-floor-"))
+    try:
+        for game in games:
+            state = gd.load(game)
+            (tmp / f"{game}.yaml").write_text(dump_yaml(dict(state, format=1, events=list(state["events"]),
+                                                             log=list(state["log"]))))
+        t0 = time.perf_counter()
+        for game in games:
+            data = yaml.load((tmp / f"{game}.yaml").read_text("utf-8"), Loader=yaml.CSafeLoader)
+            yaml.dump(data, Dumper=yaml.CSafeDumper, sort_keys=False, allow_unicode=True)
+        return (time.perf_counter() - t0) * 1000 / len(games)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def advance_ms(root: Path, jobs: int) -> float:
+    """One `pbem advance` (no mail) of the games dir, per game."""
+    gd = GamesDir(root)
+    n = len(gd.games())
+    t0 = time.perf_counter()
+    run = advance(gd, mail=False, jobs=jobs)
+    took = (time.perf_counter() - t0) * 1000 / n
+    assert not [o for o in run.outcomes if o.error], "a game failed in the bench"
+    assert all(o.applied for o in run.outcomes), "a game applied nothing"
+    return took
+
+
+def ratio_line(label: str, value: float, floor: float, unit: str = "ms/game") -> None:
+    click.echo(f"{label:<58} {value:8.1f} {unit}  floor {floor:7.1f}  ratio {value / floor:5.2f}")
+
+
+def batch(sizes: tuple[int, ...], decision: int = 60) -> None:
+    """Goal 1 and 4 of issue 13: advance over many mid-game games, against the floor, then in parallel."""
+    cores = os.cpu_count() or 1
+    per_game: dict[int, float] = {}
+    for n in sizes:
+        base = Path(tempfile.mkdtemp(prefix="pbem-bench-batch-"))
+        try:
+            tokens = midgame_dir(base / "a", n, decision)
+            queue_one_order(base / "a", tokens)
+            subprocess.run(["cp", "-a", str(base / "a"), str(base / "b")], check=True)
+            floor = floor_ms(base / "a", list(tokens))
+            per_game[n] = one = advance_ms(base / "a", 1)
+            ratio_line(f"advance, {n} games at decision {decision}, 1 order each, --jobs 1", one, floor)
+            if cores > 1:
+                many = advance_ms(base / "b", cores)
+                click.echo(f"{'  the same with --jobs ' + str(cores):<58} {many:8.1f} ms/game  "
+                           f"speed-up {one / many:4.2f}x on {cores} cores")
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+    if len(sizes) > 1:
+        small, large = min(sizes), max(sizes)
+        click.echo(f"{'flat in the number of games: per game at ' + str(large) + ' / at ' + str(small):<58} "
+                   f"{per_game[large] / per_game[small]:8.2f}")
+
+
+def order_cost(decisions: tuple[int, ...] = (10, 150), games: int = 20) -> None:
+    """Goal 2 of issue 13: the cost of one order early and late in a long game (Medici, 6 players)."""
+    cost = {}
+    for d in decisions:
+        base = Path(tempfile.mkdtemp(prefix="pbem-bench-order-"))
+        try:
+            tokens = midgame_dir(base / "a", games, d, players=6, distinct=games)
+            queue_one_order(base / "a", tokens)
+            cost[d] = advance_ms(base / "a", 1)
+        finally:
+            shutil.rmtree(base, ignore_errors=True)
+    first, last = decisions[0], decisions[-1]
+    for d in decisions:
+        ratio_line(f"one order at decision {d} (6-player Medici, advance per game)", cost[d], cost[first])
+    click.echo(f"{'  cost at decision ' + str(last) + ' / at decision ' + str(first):<58} {cost[last] / cost[first]:8.2f}")
+
+
+def commands(repeat: int = 5) -> None:
+    """Goal 3 of issue 13: one command from process start to exit, against `python -c "import yaml"`."""
+    py = sys.executable
+    pbem = [py, "-m", "pbem"]
+    base = Path(tempfile.mkdtemp(prefix="pbem-bench-cmd-"))
+    try:
+        tokens = midgame_dir(base / "games", 1, 40)
+        env = dict(os.environ, PBEM_GAMES_DIR=str(base / "games"))
+        gd = GamesDir(base / "games")
+        state = gd.load("g0")
+        p = waiting_for(state)[0]
+        seen = show(state, p)
+        order = bots.choose("medici", seen["view"], p, seen["legal_orders"])
+        turnfile = base / "turn.yaml"
+        turnfile.write_text(dump_yaml({"game": "g0", "player": p, "token": tokens["g0"][p], "turn": seen["turn"],
+                                       "orders": [order]}))
+
+        def best(argv: list[str]) -> float:
+            times = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                subprocess.run(argv, env=env, capture_output=True, check=True)
+                times.append(time.perf_counter() - t0)
+            return min(times) * 1000
+
+        floor = best([py, "-c", "import yaml"])
+        ratio_line("pbem show g0", best(pbem + ["show", "g0"]), floor, "ms     ")
+        ratio_line("pbem submit (one turn file)", best(pbem + ["submit", str(turnfile)]), floor, "ms     ")
+        times = []
+        for _ in range(repeat):  # each time a fresh order: the one queued by the last submit
+            subprocess.run(pbem + ["submit", str(turnfile)], env=env, capture_output=True, check=True)
+            t0 = time.perf_counter()
+            subprocess.run(pbem + ["advance", "--quiet"], env=env, capture_output=True, check=True)
+            times.append(time.perf_counter() - t0)
+            state = gd.load("g0")
+            p = waiting_for(state)[0]
+            seen = show(state, p)
+            order = bots.choose("medici", seen["view"], p, seen["legal_orders"])
+            turnfile.write_text(dump_yaml({"game": "g0", "player": p, "token": tokens["g0"][p],
+                                           "turn": seen["turn"], "orders": [order]}))
+        click.echo(f"{'pbem advance (one game, one order, commit included)':<58} {min(times) * 1000:8.1f} ms"
+                   f"       goal 250 ms")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 @click.command()
 @click.option("--games", default=20, show_default=True, help="Games in the pipeline benchmark.")
 @click.option("--quick", is_flag=True, help="One repetition of each, for a smoke run.")
-def main(games: int, quick: bool) -> None:
+@click.option("--only", type=click.Choice(["engines", "batch", "orders", "commands", "mail"]), default=None,
+              help="Only this part.")
+def main(games: int, quick: bool, only: str | None) -> None:
     repeat = 1 if quick else 3
-    click.echo(f"pbem benchmarks (python {sys.version.split()[0]})")
-    for n in (3, 6):
-        timed(f"engine: 10 bot games of Medici, {n} players (orders)", lambda n=n: engine_games(n, 10), repeat)
-    timed("engine: 3 bot games of Florenz, 4 families (orders)", lambda: engine_games(4, 3, "florenz"), repeat)
-    timed("engine: 3 solo games of Florenz, harder (orders)",
-          lambda: engine_games(1, 3, "florenz", {"solo": "harder"}), repeat)
+    click.echo(f"pbem benchmarks (python {sys.version.split()[0]}, {os.cpu_count()} cores)")
+    if only in (None, "commands"):
+        commands(3 if quick else 7)
+    if only in (None, "batch"):
+        batch((20, 100) if quick else (100, 1000))
+    if only in (None, "orders"):
+        order_cost(games=5 if quick else 20)
+    if only not in (None, "engines", "mail"):
+        return
+    for label, ruleset, players, games_, goal, options in ENGINE_GOALS:
+        engine_line(label, ruleset, players, games_, goal, options, repeat)
     timed("engine: Florenz legal orders of one family (lists)", lambda: florenz_legal(20), repeat)
     timed("turn file: hardened parse + schema (files)", lambda: turnfile_parse(500), repeat)
     timed(f"pipeline: {games} games x 5 runs of submit+advance+git (orders)", lambda: pipeline(games), 1)
-    mail_rounds()
+    if only in (None, "mail"):
+        mail_rounds()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -21,6 +22,19 @@ from pbem.store import GamesDir, write_atomic
 from pbem.turnfile import load_yaml, schema_errors
 
 
+class ShardType(click.ParamType):
+    """K/N: this host's share of the games, shard K of N (1 <= K <= N)."""
+
+    name = "K/N"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> tuple[int, int]:
+        k, slash, n = str(value).partition("/")
+        if slash and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n):
+            return int(k), int(n)
+        self.fail(f"{value!r} is not K/N with 1 <= K <= N (e.g. 1/2)", param, ctx)
+
+
+SHARD = ShardType()
 CREATING_COMMANDS = ("new", "init")  # the only commands that may make a folder a games dir
 
 
@@ -212,8 +226,12 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
 @main.command()
 @click.option("--dry-run", is_flag=True, help="Say what a run would do; change nothing, read and send no mail.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only what needs the GM (for cron).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Games advanced in parallel processes  [default: the number of cores]")
+@click.option("--shard", type=SHARD, default=None, metavar="K/N",
+              help="Only the games of shard K of N (by a hash of the game id), for N hosts sharing one remote.")
 @games_dir_option
-def advance(gd: GamesDir, dry_run: bool, quiet: bool) -> None:
+def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: tuple[int, int] | None) -> None:
     """Read new mail, apply every queued order of every game, act on deadlines, write the reports,
     commit to git, send."""
     from pbem import advance as batch
@@ -231,7 +249,8 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool) -> None:
             bar.__enter__()
         bar.update(1)
     try:
-        run = batch.advance(gd, progress=progress if sys.stderr.isatty() and not quiet else None)
+        run = batch.advance(gd, progress=progress if sys.stderr.isatty() and not quiet else None,
+                            jobs=jobs or os.cpu_count() or 1, shard=shard)
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -321,16 +340,80 @@ def show(gd: GamesDir, game: str, player: str | None, as_json: bool) -> None:
         click.echo(render_report(state, player, []), nl=False)
 
 
-@main.command()
-@click.argument("game")
 @games_dir_option
-def verify(gd: GamesDir, game: str) -> None:
-    """Replay GAME from its seed and order log; exit 0 only if the result is identical."""
+def _verify_game(gd: GamesDir, game: str) -> None:
     state = games.load_checked(gd, game)
     problems = games.verify(state)
     if problems:
         raise PbemError(f"{game}: the replay does not match:\n" + "\n".join(f"  - {p}" for p in problems))
     click.echo(f"{game}: verified: {len(state['log'])} orders replay to the identical game.")
+
+
+def _verify_log(path: Path) -> None:
+    """`pbem verify --log FILE`: a finished game from its published log, without a games dir."""
+    from pbem import archive
+
+    try:
+        check = archive.verify_log(path)
+    except PbemError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(f"{check.game} ({check.title}): {check.orders} orders replay from the seed to the end of the game.")
+    click.echo(f"The seed matches its commitment, sha256 {check.seed_sha256}.")
+    click.echo("Final standings:")
+    for r in check.standings:
+        click.echo(f"  {r['rank']}. {r['player']:<12} {r['score']}")
+    if not check.matches:
+        raise click.ClickException(f"the replayed standings ({archive.standings_text(check.standings)}) are not "
+                                   f"the ones the log file claims ({archive.standings_text(check.claimed)})")
+    click.echo("They are the standings the log file claims.")
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Check a finished game from its published log (game.yaml of `pbem archive`); no games dir needed.")
+@click.option("--games-dir", "games_dir", envvar="PBEM_GAMES_DIR", default="games", show_default=True,
+              type=click.Path(file_okay=False, path_type=Path),
+              help="The folder holding the games (a git repository of its own).")
+def verify(game: str | None, log_file: Path | None, games_dir: Path) -> None:
+    """Replay GAME from its seed and order log; exit 0 only if the result is identical. With --log FILE:
+    replay a published finished game and compare its standings with those the file claims."""
+    if log_file is not None:
+        if game is not None:
+            raise click.UsageError("give GAME or --log FILE, not both")
+        _verify_log(log_file)
+        return
+    if game is None:
+        raise click.UsageError("Missing argument 'GAME' (or --log FILE).")
+    _verify_game(game=game, games_dir=games_dir)
+
+
+@main.command()
+@click.argument("games_", metavar="[GAME]...", nargs=-1)
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR",
+              help="The folder to write the web site to (made if missing; its archive files are rewritten).")
+@click.option("--commit-url", default=None, metavar="URL",
+              help="Link each turn to its commit: a URL with {commit} for the commit id.")
+@games_dir_option
+def archive(gd: GamesDir, games_: tuple[str, ...], out: Path, commit_url: str | None) -> None:
+    """Write a static web site of GAME... (default: every game) to DIR: a page per turn with the board,
+    what happened and the git commit. Active games show what every player may see; finished games
+    everything, with the seed and the order log for `pbem verify --log`."""
+    from pbem.archive import write_archive
+
+    if commit_url is not None and "{commit}" not in commit_url:
+        raise click.BadParameter("must contain {commit}, where the commit id goes", param_hint="'--commit-url'")
+    done, problems = write_archive(gd, list(dict.fromkeys(games_)) or None, out, commit_url)
+    for a in done:
+        what = "finished: everything, the seed and the order log" if a.finished else \
+            "only what every player may see"
+        click.echo(f"{a.game}: {a.pages} turn page{'s' if a.pages != 1 else ''} ({what})")
+    if not done and not problems:
+        click.echo(f"No games in {gd.root}.")
+    click.echo(f"Wrote {out / 'index.html'}")
+    if problems:
+        raise PbemError(f"{len(problems)} game{'s' if len(problems) > 1 else ''} not archived:\n"
+                        + "\n".join(f"  - {p}" for p in problems))
 
 
 @main.command()

@@ -263,6 +263,8 @@ def check_submission(gd: GamesDir, data: bytes, sender: str | None = None,
             pass
         standing_of(ruleset, probe, seat, tf.standing)
     entry = {"player": seat, "turn": tf.turn, "received": now(), "source": source}
+    if tf.turn == NEXT:  # they can answer no decision before this one (how far back a rerun looks)
+        entry["sent_at_turn"] = state["engine"]["turn"]
     if tf.orders is not None:
         entry["orders"] = tf.orders
     if tf.standing is not None:
@@ -488,6 +490,7 @@ def replay(state: dict[str, Any]) -> dict[str, Any]:
 
 def verify(state: dict[str, Any]) -> list[str]:
     """The differences between a stored game and its replay (empty: identical)."""
+    state = dict(state, events=list(state["events"]), log=list(state["log"]))  # the whole history
     try:
         rebuilt = replay(state)
     except PbemError as exc:

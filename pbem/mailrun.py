@@ -10,15 +10,16 @@ nothing applied twice.
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Collection
+from typing import Any, Callable, Collection
 
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError
 from pbem.game import apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
-from pbem.mail import (Incoming, compose, example_orders, find_orders, orders_in, game_tokens_in,
+from pbem.mail import (Incoming, Picture, compose, example_orders, find_orders, orders_in, game_tokens_in,
                        hide_tokens, not_for_pbem, peek_inbox, read_mail, reminder_id, reply_id, scrub,
                        sender_seat, thread_id, tokens_in)
 from pbem.mailbox import Inbox, Postman, open_inbox
@@ -69,9 +70,29 @@ def post_report(postman: Postman, state: dict[str, Any], player: str, seq: int, 
     refs = [r for r in dict.fromkeys([root, previous]) if r and r != mid]
     name, address = player_address(state, player)
     msg = compose(config, name, address, subject(config, state, player, kind), text, mid,
-                  in_reply_to=refs[-1] if refs else None, references=refs or None, date=_date())
+                  in_reply_to=refs[-1] if refs else None, references=refs or None, date=_date(),
+                  picture=board_picture(state, player) if kind in PICTURED else None)
     postman.post(f"{game}.{player}.{seq:04d}", msg)
     threads[player] = mid
+
+
+PICTURED = ("report", "welcome")  # the mails that show the board (a refusal does not)
+
+
+def board_picture(state: dict[str, Any], player: str) -> Picture | None:
+    """The board as `player` may see it, as a PNG for his mail; drawn only when a mail is posted.
+    None (the mail goes out as text alone, complete on its own) if it cannot be drawn."""
+    from pbem.pictures import board_png, board_svg
+
+    turn = state["engine"]["turn"]
+    try:
+        png = board_png(board_svg(state, player))
+    except Exception as exc:  # a picture is never worth a lost report
+        print(f"Warning: no board picture in {state['game']}'s mail to {player}: "
+              f"{type(exc).__name__}: {exc}", file=sys.stderr)
+        return None
+    return Picture(png, f"The board of {state['game']} at turn {turn}, as {player} may see it",
+                   f"{state['game']}-turn-{turn}.png")
 
 
 def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
@@ -163,8 +184,10 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     postman.post(reply_name(mail), msg)
 
 
-def read_inbox(gd: GamesDir, config: Config, postman: Postman) -> Intake:
-    """Queue the orders of every new mail and post the acknowledgements and refusals."""
+def read_inbox(gd: GamesDir, config: Config, postman: Postman,
+               mine: Callable[[str | None], bool] = lambda game: True) -> Intake:
+    """Queue the orders of every new mail and post the acknowledgements and refusals. With `mine`
+    (`pbem advance --shard`), mail for a game `mine` refuses is left in the inbox for its own host."""
     intake = Intake(open_inbox(config))
     if intake.inbox is None:
         return intake
@@ -187,13 +210,17 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman) -> Intake:
     for key in intake.inbox.keys():  # noqa: SIM118 (an Inbox, not a dict)
         raw = intake.inbox.read(key)
         if len(raw) > config.max_mail_bytes:
-            handled(key, True, f"mail {key}: set aside: {len(raw)} bytes, over the limit of {config.max_mail_bytes}")
+            if mine(None):
+                handled(key, True, f"mail {key}: set aside: {len(raw)} bytes, over the limit of {config.max_mail_bytes}")
             continue
         try:
             mail = read_mail(raw)
         except Exception as exc:  # mail the email package cannot read at all
-            handled(key, True, f"mail {key}: set aside: it cannot be read ({type(exc).__name__})")
+            if mine(None):
+                handled(key, True, f"mail {key}: set aside: it cannot be read ({type(exc).__name__})")
             continue
+        if not mine(game_of(mail)):
+            continue  # another shard's host reads it
         if mail.message_id in seen:  # filed as it was the first time: mail not for pbem is set aside
             aside = not_for_pbem(mail, config) is not None
             handled(key, aside, f"mail {mail.message_id}: read before; taken out of the inbox",

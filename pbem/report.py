@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib.resources
 import re
 import textwrap
+import os
+import sys
 from functools import cache
 from typing import Any
 
@@ -92,17 +94,59 @@ def fit(name: Any, width: int, indent: int = 0) -> str:
     return f"{name:<{width}}" if len(name) <= width else f"{name}\n{' ' * (indent + width)}"
 
 
+class _QuietCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between commands (compiling them costs a command more than the rest of
+    its work); a cache that cannot be read or written is no cache, never an error."""
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, ValueError, EOFError):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Under $PBEM_CACHE, else $XDG_CACHE_HOME/pbem, else ~/.cache/pbem; none where it cannot be made.
+    A template's cached code is used only while its source is unchanged (jinja2 checks a checksum)."""
+    base = os.environ.get("PBEM_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "pbem")
+    folder = os.path.join(base, f"templates-py{sys.version_info[0]}{sys.version_info[1]}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return _QuietCache(folder)
+
+
 @cache
 def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=False, keep_trailing_newline=True,
-                           undefined=jinja2.StrictUndefined)
+                           undefined=jinja2.StrictUndefined, bytecode_cache=_bytecode_cache())
     e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, fit=fit)
     return e
 
 
+def addressed(event: Event) -> list[str] | None:
+    """Whom an event is for (`to`, a list of players); None: everyone. An event's own `to` that is not
+    a list (a Florenz promotion's new rank) addresses nobody."""
+    to = event.get("to")
+    return to if isinstance(to, list) else None
+
+
 def visible(events: list[Event], player: str | None) -> list[Event]:
-    """The events a player may read: public ones and those addressed to him (`to`)."""
-    return [e for e in events if player is None or "to" not in e or player in e["to"]]
+    """The events a player may read: public ones and those addressed to him (`to`); all (`None`: the GM)."""
+    return [e for e in events if player is None or (to := addressed(e)) is None or player in to]
+
+
+def public(events: list[Event]) -> list[Event]:
+    """The events every player may read (what may go where anyone can read it: a commit message)."""
+    return [e for e in events if addressed(e) is None]
 
 
 def event_lines(ruleset: str, events: list[Event]) -> list[str]:

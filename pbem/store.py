@@ -6,22 +6,30 @@
       .gitignore, pbem.yaml      pbem's own; with a game folder, what marks a games dir
       mail/                      the mail pbem read and sends (see pbem.mailrun)
       m1/
-        state.yaml               the game: format version, players, seed, engine state, events, order log
+        state.yaml               the game: format version, players, seed, engine state, what it reported
+        events.yaml, log.yaml    its history: every event and every accepted order, only ever appended
         queue/<n>-<player>.yaml  orders accepted by `pbem submit`, not yet applied (no tokens)
         reports/<player>/...     every report and error report a player was sent
         rejected/...             the orders `pbem advance` refused, for the GM's record
 
-The state file is one file on purpose: the engine state, the events and the order log are written in
-one atomic rename, so a crash can never leave a log that disagrees with the state. It is validated
-against schemas/ when read and before every write.
+The state file decides alone what the game is, in one atomic rename: it records how much of each
+history file exists (see pbem.history), so a crash can never leave a log that disagrees with the state.
+The history is appended before the state file is replaced; a run reads only the part it needs. The
+state file is validated against schemas/ before every write (the history lines when written) and ends
+in a checksum line: when read, a file whose checksum is right is one pbem wrote and validated, and is
+not walked again; any other (edited by hand) is validated in full. Format 1 (the history inside the
+state file) is read, and the next save writes format 2.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
+import hashlib
 import os
 import re
+import signal
 import subprocess
 import tempfile
 import time
@@ -30,11 +38,13 @@ from typing import Any, Iterator
 
 import yaml
 
-from pbem.config import CONFIG_FILE, load_config
-from pbem.errors import PbemError, StoreError
+from pbem.config import CONFIG_FILE, Config
+from pbem.errors import StoreError
+from pbem.history import HISTORIES, History, attach, history_file, settle, write_histories
 from pbem.turnfile import validator
 
-FORMAT = 1
+FORMAT = 2
+OLD_FORMAT = 1  # the events and the order log inside the state file
 # mail in and out stays on the GM's machine (welcome mails carry tokens); what pbem has read is history
 GITIGNORE = ".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n!mail/seen.txt\n"
 STATE_FILE = "state.yaml"
@@ -44,7 +54,7 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 # the names pbem uses at the top of a games dir: no game may take one (the configured mail folders too)
 RESERVED = frozenset({"mail", ".git", ".gitignore", ".pbem.lock", CONFIG_FILE})
-GAME_PARTS = (STATE_FILE, "queue", "reports", "rejected")  # what a game folder holds
+GAME_PARTS = (STATE_FILE, "events.yaml", "log.yaml", "queue", "reports", "rejected")  # what a game folder holds
 # lock files a killed git leaves behind (besides refs/**/*.lock), relative to .git
 GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "config.lock", "packed-refs.lock")
 _IMPORTED = time.time()
@@ -62,7 +72,39 @@ def crash_point(name: str) -> None:
         return
     _crash_counts[name] = _crash_counts.get(name, 0) + 1
     if _crash_counts[name] >= int(nth or 1):
+        if _kill_parent:
+            os.kill(os.getppid(), signal.SIGKILL)
         os._exit(137)
+
+
+def become_worker() -> None:
+    """In a worker process of `pbem advance --jobs`, forked from the run: it dies with the run (and a
+    crash point kills the whole run, as a kill would), and does not hold the games dir's lock, which
+    the run holds alone (a worker left alive must not lock out the next run)."""
+    global _kill_parent
+    _kill_parent = True
+    for fd in _held_locks:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+_kill_parent = False
+_held_locks: list[int] = []  # the fds of the games dir locks this process holds
+
+
+@functools.cache
+def _syncfs() -> Any:
+    """libc's syncfs(2): one file system, not all of them as os.sync (None where there is none)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return None
 
 
 def process_start() -> float:
@@ -82,27 +124,34 @@ def _first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "").rstrip(".")
 
 
+_Dumper.add_representer(History, lambda dumper, history: dumper.represent_list(list(history)))
+
+
 def dump_yaml(value: Any) -> str:
     """Canonical YAML: the same data always gives the same bytes."""
     return yaml.dump(value, Dumper=_Dumper, sort_keys=False, allow_unicode=True, default_flow_style=False,
                      width=100)
 
 
-def write_atomic(path: Path, text: str | bytes) -> None:
-    """Write a file so that readers see the old or the new content, never a mix: temp, fsync, rename."""
+def write_atomic(path: Path, text: str | bytes, durable: bool = True) -> None:
+    """Write a file so that readers see the old or the new content, never a mix: temp, fsync, rename.
+    Without `durable`, no fsync: the caller syncs the whole file system later (see GamesDir.sync)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    if not durable:
+        return
     dirfd = os.open(path.parent, os.O_RDONLY)
     try:
         os.fsync(dirfd)
@@ -112,27 +161,102 @@ def write_atomic(path: Path, text: str | bytes) -> None:
 
 def read_yaml_file(path: Path, what: str) -> Any:
     """A YAML file pbem wrote itself; one that cannot be read is a StoreError naming `what` and where."""
+    return parse_yaml(read_text_file(path, what), what)
+
+
+def read_text_file(path: Path, what: str) -> str:
     try:
-        return yaml.load(path.read_text("utf-8"), Loader=_SafeLoader)
+        return path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise StoreError(f"{what} is corrupt: not UTF-8 text") from None
+
+
+def parse_yaml(text: str, what: str) -> Any:
+    try:
+        return yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise StoreError(f"{what} is corrupt{where}: {problem}") from None
-    except UnicodeDecodeError:
-        raise StoreError(f"{what} is corrupt: not UTF-8 text") from None
 
 
 def check_state(state: dict[str, Any], where: str) -> None:
-    """Validate a state file's content against schemas/state and its game's engine schema."""
+    """Validate a game state in memory: the state file it would be and every line of its history."""
+    check_state_file(state_body(state, {key: [len(state[key]), 0] for key in HISTORIES}), where)
+    for key in HISTORIES:
+        check_history(key, list(state[key]), where)
+
+
+def check_state_file(state: dict[str, Any], where: str) -> None:
+    """Validate a state file's content (format 2, `history` recording the history files) against
+    schemas/state and its game's engine schema."""
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         found = state.get("format") if isinstance(state, dict) else None
-        raise StoreError(f"{where}: state file format {found!r} is not {FORMAT}")
+        raise StoreError(f"{where}: state file format {found!r} is not one this pbem reads ({OLD_FORMAT} or {FORMAT})")
     problems = _errors(state, "state")
     if not problems:
         problems = _errors(state["engine"], f"{state['ruleset']}.state", prefix="engine")
     if problems:
         raise StoreError(f"{where}: the state file is not valid: " + "; ".join(problems[:5]))
+
+
+SCHEMA_OF = {"events": "event", "log": "log-entry"}  # the schema of each history file's lines
+
+
+def check_history(key: str, items: list[Any], where: str, first: int = 0) -> None:
+    """Validate history lines about to be written (items `first`... of `key`)."""
+    check = validator(SCHEMA_OF[key])
+    for i, item in enumerate(items, start=first):
+        for err in check.iter_errors(item):
+            path = ".".join(str(p) for p in [key, i] + list(err.absolute_path))
+            raise StoreError(f"{where}: the state file is not valid: {path}: {err.message}")
+
+
+def from_old_format(state: dict[str, Any], where: str) -> dict[str, Any]:
+    """A format-1 state (the history inside it) checked and turned into a format-2 state in memory;
+    the next save writes the history files."""
+    history = {}
+    for key in HISTORIES:
+        if not isinstance(state.get(key), list):
+            raise StoreError(f"{where}: the state file is not valid: {key}: missing, or not a list")
+        history[key] = state.pop(key)
+        check_history(key, history[key], where)
+    rest = {k: v for k, v in state.items() if k != "format"}
+    check_state_file({"format": FORMAT, **rest, "history": {key: [0, 0] for key in HISTORIES}}, where)
+    return {"format": FORMAT, **rest, **history}
+
+
+def state_body(state: dict[str, Any], recorded: dict[str, list[int]]) -> dict[str, Any]:
+    """What the state file holds for `state`: everything but the history, which it records."""
+    body: dict[str, Any] = {}
+    for key, value in state.items():
+        if key == "events":
+            body["history"] = recorded
+        elif key not in HISTORIES:
+            body[key] = value
+    return body
+
+
+def state_file_text(body: dict[str, Any]) -> str:
+    """The state file's text: the body, and last a checksum of it (see `checksum`)."""
+    text = dump_yaml(body)
+    return f"{text}{CHECKSUM}{checksum(text)}\n"
+
+
+CHECKSUM = "checksum: "
+
+
+def checksum(text: str) -> str:
+    """What the last line of a state file says of the lines before it. A state file whose checksum is
+    right is one pbem validated and wrote itself, unchanged since: its load skips the schema walk. One
+    edited by hand (or by another tool) is validated in full."""
+    return hashlib.sha256(f"pbem state format {FORMAT}\n{text}".encode("utf-8")).hexdigest()
+
+
+def written_by_pbem(text: str) -> bool:
+    body, _, last = text.rstrip("\n").rpartition("\n")
+    return last.startswith(CHECKSUM) and last[len(CHECKSUM):] == checksum(body + "\n")
 
 
 def _errors(value: Any, name: str, prefix: str = "") -> list[str]:
@@ -157,6 +281,10 @@ class GamesDir:
         self.root = Path(root).resolve()
         self.create = create
         self.warnings: list[str] = []  # what the command should tell the GM (a stale git lock removed)
+        self.written: set[str] = set()  # the files a game's run wrote (relative paths), for its commit
+        # `pbem advance`: a game's files are written without an fsync each, then `sync` makes them
+        # durable at once, before its queue is cleared (the inbox and the queue stay until then)
+        self.sync_later = False
         self._reserved: frozenset[str] | None = None
 
     # -- what a games dir is ----------------------------------------------------------------------
@@ -166,18 +294,28 @@ class GamesDir:
         that lies inside the games dir."""
         if self._reserved is None:
             names = set(RESERVED)
-            try:
-                config = load_config(self.root)
-                sections = [config.inbox, config.outbox]
-            except (PbemError, OSError):  # a broken pbem.yaml is reported by the commands that read it
-                sections = []
-            for section in sections:
-                if section.get("type") in ("maildir", "mbox", "files") and section.get("path"):
+            for section in self._mail_sections():
+                if section.get("type") in ("maildir", "mbox", "files") and isinstance(section.get("path"), str) \
+                        and section["path"]:
                     path = (self.root / section["path"]).resolve()
                     if path != self.root and path.is_relative_to(self.root):
                         names.add(path.relative_to(self.root).parts[0])
             self._reserved = frozenset(names)
         return self._reserved
+
+    def _mail_sections(self) -> list[dict[str, Any]]:
+        """The inbox and outbox sections of pbem.yaml, read but not validated (a command that only
+        needs the folder names need not import the validator); a broken pbem.yaml is reported by the
+        commands that use the mail."""
+        try:
+            value = yaml.load((self.root / CONFIG_FILE).read_bytes(), Loader=_SafeLoader)
+        except (OSError, yaml.YAMLError, UnicodeDecodeError):
+            value = None
+        if not isinstance(value, dict):
+            return [Config(root=self.root).inbox, Config(root=self.root).outbox]
+        default = Config(root=self.root)
+        sections = [value.get("inbox", default.inbox), value.get("outbox", default.outbox)]
+        return [section for section in sections if isinstance(section, dict)]
 
     def _has_pbem_gitignore(self) -> bool:
         try:
@@ -278,13 +416,48 @@ class GamesDir:
                 raise StoreError(f"{game}: the game folder {path.parent} is missing; "
                                  f"`git -C {self.root} checkout -- {game}` restores the last committed one")
             raise StoreError(f"there is no game {game!r} in {self.root}")
-        state = read_yaml_file(path, f"{game}: the state file")
-        check_state(state, game)
+        text = read_text_file(path, f"{game}: the state file")
+        state = parse_yaml(text, f"{game}: the state file")
+        if isinstance(state, dict) and state.get("format") == OLD_FORMAT:
+            return from_old_format(state, game)
+        if isinstance(state, dict):
+            state.pop("checksum", None)
+        if not written_by_pbem(text):
+            check_state_file(state, game)
+        attach(state, path.parent, state.pop("history"))
         return state
 
     def save(self, game: str, state: dict[str, Any]) -> None:
-        check_state(state, game)
-        write_atomic(self.game_dir(game) / STATE_FILE, dump_yaml(state))
+        """Append the history a run added, then replace the state file (which says how much of the
+        history exists). Everything is validated before anything is written."""
+        folder = self.game_dir(game)
+        placeholder = {key: [len(state[key]), 0] for key in HISTORIES}
+        check_state_file(state_body(state, placeholder), game)
+        durable = not self.sync_later
+        recorded = write_histories(state, folder, lambda key, items: check_history(key, items, game),
+                                   lambda path, data: write_atomic(path, data, durable), durable)
+        crash_point("history")
+        write_atomic(folder / STATE_FILE, state_file_text(state_body(state, recorded)), durable)
+        settle(state, recorded)
+        self.written.update(f"{game}/{name}" for name in (STATE_FILE, *(f"{key}.yaml" for key in HISTORIES)))
+
+    def sync(self) -> None:
+        """Make everything written so far durable, in one call for the file system of the games dir."""
+        fd = os.open(self.root, os.O_RDONLY)
+        try:
+            syncfs = _syncfs()
+            if syncfs is None or syncfs(fd) != 0:
+                os.sync()
+        finally:
+            os.close(fd)
+
+    def trim_history(self, game: str, state: dict[str, Any]) -> None:
+        """Cut off what a run that died between appending and saving left at the end of the history
+        files (it does not exist for the state file; git need not see it)."""
+        for key in HISTORIES:
+            value = state[key]
+            if isinstance(value, History) and value.path.is_file() and value.path.stat().st_size > value.size:
+                os.truncate(value.path, value.size)
 
     # -- the queue of submitted orders --------------------------------------------------------------
 
@@ -320,7 +493,8 @@ class GamesDir:
 
     def write_report(self, game: str, player: str, name: str, text: str) -> Path:
         path = self.game_dir(game) / "reports" / player / name
-        write_atomic(path, text)
+        write_atomic(path, text, durable=not self.sync_later)
+        self.written.add(f"{game}/reports/{player}/{name}")
         return path
 
     # -- locking ----------------------------------------------------------------------------------
@@ -346,10 +520,12 @@ class GamesDir:
                         raise StoreError(f"another pbem command has held {self.root} for {timeout:.0f}s; "
                                          f"try again later") from None
                     time.sleep(0.1)
+            _held_locks.append(f.fileno())
             try:
                 self.remove_stale_git_locks()
                 yield
             finally:
+                _held_locks.remove(f.fileno())
                 fcntl.flock(f, fcntl.LOCK_UN)
 
     def remove_stale_git_locks(self) -> list[str]:
@@ -379,12 +555,8 @@ class GamesDir:
     def _git(self, *args: str, check: bool = True, what: str = "") -> subprocess.CompletedProcess[str]:
         """Run git in the games dir. With `check`, a failure raises StoreError naming the cause (git's
         own first line); `what` says what it was for."""
-        env = dict(os.environ)
-        for key, default in (("GIT_AUTHOR_NAME", "pbem"), ("GIT_AUTHOR_EMAIL", "pbem@localhost"),
-                             ("GIT_COMMITTER_NAME", "pbem"), ("GIT_COMMITTER_EMAIL", "pbem@localhost")):
-            env.setdefault(key, default)
         try:
-            r = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True, env=env)
+            r = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True, env=_git_env())
         except OSError as exc:
             raise StoreError(f"{what or self.root}: cannot run git ({exc.strerror}); pbem needs git") from None
         if check and r.returncode != 0:
@@ -414,15 +586,32 @@ class GamesDir:
         r = self._git("status", "--porcelain", "--untracked-files=all", what="the games dir")
         return {line[3:].strip('"').split("/", 1)[0] for line in r.stdout.splitlines() if len(line) > 3}
 
-    def committed(self, game: str) -> dict[str, Any] | None:
-        """A game's state as last committed to git (None when it never was, or cannot be read)."""
+    def committed_text(self, game: str) -> str | None:
+        """A game's state file as last committed to git (None when it never was)."""
+        r = self._git("show", f"HEAD:{game}/{STATE_FILE}", check=False)
+        return r.stdout if r.returncode == 0 else None
+
+    def committed_state(self, game: str) -> tuple[str, int, int] | None:
+        """A game's state file as last committed to git, with the turn and the number of events it
+        records (None when it never was committed, or cannot be read)."""
         r = self._git("show", f"HEAD:{game}/{STATE_FILE}", check=False)
         if r.returncode != 0:
             return None
         try:
-            return yaml.load(r.stdout, Loader=_SafeLoader)
+            last = yaml.load(r.stdout, Loader=_SafeLoader)
         except yaml.YAMLError:
             return None
+        if not isinstance(last, dict) or not isinstance(last.get("engine"), dict):
+            return None
+        if isinstance(last.get("events"), list):  # format 1
+            events = len(last["events"])
+        else:
+            count = last["history"].get("events") if isinstance(last.get("history"), dict) else None
+            if not (isinstance(count, list) and count and isinstance(count[0], int)):
+                return None
+            events = count[0]
+        turn = last["engine"].get("turn", 1)
+        return r.stdout, turn if isinstance(turn, int) else 1, events
 
     def commit(self, game: str, message: str) -> bool:
         """Commit what changed in one game's directory; False when nothing did."""
@@ -445,3 +634,120 @@ class GamesDir:
             raise StoreError(f"{what}: git diff failed: {_first_line(diff.stderr) or f'exit status {diff.returncode}'}")
         self._git("commit", "-q", "-m", message, "--", *paths, what=what)
         return True
+
+
+class CommitBatch:
+    """The commits of one run, made without the index by one `git fast-import`: one process for the
+    run instead of three git calls a game, and no index for parallel workers to fight over. Each
+    commit holds the files a game's run wrote, on top of the previous one; `close` moves the branch
+    (nothing is committed before: a run that dies leaves the files for the next run to commit) and
+    brings the index up to date, so `git status` is clean. The commits are those `GamesDir.commit`
+    would make, with the same messages, in the same order."""
+
+    def __init__(self, gd: GamesDir) -> None:
+        self.gd = gd
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.branch = ""
+        self.paths: list[str] = []
+        self.count = 0
+        self._errors: Any = None
+
+    def _start(self) -> None:
+        gd = self.gd
+        branch = gd._git("symbolic-ref", "-q", "HEAD", check=False)
+        head = gd._git("rev-parse", "--verify", "-q", "HEAD", check=False)
+        if branch.returncode != 0 or head.returncode != 0:
+            raise StoreError(f"{gd.root}: HEAD is not a branch with a commit; pbem commits on a branch")
+        self.branch, parent = branch.stdout.strip(), head.stdout.strip()
+        # a git at work (the GM's?) holds the index, which the run brings up to date last: leave the
+        # commits to the next run, as `git commit` would (a stale lock was removed under pbem's lock)
+        lock = gd.root / ".git" / "index.lock"
+        if lock.exists():
+            raise StoreError(f"git commit failed: Unable to create '{lock}': File exists "
+                             f"(a git is at work in the games dir)")
+        self._errors = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(["git", "fast-import", "--quiet", "--done"], cwd=gd.root, env=_git_env(),
+                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self._errors)
+        self._parent = parent
+
+    def commit(self, message: str, paths: list[str]) -> bool:
+        """Commit `paths` (relative to the games dir, as they are on disk now) with `message`; False
+        when there is nothing to commit."""
+        present = [p for p in paths if (self.gd.root / p).is_file()]
+        if not present:
+            return False
+        if self.proc is None:
+            self._start()
+        assert self.proc is not None and self.proc.stdin is not None
+        ident = _ident()
+        out = [f"commit {self.branch}\n".encode(), f"author {ident}\ncommitter {ident}\n".encode()]
+        text = _clean_message(message).encode("utf-8")
+        out.append(b"data %d\n%s\n" % (len(text), text))
+        if self.count == 0:
+            out.append(f"from {self._parent}\n".encode())
+        for path in present:
+            data = (self.gd.root / path).read_bytes()
+            out.append(b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode("utf-8"), len(data), data))
+        crash_point("git-commit")
+        try:
+            self.proc.stdin.write(b"".join(out))
+        except BrokenPipeError:
+            raise StoreError(f"{self.gd.root}: git fast-import failed: {self._error_text()}") from None
+        self.paths += present
+        self.count += 1
+        return True
+
+    def release(self) -> None:
+        """An unfinished fast-import is stopped before `done`: git then moves no branch."""
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+    def _error_text(self) -> str:
+        if self.proc is not None:
+            self.proc.wait()
+        self._errors.seek(0)
+        return _first_line(self._errors.read().decode("utf-8", "replace")) or "it stopped"
+
+    def close(self) -> None:
+        """Finish the commits: the branch moves to the last one, and the index follows."""
+        if self.proc is None:
+            return
+        assert self.proc.stdin is not None
+        crash_point("git-commit")
+        try:
+            self.proc.stdin.write(b"done\n")
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        if self.proc.wait() != 0:
+            raise StoreError(f"{self.gd.root}: git fast-import failed: {self._error_text()}")
+        self._errors.close()
+        self.proc = None
+        r = subprocess.run(["git", "add", "--pathspec-from-file=-", "--pathspec-file-nul"], cwd=self.gd.root,
+                           input="\0".join(self.paths).encode("utf-8"), capture_output=True, env=_git_env())
+        if r.returncode != 0:  # the commits are made; only git's cache of the files is behind
+            self.gd.warnings.append(f"git add after the commits failed: {_first_line(r.stderr.decode('utf-8', 'replace'))}")
+
+
+def _git_env() -> dict[str, str]:
+    env = dict(os.environ)
+    for key, default in (("GIT_AUTHOR_NAME", "pbem"), ("GIT_AUTHOR_EMAIL", "pbem@localhost"),
+                         ("GIT_COMMITTER_NAME", "pbem"), ("GIT_COMMITTER_EMAIL", "pbem@localhost")):
+        env.setdefault(key, default)
+    return env
+
+
+def _ident() -> str:
+    """Who commits, as `git commit` with pbem's environment would say it."""
+    env = _git_env()
+    return f"{env['GIT_COMMITTER_NAME']} <{env['GIT_COMMITTER_EMAIL']}> {int(time.time())} +0000"
+
+
+def _clean_message(message: str) -> str:
+    """A commit message as `git commit -m` stores it: no trailing blanks, no runs of empty lines, one
+    final newline."""
+    lines = [line.rstrip() for line in message.splitlines()]
+    kept = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]
+    return "\n".join(kept).strip("\n") + "\n"

@@ -17,13 +17,15 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
-import jsonschema
 import yaml
 
 from pbem.errors import TurnFileError
 from pbem.rules.base import Order
+
+if TYPE_CHECKING:
+    import jsonschema  # imported when something is validated: a command that validates nothing starts faster
 
 MAX_BYTES = 64 * 1024
 MAX_DEPTH = 8
@@ -250,7 +252,9 @@ def _ecma_pattern(validator: Any, pattern: str, instance: Any, schema: dict[str,
     """`pattern` as JSON Schema means it (ECMA 262): `$` matches only at the very end, where Python's
     `$` also matches before a final newline (`"start B2\\n"` would pass `^start [A-Z][0-9]$`)."""
     if isinstance(instance, str) and not _compiled(pattern).search(instance):
-        yield jsonschema.ValidationError(f"{instance!r} does not match {pattern!r}")
+        from jsonschema import ValidationError
+
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 @cache
@@ -258,17 +262,21 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
 
 
-_Strict = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    validators={"pattern": _ecma_pattern},
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
+@cache
+def _strict() -> Any:
+    import jsonschema
+
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        validators={"pattern": _ecma_pattern},
+        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+    )
 
 
 @cache
 def validator(name: str) -> Any:
     """The validator of a schema from schemas/: whole numbers must be ints, patterns anchor as in ECMA."""
-    return _Strict(schema(name))
+    return _strict()(schema(name))
 
 
 def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
@@ -288,7 +296,9 @@ def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
         deeper = [e for e in closest if e.relative_path or e.validator not in ("type", "enum", "const")]
         if not deeper:
             break
-        error = jsonschema.exceptions.best_match(deeper)
+        from jsonschema.exceptions import best_match
+
+        error = best_match(deeper)
     return error
 
 
@@ -447,7 +457,7 @@ _PART_VALIDATORS: dict[int, tuple[dict[str, Any], Any]] = {}  # id(part) -> (par
 def _fits(value: Any, part: dict[str, Any]) -> bool:
     known = _PART_VALIDATORS.get(id(part))
     if known is None or known[0] is not part:
-        known = _PART_VALIDATORS[id(part)] = (part, _Strict(part))
+        known = _PART_VALIDATORS[id(part)] = (part, _strict()(part))
     return bool(known[1].is_valid(value))
 
 

@@ -117,6 +117,18 @@ def commit_count(games: Path) -> int:
     return int(git(games, "rev-list", "--count", "HEAD"))
 
 
+def game_bytes(folder: Path) -> bytes:
+    """A game's state file and history files, end to end: what "changes nothing" must leave as it was."""
+    return b"".join((folder / name).read_bytes() for name in ("state.yaml", "events.yaml", "log.yaml")
+                    if (folder / name).is_file())
+
+
+def load_game(games: Path, game: str = "m1") -> dict[str, Any]:
+    """A game as the store reads it, with its whole history as lists."""
+    state = GamesDir(games).load(game)
+    return {**state, "events": list(state["events"]), "log": list(state["log"])}
+
+
 def game_files(games: Path) -> dict[str, bytes]:
     """Every file's bytes under `games`, outside .git (and but for the lock file)."""
     return {str(p.relative_to(games)): p.read_bytes() for p in sorted(games.rglob("*"))
@@ -166,10 +178,10 @@ class Table:
         self.tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
 
     def state_bytes(self) -> bytes:
-        return (self.games / self.game / "state.yaml").read_bytes()
+        return game_bytes(self.games / self.game)
 
     def state(self) -> dict[str, Any]:
-        return safe_load(self.state_bytes())
+        return load_game(self.games, self.game)
 
     def show(self, player: str | None = None) -> dict[str, Any]:
         return self.pbem.show(self.game, player)

@@ -22,7 +22,7 @@ import helpers
 from helpers import Pbem, assert_error, assert_usage_error, commit_count, git, player_args, send_turn, snapshot
 from pbem import bots
 from pbem.cli import main as pbem_main
-from pbem.store import dump_yaml
+from pbem.store import GamesDir, dump_yaml
 
 PLAYERS = ("anna", "ben", "cleo")
 
@@ -38,11 +38,12 @@ def game_lines(stdout: str) -> str:
 
 
 def state_bytes(games: Path, game: str = "m1") -> bytes:
-    return (games / game / "state.yaml").read_bytes()
+    """The state file and the history files: what "changes nothing" must leave as it was."""
+    return helpers.game_bytes(games / game)
 
 
 def load_state(games: Path, game: str = "m1") -> dict[str, Any]:
-    return yaml.safe_load(state_bytes(games, game))
+    return helpers.load_game(games, game)
 
 
 class Table(helpers.Table):
@@ -700,8 +701,8 @@ def test_a_corrupt_state_file_is_reported_with_its_line(table: Table) -> None:
 
 def test_a_state_file_of_another_format(table: Table) -> None:
     path = table.games / "m1" / "state.yaml"
-    path.write_text(path.read_text().replace("format: 1\n", "format: 2\n", 1))
-    assert_error(table.pbem("show", "m1"), "m1: state file format 2 is not 1")
+    path.write_text(path.read_text().replace("format: 2\n", "format: 3\n", 1))
+    assert_error(table.pbem("show", "m1"), "m1: state file format 3 is not one this pbem reads (1 or 2)")
 
 
 # -- pbem status ---------------------------------------------------------------------------------------
@@ -833,10 +834,9 @@ def test_verify_a_new_game(table: Table) -> None:
 
 def test_verify_a_tampered_game(table: Table) -> None:
     table.play(table.waiting(), ["auction"])
-    path = table.games / "m1" / "state.yaml"
     state = load_state(table.games)
     state["engine"]["money"]["anna"] += 1
-    path.write_text(dump_yaml(state))
+    GamesDir(table.games).save("m1", state)
     before = snapshot(table.games)
     assert_error(table.pbem("verify", "m1"),
                  "m1: the replay does not match:\n"
@@ -847,10 +847,9 @@ def test_verify_a_tampered_game(table: Table) -> None:
 def test_verify_a_game_with_a_forged_log(table: Table) -> None:
     who = table.waiting()
     table.play(who, ["auction"])
-    path = table.games / "m1" / "state.yaml"
     state = load_state(table.games)
     state["log"][0]["order"] = "draw"
-    path.write_text(dump_yaml(state))
+    GamesDir(table.games).save("m1", state)
     r = table.pbem("verify", "m1")
     assert r.exit_code == 1
     assert r.stderr.startswith("Error: m1: the replay does not match:\n  - engine differs from the replay at ")

@@ -32,7 +32,7 @@ from pbem import mailbox as pbem_mailbox
 from pbem.config import Config
 from pbem.errors import PbemError, StoreError
 from pbem.mailbox import ImapInbox, MaildirInbox, MboxInbox
-from pbem.store import GamesDir, process_start
+from pbem.store import CommitBatch, GamesDir, process_start
 
 SEED = "crash-test-seed-0123"
 PLAYERS = ("anna", "ben", "cleo")
@@ -127,10 +127,12 @@ def reference(templates: dict[str, Path], tmp_path_factory: pytest.TempPathFacto
 
 
 # named steps of a run, in the order a run reaches them (`:n`: the n-th time): reading the mail (the
-# second of three), m1's reports, state, queue, git add, then m2's refused order and commit, seen.txt,
+# second of three), m1's reports, history appended, state, m2's history, queue, git add, then m2's
+# refused order and commit, seen.txt,
 # filing the second mail, delivery; for an mbox inbox also the rewrite of the inbox
 STEPS = [
-    ("maildir", "remember:2"), ("maildir", "reports"), ("maildir", "save"), ("maildir", "dequeue"),
+    ("maildir", "remember:2"), ("maildir", "reports"), ("maildir", "history"), ("maildir", "save"),
+    ("maildir", "history:2"), ("maildir", "dequeue"),
     ("maildir", "git-commit"), ("maildir", "dequeue:3"), ("maildir", "commit:2"), ("maildir", "commit-seen"),
     ("maildir", "file-mail:2"), ("maildir", "deliver"), ("mbox", "file-mail:2"), ("mbox", "unlink-mail"),
 ]
@@ -221,7 +223,7 @@ def test_a_run_killed_at_a_step_then_run_again_ends_as_one_run(killed: dict[tupl
     for game in ("m1", "m2"):
         v = Pbem(root)("verify", game)
         assert v.exit_code == 0, v.output
-    state = yaml.safe_load((root / "m2" / "state.yaml").read_bytes())
+    state = helpers.load_game(root, "m2")
     assert [e["order"] for e in state["log"]] == ["draw", "auction"]
 
 
@@ -266,9 +268,9 @@ def test_a_git_lock_newer_than_the_run_stops_the_game_with_its_cause(table: help
     r = table.pbem("advance")
     assert r.exit_code == 1
     root = table.games.resolve()
-    assert r.stderr == (f"m1: SKIPPED: git add failed: fatal: Unable to create '{root}/.git/index.lock': File exists; "
-                        f"the new state is saved in m1/state.yaml but not committed (the next `pbem advance` "
-                        f"commits it)\nError: 1 game skipped: m1\n")
+    assert r.stderr == (f"m1: SKIPPED: git commit failed: Unable to create '{root}/.git/index.lock': File exists "
+                        f"(a git is at work in the games dir); the new state is saved in m1/state.yaml but not "
+                        f"committed (the next `pbem advance` commits it)\nError: 1 game skipped: m1\n")
     assert lock.exists() and git(table.games, "rev-parse", "HEAD") == head
     lock.unlink()  # that git is done
     r = table.pbem("advance")
@@ -486,14 +488,20 @@ def test_mail_for_a_game_that_did_not_commit_stays_and_the_rest_leaves(pbem: Pbe
                                     attachments=[("t.yaml", turn_file(game, who, tokens[game][who], 1, ["auction"]))]))
     g.inbox.deliver(player_mail("x@elsewhere.test", "away\n", message_id="<away@elsewhere.test>",
                                 headers={"Auto-Submitted": "auto-replied"}))
-    real = GamesDir.commit
+    real, real_batch = GamesDir.commit, CommitBatch.commit
 
     def commit(self: GamesDir, game: str, message: str) -> bool:
         if game == "m2":
             raise StoreError("m2: git add failed: fatal: the disk is full")
         return real(self, game, message)
+
+    def batch_commit(self: CommitBatch, message: str, paths: list[str]) -> bool:  # a game git had clean
+        if message.startswith("m2: "):
+            raise StoreError("m2: git add failed: fatal: the disk is full")
+        return real_batch(self, message, paths)
     with monkeypatch.context() as m:
         m.setattr(GamesDir, "commit", commit)
+        m.setattr(CommitBatch, "commit", batch_commit)
         r = g.advance(ok=False)
     assert r.exit_code == 1
     assert mail_ids(g.inbox.waiting()) == ["<m2@players.test>"]  # the mail of the game that did not commit

@@ -133,7 +133,8 @@ def test_what_marks_a_games_dir(tmp_path: Path, marker: str) -> None:
         (root / ".gitignore").write_bytes((made / ".gitignore").read_bytes())
     else:  # a game made by the library, without git or pbem.yaml
         (root / "m1").mkdir()
-        (root / "m1" / "state.yaml").write_bytes((made / "m1" / "state.yaml").read_bytes())
+        for name in ("state.yaml", "events.yaml", "log.yaml"):
+            (root / "m1" / name).write_bytes((made / "m1" / name).read_bytes())
     assert GamesDir(root).is_games_dir()
     r = Pbem(root)("status", "--json")
     assert r.exit_code == 0, r.output

@@ -23,7 +23,7 @@ from pbem import bots
 from pbem.cli import main as pbem_main
 from pbem.rng import Rng, commitment
 from pbem.rules.base import get_ruleset
-from pbem.store import dump_yaml
+from pbem.store import GamesDir, dump_yaml
 
 R = get_ruleset("medina")
 SEED = "medina-cli-seed-5e1d"
@@ -187,7 +187,7 @@ def test_a_whole_bot_game(table: Table) -> None:
 
     # and a tampered state file does not verify
     state["engine"]["supply"]["anna"]["wall"] += 1
-    (finished.games / "m1" / "state.yaml").write_text(dump_yaml(state))
+    GamesDir(finished.games).save("m1", state)
     r = finished.pbem("verify", "m1")
     assert r.exit_code == 1
     assert r.stderr.startswith("Error: m1: the replay does not match:\n  - engine differs from the replay at "

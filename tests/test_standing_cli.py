@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
+import helpers
 from helpers import Pbem, assert_error, assert_usage_error, player_args, snapshot
 from pbem.errors import IllegalOrder
 from pbem.game import new_game, set_standing
@@ -85,7 +86,7 @@ def test_standing_orders_play_in_the_run_that_reaches_them(pbem: Pbem, tmp_path:
     assert out == (f"m1: applied {b} standing orders; {c} standing orders; {a} auction; {b} pass (by standing "
                    f"order); {c} pass (by standing order)\n")
     assert g.gm()["waiting_for"] == [a]  # the auctioneer bids last, and has no standing order
-    state = yaml.safe_load((pbem.games / "m1" / "state.yaml").read_text())
+    state = helpers.load_game(pbem.games)
     assert [(e["player"], e["order"], e.get("by")) for e in state["log"]] == [
         (a, "auction", None), (b, "pass", "standing"), (c, "pass", "standing")]
     assert pbem("verify", "m1").exit_code == 0

@@ -167,7 +167,7 @@ def test_new_with_a_deck_fixes_the_draw_order(table: Table) -> None:
     assert gm["view"]["fixed_rounds"] == [["furs-0"]]
     report = (table.games / "s1" / "reports" / "anna" / "0001-turn-0001.txt").read_text()
     assert "anna draws gold-5; 25 left in the bag." in report
-    state = yaml.safe_load(table.state_bytes())
+    state = table.state()
     assert state["deck"] == {"rounds": [["gold-5", "silk-4"], ["furs-0"]]}
     table.play("anna", ["draw"])
     assert table.pbem.show("s1")["view"]["lot"] == ["gold-5", "silk-4"]
@@ -403,12 +403,12 @@ def test_a_queued_order_that_became_stale_is_refused_by_advance(loading: Table) 
     entry = yaml.safe_load(kept)
     entry["received"] = "2026-11-21T11:59:00Z"
     queued.write_text(yaml.safe_dump(entry))
-    state = loading.state_bytes()
+    state = loading.state()
     r = loading.pbem("advance")
     assert r.exit_code == 0, r.output
     assert "s1: refused anna (turn 8): your orders answer turn 8, but game 's1' is at turn 9: they are stale\n" \
         in r.stdout
-    assert yaml.safe_load(loading.state_bytes())["engine"] == yaml.safe_load(state)["engine"]
+    assert loading.state()["engine"] == state["engine"]
     refusals = list((loading.games / "s1" / "reports" / "anna").glob("*-refused-turn-0008.txt"))
     assert len(refusals) == 1
     text = refusals[0].read_text()
@@ -494,7 +494,7 @@ def test_a_whole_bot_game_through_the_cli(table: Table) -> None:
     other player is asked, travel in one turn file, as a player may send them; the mirror is checked
     against what `show` prints before every file."""
     table.new(seed="whole-game-seed")
-    state = yaml.safe_load(table.state_bytes())
+    state = table.state()
     engine = copy.deepcopy(state["engine"])
     rng = Rng(state["seed"], state["rng_counter"])
     files = orders_given = 0
