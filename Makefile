@@ -4,9 +4,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test demo demo-florenz bench contract clean mail-servers
+.PHONY: install test demo demo-florenz bench contract clean mail-servers browser fonts
 
-install: $(STAMP)
+install: $(STAMP) fonts
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,13 +14,29 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-test: install mail-servers
+test: install mail-servers browser
 	$(PY) -m pytest -q -n 2
 
 # The mail tests run a real IMAP server (Debian's dovecot) on localhost; install it where it is missing.
 mail-servers:
 	@command -v dovecot >/dev/null 2>&1 || test -x /usr/sbin/dovecot || bash tests/install-dovecot.sh \
 		|| echo "warning: dovecot could not be installed; the IMAP tests will be skipped"
+
+# The board pictures in report mails write their words in DejaVu Sans (Debian's fonts-dejavu-core);
+# install it where it is missing.
+fonts:
+	@test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
+		|| { SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; export DEBIAN_FRONTEND=noninteractive; \
+		     $$SUDO apt-get update -qq >/dev/null && $$SUDO apt-get install -y -qq --no-install-recommends fonts-dejavu-core >/dev/null; } \
+		|| echo "warning: fonts-dejavu-core could not be installed; the board pictures will have no text"
+
+# The archive tests open the web site in a real browser (Debian's chromium, headless); install it where
+# it is missing. Where it cannot be installed the browser tests are skipped.
+browser:
+	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium \
+		|| { SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; export DEBIAN_FRONTEND=noninteractive; \
+		     $$SUDO apt-get update -qq >/dev/null && $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; } \
+		|| echo "warning: chromium could not be installed; the browser tests will be skipped"
 
 demo: install
 	$(PY) -m pbem.demo --dir demo-games

@@ -9,6 +9,7 @@ from __future__ import annotations
 import email
 import email.policy
 import hashlib
+import html
 import html.parser
 import imaplib
 import mailbox
@@ -82,10 +83,39 @@ def thread_of(ref: str) -> tuple[str, str, int] | None:
     return None
 
 
+@dataclass(frozen=True)
+class Picture:
+    """An image shown inside a mail's HTML part: PNG bytes, its alternative text and file name."""
+
+    png: bytes
+    alt: str
+    filename: str
+
+
+def picture_cid(message_id: str) -> str:
+    """The Content-ID of a mail's picture, made from the mail's own Message-ID (so it is unique and
+    the same mail gets the same bytes)."""
+    return f"<board.{message_id.strip('<>')}>"
+
+
+def report_html(body: str, cid: str, picture: Picture) -> str:
+    """The HTML part of a mail with a picture: the picture, then the text exactly as the plain part
+    has it, in a <pre> (so that the HTML part read as text, or quoted back, is that text)."""
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n"
+            f"<p><img src=\"cid:{html.escape(cid.strip('<>'))}\" alt=\"{html.escape(picture.alt)}\" "
+            "style=\"max-width: 100%; height: auto;\"></p>\n"
+            f"<pre style=\"font-family: monospace; white-space: pre-wrap;\">{html.escape(body, quote=False)}</pre>\n"
+            "</body></html>\n")
+
+
 def compose(config: Config, to_name: str, to_address: str, subject: str, body: str, message_id: str,
             in_reply_to: str | None = None, references: list[str] | None = None,
-            date: datetime | None = None) -> EmailMessage:
-    """A plain-text mail from the GM; headers encoded so that non-ASCII names and subjects survive."""
+            date: datetime | None = None, picture: Picture | None = None) -> EmailMessage:
+    """A plain-text mail from the GM; headers encoded so that non-ASCII names and subjects survive.
+
+    With a `picture`: multipart/alternative, the same plain text first (what every reader and pbem's
+    own order parsing take), then multipart/related with an HTML part (the picture and the text) and
+    the PNG, which the HTML shows by its Content-ID (mail clients do not show SVG)."""
     msg = EmailMessage(policy=email.policy.SMTP)
     msg["From"] = Address(_one_line(config.gm_name), addr_spec=config.gm_address)
     msg["To"] = Address(_one_line(to_name), addr_spec=to_address)
@@ -100,6 +130,18 @@ def compose(config: Config, to_name: str, to_address: str, subject: str, body: s
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: auto-responders must not answer
     msg[LOOP_HEADER] = config.gm_address
     msg.set_content(body, charset="utf-8")
+    if picture is not None:
+        cid = picture_cid(message_id)
+        msg.add_alternative(report_html(body, cid, picture), subtype="html", charset="utf-8")
+        html_part = msg.get_payload()[1]
+        html_part.add_related(picture.png, maintype="image", subtype="png", cid=cid, disposition="inline",
+                              filename=picture.filename)
+        html_part.set_param("type", "text/html")  # RFC 2387: the root part's type
+        # boundaries from the Message-ID, not random: the same mail is the same bytes (`=_` never
+        # occurs in quoted-printable or base64 text)
+        mark = hashlib.sha256(message_id.encode()).hexdigest()[:24]
+        msg.set_boundary(f"=_pbem_a_{mark}")
+        html_part.set_boundary(f"=_pbem_r_{mark}")
     return msg
 
 

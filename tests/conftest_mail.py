@@ -113,8 +113,8 @@ def order_line(order: Any) -> str:
 
 
 def token_of(welcome: EmailMessage) -> str:
-    m = re.search(r"Your secret token is:\s+(\S+)", welcome.get_content())
-    assert m, welcome.get_content()
+    m = re.search(r"Your secret token is:\s+(\S+)", welcome.get_body(("plain",)).get_content())
+    assert m, welcome.get_body(("plain",)).get_content()
     return m.group(1)
 
 

@@ -76,7 +76,7 @@ def read_mail(path: Path) -> EmailMessage:
 
 
 def body(msg: EmailMessage) -> str:
-    return msg.get_content().replace("\r\n", "\n")
+    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
 
 
 def game_lines(stdout: str) -> list[str]:

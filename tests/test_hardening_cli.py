@@ -212,12 +212,12 @@ def test_a_newcomer_gets_his_welcome_first_and_no_report_before_it(pbem: Pbem) -
     assert len(to_dora) == 1  # the welcome, and it holds the report
     welcome = to_dora[0]
     assert "welcome to Medici" in welcome["Subject"]
-    text = welcome.get_content()
+    text = welcome.get_body(("plain",)).get_content()
     assert token in text and "dora takes over the seat 'cleo' from cleo." in text
     # the others hear of her, and never see her token
     others = [m for m in fresh if m not in to_dora]
     assert {m["To"].addresses[0].addr_spec for m in others} == {"anna@example.org", "ben@example.org"}
-    assert all(token not in m.get_content() for m in others)
+    assert all(token not in m.get_body(("plain",)).get_content() for m in others)
     state = (pbem.games / "m1" / "state.yaml").read_text()
     assert hashlib.sha256(token.encode()).hexdigest() in state and token not in state
 

@@ -37,7 +37,7 @@ def g(pbem: Pbem) -> MailGames:
 
 
 def text(msg: Any) -> str:
-    return msg.get_content().replace("\r\n", "\n")
+    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
 
 
 def replies(mails: list[Any]) -> list[Any]:

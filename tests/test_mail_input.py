@@ -77,7 +77,7 @@ def g(pbem: Pbem) -> MailGames:
 
 
 def text(msg: Any) -> str:
-    return msg.get_content().replace("\r\n", "\n")
+    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
 
 
 def answer(g: MailGames, player: str, body: str, **kw: Any) -> bytes:

@@ -1,0 +1,467 @@
+"""`pbem archive`: a static web site of the games, and `pbem verify --log`: a published game checked
+without the GM's games dir.
+
+    <out>/index.html             every archived game: ruleset, players, status, turn
+    <out>/style.css              the one style sheet (no JavaScript, no network: works from file://)
+    <out>/<game>/index.html      the game: its players, its turns, and once it is over the standings,
+                                 the seed and the order log
+    <out>/<game>/turn-NNNN.html  one page per decision that has an order in the log (0000: the start),
+    <out>/<game>/turn-NNNN.svg   with the board after it, what happened, links to the turns before and
+                                 after and to the git commit that recorded it
+    <out>/<game>/game.yaml       a finished game only: ruleset, options, players, deck, seed, order log
+                                 and result, which `pbem verify --log` replays
+
+Past turns are rebuilt by replaying the order log from the seed (the state keeps only the present). An
+active (or paused) game's pages show only what every player may see: the public board, the events not
+addressed to anyone in particular, the seed's commitment. A finished game's pages show everything: the
+events addressed to one player too, what was hidden at each turn, the seed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import subprocess
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import yaml
+
+from pbem.errors import PbemError, StoreError
+from pbem.game import load_checked, player_names, ruleset_of, waiting_for
+from pbem.pictures import PUBLIC, board_svg
+from pbem.report import _load, addressed, event_lines
+from pbem.rng import Rng, commitment
+from pbem.rules.base import Event, get_ruleset, order_text
+from pbem.store import GamesDir, dump_yaml
+
+LOG_FORMAT = 1  # the format of game.yaml, the file `pbem verify --log` reads
+LOG_FILE = "game.yaml"
+PAGE = re.compile(r"^turn-\d{4,}\.(html|svg)\Z")  # the files of a game folder an archive rewrites
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+# -- git: which commit recorded which turn -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Commit:
+    sha: str
+    subject: str
+
+
+def game_commits(root: Path, game: str) -> list[Commit]:
+    """The commits of one game's folder, newest first ([] where there is no git history)."""
+    if not (root / ".git").exists():
+        return []
+    try:
+        r = subprocess.run(["git", "log", "--format=%H%x00%s", "--", f"{game}/"], cwd=root,
+                           capture_output=True, text=True)
+    except OSError:
+        return []
+    if r.returncode != 0:
+        return []
+    return [Commit(*line.split("\0", 1)) for line in r.stdout.splitlines() if "\0" in line]
+
+
+def turn_commits(game: str, commits: list[Commit], turns: list[int]) -> dict[int, Commit]:
+    """The commit that recorded each turn, from the subjects `pbem advance` and `pbem new` write
+    (`m1: turn 5-7: ...`, `m1: new medici game for ...`). After a rollback the turns played again
+    were recorded again: the newest commit naming a turn wins."""
+    span = re.compile(rf"^{re.escape(game)}: turn (\d+)(?:-(\d+))?\b")
+    found: dict[int, Commit] = {}
+    for c in commits:  # newest first
+        m = span.match(c.subject)
+        if m:
+            first = int(m.group(1))
+            last = int(m.group(2) or first)
+            for t in turns:
+                if first <= t <= last:
+                    found.setdefault(t, c)
+        elif c.subject.startswith(f"{game}: new ") and 0 in turns:
+            found.setdefault(0, c)
+    return found
+
+
+# -- the past, rebuilt from the seed ----------------------------------------------------------------------
+
+def snapshots(state: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """(turn, engine) at the start (turn 0) and after each order of the log, replayed from the seed."""
+    ruleset = ruleset_of(state)
+    rng = Rng(state["seed"])
+    engine, _ = ruleset.setup(player_names(state), dict(state["options"]), rng, state["deck"])
+    out = [(0, copy.deepcopy(engine))]
+    for entry in state["log"]:
+        if entry["turn"] != engine["turn"]:
+            raise StoreError(f"{state['game']}: the order log says turn {entry['turn']} where the replay is "
+                             f"at turn {engine['turn']}; run pbem verify {state['game']}")
+        try:
+            ruleset.apply(engine, entry["player"], entry["order"], rng)
+        except PbemError as exc:
+            raise StoreError(f"{state['game']}: the order log does not replay at turn {entry['turn']}: {exc}; "
+                             f"run pbem verify {state['game']}") from None
+        out.append((entry["turn"], copy.deepcopy(engine)))
+    return out
+
+
+def public(event: Event) -> bool:
+    """Whether every player may read an event: those addressed to some players (`to: [...]`) are theirs.
+    (A `to` that is not a list is part of what happened, such as the rank a petitioner rose to.)"""
+    return addressed(event) is None
+
+
+def hidden_then(ruleset: Any, engine: dict[str, Any]) -> list[tuple[str, str]]:
+    """What the GM saw and the players did not at one moment: (where in the view, the GM's value),
+    from the difference between the GM's view and the public one. Shown once the game is over."""
+    out: list[tuple[str, str]] = []
+
+    def walk(gm: Any, seen: Any, path: str) -> None:
+        if isinstance(gm, dict) and isinstance(seen, dict):
+            for key, value in gm.items():
+                if key in ("you", "display"):  # who looks, and the texts drawn from the rest
+                    continue
+                if key not in seen or value != seen[key]:
+                    walk(value, seen.get(key), f"{path}.{key}" if path else str(key))
+        elif gm != seen:
+            out.append((path, _plain(gm)))
+    walk(ruleset.view(engine, None), ruleset.view(engine, PUBLIC), "")
+    return out
+
+
+def _plain(value: Any) -> str:
+    """A value of a view in few words: a list of cards as `a, b, c`, a table as `k: v, ...`."""
+    scalar = (str, int, float, bool)
+    if isinstance(value, list) and all(isinstance(v, scalar) for v in value):
+        return ", ".join(str(v) for v in value) or "none"
+    if isinstance(value, dict) and all(isinstance(v, scalar) for v in value.values()):
+        return ", ".join(f"{k}: {v}" for k, v in value.items()) or "none"
+    if isinstance(value, scalar):
+        return str(value)
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+# -- the pages ---------------------------------------------------------------------------------------
+
+@dataclass
+class Page:
+    turn: int                                 # the decision (0: the start)
+    name: str                                 # turn-0007
+    player: str | None = None                 # who decided
+    order: str | None = None                  # what he ordered (finished games only)
+    mark: str | None = None                   # by standing order / sent ahead / substitute move
+    events: list[tuple[str, str]] = field(default_factory=list)  # (text, to whom: "" for everyone)
+    hidden: list[tuple[str, str]] = field(default_factory=list)
+    commit: Commit | None = None
+    prev: str | None = None
+    next: str | None = None
+
+
+@dataclass
+class Archived:
+    """One game written to the archive."""
+
+    game: str
+    ruleset: str
+    title: str
+    status: str
+    turn: int
+    players: list[str]
+    pages: int
+    finished: bool
+
+
+def page_name(turn: int) -> str:
+    return f"turn-{turn:04d}"
+
+
+def _mark(entry: dict[str, Any]) -> str | None:
+    if entry.get("substitute"):
+        return f"substitute move ({entry['substitute']})"
+    return {"standing": "by standing order", "premove": "sent ahead"}.get(entry.get("by", ""))
+
+
+@cache
+def env() -> jinja2.Environment:
+    e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, undefined=jinja2.StrictUndefined,
+                           trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    e.filters["order_text"] = order_text
+    return e
+
+
+def render(template: str, **context: Any) -> str:
+    return env().get_template(f"archive/{template}").render(**context)
+
+
+def game_record(state: dict[str, Any]) -> dict[str, Any]:
+    """What `pbem verify --log` reads: everything needed to replay a finished game, and its result."""
+    ruleset = ruleset_of(state)
+    log = []
+    for entry in state["log"]:
+        row = {"turn": entry["turn"], "player": entry["player"], "order": entry["order"]}
+        for key in ("substitute", "by"):
+            if entry.get(key):
+                row[key] = entry[key]
+        log.append(row)
+    return {
+        "format": LOG_FORMAT,
+        "game": state["game"],
+        "ruleset": state["ruleset"],
+        "options": dict(state["options"]),
+        "players": player_names(state),
+        "deck": state["deck"],
+        "seed": state["seed"],
+        "seed_sha256": state["seed_sha256"],
+        "log": log,
+        "result": [{"player": r["player"], "score": r["score"], "rank": r["rank"]}
+                   for r in ruleset.result(state["engine"])],
+    }
+
+
+def game_pages(state: dict[str, Any], commits: list[Commit]) -> tuple[list[Page], dict[str, str]]:
+    """A game's turn pages and their pictures (file name -> SVG text)."""
+    ruleset = ruleset_of(state)
+    finished = state["status"] == "finished"
+    snaps = snapshots(state)
+    entries = {e["turn"]: e for e in state["log"]}
+    turns = [t for t, _ in snaps]
+    pages = [Page(t, page_name(t)) for t in turns]
+    by_turn = {p.turn: p for p in pages}
+    # each event on the page of the last turn at or before its own (a notice given while the game
+    # waited for turn 9 is on the page of turn 8... or of 9 once 9 has an order)
+    events = list(state["events"])
+    lines = event_lines(state["ruleset"], events)
+    for event, line in zip(events, lines):
+        if not finished and not public(event):
+            continue
+        at = max((t for t in turns if t <= event.get("turn", 0)), default=0)
+        to = ", ".join(event["to"]) if not public(event) else ""
+        by_turn[at].events.append((line, to))
+    found = turn_commits(state["game"], commits, turns)
+    pictures: dict[str, str] = {}
+    for i, (page, (turn, engine)) in enumerate(zip(pages, snaps)):
+        entry = entries.get(turn)
+        if entry is not None:
+            page.player = entry["player"]
+            page.mark = _mark(entry)
+            if finished:
+                page.order = order_text(entry["order"])
+        page.commit = found.get(turn)
+        page.prev = pages[i - 1].name if i else None
+        page.next = pages[i + 1].name if i + 1 < len(pages) else None
+        last = i + 1 == len(pages)
+        shown = dict(state, engine=engine, status=state["status"] if last else "active")
+        pictures[f"{page.name}.svg"] = board_svg(shown, None)
+        if finished:
+            page.hidden = hidden_then(ruleset, engine)
+    return pages, pictures
+
+
+def describe(state: dict[str, Any]) -> dict[str, Any]:
+    """A game as the index lists it."""
+    ruleset = ruleset_of(state)
+    status = state["status"]
+    return {"game": state["game"], "ruleset": state["ruleset"], "title": ruleset.title,
+            "players": [p["name"] for p in state["players"]], "status": status,
+            "turn": state["engine"]["turn"], "waiting_for": waiting_for(state) if status != "finished" else [],
+            "options": dict(state["options"])}
+
+
+def check_out(gd: GamesDir, out: Path) -> Path:
+    """The folder the archive goes to: a folder (new or not) outside the games dir."""
+    target = out.resolve()
+    if target.exists() and not target.is_dir():
+        raise PbemError(f"{out} is a file; --out needs a folder for the archive")
+    if target == gd.root or target.is_relative_to(gd.root):
+        raise PbemError(f"{out} is inside the games dir {gd.root}; write the archive to a folder outside it")
+    return target
+
+
+def write_game(gd: GamesDir, state: dict[str, Any], out: Path, commit_url: str | None) -> Archived:
+    """One game's folder of the archive, rewritten."""
+    game = state["game"]
+    info = describe(state)
+    finished = state["status"] == "finished"
+    pages, pictures = game_pages(state, game_commits(gd.root, game))
+    folder = out / game
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.iterdir():  # what an earlier archive wrote (a rollback leaves fewer turns)
+        if old.is_file() and (PAGE.match(old.name) or old.name == LOG_FILE):
+            old.unlink()
+    context = dict(info=info, finished=finished, seed_sha256=state["seed_sha256"], commit_url=commit_url,
+                   pages=pages, log_file=LOG_FILE)
+    if finished:
+        record = game_record(state)
+        (folder / LOG_FILE).write_text(
+            f"# pbem game log: replay it with `pbem verify --log {LOG_FILE}`\n" + dump_yaml(record), "utf-8")
+        context.update(seed=state["seed"], result=record["result"], log=record["log"])
+    for name, svg in pictures.items():
+        (folder / name).write_text(svg, "utf-8")
+    for page in pages:
+        (folder / f"{page.name}.html").write_text(render("turn.html.j2", page=page, **context), "utf-8")
+    (folder / "index.html").write_text(render("game.html.j2", **context), "utf-8")
+    return Archived(game, state["ruleset"], info["title"], state["status"], state["engine"]["turn"],
+                    info["players"], len(pages), finished)
+
+
+def write_archive(gd: GamesDir, games: list[str] | None, out: Path,
+                  commit_url: str | None = None) -> tuple[list[Archived], list[str]]:
+    """Write the archive of `games` (None: every game) to `out`. Returns the games written and, when
+    all games were asked for, the problems of those that could not be (a named game that cannot be
+    read raises)."""
+    target = check_out(gd, out)
+    named = games is not None
+    states = [load_checked(gd, g) for g in games] if named else []
+    problems: list[str] = []
+    if not named:
+        for g in gd.games():
+            try:
+                states.append(gd.load(g))
+            except PbemError as exc:
+                problems.append(str(exc))
+    target.mkdir(parents=True, exist_ok=True)
+    done = []
+    for state in states:
+        try:
+            done.append(write_game(gd, state, target, commit_url))
+        except PbemError as exc:
+            if named:
+                raise
+            problems.append(str(exc))
+    # the index lists every game of the games dir whose folder the archive holds (an earlier run may
+    # have written others than this one)
+    listed = []
+    for g in gd.games():
+        if (target / g / "index.html").is_file():
+            try:
+                listed.append(describe(gd.load(g)))
+            except PbemError:
+                continue
+    (target / "index.html").write_text(render("index.html.j2", games=listed), "utf-8")
+    (target / "style.css").write_text(render("style.css.j2"), "utf-8")
+    return done, problems
+
+
+# -- pbem verify --log ------------------------------------------------------------------------------------
+
+@dataclass
+class LogCheck:
+    """What replaying a published game log gave."""
+
+    game: str
+    title: str
+    orders: int
+    seed_sha256: str
+    standings: list[dict[str, Any]]
+    claimed: list[dict[str, Any]]
+
+    @property
+    def matches(self) -> bool:
+        return self.standings == self.claimed
+
+
+def _shape(data: Any) -> str | None:
+    """Why `data` is not a game log, or None."""
+    if not isinstance(data, dict):
+        return "it is not a mapping of ruleset, options, players, seed, log and result"
+    for key in ("ruleset", "options", "players", "seed", "log", "result"):
+        if key not in data:
+            return f"{key!r} is missing"
+    if data.get("format", LOG_FORMAT) != LOG_FORMAT:
+        return f"its format {data['format']!r} is not {LOG_FORMAT}"
+    if not isinstance(data["ruleset"], str):
+        return "'ruleset' must be the name of a ruleset"
+    options = data["options"]
+    if not isinstance(options, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
+        return "'options' must map option names to values"
+    players = data["players"]
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        return "'players' must be a list of player names"
+    if not isinstance(data["seed"], str) or not data["seed"]:
+        return "'seed' must be the game's seed, a text"
+    if "seed_sha256" in data and not isinstance(data["seed_sha256"], str):
+        return "'seed_sha256' must be the seed's commitment, a text"
+    if data.get("deck") is not None and not isinstance(data["deck"], dict):
+        return "'deck' must be a deck file's mapping, or null"
+    if not isinstance(data["log"], list):
+        return "'log' must be a list of orders"
+    for i, entry in enumerate(data["log"]):
+        if not (isinstance(entry, dict) and isinstance(entry.get("turn"), int) and isinstance(entry.get("player"), str)
+                and isinstance(entry.get("order"), (str, dict))):
+            return f"log[{i}] must have a turn (a number), a player and an order"
+    result = data["result"]
+    if not isinstance(result, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("player"), str) and isinstance(r.get("score"), int)
+            and isinstance(r.get("rank"), int) for r in result):
+        return "'result' must be a list of standings (player, score, rank)"
+    return None
+
+
+def read_log(path: Path) -> dict[str, Any]:
+    """A published game log, read and checked for its shape."""
+    what = f"the log file {str(path)!r}"
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise PbemError(f"cannot read {what}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PbemError(f"{what} is not YAML: it is not UTF-8 text") from None
+    try:
+        data = yaml.load(text, Loader=_SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise PbemError(f"{what} is not YAML: {problem}" + (f" (line {mark.line + 1})" if mark else "")) from None
+    why = _shape(data)
+    if why:
+        raise PbemError(f"{what} is not a pbem game log: {why}")
+    return data
+
+
+def verify_log(path: Path) -> LogCheck:
+    """Replay a published game log from its seed: the standings it reaches, and those it claims."""
+    data = read_log(path)
+    what = f"the log file {str(path)!r}"
+    try:
+        ruleset = get_ruleset(data["ruleset"])
+        ruleset.check_players(data["players"])
+        options = ruleset.check_options(data["options"])
+        deck = ruleset.check_deck(data["deck"], data["players"], options) if data.get("deck") is not None else None
+    except PbemError as exc:
+        raise PbemError(f"{what}: {exc}") from None
+    seed = data["seed"]
+    if "seed_sha256" in data and data["seed_sha256"] != commitment(seed):
+        raise PbemError(f"{what}: the seed does not match its commitment (sha256 {data['seed_sha256']})")
+    rng = Rng(seed)
+    try:
+        engine, _ = ruleset.setup(list(data["players"]), options, rng, deck)
+    except PbemError as exc:
+        raise PbemError(f"{what} does not replay: the setup fails: {exc}") from None
+    for i, entry in enumerate(data["log"], start=1):
+        step = f"order {i} (turn {entry['turn']}, {entry['player']}: {order_text(entry['order'])})"
+        if entry["turn"] != engine["turn"]:
+            raise PbemError(f"{what} does not replay: {step}: the game is at turn {engine['turn']}")
+        decision = ruleset.decision(engine)
+        if decision is None:
+            raise PbemError(f"{what} does not replay: {step}: the game is already over")
+        if entry["player"] not in decision.players:
+            raise PbemError(f"{what} does not replay: {step}: the decision is {', '.join(decision.players)}'s")
+        try:
+            ruleset.apply(engine, entry["player"], entry["order"], rng)
+        except PbemError as exc:
+            raise PbemError(f"{what} does not replay: {step}: {exc}") from None
+    decision = ruleset.decision(engine)
+    if decision is not None:
+        raise PbemError(f"{what} does not replay to the end: after its {len(data['log'])} orders the game "
+                        f"waits for {', '.join(decision.players)} (turn {engine['turn']})")
+    standings = [{"player": r["player"], "score": r["score"], "rank": r["rank"]} for r in ruleset.result(engine)]
+    claimed = [{"player": r["player"], "score": r["score"], "rank": r["rank"]} for r in data["result"]]
+    return LogCheck(str(data.get("game") or path.stem), ruleset.title, len(data["log"]), commitment(seed),
+                    standings, claimed)
+
+
+def standings_text(rows: list[dict[str, Any]]) -> str:
+    return "; ".join(f"{r['rank']}. {r['player']} {r['score']}" for r in rows) or "none"
+

@@ -1,0 +1,132 @@
+"""Pictures of the board: SVG drawn from a player's view by templates/<game>/board.svg.j2, and PNG.
+
+`board_svg(state, viewer)` draws what `viewer` may see (None: what every player may see) from the
+ruleset's own `view()`, the same data his text report is written from, so a picture can show nothing
+his report does not. Every piece carries `class` and `data-*` attributes (`data-player`, `data-cell`,
+`data-good`...) so that tests compare the pieces with the view. Seats have colours, and every piece
+also shows its seat's number (or name), with a legend naming the players: colour alone carries no
+meaning. Plain SVG 1.1, fixed viewBox 720 wide, no external resources; text in DejaVu Sans (Debian's
+fonts-dejavu-core) or a generic sans-serif.
+
+`board_png(svg)` renders it for mail, since mail clients do not show SVG: resvg (resvg-py's
+self-contained wheel: no system library), with DejaVu Sans loaded from its Debian place when it is
+there (else the system's fonts), then re-encoded by Pillow as a palette PNG (a third of the size; the
+same bytes for the same SVG).
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from pbem.report import _load
+from pbem.rules.base import get_ruleset
+
+#: the viewer named when the ruleset is asked for what every player may see: the views hide each
+#: player's secrets from everybody but him, and no player is called ""
+PUBLIC = ""
+FONT = "'DejaVu Sans', Verdana, Arial, sans-serif"
+WIDTH = 720
+#: seat colours (Okabe-Ito, told apart by the colour-blind too); pieces also show the seat number
+SEAT_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#F0E442", "#CC79A7", "#D55E00"]
+#: Florenz families play their own colours
+FAMILY_COLOURS = {"blue": "#2A6FDB", "orange": "#F08A24", "violet": "#8E5BC8", "green": "#3A9A48",
+                  "black": "#333333"}
+#: goods of Medici and Medici vs Strozzi (and their gold)
+GOODS_COLOURS = {"linen": "#EFE6CF", "furs": "#8B5A2B", "grain": "#E8C547", "dyes": "#B03A6E",
+                 "spices": "#D9632B", "metals": "#9AA5A8", "porcelain": "#BFDDF2", "cloth": "#3C7DBF",
+                 "indigo": "#3B4FA8", "silk": "#E59AC0", "gold": "#D4AF37"}
+DARK = {"#8B5A2B", "#B03A6E", "#3C7DBF", "#3B4FA8", "#333333", "#2A6FDB", "#8E5BC8", "#3A9A48",
+        "#D9632B", "#D55E00", "#009E73", "#CC79A7"}
+#: where Debian puts DejaVu Sans (fonts-dejavu-core); resvg loads only these when they are there
+FONT_FILES = [Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+              Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")]
+
+
+def ink(fill: str) -> str:
+    """Text colour readable on `fill`."""
+    return "#FFFFFF" if fill in DARK else "#000000"
+
+
+def good_colour(card: str) -> str:
+    return GOODS_COLOURS.get(str(card).rsplit("-", 1)[0], "#DDDDDD")
+
+
+def card_parts(card: str) -> tuple[str, str]:
+    good, _, value = str(card).rpartition("-")
+    return good, value
+
+
+@cache
+def env() -> jinja2.Environment:
+    e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, keep_trailing_newline=True,
+                           undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    e.globals.update(FONT=FONT, WIDTH=WIDTH, ink=ink, good_colour=good_colour, card_parts=card_parts,
+                     family_colours=FAMILY_COLOURS)
+    return e
+
+
+def seats(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat: its number (1...), name and colour."""
+    names = [p["name"] for p in state["players"]]
+    return [{"n": i + 1, "name": name, "colour": SEAT_COLOURS[i % len(SEAT_COLOURS)]}
+            for i, name in enumerate(names)]
+
+
+def _florenz() -> dict[str, Any]:
+    """The fixed board of Florenz: where the locations and paths lie, whose round each is."""
+    from pbem.rules.florenz.data import BOAST_SLOT_ORDER, DISC, MEDICI, PATHS, ROUNDS, ROWS, SLOTS
+
+    return {"rows": ROWS, "paths": PATHS, "medici": MEDICI, "rounds": ROUNDS, "slots": SLOTS,
+            "slot_order": BOAST_SLOT_ORDER, "disc_medici": {str(n): DISC[n]["medici"] for n in DISC},
+            "medici_colours": {"cosimo": "#C0392B", "contessina": "#E884B5", "giovanni": "#2E6FD1"}}
+
+
+#: what a game's board template needs besides the view: its fixed board
+BOARDS = {"florenz": _florenz}
+
+
+def board_svg(state: dict[str, Any], viewer: str | None) -> str:
+    """The SVG text of the board as `viewer` may see it (None: what every player may see)."""
+    names = [p["name"] for p in state["players"]]
+    if viewer is not None and viewer not in names:
+        raise ValueError(f"game {state['game']!r} has no player {viewer!r}")
+    ruleset = get_ruleset(state["ruleset"])
+    view = ruleset.view(state["engine"], PUBLIC if viewer is None else viewer)
+    seat_list = seats(state)
+    return env().get_template(f"{state['ruleset']}/board.svg.j2").render(
+        view=view, viewer=viewer, game=state["game"], title=ruleset.title, status=state["status"],
+        turn=state["engine"]["turn"], seats=seat_list, seat={s["name"]: s for s in seat_list},
+        board=BOARDS[state["ruleset"]]() if state["ruleset"] in BOARDS else {})
+
+
+@cache
+def _fonts() -> list[str]:
+    return [str(f) for f in FONT_FILES if f.is_file()]
+
+
+#: colours of a board's PNG palette: the drawings use a few dozen, the rest are the edges' blends
+PNG_COLOURS = 64
+
+
+@lru_cache(maxsize=32)  # players who may see the same board share one picture in a run
+def board_png(svg: str) -> bytes:
+    """PNG bytes of an SVG: rendered by resvg, then reduced to a palette of `PNG_COLOURS` colours
+    (fast octree, a quarter of median cut's time; no dithering: flat colours and crisp text stay so),
+    about a third of the size of the full-colour image. The same SVG gives the same bytes."""
+    import resvg_py
+    from PIL import Image
+
+    fonts = _fonts()
+    rendered = bytes(resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", font_files=fonts or None,
+                                           skip_system_fonts=bool(fonts)))
+    with Image.open(io.BytesIO(rendered)) as image:
+        palette = image.convert("RGB").quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE,
+                                                dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    palette.save(out, "PNG")
+    return out.getvalue()

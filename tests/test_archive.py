@@ -1,0 +1,369 @@
+"""`pbem archive`: the static web site of the games.
+
+A finished game of each ruleset: an index row, a page per turn with its picture, links that all lead to
+files of the archive, the seed, the order log and game.yaml (which `pbem verify --log` replays). An
+active game of each ruleset, at two moments: the secrecy tests of the text reports on every file of its
+archive (no seed, no token, no run of hidden cards), no event addressed to one player, no game.yaml;
+and every past board rebuilt with its hidden parts changed gives the very same archive. Then the
+command: --out checks, unknown games, rewriting, commit links, escaping.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+import helpers
+import test_florenz_secrets
+import test_secrets
+import test_strozzi_games
+from helpers import Pbem, assert_error, assert_usage_error
+from pbem import archive, bots
+from pbem.game import apply_orders, new_game, notice, ruleset_of, show, waiting_for
+from pbem.report import event_lines
+from pbem.store import GamesDir, dump_yaml
+
+GAMES = {  # game id: ruleset, players, options
+    "medici": ("medici", ["anna", "ben", "cleo"], {}),
+    "medici-strozzi": ("medici-strozzi", ["lorenzo", "filippo"], {}),
+    "medina": ("medina", ["anna", "ben", "cleo"], {}),
+    "florenz": ("florenz", ["anna", "ben", "cleo"], {}),
+    "florenz-solo": ("florenz", ["anna"], {"solo": "harder"}),
+}
+
+
+# -- games played by the bots through the library, committed as `pbem advance` would -----------------------
+
+def start(gd: GamesDir, game: str, seed: str) -> tuple[dict[str, Any], dict[str, str]]:
+    ruleset, names, options = GAMES[game]
+    gd.ensure_repo()
+    state, tokens = new_game(gd, ruleset, game, [(n, f"{n}@example.org") for n in names], options, seed)
+    gd.save(game, state)
+    gd.commit(game, f"{game}: new {ruleset} game for {', '.join(names)}\n")
+    return state, tokens
+
+
+def play(gd: GamesDir, state: dict[str, Any], orders: int = 10**6, commit_every: int = 10) -> dict[str, Any]:
+    """The bots play up to `orders` more orders (or to the end); a commit every `commit_every` orders,
+    its subject as `pbem advance` writes it."""
+    game, rs = state["game"], state["ruleset"]
+    first, who = state["engine"]["turn"], []
+    for n in range(orders):
+        if state["status"] != "active":
+            break
+        player = waiting_for(state)[0]
+        seen = show(state, player)
+        order = bots.choose(rs, seen["view"], player, seen["legal_orders"])
+        state, _ = apply_orders(state, player, seen["turn"], [order])
+        who.append(player)
+        if (n + 1) % commit_every == 0 or state["status"] != "active" or n + 1 == orders:
+            last = state["engine"]["turn"] - 1
+            gd.save(game, state)
+            gd.commit(game, f"{game}: turn {first}" + (f"-{last}" if last > first else "")
+                      + f": orders of {', '.join(dict.fromkeys(who))}\n")
+            first, who = state["engine"]["turn"], []
+    return state
+
+
+def finished_games(root: Path, games: tuple[str, ...] = ("medici", "medici-strozzi", "medina", "florenz"),
+                   commit_every: int = 10) -> tuple[GamesDir, dict[str, dict[str, Any]]]:
+    """A games dir holding a finished game of each ruleset (the game id names the ruleset)."""
+    gd = GamesDir(root, create=True)
+    states = {}
+    for game in games:
+        state, _ = start(gd, game, f"Archive-{game}-seed-0123456789")
+        states[game] = play(gd, state, commit_every=commit_every)
+        assert states[game]["status"] == "finished"
+    return GamesDir(root), states
+
+
+# -- what an archive holds --------------------------------------------------------------------------
+
+def files(out: Path) -> dict[str, str]:
+    return {str(p.relative_to(out)): p.read_text("utf-8") for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+COMMIT_EVERY = 25
+LINK = re.compile(r'(?:href|src)="([^"]*)"')
+
+
+def check_links(out: Path) -> int:
+    """Every link and picture of every page is relative and leads to a file of the archive."""
+    n = 0
+    for page in out.rglob("*.html"):
+        for target in LINK.findall(page.read_text("utf-8")):
+            if target == "data:,":  # the empty icon: no request for a favicon
+                continue
+            assert "://" not in target and not target.startswith("/"), f"{page}: {target} is not relative"
+            assert (page.parent / target).is_file(), f"{page}: {target} leads nowhere"
+            n += 1
+    return n
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[GamesDir, dict[str, dict[str, Any]], Path]:
+    root = tmp_path_factory.mktemp("finished")
+    gd, states = finished_games(root / "games", tuple(GAMES), COMMIT_EVERY)
+    out = root / "site"
+    done, problems = archive.write_archive(gd, None, out)
+    assert problems == []
+    assert [a.game for a in done] == sorted(GAMES)
+    return gd, states, out
+
+
+def test_finished_games_show_everything(finished) -> None:
+    gd, states, out = finished
+    index = (out / "index.html").read_text("utf-8")
+    assert check_links(out) > 1000
+    for game, state in states.items():
+        rules = ruleset_of(state)
+        assert f'<a href="{game}/index.html">{game}</a>' in index
+        assert rules.title in index
+        turns = [0] + [e["turn"] for e in state["log"]]
+        folder = out / game
+        assert sorted(p.name for p in folder.glob("turn-*.html")) == [f"turn-{t:04d}.html" for t in turns]
+        assert sorted(p.name for p in folder.glob("turn-*.svg")) == [f"turn-{t:04d}.svg" for t in turns]
+        page = (folder / "index.html").read_text("utf-8")
+        assert state["seed"] in page and "pbem verify --log game.yaml" in page
+        for row in rules.result(state["engine"]):
+            assert f'<li value="{row["rank"]}">{row["player"]} <span class="num">{row["score"]}</span></li>' in page
+        # the pages chain from the start to the end, each with its picture, its events, its commit
+        for i, t in enumerate(turns):
+            text = (folder / f"turn-{t:04d}.html").read_text("utf-8")
+            assert f'<img src="turn-{t:04d}.svg"' in text
+            assert (f'<a rel="prev" href="turn-{turns[i - 1]:04d}.html">' in text) == (i > 0)
+            assert ('<a rel="next"' in text) == (i + 1 < len(turns))
+            assert i + 1 == len(turns) or f'<a rel="next" href="turn-{turns[i + 1]:04d}.html">' in text
+            assert "Recorded in git as" in text
+            if t:
+                entry = state["log"][i - 1]
+                assert f"Turn {t}: {entry['player']} ordered <code>" in text
+        # every event is told, those addressed to a player too (marked); what was hidden is shown
+        everything = "".join(p.read_text("utf-8") for p in folder.glob("turn-*.html"))
+        for event, line in zip(state["events"], event_lines(state["ruleset"], state["events"])):
+            assert escape(line) in everything
+        if game != "medina":  # Medina hides nothing but the seed
+            assert "Hidden at the time" in everything
+        if game.startswith("florenz"):
+            assert "(seen by anna alone)" in everything
+        # game.yaml replays to the standings it claims
+        check = archive.verify_log(folder / "game.yaml")
+        assert check.matches and check.orders == len(state["log"])
+        assert check.standings == [{k: r[k] for k in ("player", "score", "rank")} for r in rules.result(state["engine"])]
+
+
+def escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;").replace("'", "&#39;")
+
+
+def test_commits_link_the_turns_they_recorded(finished, tmp_path: Path) -> None:
+    gd, states, _ = finished
+    commits = archive.game_commits(gd.root, "medici")
+    assert len(commits) == 1 + -(-len(states["medici"]["log"]) // COMMIT_EVERY)  # `new`, then one every 25 orders
+    out = tmp_path / "site"
+    r = Pbem(gd.root)("archive", "medici", "--out", str(out), "--commit-url", "https://git.example.org/c/{commit}")
+    assert r.exit_code == 0, r.output
+    found = archive.turn_commits("medici", commits, [0, 1, 25, 26])
+    assert found[0].subject.startswith("medici: new medici game")
+    assert found[1] == found[25] != found[26]
+    assert found[26].subject.startswith("medici: turn 26-50: orders of ")
+    page = (out / "medici" / "turn-0026.html").read_text("utf-8")
+    assert f'<a href="https://git.example.org/c/{found[26].sha}"><code>{found[26].sha[:12]}</code></a>' in page
+    assert escape(found[26].subject) in page
+    # only the subject: the body of a commit message lists every event, those addressed to one player too
+    assert "- " + escape(event_lines("medici", states["medici"]["events"][-1:])[0]) not in page
+
+
+# -- active games: what every player may see, and nothing more -----------------------------------------------
+
+class MedinaSecrets(helpers.Secrets):
+    """Medina hides nothing but the seed (and the tokens)."""
+
+    def runs(self) -> list[list[str]]:
+        return []
+
+
+def secrets_of(game: str, state: dict[str, Any], tokens: dict[str, str]) -> helpers.Secrets:
+    rules = ruleset_of(state)
+    seed, engine = state["seed"], state["engine"]
+    if game == "medici":
+        return test_secrets.Secrets(seed, tokens, rules.view(engine, None), False)
+    if game == "medici-strozzi":
+        return test_strozzi_games.Secrets(seed, tokens, rules.view(engine, None), False)
+    if game.startswith("florenz"):
+        return test_florenz_secrets.Secrets(seed, tokens, engine, False)
+    return MedinaSecrets(seed, tokens, False)
+
+
+def perturber(game: str) -> Callable[[dict[str, Any], int], dict[str, Any]]:
+    """A function that changes the hidden parts of a game at the k-th turn (the engine it returns)."""
+    if game == "medici":
+        return lambda state, k: test_secrets.perturbed(state, f"archive-{k}")["engine"]
+    if game == "medici-strozzi":
+        return lambda state, k: test_strozzi_games.perturbed(state, f"archive-{k}")["engine"]
+    if game.startswith("florenz"):
+        def florenz(state: dict[str, Any], k: int) -> dict[str, Any]:
+            variants = [other for what, other, _ in test_florenz_secrets.variants(state, f"archive-{k}")
+                        if what != "the seed"]
+            return variants[k % len(variants)]["engine"] if variants else state["engine"]
+        return florenz
+    return lambda state, k: state["engine"]
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_an_active_game_shows_only_what_every_player_may_see(game: str, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    gd = GamesDir(tmp_path / "games", create=True)
+    state, tokens = start(gd, game, f"Secret-{game}-seed-0123456789")
+    gd = GamesDir(tmp_path / "games")
+    for stage, orders in enumerate((12, 18)):
+        state = play(gd, state, orders, commit_every=7)
+        assert state["status"] == "active"
+        out = tmp_path / f"site-{stage}"
+        done, _ = archive.write_archive(gd, [game], out)
+        assert [a.finished for a in done] == [False]
+        written = files(out)
+        assert len(written) == 2 + 1 + 2 * (len(state["log"]) + 1)  # index, style, game page, turn pages + pictures
+        secrets = secrets_of(game, state, tokens)
+        private = [line for e, line in zip(state["events"], event_lines(state["ruleset"], state["events"]))
+                   if isinstance(e.get("to"), list)]
+        for name, text in written.items():
+            secrets.check_text(text, "", f"{name} of the archive at turn {state['engine']['turn']}")
+            assert "Hidden at the time" not in text and "seen by" not in text
+            for line in private:
+                assert escape(line) not in text and line not in text, f"{name}: {line!r}, a private event, shows"
+        assert not (out / game / "game.yaml").exists()
+        assert state["seed_sha256"] in written[f"{game}/index.html"]
+        assert check_links(out) > 0
+
+        # every past board with its hidden parts changed (the bag, the decks, the hands, the plan cards):
+        # not a byte of the archive moves
+        real = archive.snapshots
+        change = perturber(game)
+
+        def perturbed(s: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+            return [(t, change(dict(s, engine=engine), k)) for k, (t, engine) in enumerate(real(s))]
+        with monkeypatch.context() as m:
+            m.setattr(archive, "snapshots", perturbed)
+            archive.write_archive(gd, [game], tmp_path / f"other-{stage}")
+        assert files(tmp_path / f"other-{stage}") == written
+
+
+def test_florenz_private_events_reach_no_page_of_an_active_game(tmp_path: Path) -> None:
+    """The plan cards dealt and the scandal cards drawn are addressed to one family: the archive of an
+    active game has none of them (the finished game shows them, marked)."""
+    gd = GamesDir(tmp_path / "games", create=True)
+    state, _ = start(gd, "florenz", "Private-florenz-seed-0123456789")
+    state = play(GamesDir(tmp_path / "games"), state, 40)
+    private = [e for e in state["events"] if isinstance(e.get("to"), list)]
+    assert {e["type"] for e in private} >= {"plan_card", "draw_card"}
+    archive.write_archive(GamesDir(tmp_path / "games"), ["florenz"], tmp_path / "site")
+    text = "".join(files(tmp_path / "site").values())
+    assert "secret plan card" not in text
+    for e in private:
+        assert escape(event_lines("florenz", [e])[0]) not in text
+
+
+# -- the command ----------------------------------------------------------------------------------------
+
+@pytest.fixture
+def small(pbem: Pbem, tmp_path: Path) -> Pbem:
+    """A medici game m1 of a few turns through the pbem command."""
+    table = helpers.Table(pbem, tmp_path)
+    table.create(["anna", "ben", "cleo"], "Small-archive-seed-0123456789")
+    for _ in range(3):
+        table.play(table.waiting(), ["draw"] if table.turn() == 1 else ["auction"] if table.turn() == 2 else ["pass"])
+    return pbem
+
+
+def test_archive_command(small: Pbem, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    r = small("archive", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"m1: 4 turn pages (only what every player may see)\nWrote {out / 'index.html'}\n"
+    assert sorted(p.name for p in (out / "m1").iterdir()) == [
+        "index.html", *[f"turn-{t:04d}.{x}" for t in range(4) for x in ("html", "svg")]]
+    # the turns link to the commits `pbem advance` made
+    log = helpers.git(small.games, "log", "--format=%H %s", "--", "m1")
+    sha, subject = next(line.split(" ", 1) for line in log.splitlines() if ": turn 2" in line)
+    assert f'<code title="git show {sha}">{sha[:12]}</code>:\n{subject}</p>' in (out / "m1" / "turn-0002.html").read_text()
+
+    # rewritten in place: the archive's old files go, other files stay
+    (out / "m1" / "turn-0099.html").write_text("old")
+    (out / "m1" / "turn-0099.svg").write_text("old")
+    (out / "notes.txt").write_text("mine")
+    (out / "m1" / "notes.txt").write_text("mine too")
+    r = small("archive", "m1", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert not (out / "m1" / "turn-0099.html").exists() and not (out / "m1" / "turn-0099.svg").exists()
+    assert (out / "notes.txt").read_text() == "mine" and (out / "m1" / "notes.txt").read_text() == "mine too"
+
+
+def test_archive_refuses(small: Pbem, tmp_path: Path) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert_error(small("archive", "--out", str(afile)), f"{afile} is a file; --out needs a folder for the archive")
+    games = small.games.resolve()
+    for inside in (small.games, small.games / "site", small.games / "m1" / "site"):
+        assert_error(small("archive", "--out", str(inside)),
+                     f"{inside} is inside the games dir {games}; write the archive to a folder outside it")
+    assert not (small.games / "site").exists() and not (small.games / "m1" / "site").exists()
+    assert_error(small("archive", "m2", "--out", str(tmp_path / "site")), f"there is no game 'm2' in {games}")
+    assert_error(small("archive", "M1", "--out", str(tmp_path / "site")), "'M1' is not a game id")
+    assert not (tmp_path / "site").exists()
+    assert_usage_error(small("archive", "m1"), "Missing option '--out'.")
+    assert_usage_error(small("archive", "m1", "--out", str(tmp_path / "site"), "--commit-url", "https://x.org/"),
+                       "Invalid value for '--commit-url': must contain {commit}, where the commit id goes")
+    assert_error(Pbem(tmp_path / "nowhere")("archive", "--out", str(tmp_path / "site")),
+                 f"{(tmp_path / 'nowhere').resolve()} is not a pbem games dir (no such folder); "
+                 f"`pbem new` or `pbem init` creates one")
+
+
+def test_archive_of_no_games_and_of_a_broken_game(pbem: Pbem, tmp_path: Path) -> None:
+    r = pbem("init")
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "site"
+    r = pbem("archive", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"No games in {pbem.games.resolve()}.\nWrote {out / 'index.html'}\n"
+    assert "No games are archived here." in (out / "index.html").read_text()
+    # a game whose state file is corrupt is left out; the others are written
+    pbem.new("m1")
+    pbem.new("m2")
+    (pbem.games / "m2" / "state.yaml").write_text("format: [")
+    r = pbem("archive", "--out", str(out))
+    assert r.exit_code == 1
+    assert r.stdout == f"m1: 1 turn page (only what every player may see)\nWrote {out / 'index.html'}\n"
+    assert r.stderr == "Error: 1 game not archived:\n  - m2: the state file is corrupt at line 2: did not find expected node content\n"
+    assert 'href="m1/index.html"' in (out / "index.html").read_text()
+    assert 'href="m2/index.html"' not in (out / "index.html").read_text()
+
+
+def test_texts_are_escaped(pbem: Pbem, tmp_path: Path) -> None:
+    pbem.new("m1")
+    gd = GamesDir(pbem.games)
+    state = gd.load("m1")
+    notice(state, "The GM says: <script>alert('x')</script> & <b>bold</b> \"quoted\"")
+    gd.save("m1", state)
+    out = tmp_path / "site"
+    r = pbem("archive", "m1", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    text = (out / "m1" / "turn-0000.html").read_text()
+    assert "The GM says: &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt; &#34;quoted&#34;" in text
+    assert "<script" not in "".join(files(out).values())
+
+
+def test_game_record_is_plain_data(finished) -> None:
+    _, states, out = finished
+    record = archive.game_record(states["medici"])
+    assert set(record) == {"format", "game", "ruleset", "options", "players", "deck", "seed", "seed_sha256",
+                           "log", "result"}
+    assert all(set(e) <= {"turn", "player", "order", "substitute", "by"} for e in record["log"])
+    text = (out / "medici" / "game.yaml").read_text()
+    assert text.endswith(dump_yaml(record))
+    assert "@example.org" not in text and "token" not in text
+    assert json.loads(json.dumps(record)) == record
