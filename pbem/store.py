@@ -40,7 +40,7 @@ import yaml
 
 from pbem.config import CONFIG_FILE, Config
 from pbem.errors import StoreError
-from pbem.history import HISTORIES, History, attach, history_file, settle, write_histories
+from pbem.history import HISTORIES, History, attach, settle, write_histories
 from pbem.turnfile import validator
 
 FORMAT = 2

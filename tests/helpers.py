@@ -304,6 +304,14 @@ def play_engine_game(rules: Any, players: list[str], options: dict[str, Any], se
 
 # -- games through the pipeline library -----------------------------------------------------------------
 
+def bot_move(state: dict[str, Any]) -> dict[str, Any]:
+    """The game after its bot plays the next decision for the player it waits for."""
+    player = waiting_for(state)[0]
+    shown = show(state, player)
+    order = bots.choose(state["ruleset"], shown["view"], player, shown["legal_orders"])
+    return apply_orders(state, player, state["engine"]["turn"], [order])[0]
+
+
 def play_pipeline_game(tmp_path: Path, ruleset: str, names: list[str], options: dict[str, Any], seed: str,
                        orders_of: Callable[[dict[str, Any], str, dict[str, Any]], list[Any]], *,
                        game: str = "g1", check_every: int = 1) -> tuple[GamesDir, dict[str, Any], dict[str, str]]:

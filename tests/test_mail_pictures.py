@@ -7,7 +7,6 @@ player's reply to such a mail, quoted as text or as HTML, gives exactly the orde
 
 from __future__ import annotations
 
-import json
 import re
 from email.message import EmailMessage
 from pathlib import Path
@@ -16,14 +15,13 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import (GM, PLAYERS, SEED, FilesOut, MaildirDrop, MailGames, SmtpOut, address, order_body,
+from conftest_mail import (GM, PLAYERS, FilesOut, MaildirDrop, MailGames, SmtpOut, address, order_body,
                            order_html, order_line, parse, player_mail, player_of, quote)
 from mailservers import SmtpServer, certs, smtp  # noqa: F401
 from pbem import pictures
 from pbem.mail import find_orders, html_to_text, picture_cid, read_mail
 from pbem.pictures import board_png, board_svg
 from pbem.report import BEGIN, END
-from pbem.store import GamesDir
 from test_pictures import decode_png
 
 
@@ -48,20 +46,9 @@ def picture_of(msg: EmailMessage) -> tuple[str, bytes]:
 
 
 def start(g: MailGames, game: str = "m1") -> dict[str, EmailMessage]:
-    """A new Medici game by mail; each player's welcome mail (read as the mail tests read it)."""
-    g.write_config()
-    args = ["new", "medici", game, "--seed", SEED, "--json"]
-    for p in PLAYERS:
-        args += ["--player", f"{p}={address(p)}"]
-    r = g.pbem(*args)
-    assert r.exit_code == 0, r.output
-    tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
-    welcome = {player_of(m): m for m in g.outbox.new()}
-    for p, msg in welcome.items():
-        assert f"Your secret token is:   {tokens[p]}" in plain_of(msg)
-        g.tokens[p] = tokens[p]
-    g.welcome = welcome
-    return welcome
+    """A new Medici game by mail; each player's welcome mail (its token read from the text part)."""
+    g.new(game)
+    return dict(g.welcome)
 
 
 def check_report_mail(msg: EmailMessage, state: dict[str, Any], player: str, report: str) -> int:

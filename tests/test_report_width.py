@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+import helpers
 from helpers import safe_load
-from pbem import bots
-from pbem.game import apply_orders, new_game, show, waiting_for
+from pbem.game import new_game, show, waiting_for
 from pbem.report import BEGIN, END, WIDTH, env, render_report, visible
 from pbem.store import GamesDir
 
@@ -88,10 +88,7 @@ def play(tmp_path: Path, ruleset: str, names: list[str], options: dict[str, str]
                 read[p] = len(state["events"])
         if finished or len(bad) > 20:
             return bad, rendered
-        player = waiting_for(state)[0]
-        shown = show(state, player)
-        order = bots.choose(ruleset, shown["view"], player, shown["legal_orders"])
-        state, _ = apply_orders(state, player, state["engine"]["turn"], [order])
+        state = helpers.bot_move(state)
         steps += 1
         assert steps < 3000, "the game does not end"
 
