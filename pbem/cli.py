@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import click
 
-from pbem import deadlines, gm
+from pbem import deadlines
 from pbem import game as games
 from pbem.deadlines import POLICIES
 from pbem.config import CONFIG_FILE, Config, load_config, starter_config
@@ -153,6 +153,8 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
         seed: str | None, weak_seed: bool, deck: Path | None, deadline: str | None, grace: str | None,
         policy: str | None, as_json: bool) -> None:
     """Start a new game of RULESET called GAME."""
+    from pbem import gm
+
     from pbem import advance as batch  # the mail stack and the templates: only for commands that mail
     from pbem.mailbox import Postman
 
@@ -288,6 +290,8 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: t
 @games_dir_option
 def status(gd: GamesDir, as_json: bool) -> None:
     """Every game: ruleset, turn, whose move, since when."""
+    from pbem import gm
+
     rows = []
     for game in gd.games():
         try:  # a missing or corrupt state file, a corrupt queued file: the game needs the GM
@@ -330,13 +334,13 @@ def status(gd: GamesDir, as_json: bool) -> None:
 @games_dir_option
 def show(gd: GamesDir, game: str, player: str | None, as_json: bool) -> None:
     """What GAME looks like now: to the GM, or `--as` a player, with the orders he may give."""
-    from pbem.report import render_report
-
     state = games.load_checked(gd, game)
     shown = games.show(state, player)
     if as_json:
         emit_json(shown)
     else:
+        from pbem.report import render_report
+
         click.echo(render_report(state, player, []), nl=False)
 
 
@@ -477,6 +481,8 @@ def gm_change(gd: GamesDir, game: str, change: Callable[[dict[str, Any]], dict[s
 def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, policy: str | None,
          reports: list[tuple[str, str]]) -> None:
     """Change GAME's deadline, grace period or deadline policy, or when players get mail."""
+    from pbem import gm
+
     if deadline is None and grace is None and policy is None and not reports:
         raise click.UsageError("say what to set: --deadline, --grace, --policy or --reports")
     state = games.load_checked(gd, game)
@@ -505,6 +511,8 @@ def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, polic
 @games_dir_option
 def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bool) -> None:
     """Hand OLD's seat in GAME to a new player: a new token, a welcome mail, the clock restarted."""
+    from pbem import gm
+
     from pbem import advance as batch
     from pbem.mailbox import Postman
     from pbem.mailrun import post_report, welcome_text
@@ -540,6 +548,8 @@ def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bo
 @games_dir_option
 def pause(gd: GamesDir, game: str) -> None:
     """Pause GAME: orders wait in the queue and no deadline runs."""
+    from pbem import gm
+
     gm_change(gd, game, gm.pause, "paused by the GM")
     click.echo(f"{game}: paused.")
 
@@ -549,6 +559,8 @@ def pause(gd: GamesDir, game: str) -> None:
 @games_dir_option
 def resume(gd: GamesDir, game: str) -> None:
     """Resume a paused GAME; the deadline starts again."""
+    from pbem import gm
+
     gm_change(gd, game, gm.resume, "resumed by the GM")
     click.echo(f"{game}: resumed.")
 
@@ -559,6 +571,8 @@ def resume(gd: GamesDir, game: str) -> None:
 @games_dir_option
 def rollback(gd: GamesDir, game: str, to_turn: int) -> None:
     """Rebuild GAME from its order log up to decision TURN; the undone orders are kept for the record."""
+    from pbem import gm
+
     holder: dict[str, Any] = {}
 
     def change(state: dict[str, Any]) -> dict[str, Any]:

@@ -654,11 +654,7 @@ class CommitBatch:
 
     def _start(self) -> None:
         gd = self.gd
-        branch = gd._git("symbolic-ref", "-q", "HEAD", check=False)
-        head = gd._git("rev-parse", "--verify", "-q", "HEAD", check=False)
-        if branch.returncode != 0 or head.returncode != 0:
-            raise StoreError(f"{gd.root}: HEAD is not a branch with a commit; pbem commits on a branch")
-        self.branch, parent = branch.stdout.strip(), head.stdout.strip()
+        self.branch = self._branch()
         # a git at work (the GM's?) holds the index, which the run brings up to date last: leave the
         # commits to the next run, as `git commit` would (a stale lock was removed under pbem's lock)
         lock = gd.root / ".git" / "index.lock"
@@ -668,7 +664,20 @@ class CommitBatch:
         self._errors = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(["git", "fast-import", "--quiet", "--done"], cwd=gd.root, env=_git_env(),
                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self._errors)
-        self._parent = parent
+
+    def _branch(self) -> str:
+        """The branch HEAD is on (read from .git/HEAD: no git process for it), which must have a commit."""
+        head = self.gd.root / ".git" / "HEAD"
+        try:
+            ref = head.read_text("utf-8").strip() if head.is_file() else ""
+        except OSError:
+            ref = ""
+        if ref.startswith("ref: refs/heads/"):
+            branch = ref[len("ref: "):]
+            loose = self.gd.root / ".git" / branch  # else a packed ref, or none: git knows
+            if loose.is_file() or self.gd._git("rev-parse", "--verify", "-q", branch, check=False).returncode == 0:
+                return branch
+        raise StoreError(f"{self.gd.root}: HEAD is not a branch with a commit; pbem commits on a branch")
 
     def commit(self, message: str, paths: list[str]) -> bool:
         """Commit `paths` (relative to the games dir, as they are on disk now) with `message`; False
@@ -683,8 +692,8 @@ class CommitBatch:
         out = [f"commit {self.branch}\n".encode(), f"author {ident}\ncommitter {ident}\n".encode()]
         text = _clean_message(message).encode("utf-8")
         out.append(b"data %d\n%s\n" % (len(text), text))
-        if self.count == 0:
-            out.append(f"from {self._parent}\n".encode())
+        if self.count == 0:  # on the branch as it is now (fast-import's own spelling of that)
+            out.append(f"from {self.branch}^0\n".encode())
         for path in present:
             data = (self.gd.root / path).read_bytes()
             out.append(b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode("utf-8"), len(data), data))
