@@ -34,7 +34,7 @@ import yaml
 from pbem.errors import PbemError, StoreError
 from pbem.game import load_checked, player_names, ruleset_of, waiting_for
 from pbem.pictures import PUBLIC, board_svg
-from pbem.report import _load, addressed, event_lines
+from pbem.report import _load, addressed, bytecode_cache, event_lines
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, get_ruleset, order_text
 from pbem.store import GamesDir, dump_yaml
@@ -186,7 +186,8 @@ def _mark(entry: dict[str, Any]) -> str | None:
 @cache
 def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, undefined=jinja2.StrictUndefined,
-                           trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                           trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                           bytecode_cache=bytecode_cache("archive"))
     e.filters["order_text"] = order_text
     return e
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import jinja2
 
-from pbem.report import _load
+from pbem.report import _load, bytecode_cache
 from pbem.rules.base import get_ruleset
 
 #: the viewer named when the ruleset is asked for what every player may see: the views hide each
@@ -64,7 +64,8 @@ def card_parts(card: str) -> tuple[str, str]:
 @cache
 def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, keep_trailing_newline=True,
-                           undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+                           undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                           bytecode_cache=bytecode_cache("pictures"))
     e.globals.update(FONT=FONT, WIDTH=WIDTH, ink=ink, good_colour=good_colour, card_parts=card_parts,
                      family_colours=FAMILY_COLOURS)
     return e

@@ -111,12 +111,14 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
             pass
 
 
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """Under $PBEM_CACHE, else $XDG_CACHE_HOME/pbem, else ~/.cache/pbem; none where it cannot be made.
-    A template's cached code is used only while its source is unchanged (jinja2 checks a checksum)."""
+def bytecode_cache(kind: str) -> jinja2.BytecodeCache | None:
+    """The compiled templates of one kind of environment (`kind`: each environment's own settings
+    compile differently), under $PBEM_CACHE, else $XDG_CACHE_HOME/pbem, else ~/.cache/pbem; none
+    where it cannot be made. A template's cached code is used only while its source is unchanged
+    (jinja2 checks a checksum)."""
     base = os.environ.get("PBEM_CACHE") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "pbem")
-    folder = os.path.join(base, f"templates-py{sys.version_info[0]}{sys.version_info[1]}")
+    folder = os.path.join(base, f"{kind}-py{sys.version_info[0]}{sys.version_info[1]}")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
@@ -127,7 +129,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 @cache
 def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=False, keep_trailing_newline=True,
-                           undefined=jinja2.StrictUndefined, bytecode_cache=_bytecode_cache())
+                           undefined=jinja2.StrictUndefined, bytecode_cache=bytecode_cache("reports"))
     e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, fit=fit)
     return e
 
