@@ -66,8 +66,10 @@ def last_lines(path: Path, end: int, n: int) -> list[bytes]:
                          f"`git checkout -- {path.parent.name}/{path.name}` restores the last committed one") from None
     if len(buf) != end - pos:
         raise StoreError(f"{path.parent.name}: the history file {path.name} is shorter than the state file says")
-    lines = buf.split(b"\n")[:-1]
-    if len(lines) < n or (pos > 0 and len(lines) == n and not buf.startswith(b"\n")):
+    if not buf.endswith(b"\n"):
+        raise StoreError(f"{path.parent.name}: the history file {path.name} does not end where the state file says")
+    lines = buf.split(b"\n")[:-1]  # with pos > 0 the first may be cut: the loop read one line more
+    if len(lines) < n:
         raise StoreError(f"{path.parent.name}: the history file {path.name} holds fewer items than the state file says")
     return lines[-n:]
 

@@ -269,3 +269,11 @@ def test_whole_bot_games_save_and_load_at_every_step(tmp_path: Path) -> None:
 
 def first_legal(state: dict[str, Any], player: str, shown: dict[str, Any]) -> list[Any]:
     return [shown["legal_orders"][0]]
+
+
+def test_a_history_file_whose_end_moved_is_named(table: helpers.Table) -> None:
+    play(table, 2)
+    path = table.games / "m1" / "log.yaml"
+    path.write_bytes(b"x" + path.read_bytes())  # one byte more at the front: the recorded end is mid-line
+    assert_error(table.pbem("verify", "m1"),
+                 "m1: the history file log.yaml does not end where the state file says")
