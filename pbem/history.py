@@ -163,10 +163,21 @@ class History(Sequence[dict[str, Any]]):
 
 
 def attach(state: dict[str, Any], folder: Path, recorded: dict[str, list[int]]) -> None:
-    """Put the history a state file records into the loaded state, unread."""
+    """Put the history a state file records into the loaded state, unread; a history file missing or
+    shorter than recorded is named now (one stat each), not when a run first reads it."""
     for key in HISTORIES:
         count, size = recorded[key]
-        state[key] = History(history_file(folder, key), count, size)
+        path = history_file(folder, key)
+        try:
+            found = path.stat().st_size
+        except FileNotFoundError:
+            if size:
+                raise StoreError(f"{folder.name}: the history file {path.name} is missing; `git checkout -- "
+                                 f"{folder.name}/{path.name}` restores the last committed one") from None
+            found = 0
+        if found < size:
+            raise StoreError(f"{folder.name}: the history file {path.name} is shorter than the state file says")
+        state[key] = History(path, count, size)
 
 
 def append_at(path: Path, start: int, data: bytes, durable: bool = True) -> int:

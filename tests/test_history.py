@@ -277,3 +277,12 @@ def test_a_history_file_whose_end_moved_is_named(table: helpers.Table) -> None:
     path.write_bytes(b"x" + path.read_bytes())  # one byte more at the front: the recorded end is mid-line
     assert_error(table.pbem("verify", "m1"),
                  "m1: the history file log.yaml does not end where the state file says")
+
+
+def test_a_game_whose_history_file_is_gone_needs_the_gm(table: helpers.Table) -> None:
+    play(table, 2)
+    (table.games / "m1" / "events.yaml").unlink()
+    r = table.pbem("status")
+    assert "m1: the history file events.yaml is missing" in r.output and "NEEDS THE GM" in r.output, r.output
+    assert_error(table.pbem("show", "m1"), "m1: the history file events.yaml is missing; "
+                                           "`git checkout -- m1/events.yaml` restores the last committed one")
