@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import repeat
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from pbem.errors import IllegalOrder, SetupError
@@ -32,7 +32,12 @@ ORDER = re.compile(rf"^(?:(start|stable|merchant)() ({SQUARE})|(palace|roof) ({_
 
 def parse_order(order: Order) -> tuple[str, str | None, str] | None:
     """`palace grey C7` -> ("palace", "grey", "C7"); None when it is no placement."""
-    m = ORDER.match(order) if isinstance(order, str) else None
+    return _parse_text(order) if isinstance(order, str) else None
+
+
+@lru_cache(maxsize=4096)  # every order is read twice: checked, then carried out
+def _parse_text(order: str) -> tuple[str, str | None, str] | None:
+    m = ORDER.match(order)
     if not m:
         return None
     groups = [g for g in m.groups() if g is not None]
@@ -59,7 +64,6 @@ def on_edge(sq: str) -> bool:
 
 
 ALL_SQUARES = [square(c, r) for r in range(ROWS) for c in range(COLS)]
-ROW_SQUARES = [[square(c, r) for c in range(COLS)] for r in range(ROWS)]  # north to south, west to east
 
 
 def _near(sq: str, diagonal: bool) -> list[str]:
@@ -96,8 +100,13 @@ MERCHANT_ORDER = {s: f"merchant {s}" for s in ALL_SQUARES}
 WALL_ORDER = {w: f"wall {w}" for w in ALL_WALLS}
 COLOUR_LETTER = {"grey": "g", "black": "k", "brown": "b", "orange": "o"}  # a palace piece on the grid
 TOWER_MARK = {data["corner"]: f"T{t}" for t, data in DATA["towers"].items()}  # a corner of the grid
-
-
+#: the grid of an empty city (see `Medina.grid`); where each square, and each wall segment, lies on it
+EMPTY_GRID = [[TOWER_MARK["NW"], *["::"] * COLS, TOWER_MARK["NE"]],
+              *[["::", *[".."] * COLS, "::"] for _ in range(ROWS)],
+              [TOWER_MARK["SW"], *["::"] * COLS, TOWER_MARK["SE"]]]
+SQUARE_CELL = {square(c, r): (r + 1, c + 1) for r in range(ROWS) for c in range(COLS)}
+WALL_CELL = {**{f"N{i}": (0, i) for i in range(1, COLS + 1)}, **{f"S{i}": (ROWS + 1, i) for i in range(1, COLS + 1)},
+             **{f"W{i}": (i, 0) for i in range(1, ROWS + 1)}, **{f"E{i}": (i, COLS + 1) for i in range(1, ROWS + 1)}}
 SQUARE_INDEX = {s: i for i, s in enumerate(ALL_SQUARES)}  # a square's place in board order
 
 
@@ -122,6 +131,8 @@ class City:
     orders: dict[str, list[Order]] = field(default_factory=dict)
     #: claimed palaces' points by palace id, as far as asked for; kept until a piece or wall touches them
     points: dict[int, dict[str, int]] = field(default_factory=dict)
+    #: the grid a view shows (see `Medina.grid`), once asked for; brought up to date by each placement
+    grid: list[list[str]] | None = None
 
 
 #: the last position looked at: (its stamp, its city). Only `apply` changes a position, and every placement
@@ -193,20 +204,26 @@ class Medina(Ruleset):
         for p in palaces:
             if p["owner"] is not None:
                 continue
-            pid = p["id"]
-            c.growth[pid] = {s for part in p["parts"] for s in ORTHO[part] if s not in board
-                             and all(owner_of.get(n, pid) == pid for n in AROUND[s])}
+            c.growth[p["id"]] = self._room_to_grow(state, c, p["id"], p["parts"])
         self._find_open_palaces(state, c)
         c.clear = [s for s in ALL_SQUARES if s not in near_palace and s not in board]
         c.merchants = {s for s, piece in board.items() if piece["kind"] == "merchant"}
         self._find_street_next(state, c)
         return c
 
+    def _room_to_grow(self, state: State, city: City, pid: int, parts: list[str]) -> set[str]:
+        """The empty squares beside `parts` where palace `pid` may grow: touching no other palace, not
+        even diagonally."""
+        board, owner_of = state["board"], city.owner_of
+        return {s for part in parts for s in ORTHO[part] if s not in board
+                and all(owner_of.get(n, pid) == pid for n in AROUND[s])}
+
     def _find_open_palaces(self, state: State, city: City) -> None:
         """Each colour's open palace: the first unclaimed one that can still grow."""
-        for colour in COLOURS:
-            city.open_palace[colour] = next((p["id"] for p in state["palaces"] if p["colour"] == colour
-                                             and p["owner"] is None and city.growth[p["id"]]), None)
+        city.open_palace = dict.fromkeys(COLOURS)
+        for p in state["palaces"]:
+            if p["owner"] is None and city.growth[p["id"]] and city.open_palace[p["colour"]] is None:
+                city.open_palace[p["colour"]] = p["id"]
 
     def _find_street_next(self, state: State, city: City) -> None:
         """The empty squares beside an end of the current street that touch no other merchant."""
@@ -225,7 +242,8 @@ class Medina(Ruleset):
         board, owner_of = state["board"], city.owner_of
         if kind == "wall":
             city.orders.pop("wall", None)
-            city.points.pop(owner_of.get(wall_square(where)), None)  # type: ignore[arg-type]
+            if wall_square(where) in owner_of:
+                city.points.pop(owner_of[wall_square(where)], None)
         elif kind == "roof":
             palace = self.palace(state, board[where]["palace"])
             del city.growth[palace["id"]]  # a claimed palace grows no more
@@ -238,33 +256,35 @@ class Medina(Ruleset):
             for growth in city.growth.values():
                 growth.discard(where)
             for n in ORTHO[where]:
-                city.points.pop(owner_of.get(n), None)  # type: ignore[arg-type]
+                if n in owner_of:
+                    city.points.pop(owner_of[n], None)
             if kind == "merchant":
                 city.merchants.add(where)
                 city.clear = [s for s in city.clear if s != where]
                 self._find_street_next(state, city)
-            else:  # a palace part or a stable: the squares around it are no longer clear, nor room
-                pid = owner_of[where] = board[where]["palace"]  # for another palace to grow
+            else:  # a palace part or a stable: the squares around it are neither clear any more nor room
+                pid = owner_of[where] = board[where]["palace"]  # for another palace to grow into
                 around = AROUND[where]
                 city.near_palace.update(around)
                 for other, growth in city.growth.items():
                     if other != pid:
                         growth.difference_update(around)
                 if kind == "palace":
-                    city.growth.setdefault(pid, set()).update(
-                        s for s in ORTHO[where] if s not in board and all(owner_of.get(n, pid) == pid for n in AROUND[s]))
+                    city.growth.setdefault(pid, set()).update(self._room_to_grow(state, city, pid, [where]))
                 blocked = {where, *around}
                 city.clear = [s for s in city.clear if s not in blocked]
             self._find_open_palaces(state, city)
+        if city.grid is not None:
+            self._redraw(state, city.grid, kind, where)
         _last_city = (_stamp(state), city)
         return city
 
     def _city(self, state: State) -> City:
         """The city of a position: the one kept from the last look when the position is the same."""
         global _last_city
-        stamp = _stamp(state)
-        if _last_city is not None and _last_city[0][0] is state and _last_city[0] == stamp:
-            return _last_city[1]
+        stamp, known = _stamp(state), _last_city
+        if known is not None and known[0][0] is state and known[0] == stamp:
+            return known[1]
         city = self.city(state)
         _last_city = (stamp, city)
         return city
@@ -380,11 +400,10 @@ class Medina(Ruleset):
     def _stable_orders(self, state: State, city: City) -> list[Order]:
         """Where a stable may go: beside exactly one palace, touching no other even diagonally."""
         if "stable" not in city.orders:
-            board, owner_of = state["board"], city.owner_of
-            city.orders["stable"] = [
-                STABLE_ORDER[s] for s in in_board_order(city.near_palace.difference(board))
-                if any(n in owner_of for n in ORTHO[s])
-                and len({owner_of[n] for n in AROUND[s] if n in owner_of}) == 1]
+            owner_of = city.owner_of
+            beside_palace = set().union(*map(ORTHO.__getitem__, owner_of)).difference(state["board"])
+            city.orders["stable"] = [STABLE_ORDER[s] for s in in_board_order(beside_palace)
+                                     if len({owner_of[n] for n in AROUND[s] if n in owner_of}) == 1]
         return city.orders["stable"]
 
     def _merchant_orders(self, state: State, city: City) -> list[Order]:
@@ -632,8 +651,10 @@ class Medina(Ruleset):
     def _return_pieces(self, state: State, events: list[Event], city: City) -> None:
         """Pieces of a colour go back once every player has claimed one palace of it, or once none fits;
         roofs go back that can no longer find a palace."""
+        in_hand = [state["supply"][p]["palace"] for p in state["players"]]  # each player's palace pieces
+        to_come = {c for pieces in in_hand for c, n in pieces.items() if n}  # colours with pieces to place
         for colour in COLOURS:
-            if not any(state["supply"][p]["palace"][colour] for p in state["players"]):
+            if colour not in to_come:
                 continue
             claimed = all(colour in state["roofed"][p] for p in state["players"])
             fits = self._palace_fits(colour, city)
@@ -644,8 +665,8 @@ class Medina(Ruleset):
                     state["supply"][p]["palace"][colour] = 0
                 events.append({"type": "return", "colour": colour, "counts": counts,
                                "why": "every player has claimed one" if claimed else "no piece fits any more"})
+                to_come.discard(colour)
         unclaimed = {x["colour"] for x in state["palaces"] if x["owner"] is None}  # a palace to roof
-        to_come = {c for c in COLOURS if any(state["supply"][q]["palace"][c] for q in state["players"])}
         for p in state["players"]:
             usable = [c for c in COLOURS if c not in state["roofed"][p] and (c in unclaimed or c in to_come)]
             extra = state["supply"][p]["roof"] - len(usable)
@@ -723,25 +744,61 @@ class Medina(Ruleset):
         """The city with its wall ring, two characters a square: `g-` an unclaimed grey palace piece,
         `G2` one claimed by player 2, `s-`/`S2` stables, `mm` the market street (`MM` the current one),
         `##` a wall, `..` an empty square or wall space, `T1`-`T4` the towers."""
-        seat = {p: str(i + 1) for i, p in enumerate(state["players"])}
+        city = self._city(state)
+        if city.grid is None:
+            city.grid = self._draw_grid(state)
+        return [row.copy() for row in city.grid]
+
+    def _draw_grid(self, state: State) -> list[list[str]]:
+        """The grid worked out afresh: the empty city with every wall and piece put on it."""
         current = set(state["streets"][-1]) if state["streets"] else set()
-        board, walls = state["board"], state["walls"]
-
-        def ring(side: str) -> list[str]:
-            return ["##" if w in walls else "::" for w in SIDE_WALLS[side]]
-
-        # each palace's marks for a part and for a stable, by palace id
-        palace_marks = [(letter.upper() + seat[p["owner"]], "S" + seat[p["owner"]]) if p["owner"]
-                        else (letter + "-", "s-")
-                        for p in state["palaces"] for letter in (COLOUR_LETTER[p["colour"]],)]
-        marks = {sq: ("MM" if sq in current else "mm") if piece["kind"] == "merchant"
-                 else palace_marks[piece["palace"]][piece["kind"] == "stable"]
-                 for sq, piece in board.items()}
-        rows = [[TOWER_MARK["NW"], *ring("N"), TOWER_MARK["NE"]]]
-        for west, squares, east in zip(ring("W"), ROW_SQUARES, ring("E")):
-            rows.append([west, *map(marks.get, squares, repeat("..")), east])
-        rows.append([TOWER_MARK["SW"], *ring("S"), TOWER_MARK["SE"]])
+        palace_marks = [self._palace_marks(state, p) for p in state["palaces"]]  # by palace id
+        rows = [row.copy() for row in EMPTY_GRID]
+        for wall in state["walls"]:
+            row, col = WALL_CELL[wall]
+            rows[row][col] = "##"
+        for sq, piece in state["board"].items():
+            row, col = SQUARE_CELL[sq]
+            if piece["kind"] == "merchant":
+                rows[row][col] = "MM" if sq in current else "mm"
+            else:
+                rows[row][col] = palace_marks[piece["palace"]][piece["kind"] == "stable"]
         return rows
+
+    def _palace_marks(self, state: State, palace: dict[str, Any]) -> tuple[str, str]:
+        """How a palace's parts and its stables show on the grid."""
+        letter = COLOUR_LETTER[palace["colour"]]
+        if not palace["owner"]:
+            return letter + "-", "s-"
+        seat = str(state["players"].index(palace["owner"]) + 1)
+        return letter.upper() + seat, "S" + seat
+
+    def _redraw(self, state: State, grid: list[list[str]], kind: str, where: str) -> None:
+        """Bring a kept grid up to date after a placement of `kind` at `where`."""
+        if kind == "wall":
+            row, col = WALL_CELL[where]
+            grid[row][col] = "##"
+            return
+        marks: dict[str, str] = {}
+        if kind == "merchant":
+            streets = state["streets"]
+            if streets[-1] == [where] and len(streets) > 1:  # a new street: the old one is current no more
+                marks.update(dict.fromkeys(streets[-2], "mm"))
+            marks[where] = "MM"
+        else:  # a palace part, a stable or a roof: the palace's pieces as they show now
+            palace = self.palace(state, state["board"][where]["palace"])
+            part, stable = self._palace_marks(state, palace)
+            marks.update(dict.fromkeys(palace["parts"], part))
+            marks.update(dict.fromkeys(palace["stables"], stable))
+        for sq, mark in marks.items():
+            row, col = SQUARE_CELL[sq]
+            grid[row][col] = mark
+
+    @staticmethod
+    def _supply_view(supply: dict[str, Any]) -> dict[str, Any]:
+        """A player's pieces in hand, as the view shows them (a copy)."""
+        return {"palace": dict(supply["palace"]), "stable": supply["stable"], "merchant": supply["merchant"],
+                "wall": supply["wall"], "roof": supply["roof"]}
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         decision = self.decision(state)
@@ -755,8 +812,7 @@ class Medina(Ruleset):
             "grid": self.grid(state),
             "players": [{
                 "name": p, "seat": i + 1,
-                "supply": {"palace": dict(state["supply"][p]["palace"]),
-                           **{k: state["supply"][p][k] for k in ("stable", "merchant", "wall", "roof")}},
+                "supply": self._supply_view(state["supply"][p]),
                 "claimed": list(state["roofed"][p]),
                 "returned": dict(state["returned"][p]),
                 "score": scores[p]["total"],
