@@ -368,15 +368,16 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
     return run
 
 
-def dry_run(gd: GamesDir) -> list[str]:
+def dry_run(gd: GamesDir, shard: tuple[int, int] | None = None) -> list[str]:
     """What `pbem advance` would do now: each waiting mail, then game by game (the mail's own orders
-    not counted); nothing is written, no mail is moved, marked or sent."""
+    not counted); nothing is written, no mail is moved, marked or sent. With `shard`, only what that
+    shard's run would do."""
     config = load_config(gd.root)
-    try:
-        lines = preview_inbox(gd, config)  # read without marking anything seen or moving it
+    try:  # read without marking anything seen or moving it
+        lines = preview_inbox(gd, config, lambda game: in_shard(game, shard))
     except PbemError as exc:
         lines = [f"mail could not be read: {exc}"]
-    for game in gd.games():
+    for game in (g for g in gd.games() if in_shard(g, shard)):
         try:
             outcome = advance_game(gd, game, dry_run=True)
         except PbemError as exc:

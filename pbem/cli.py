@@ -239,7 +239,7 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: t
     from pbem import advance as batch
 
     if dry_run:
-        for line in batch.dry_run(gd):
+        for line in batch.dry_run(gd, shard):
             click.echo(line)
         return
     bar: Any = None

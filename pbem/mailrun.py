@@ -184,6 +184,15 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     postman.post(reply_name(mail), msg)
 
 
+def game_of(mail: Incoming) -> str | None:
+    """The game a mail's orders name (the mail stays in the inbox until that game's run commits)."""
+    try:
+        game = find_orders(mail).get("game")
+    except Exception:  # no orders to be found: it concerns no game
+        return None
+    return game if isinstance(game, str) else None
+
+
 def read_inbox(gd: GamesDir, config: Config, postman: Postman,
                mine: Callable[[str | None], bool] = lambda game: True) -> Intake:
     """Queue the orders of every new mail and post the acknowledgements and refusals. With `mine`
@@ -194,14 +203,6 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
     intake.lines += [f"Warning: {w}" for w in getattr(intake.inbox, "warnings", [])]
     seen = seen_ids(gd)
     per_sender: Counter[str] = Counter()
-
-    def game_of(mail: Incoming) -> str | None:
-        """The game a mail's orders name (the mail stays in the inbox until that game's run commits)."""
-        try:
-            game = find_orders(mail).get("game")
-        except Exception:  # no orders to be found: it concerns no game
-            return None
-        return game if isinstance(game, str) else None
 
     def handled(key: str, aside: bool, line: str, game: str | None = None) -> None:
         intake.lines.append(line)
@@ -295,22 +296,26 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         raise scrub(exc, hidden) from None
 
 
-def preview_inbox(gd: GamesDir, config: Config) -> list[str]:
+def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bool] = lambda game: True) -> list[str]:
     """What a run would do with each mail waiting in the inbox, one line a mail (for `pbem advance
-    --dry-run`). Nothing changes: no mail is marked seen, moved or flagged, nothing is queued or
-    posted. Like a run's lines, these show no token."""
+    --dry-run`; with `mine`, only the mail `read_inbox` would take). Nothing changes: no mail is marked
+    seen, moved or flagged, nothing is queued or posted. Like a run's lines, these show no token."""
     lines: list[str] = []
     seen = seen_ids(gd)
     per_sender: Counter[str] = Counter()
     for key, raw in peek_inbox(config):
         if len(raw) > config.max_mail_bytes:
-            lines.append(f"mail {key}: would be set aside: {len(raw)} bytes, over the limit of "
-                         f"{config.max_mail_bytes}")
+            if mine(None):
+                lines.append(f"mail {key}: would be set aside: {len(raw)} bytes, over the limit of "
+                             f"{config.max_mail_bytes}")
             continue
         try:
             mail = read_mail(raw)
         except Exception as exc:  # mail the email package cannot read at all
-            lines.append(f"mail {key}: would be set aside: it cannot be read ({type(exc).__name__})")
+            if mine(None):
+                lines.append(f"mail {key}: would be set aside: it cannot be read ({type(exc).__name__})")
+            continue
+        if not mine(game_of(mail)):
             continue
         if mail.message_id in seen:
             lines.append(f"mail {mail.message_id}: read before; would be taken out of the inbox")

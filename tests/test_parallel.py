@@ -173,3 +173,14 @@ def test_a_shard_leaves_the_mail_of_another_shards_games_in_the_inbox(pbem: Pbem
     r = pbem("advance", "--shard", "1/2")
     assert r.exit_code == 0, r.output
     assert pbem.show(games[1])["turn"] == 2 and g.inbox.waiting() == []
+
+
+def test_a_dry_run_of_a_shard_tells_of_that_shards_games_alone(ready: Path, tmp_path: Path) -> None:
+    root = copy_of(ready, tmp_path, "dry")
+    before = history(root)
+    r = run(root, "--dry-run", "--shard", "2/3")
+    assert r.returncode == 0, r.stderr
+    mine = sorted(g for g in GAMES if in_shard(g, (2, 3)))
+    assert sorted(line.split()[2].rstrip(":") for line in r.stdout.splitlines()) == mine
+    assert all(line.startswith(f"(dry run) {line.split()[2]} applied ") for line in r.stdout.splitlines()), r.stdout
+    assert history(root) == before
