@@ -734,10 +734,13 @@ class CommitBatch:
             raise StoreError(f"{self.gd.root}: git fast-import failed: {self._error_text()}")
         self._errors.close()
         self.proc = None
-        r = subprocess.run(["git", "add", "--pathspec-from-file=-", "--pathspec-file-nul"], cwd=self.gd.root,
-                           input="\0".join(self.paths).encode("utf-8"), capture_output=True, env=_git_env())
+        # the index learns the files' ids and stat data; fast-import wrote the objects already
+        r = subprocess.run(["git", "update-index", "--add", "--info-only", "-z", "--stdin"], cwd=self.gd.root,
+                           input="".join(f"{p}\0" for p in self.paths).encode("utf-8"), capture_output=True,
+                           env=_git_env())
         if r.returncode != 0:  # the commits are made; only git's cache of the files is behind
-            self.gd.warnings.append(f"git add after the commits failed: {_first_line(r.stderr.decode('utf-8', 'replace'))}")
+            self.gd.warnings.append(f"git update-index after the commits failed: "
+                                    f"{_first_line(r.stderr.decode('utf-8', 'replace'))}")
 
 
 def _git_env() -> dict[str, str]:
