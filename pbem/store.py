@@ -41,7 +41,7 @@ import yaml
 from pbem.config import CONFIG_FILE, Config
 from pbem.errors import StoreError
 from pbem.history import HISTORIES, History, attach, settle, write_histories
-from pbem.turnfile import validator
+from pbem.turnfile import state_validator, validator
 
 FORMAT = 2
 OLD_FORMAT = 1  # the events and the order log inside the state file
@@ -206,7 +206,7 @@ SCHEMA_OF = {"events": "event", "log": "log-entry"}  # the schema of each histor
 
 def check_history(key: str, items: list[Any], where: str, first: int = 0) -> None:
     """Validate history lines about to be written (items `first`... of `key`)."""
-    check = validator(SCHEMA_OF[key])
+    check = state_validator(SCHEMA_OF[key])
     for i, item in enumerate(items, start=first):
         for err in check.iter_errors(item):
             path = ".".join(str(p) for p in [key, i] + list(err.absolute_path))
@@ -261,7 +261,7 @@ def written_by_pbem(text: str) -> bool:
 
 def _errors(value: Any, name: str, prefix: str = "") -> list[str]:
     try:
-        check = validator(name)
+        check = state_validator(name)
     except FileNotFoundError:
         return [f"there is no schema {name!r}"]
     out = []

@@ -279,6 +279,34 @@ def validator(name: str) -> Any:
     return _strict()(schema(name))
 
 
+@cache
+def state_validator(name: str) -> Any:
+    """`validator` of a schema whose local `$ref`s are written out in place: the same verdicts at half
+    the cost of resolving each reference on every use (a state is checked at every save). For what
+    pbem writes itself; a player's input keeps `validator`, whose error choice the messages rely on."""
+    whole = schema(name)
+    flat = _inline(whole, whole.get("$defs", {}))
+    if "$defs" in whole:
+        flat["$defs"] = whole["$defs"]  # a recursive definition still refers to them
+    return _strict()(flat)
+
+
+def _inline(node: Any, defs: dict[str, Any], seen: tuple[str, ...] = ()) -> Any:
+    if isinstance(node, list):
+        return [_inline(x, defs, seen) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _inline(v, defs, seen) for k, v in node.items() if k not in ("$ref", "$defs")}
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/") and ref not in seen:
+        target = _inline(defs[ref[len("#/$defs/"):]], defs, (*seen, ref))
+        # a keyword beside the reference applies with it: merged, or both kept under allOf
+        out = {"allOf": [target], **out} if set(target) & set(out) else {**target, **out}
+    elif ref is not None:
+        out["$ref"] = ref
+    return out
+
+
 def _deepest(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
     """For a failed oneOf, the error of the branch the sender most likely meant, if one is clear."""
     while error.validator in ("oneOf", "anyOf") and error.context \
