@@ -71,6 +71,8 @@ def demo(folder: Path, ruleset: str, options: tuple[str, ...], seed: str, count:
         if gm["view"].get(stage) != json.loads(run(runner, games, "show", "demo1", "--json"))["view"].get(stage):
             click.echo(f"  {stage} {gm['view'][stage]} scored after {files} turn files")
     run(runner, games, "verify", "demo1")
+    site = games.parent / "site"
+    run(runner, games, "archive", "--out", str(site))
     click.echo(f"\nThe game is over after {files} turn files. Final standings:")
     for row in gm["result"]["standings"]:
         click.echo(f"  {row['rank']}. {row['player']:<8} {row['score']}")
@@ -78,6 +80,8 @@ def demo(folder: Path, ruleset: str, options: tuple[str, ...], seed: str, count:
     click.echo(f"Reports:     {games}/demo1/reports/<player>/ (e.g. {sorted((games / 'demo1' / 'reports' / names[0]).iterdir())[-1]})")
     click.echo(f"History:     git -C {games} log --oneline -- demo1")
     click.echo(f"Replay:      .venv/bin/pbem verify demo1 --games-dir {games}   (verified: identical)")
+    click.echo(f"Mail:        {games}/mail/outbox/ (.eml files: the text report, and the board as a picture)")
+    click.echo(f"Archive:     {site}/index.html (a web page per turn; pbem verify --log {site}/demo1/game.yaml)")
 
 
 if __name__ == "__main__":
