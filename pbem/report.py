@@ -192,15 +192,21 @@ def summarize_orders(orders: list[Order]) -> list[str]:
     return out
 
 
+BLANK = re.compile(r"[A-Z](\.[A-Z])?\Z")  # what a player fills in: N, X, L.P, M...
+
+
 def turn_file(state: dict[str, Any], player: str, legal: list[Order]) -> str:
     """A turn file ready to fill in, between the reply markers. Every alternative is commented out, so
     the block sent back unchanged gives no order: the player keeps one by deleting its `#`."""
-    choices = [choice.split(" (")[0] for choice in summarize_orders(legal)]
-    blanks = sorted({word for c in choices for word in c.replace(":", " ").split() if word in ("N", "X")})
-    fill = f" (and fill in {' and '.join(blanks)})" if blanks else ""
+    choices = get_ruleset(state["ruleset"]).order_block([c.split(" (")[0] for c in summarize_orders(legal)])
+    blanks = sorted({word for c in choices for word in c.replace(":", " ").split() if BLANK.match(word)})
+    fill = f"and fill in {', '.join(blanks[:-1])} and {blanks[-1]}" if len(blanks) > 1 else \
+        f"and fill in {blanks[0]}" if blanks else ""
+    how = f"# To keep one order, delete the # in front of it{f' ({fill})' if fill else ''}:"
+    if len(how) > 72:
+        how = f"# To keep one order, delete the # in front of it\n# {fill}:"
     lines = [BEGIN, f"game: {state['game']}", f"player: {player}", "token: YOUR-TOKEN",
-             f"turn: {state['engine']['turn']}", "orders:",
-             f"# To keep one order, delete the # in front of it{fill}:"]
+             f"turn: {state['engine']['turn']}", "orders:", how]
     lines += [f"#  - {choice}" for choice in choices]
     lines.append(END)
     return "\n".join(lines)

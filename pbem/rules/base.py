@@ -168,6 +168,11 @@ class Ruleset(ABC):
         """A standing order as the player wrote it (without what pbem bound it to)."""
         return dict(entry)
 
+    def order_block(self, choices: list[str]) -> list[str]:
+        """The orders a report's turn file offers, commented out, from the legal orders in few words
+        (`bid: N`); a game with many alike may offer them as one pattern the report explains."""
+        return choices
+
     def legal_orders(self, state: State, player: str) -> list[Order]:
         return [o for o in self.candidate_orders(state, player) if self.why_illegal(state, player, o) is None]
 

@@ -219,6 +219,35 @@ class Florenz(Ruleset):
 
     # -- views and the end ----------------------------------------------------------------------
 
+    #: more orders of one kind than this in a turn file are offered as their pattern (the report
+    #: lists them): a late game has over a hundred hurries and travels
+    SPELLED_OUT = 4
+
+    def order_block(self, choices: list[str]) -> list[str]:
+        """Orders of a kind with many choices (hurries of one member, of two, each scandal card
+        played) come as the kind's pattern: the turn file stays short on a phone."""
+        kinds: dict[str, list[str]] = {}
+        for choice in choices:
+            kinds.setdefault(self._kind(choice), []).append(choice)
+        out = []
+        for kind, alike in kinds.items():
+            out += alike if len(alike) <= self.SPELLED_OUT or kind not in self._patterns() else [self._patterns()[kind]]
+        return out
+
+    @staticmethod
+    def _kind(choice: str) -> str:
+        words = choice.split()
+        if words[0] == "hurry":
+            return "hurry two" if " and " in choice else "hurry"
+        return " ".join(words[:2]) if words[0] == "play" else words[0]
+
+    @staticmethod
+    def _patterns() -> dict[str, str]:
+        from pbem.rules.florenz.scandal import ARGS
+
+        return {"hurry": "hurry L.P to M to N", "hurry two": "hurry L.P to M and K.Q to N",
+                **{f"play {card}": f"play {card} {shape}" for card, (_, _, shape) in ARGS.items()}}
+
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """Everything for the GM; for a player the stacks' contents sorted, deck sizes, others' hands as
         counts per deck, and only his own plan card until the end (§19)."""
