@@ -395,11 +395,8 @@ def advance_all(gd: GamesDir, postman: Postman | None, progress: Callable[[int, 
     dirty = gd.uncommitted()
     games = [g for g in gd.games() if in_shard(g, shard)]
     outcomes: dict[str, Outcome] = {}
-    done = 0
 
     def tell(game: str) -> None:
-        nonlocal done
-        done += 1
         if progress is not None:
             progress(len(games), game)
 
