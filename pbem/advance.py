@@ -454,7 +454,12 @@ def _start_worker(root: Path, postman: Postman | None) -> None:
 def _work(game: str) -> Outcome:
     assert _worker is not None
     gd, postman = _worker
+    crash_point("worker", whole_run=False)
     return _advance_one(gd, game, postman, dirty=False, defer=True)
+
+
+DIED = ("the process advancing it died (killed?); what it saved, the next `pbem advance` commits, and "
+        "its queue is applied then")
 
 
 def _advance_clean(gd: GamesDir, games: list[str], postman: Postman | None, jobs: int) -> Iterator[Outcome]:
@@ -465,7 +470,18 @@ def _advance_clean(gd: GamesDir, games: list[str], postman: Postman | None, jobs
             yield _advance_one(gd, game, postman, dirty=False, defer=True)
         return
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     context = multiprocessing.get_context("fork")  # the workers inherit the loaded rulesets and templates
-    with context.Pool(jobs, initializer=_start_worker, initargs=(gd.root, postman)) as pool:
-        yield from pool.imap(_work, games, chunksize=max(1, min(16, len(games) // (jobs * 8))))
+    given = 0
+    # a worker that dies (the kernel's OOM killer) breaks the pool at once, where a Pool would wait
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                             initargs=(gd.root, postman)) as pool:
+        try:
+            for outcome in pool.map(_work, games, chunksize=max(1, min(16, len(games) // (jobs * 8)))):
+                given += 1
+                yield outcome
+        except BrokenProcessPool:
+            for game in games[given:]:
+                yield Outcome(game, error=DIED)

@@ -61,9 +61,10 @@ _IMPORTED = time.time()
 _crash_counts: dict[str, int] = {}
 
 
-def crash_point(name: str) -> None:
+def crash_point(name: str, whole_run: bool = True) -> None:
     """For tests only: with PBEM_DIE_AT=<name> (or <name>:<n>, the n-th time) the process dies here at
-    once, as if killed: no cleanup, no flush, no exit handlers."""
+    once, as if killed: no cleanup, no flush, no exit handlers. In a worker of `--jobs`, the whole run
+    dies with it, but for a point that is not `whole_run` (a worker killed alone, as by the kernel)."""
     wanted = os.environ.get("PBEM_DIE_AT")
     if not wanted:
         return
@@ -72,7 +73,7 @@ def crash_point(name: str) -> None:
         return
     _crash_counts[name] = _crash_counts.get(name, 0) + 1
     if _crash_counts[name] >= int(nth or 1):
-        if _kill_parent:
+        if _kill_parent and whole_run:
             os.kill(os.getppid(), signal.SIGKILL)
         os._exit(137)
 

@@ -184,3 +184,24 @@ def test_a_dry_run_of_a_shard_tells_of_that_shards_games_alone(ready: Path, tmp_
     assert sorted(line.split()[2].rstrip(":") for line in r.stdout.splitlines()) == mine
     assert all(line.startswith(f"(dry run) {line.split()[2]} applied ") for line in r.stdout.splitlines()), r.stdout
     assert history(root) == before
+
+
+def test_a_worker_killed_alone_stops_no_game_for_good(ready: Path, tmp_path: Path) -> None:
+    """A worker killed by the kernel (out of memory): the run says which games it could not finish,
+    commits the others, and the next run takes up the rest; nothing is applied twice."""
+    clean = copy_of(ready, tmp_path, "clean")
+    assert run(clean, "--jobs", "2").returncode == 0
+    root = copy_of(ready, tmp_path, "killed")
+    r = run(root, "--jobs", "2", PBEM_DIE_AT="worker:3")
+    assert r.returncode == 1, r.stderr
+    skipped = [line for line in r.stderr.splitlines() if ": SKIPPED: " in line]
+    assert skipped and all(line.endswith("SKIPPED: the process advancing it died (killed?); what it saved, the "
+                                         "next `pbem advance` commits, and its queue is applied then")
+                           for line in skipped), r.stderr
+    r = run(root, "--jobs", "2")
+    assert r.returncode == 0, r.stderr
+    after, expected = history(root), history(clean)
+    assert after["files"] == expected["files"] and after["status"] == ""
+    for game in GAMES:
+        state = helpers.load_game(root, game)
+        assert len(state["log"]) == len(helpers.load_game(clean, game)["log"])
