@@ -52,7 +52,7 @@ def engine_games(players: int, games: int, ruleset: str = "medici", options: dic
         state, _ = r.setup(names, r.check_options(options or {}), rng)
         while (d := r.decision(state)) is not None:
             p = d.players[0]
-            r.apply(state, p, bots.choose(ruleset, r.view(state, p), p, r.legal_orders(state, p)), rng)
+            r.apply(state, p, bots.choose(ruleset, r.bot_view(state, p), p, r.legal_orders(state, p)), rng)
             orders += 1
     return orders
 
@@ -89,7 +89,7 @@ def florenz_midround() -> tuple[Any, dict[str, Any], str]:
     state, _ = r.setup(["p0", "p1", "p2", "p3"], r.check_options({}), rng)
     for _ in range(20):
         p = r.decision(state).players[0]   # type: ignore[union-attr]
-        r.apply(state, p, bots.choose("florenz", r.view(state, p), p, r.legal_orders(state, p)), rng)
+        r.apply(state, p, bots.choose("florenz", r.bot_view(state, p), p, r.legal_orders(state, p)), rng)
     return r, state, r.decision(state).players[0]   # type: ignore[union-attr]
 
 

@@ -126,7 +126,7 @@ def substitute(state: dict[str, Any], player: str, policy: str) -> tuple[dict[st
     order = ruleset.passive_order(engine, player) if policy == "default" else None
     how = policy
     if order is None:
-        order = bots.choose(ruleset.name, ruleset.view(engine, player), player, ruleset.legal_orders(engine, player))
+        order = bots.choose(ruleset.name, ruleset.bot_view(engine, player), player, ruleset.legal_orders(engine, player))
         how = "bot"
     flagged = copy.deepcopy(state)
     notice(flagged, f"{player} missed the deadline; the {'default order' if how == 'default' else 'bot'} "

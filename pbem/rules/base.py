@@ -116,6 +116,11 @@ class Ruleset(ABC):
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """What `player` may see (None: the GM, who sees everything)."""
 
+    def bot_view(self, state: State, player: str) -> dict[str, Any]:
+        """What a bot reads of `player`'s view: the view, less what only a human reader needs (display
+        text), which a game may leave out to save time. Never more than `view` shows."""
+        return self.view(state, player)
+
     @abstractmethod
     def result(self, state: State) -> list[dict[str, Any]]:
         """Final standings, best first: `{"player", "score", "rank"}`; ties share a rank."""
