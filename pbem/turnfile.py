@@ -23,6 +23,7 @@ import yaml
 
 from pbem.errors import TurnFileError
 from pbem.rules.base import Order
+from pbem.schemacheck import Check, Unsupported, compile_schema
 
 if TYPE_CHECKING:
     import jsonschema  # imported when something is validated: a command that validates nothing starts faster
@@ -280,6 +281,24 @@ def validator(name: str) -> Any:
 
 
 @cache
+def verdict(name: str) -> Check | None:
+    """The compiled yes-or-no of a schema from schemas/ (see pbem.schemacheck); None where only
+    jsonschema can say."""
+    try:
+        return compile_schema(schema(name))
+    except Unsupported:
+        return None
+
+
+def fits(value: Any, name: str) -> bool:
+    """Whether `value` is valid against the schema `name`: the compiled verdict, without jsonschema."""
+    check = verdict(name)
+    if check is not None:
+        return check(value)
+    return not any(True for _ in validator(name).iter_errors(value))
+
+
+@cache
 def state_validator(name: str) -> Any:
     """`validator` of a schema whose local `$ref`s are written out in place: the same verdicts at half
     the cost of resolving each reference on every use (a state is checked at every save). For what
@@ -364,6 +383,8 @@ def _at(lines: dict[tuple, int] | None, path: tuple, line_of: tuple) -> tuple[in
 def schema_errors(value: Any, schema_name: str, lines: dict[tuple, int] | None = None,
                   prefix: tuple = ()) -> list[str]:
     """Every error of `value` against a schema, sorted by place, each with its line."""
+    if fits(value, schema_name):  # the usual case, answered without jsonschema
+        return []
     out: list[str] = []
     def order(e: jsonschema.ValidationError) -> list[tuple[int, int | str]]:
         return [(0, p) if isinstance(p, int) else (1, str(p)) for p in e.absolute_path]
@@ -479,14 +500,18 @@ def _spellings(text: str) -> list[str]:
     return [" ".join(words) for words in itertools.product(*choices)]
 
 
-_PART_VALIDATORS: dict[int, tuple[dict[str, Any], Any]] = {}  # id(part) -> (part, validator); parts of cached schemas
+_PART_VERDICTS: dict[int, tuple[dict[str, Any], Check]] = {}  # id(part) -> (part, verdict); parts of cached schemas
 
 
 def _fits(value: Any, part: dict[str, Any]) -> bool:
-    known = _PART_VALIDATORS.get(id(part))
+    known = _PART_VERDICTS.get(id(part))
     if known is None or known[0] is not part:
-        known = _PART_VALIDATORS[id(part)] = (part, _strict()(part))
-    return bool(known[1].is_valid(value))
+        try:
+            check = compile_schema(part)
+        except Unsupported:
+            check = _strict()(part).is_valid
+        known = _PART_VERDICTS[id(part)] = (part, check)
+    return bool(known[1](value))
 
 
 def _fold_branches(value: Any, branches: list[Any]) -> Any:
