@@ -19,7 +19,7 @@ import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from pbem.errors import PbemError, StoreError
 from pbem.game import NEXT, describe_turn, play_queue, player_names, ruleset_of, waiting_for
@@ -47,6 +47,7 @@ class Outcome:
     substitutes: list[str] = field(default_factory=list)
     reminded: list[str] = field(default_factory=list)
     pending: tuple[str, list[str]] | None = None  # a deferred commit: its message and the files written
+    dequeue: list[Path] = field(default_factory=list)  # queue files the run clears after its one sync
 
     def summary(self) -> str:
         if self.error:
@@ -270,9 +271,20 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
         outcome.reports += write_reports(gd, state, postman)
         crash_point("save")
         gd.save(game, state)
-    if gd.sync_later and (changed or done):
+    # a game of the run's batch leaves its queue to the run, which clears every game's queue after one
+    # sync for them all (see dequeue): a sync costs as much as the rest of a game's run
+    grouped = defer_commit and not dirty and gd.sync_later
+    if gd.sync_later and (changed or done) and not grouped:
         gd.sync()  # the queue is cleared only when what it became is durable
     for path, keep in done:
+        if grouped:
+            if keep:  # the record is written now, for this game's commit; the queue file goes later
+                dest = gd.game_dir(game) / keep / path.name
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, dest)
+                gd.written.add(f"{game}/{keep}/{path.name}")
+            outcome.dequeue.append(path)
+            continue
         crash_point("dequeue")
         if keep:
             dest = gd.game_dir(game) / keep / path.name
@@ -416,6 +428,7 @@ def advance_all(gd: GamesDir, postman: Postman | None, progress: Callable[[int, 
                     outcome.error = f"{exc}; the new state is saved in {outcome.game}/{STATE_FILE} but not " \
                                     f"committed (the next `pbem advance` commits it)"
             tell(outcome.game)
+        dequeue(gd, outcomes.values())
         batch.close()
     except StoreError as exc:  # the files are saved: the next run commits them as an interrupted run's
         for outcome in outcomes.values():
@@ -426,6 +439,18 @@ def advance_all(gd: GamesDir, postman: Postman | None, progress: Callable[[int, 
     finally:
         batch.release()
     return [outcomes[g] for g in games]
+
+
+def dequeue(gd: GamesDir, outcomes: Iterable[Outcome]) -> None:
+    """Clear the queue files the games of a batch applied or refused, once one sync has made what
+    they became durable. A run that dies before leaves them: the next run finds them applied
+    (`already_applied`) or refused (`already_refused`) and clears them then."""
+    paths = [path for outcome in outcomes for path in outcome.dequeue]
+    if paths:
+        gd.sync()
+    for path in paths:
+        crash_point("dequeue")
+        path.unlink(missing_ok=True)
 
 
 def _advance_one(gd: GamesDir, game: str, postman: Postman | None, dirty: bool, defer: bool = False) -> Outcome:
