@@ -27,6 +27,7 @@ gm:
 
 subject_prefix: "[pbem]"
 max_mail_bytes: 262144       # larger mail is set aside unread
+pictures: true               # a picture of the board in each report (false: text alone, ~3 KB a mail)
 
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:
@@ -65,6 +66,7 @@ class Config:
     gm_address: str = "pbem@localhost"
     subject_prefix: str = "[pbem]"
     max_mail_bytes: int = 262144
+    pictures: bool = True  # a picture of the board in report mails
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -102,6 +104,7 @@ def load_config(root: Path) -> Config:
     config.gm_address = gm.get("address", config.gm_address)
     config.subject_prefix = value.get("subject_prefix", config.subject_prefix)
     config.max_mail_bytes = value.get("max_mail_bytes", config.max_mail_bytes)
+    config.pictures = value.get("pictures", config.pictures)
     config.inbox = value.get("inbox", config.inbox)
     config.outbox = value.get("outbox", config.outbox)
     for section, what in ((config.inbox, "inbox"), (config.outbox, "outbox")):

@@ -71,7 +71,7 @@ def post_report(postman: Postman, state: dict[str, Any], player: str, seq: int, 
     name, address = player_address(state, player)
     msg = compose(config, name, address, subject(config, state, player, kind), text, mid,
                   in_reply_to=refs[-1] if refs else None, references=refs or None, date=_date(),
-                  picture=board_picture(state, player) if kind in PICTURED else None)
+                  picture=board_picture(state, player) if kind in PICTURED and config.pictures else None)
     postman.post(f"{game}.{player}.{seq:04d}", msg)
     threads[player] = mid
 

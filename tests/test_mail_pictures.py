@@ -198,3 +198,34 @@ def test_the_same_report_mail_is_the_same_bytes(tmp_path: Path) -> None:
     assert plain_of(back) == "Report\n"
     assert picture_of(back)[1] == pic.png
     assert picture_cid("<pbem.m1.anna.1.t1@pbem.test>") == "<board.pbem.m1.anna.1.t1@pbem.test>"
+
+
+def test_a_gm_may_send_reports_as_text_alone(pbem: Pbem) -> None:
+    """`pictures: false` in pbem.yaml: every mail is the text report alone, a tenth of the size; the
+    game plays the same."""
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games), pictures=False)
+    start(g)
+    assert g.welcome and all(structure(m) == ["text/plain"] for m in g.welcome.values())
+    mover, turn, _ = mover_order(g)
+    order = g.legal_order(mover)
+    g.inbox.deliver(player_mail(address(mover), order_body(g.tokens[mover], [order_line(order)]),
+                                **answering(g.welcome[mover])))
+    r = g.advance()
+    assert f"queued {order_line(order)}" in r.output, r.output
+    reports = [m for m in g.outbox.new() if not str(m["Message-ID"]).startswith("<pbem.reply.")]
+    assert reports
+    for m in reports:
+        assert structure(m) == ["text/plain"]
+        newest = sorted((pbem.games / "m1" / "reports" / player_of(m)).glob("*.txt"))[-1]
+        assert plain_of(m) == newest.read_text("utf-8")
+        assert len(m.as_bytes()) < 8000
+
+
+def test_pictures_takes_true_or_false() -> None:
+    from pbem.config import check_config_text
+    from pbem.errors import PbemError
+
+    assert check_config_text("pictures: no\n", "pbem.yaml") == {"pictures": False}
+    with pytest.raises(PbemError) as err:
+        check_config_text("pictures: yes please\n", "pbem.yaml")
+    assert str(err.value) == "pbem.yaml is not valid:\n  - line 1, pictures: must be true or false, not 'yes please'"
