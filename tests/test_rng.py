@@ -266,3 +266,12 @@ def test_known_answer_choice() -> None:
         r = Rng(seed)
         assert r.choice(items, "start-player") == items[want]
         assert r.counter == counter
+
+
+@pytest.mark.parametrize("seed", ["", "s", "x" * 63, "y" * 64, "z" * 65, "ß€" * 40, "a-long-seed-" * 20])
+def test_the_stream_is_hmac_sha256_for_keys_of_every_length(seed: str) -> None:
+    """Keys longer than SHA-256's 64-byte block are hashed first (RFC 2104); shorter ones padded."""
+    rng = Rng(seed)
+    for counter in range(5):
+        digest = hmac.new(seed.encode("utf-8"), f"label:{counter}".encode("utf-8"), hashlib.sha256).digest()
+        assert rng._block("label") == int.from_bytes(digest[:8], "big")

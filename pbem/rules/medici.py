@@ -38,15 +38,43 @@ def card_value(card: str) -> int:
     return int(card.rsplit("-", 1)[1])
 
 
+@cache
+def _decision(player: str, kind: str) -> Decision:
+    """The decision of one player: made once, as the game looks at it before and after every order."""
+    return Decision((player,), kind)
+
+
 def cards_value(cards: list[str]) -> int:
     """The value of a hold or a lot: the sum of its cards."""
     return sum(map(card_value, cards))
 
 
+def paying_places(scores: dict[str, int], payouts: list[int]) -> list[dict[str, Any]]:
+    """The rows of `shared_ranking(scores, payouts)` that pay something, in its order: a goods track
+    pays its first places only, so the ranking stops where the payouts end."""
+    order = sorted(scores, key=scores.__getitem__, reverse=True)  # stable: ties keep their seats
+    rows: list[dict[str, Any]] = []
+    place = 0
+    while place < len(payouts) and place < len(order):
+        score = scores[order[place]]
+        tied = [p for p in order if scores[p] == score]
+        share = sum(payouts[place:place + len(tied)]) // len(tied)
+        if share:
+            rows += [{"player": p, "score": score, "place": place + 1, "payout": share} for p in tied]
+        place += len(tied)
+    return rows
+
+
 def full_deck(edition: str) -> list[str]:
     """The 36 cards of an edition, in a fixed order."""
+    return list(_full_deck(edition))
+
+
+@cache
+def _full_deck(edition: str) -> tuple[str, ...]:
+    """The deck of an edition, made once: every day starts from it."""
     goods = DATA["editions"][edition]["goods"]
-    return [f"{g}-{v}" for g in goods for v in DATA["card_values"]] + [NEUTRAL]
+    return tuple([f"{g}-{v}" for g in goods for v in DATA["card_values"]] + [NEUTRAL])
 
 
 @register
@@ -125,11 +153,14 @@ class Medici(Ruleset):
         """Players still in the day: their hold is not full."""
         return [p for p in state["players"] if len(state["hold"][p]) < HOLD]
 
-    def _left_of(self, state: State, player: str) -> list[str]:
-        """Everyone else, clockwise from the player's left."""
-        seats = state["players"]
+    def _first_open(self, state: State, player: str) -> str:
+        """`player` if his hold is not full, else the first such player clockwise from his left."""
+        seats, hold = state["players"], state["hold"]
         i = seats.index(player)
-        return seats[i + 1:] + seats[:i]
+        for p in seats[i:] + seats[:i]:
+            if len(hold[p]) < HOLD:
+                return p
+        raise ValueError("every hold is full")
 
     def max_lot(self, state: State) -> int:
         """How large the lot may grow: 3 cards, the cards left, the largest free hold space."""
@@ -142,9 +173,7 @@ class Medici(Ruleset):
             events.append({"type": "deck_empty", "day": state["day"]})
             self._end_day(state, rng, events)
             return
-        open_players = self._open(state)
-        auctioneer = next(p for p in [player] + self._left_of(state, player) if p in open_players)
-        state["auctioneer"] = auctioneer
+        state["auctioneer"] = self._first_open(state, player)
         state["phase"] = PHASE_DRAW
         state["bids"] = []
         state["to_bid"] = []
@@ -152,24 +181,33 @@ class Medici(Ruleset):
 
     def _reveal(self, state: State, rng: Rng, events: list[Event]) -> None:
         card = state["deck"].pop(0)
-        state["lot"].append(card)
-        events.append({"type": "reveal", "player": state["auctioneer"], "card": card,
-                       "lot": list(state["lot"])})
-        if len(state["lot"]) >= self.max_lot(state):
-            events.append({"type": "auction_opens", "player": state["auctioneer"],
-                           "lot": list(state["lot"]), "forced": True})
+        lot = state["lot"]
+        lot.append(card)
+        events.append({"type": "reveal", "player": state["auctioneer"], "card": card, "lot": list(lot)})
+        if len(lot) >= self.max_lot(state):
+            events.append({"type": "auction_opens", "player": state["auctioneer"], "lot": list(lot),
+                           "forced": True})
             self._open_auction(state, rng, events)
 
     def _open_auction(self, state: State, rng: Rng, events: list[Event]) -> None:
         state["phase"] = PHASE_BID
-        auctioneer = state["auctioneer"]
-        open_players = self._open(state)
-        state["to_bid"] = [p for p in self._left_of(state, auctioneer) + [auctioneer] if p in open_players]
+        seats, hold = state["players"], state["hold"]
+        i = seats.index(state["auctioneer"]) + 1
+        # clockwise from the auctioneer's left, the auctioneer last
+        state["to_bid"] = [p for p in seats[i:] + seats[:i] if len(hold[p]) < HOLD]
         self._skip_unable_bidders(state, rng, events)
 
     def high_bid(self, state: State) -> dict[str, Any] | None:
-        bids = [b for b in state["bids"] if b["amount"] is not None]
-        return bids[-1] if bids else None
+        """The last bid that was not a pass (each bid beats those before it)."""
+        for b in reversed(state["bids"]):
+            if b["amount"] is not None:
+                return b
+        return None
+
+    def _lowest_bid(self, state: State) -> int:
+        """The least a bid may be now: one more than the high bid."""
+        high = self.high_bid(state)
+        return high["amount"] + 1 if high else 1
 
     def _cannot_bid(self, state: State, player: str) -> str | None:
         free = HOLD - len(state["hold"][player])
@@ -182,14 +220,19 @@ class Medici(Ruleset):
         return None
 
     def _skip_unable_bidders(self, state: State, rng: Rng, events: list[Event]) -> None:
-        while state["to_bid"]:
-            player = state["to_bid"][0]
-            reason = self._cannot_bid(state, player)
-            if reason is None:
-                return
-            state["to_bid"].pop(0)
-            state["bids"].append({"player": player, "amount": None})
-            events.append({"type": "pass", "player": player, "forced": reason})
+        to_bid = state["to_bid"]
+        if to_bid:
+            # a forced pass leaves the lot and the lowest bid as they are: check the rest against them
+            size, lowest = len(state["lot"]), self._lowest_bid(state)
+            hold, money = state["hold"], state["money"]
+            while to_bid:
+                player = to_bid[0]
+                if HOLD - len(hold[player]) >= size and money[player] >= lowest:
+                    return
+                reason = self._cannot_bid(state, player)
+                to_bid.pop(0)
+                state["bids"].append({"player": player, "amount": None})
+                events.append({"type": "pass", "player": player, "forced": reason})
         self._settle_lot(state, rng, events)
 
     def _settle_lot(self, state: State, rng: Rng, events: list[Event]) -> None:
@@ -214,7 +257,8 @@ class Medici(Ruleset):
             events.append({"type": "deck_empty", "day": state["day"]})
             self._end_day(state, rng, events)
         else:
-            self._start_turn(state, self._left_of(state, state["auctioneer"])[0], rng, events)
+            seats = state["players"]
+            self._start_turn(state, seats[(seats.index(state["auctioneer"]) + 1) % len(seats)], rng, events)
 
     def _free_fill(self, state: State, player: str, events: list[Event]) -> None:
         need = HOLD - len(state["hold"][player])
@@ -238,41 +282,42 @@ class Medici(Ruleset):
 
     def score_day(self, state: State, events: list[Event]) -> None:
         """The three scorings of a day, in order: hold value, goods tracks, bonus fields."""
-        players = state["players"]
+        players, money, tracks = state["players"], state["money"], state["tracks"]
         edition = DATA["editions"][state["edition"]]
+        bonus_fields = edition["bonus_fields"]
+        day = state["day"]
         values = {p: cards_value(state["hold"][p]) for p in players}
         ranking = shared_ranking(values, edition["payouts"][len(players)])
         for row in ranking:
-            state["money"][row["player"]] += row["payout"]
-        events.append({"type": "score_value", "day": state["day"], "ranking": ranking})
+            money[row["player"]] += row["payout"]
+        events.append({"type": "score_value", "day": day, "ranking": ranking})
+        # each player's tracks and the goods of his hold, read once for all the goods
+        held = [(p, tracks[p], list(map(card_good, state["hold"][p]))) for p in players]
         for good in edition["goods"]:
-            moves = {}
-            for p in players:
-                count = sum(1 for c in state["hold"][p] if card_good(c) == good)
-                before = state["tracks"][p][good]
-                state["tracks"][p][good] = min(TRACK_TOP, before + count)
-                moves[p] = state["tracks"][p][good] - before
-            steps = {p: state["tracks"][p][good] for p in players}
-            ranking = [r for r in shared_ranking(steps, DATA["track_payouts"]) if r["payout"]]
-            for row in ranking:
-                state["money"][row["player"]] += row["payout"]
-            bonus = []
-            for p in players:
-                pay = edition["bonus_fields"].get(steps[p], 0)
+            moves, steps, bonus = {}, {}, []
+            for p, track, goods in held:
+                before = track[good]
+                after = min(TRACK_TOP, before + goods.count(good))
+                track[good] = steps[p] = after
+                moves[p] = after - before
+                pay = bonus_fields.get(after, 0)
                 if pay:
-                    state["money"][p] += pay
-                    bonus.append({"player": p, "step": steps[p], "payout": pay})
-            events.append({"type": "score_track", "day": state["day"], "good": good, "moves": moves,
+                    bonus.append({"player": p, "step": after, "payout": pay})
+            ranking = paying_places(steps, DATA["track_payouts"])
+            for row in ranking + bonus:
+                money[row["player"]] += row["payout"]
+            events.append({"type": "score_track", "day": day, "good": good, "moves": moves,
                            "steps": steps, "ranking": ranking, "bonus": bonus})
-        events.append({"type": "day_end", "day": state["day"], "money": dict(state["money"])})
+        events.append({"type": "day_end", "day": day, "money": dict(money)})
 
     # -- decisions and orders -------------------------------------------------------------------
 
     def decision(self, state: State) -> Decision | None:
-        if state["phase"] == PHASE_DRAW:
-            return Decision((state["auctioneer"],), "draw")
-        if state["phase"] == PHASE_BID:
-            return Decision((state["to_bid"][0],), "bid")
+        phase = state["phase"]
+        if phase == PHASE_DRAW:
+            return _decision(state["auctioneer"], "draw")
+        if phase == PHASE_BID:
+            return _decision(state["to_bid"][0], "bid")
         return None
 
     def candidate_orders(self, state: State, player: str) -> list[Order]:
@@ -293,21 +338,22 @@ class Medici(Ruleset):
         if phase == PHASE_BID:
             if player != state["to_bid"][0]:
                 return []
-            high = self.high_bid(state)
-            lowest = high["amount"] + 1 if high else 1
-            return [PASS] + [{BID: n} for n in range(lowest, state["money"][player] + 1)]
+            orders: list[Order] = [PASS]
+            orders += [{BID: n} for n in range(self._lowest_bid(state), state["money"][player] + 1)]
+            return orders
         return []
 
     def passive_order(self, state: State, player: str) -> Order | None:
         return AUCTION if state["phase"] == PHASE_DRAW else PASS
 
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
-        decision = self.decision(state)
-        if decision is None:
+        phase = state["phase"]
+        if phase not in (PHASE_DRAW, PHASE_BID):
             return "the game is over"
-        if player not in decision.players:
-            return f"it is not your decision: the game waits for {', '.join(decision.players)}"
-        if state["phase"] == PHASE_DRAW:
+        to_act = state["auctioneer"] if phase == PHASE_DRAW else state["to_bid"][0]
+        if player != to_act:
+            return f"it is not your decision: the game waits for {to_act}"
+        if phase == PHASE_DRAW:
             if order == DRAW:
                 limit = self.max_lot(state)
                 if len(state["lot"]) >= limit:
@@ -318,7 +364,7 @@ class Medici(Ruleset):
             return f"you are the auctioneer: send 'draw' or 'auction', not {repr(order_text(order))}"
         if order == PASS:
             return None
-        if isinstance(order, dict) and set(order) == {BID} and isinstance(order[BID], int):
+        if isinstance(order, dict) and len(order) == 1 and isinstance(order.get(BID), int):
             amount = order[BID]
             high = self.high_bid(state)
             if high and amount <= high["amount"]:
@@ -333,20 +379,20 @@ class Medici(Ruleset):
     def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
         events: list[Event] = []
         state["turn"] += 1
-        if order == DRAW:
-            events.append({"type": "draw", "player": player})
-            self._reveal(state, rng, events)
-        elif order == AUCTION:
-            events.append({"type": "auction_opens", "player": player, "lot": list(state["lot"]),
-                           "forced": False})
-            self._open_auction(state, rng, events)
-        else:
+        if isinstance(order, dict) or order not in (DRAW, AUCTION):  # a bid or a pass
             state["to_bid"].pop(0)
             amount = order[BID] if isinstance(order, dict) else None
             state["bids"].append({"player": player, "amount": amount})
             events.append({"type": "bid", "player": player, "amount": amount} if amount
                           else {"type": "pass", "player": player, "forced": None})
             self._skip_unable_bidders(state, rng, events)
+        elif order == DRAW:
+            events.append({"type": "draw", "player": player})
+            self._reveal(state, rng, events)
+        else:
+            events.append({"type": "auction_opens", "player": player, "lot": list(state["lot"]),
+                           "forced": False})
+            self._open_auction(state, rng, events)
         return events
 
     # -- standing orders ------------------------------------------------------------------------
@@ -449,14 +495,7 @@ class Medici(Ruleset):
             "to_bid": list(state["to_bid"]),
             "cards_left": len(state["deck"]),
             "discarded": list(state["discarded"]),
-            "players": [{
-                "name": p,
-                "money": state["money"][p],
-                "hold": list(state["hold"][p]),
-                "hold_value": cards_value(state["hold"][p]),
-                "free": HOLD - len(state["hold"][p]),
-                "tracks": dict(state["tracks"][p]),
-            } for p in state["players"]],
+            "players": self._players_seen(state),
             "waiting_for": list(decision.players) if decision else [],
             "you": player,
         }
@@ -465,6 +504,35 @@ class Medici(Ruleset):
             v["set_aside"] = list(state["set_aside"])
             v["fixed_days"] = [list(d) for d in state["fixed_days"]]
         return v
+
+    def bot_view(self, state: State, player: str) -> dict[str, Any]:
+        """What the bot reads of the view. The auctioneer weighs the lot alone; a bidder weighs it
+        against who bids after him, the day, the edition's goods and bonus fields and every player's
+        hold and tracks. No titles, bid log or sums."""
+        if state["phase"] != PHASE_BID:
+            return {"phase": state["phase"], "lot": list(state["lot"]), "you": player}
+        return {
+            "goods": list(DATA["editions"][state["edition"]]["goods"]),
+            "bonus_fields": dict(SHOWN_BONUS[state["edition"]]),
+            "day": state["day"],
+            "phase": state["phase"],
+            "lot": list(state["lot"]),
+            "to_bid": list(state["to_bid"]),
+            "players": self._players_seen(state),
+            "you": player,
+        }
+
+    def _players_seen(self, state: State) -> list[dict[str, Any]]:
+        """Each player as every view shows him: money, hold (and its value and free spaces), tracks."""
+        money, holds, tracks = state["money"], state["hold"], state["tracks"]
+        return [{
+            "name": p,
+            "money": money[p],
+            "hold": list(holds[p]),
+            "hold_value": cards_value(holds[p]),
+            "free": HOLD - len(holds[p]),
+            "tracks": dict(tracks[p]),
+        } for p in state["players"]]
 
     def result(self, state: State) -> list[dict[str, Any]]:
         return standings(state["players"], state["money"])

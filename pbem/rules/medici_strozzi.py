@@ -23,8 +23,11 @@ HARBOURS: list[str] = list(DATA["harbours"])
 END = DATA["track_length"]
 SHOWN_TRACK_BONUS = {str(k): v for k, v in DATA["track_bonus"].items()}  # as a view shows it
 
+PRICES = range(DATA["max_price"] + 1)  # every price a drawer may name
+
 DRAW, PRICE, BUY, DECLINE, LOAD, HARBOUR, DISCARD = "draw", "price", "buy", "decline", "load", "harbour", "discard"
 PHASE_DRAW, PHASE_ANSWER, PHASE_LOAD, PHASE_OVER = "draw", "answer", "load", "over"
+LOAD_KEYS = frozenset({LOAD, HARBOUR})  # what a load order may say
 
 
 @cache
@@ -35,6 +38,12 @@ def tile_good(tile: str) -> str:
 @cache
 def tile_value(tile: str) -> int:
     return int(tile.rsplit("-", 1)[1])
+
+
+@cache
+def _decision(player: str, kind: str) -> Decision:
+    """The decision of one player: made once, as the game looks at it before and after every order."""
+    return Decision((player,), kind)
 
 
 def tiles_value(tiles: list[str]) -> int:
@@ -123,13 +132,16 @@ class MediciStrozzi(Ruleset):
         return b if player == a else a
 
     def _full(self, state: State, player: str) -> bool:
-        return all(len(s["cargo"]) == s["capacity"] for s in state["ships"][player])
+        for ship in state["ships"][player]:
+            if len(ship["cargo"]) != ship["capacity"]:
+                return False
+        return True
 
     def _after_load(self, state: State, rng: Rng, events: list[Event]) -> None:
         buyer = state["buyer"]
-        full = [p for p in state["players"] if self._full(state, p)]
-        if full:
-            events.append({"type": "round_over", "round": state["round"], "why": f"{full[0]}'s ships are full"})
+        full = next((p for p in state["players"] if self._full(state, p)), None)
+        if full is not None:
+            events.append({"type": "round_over", "round": state["round"], "why": f"{full}'s ships are full"})
             self._end_round(state, rng, events)
         elif not state["bag"]:
             events.append({"type": "round_over", "round": state["round"], "why": "the bag is empty"})
@@ -156,16 +168,20 @@ class MediciStrozzi(Ruleset):
         first, second = state["players"]
         for harbour in HARBOURS:
             cargo = {p: (self.ship_in(state, p, harbour) or {"cargo": []})["cargo"] for p in state["players"]}
-            value = {p: sum(tile_value(t) for t in cargo[p]) for p in state["players"]}
+            value = {p: tiles_value(cargo[p]) for p in state["players"]}
             winner = None
             if value[first] != value[second]:
                 winner = first if value[first] > value[second] else second
                 state["money"][winner] += DATA["harbour_win"]
+            # how hard each player's cargo pulls each good's marker (a 0 tile counts twice)
+            pull: dict[str, dict[str, int]] = {first: {}, second: {}}
+            for p, tiles in cargo.items():
+                for t in tiles:
+                    good = tile_good(t)
+                    pull[p][good] = pull[p].get(good, 0) + (2 if tile_value(t) == 0 else 1)
             moves = {}
             for good, before in state["markers"][harbour].items():
-                pull = {p: sum(2 if tile_value(t) == 0 else 1 for t in cargo[p] if tile_good(t) == good)
-                        for p in state["players"]}
-                after = max(-END, min(END, before + pull[first] - pull[second]))
+                after = max(-END, min(END, before + pull[first].get(good, 0) - pull[second].get(good, 0)))
                 state["markers"][harbour][good] = after
                 moves[good] = {"from": before, "to": after}
             payouts = {p: 0 for p in state["players"]}
@@ -184,12 +200,21 @@ class MediciStrozzi(Ruleset):
     def decision(self, state: State) -> Decision | None:
         phase = state["phase"]
         if phase == PHASE_DRAW:
-            return Decision((state["drawer"],), "draw")
+            return _decision(state["drawer"], "draw")
         if phase == PHASE_ANSWER:
-            return Decision((self.other(state, state["drawer"]),), "answer")
+            return _decision(self.other(state, state["drawer"]), "answer")
         if phase == PHASE_LOAD:
-            return Decision((state["buyer"],), "load")
+            return _decision(state["buyer"], "load")
         return None
+
+    def _to_act(self, state: State) -> str | None:
+        """Who decides now; None when the game is over."""
+        phase = state["phase"]
+        if phase == PHASE_DRAW:
+            return state["drawer"]
+        if phase == PHASE_ANSWER:
+            return self.other(state, state["drawer"])
+        return state["buyer"] if phase == PHASE_LOAD else None
 
     def candidate_orders(self, state: State, player: str) -> list[Order]:
         phase = state["phase"]
@@ -209,13 +234,13 @@ class MediciStrozzi(Ruleset):
 
     def legal_orders(self, state: State, player: str) -> list[Order]:
         """The candidates `why_illegal` lets through, in their order, made directly."""
-        decision = self.decision(state)
-        if decision is None or player not in decision.players:
+        if player != self._to_act(state):
             return []
         phase = state["phase"]
         if phase == PHASE_DRAW:
-            draw: list[Order] = [DRAW] if len(state["lot"]) < self.max_lot(state) else []
-            return draw + [{PRICE: n} for n in range(DATA["max_price"] + 1)]
+            orders: list[Order] = [DRAW] if len(state["lot"]) < self.max_lot(state) else []
+            orders += [{PRICE: n} for n in PRICES]
+            return orders
         if phase == PHASE_ANSWER:
             return [BUY, DECLINE]
         return self._loads(state, player) + [DISCARD]
@@ -243,11 +268,11 @@ class MediciStrozzi(Ruleset):
         return DECLINE if phase == PHASE_ANSWER else DISCARD
 
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
-        decision = self.decision(state)
-        if decision is None:
+        to_act = self._to_act(state)
+        if to_act is None:
             return "the game is over"
-        if player not in decision.players:
-            return f"it is not your decision: the game waits for {', '.join(decision.players)}"
+        if player != to_act:
+            return f"it is not your decision: the game waits for {to_act}"
         phase = state["phase"]
         if phase == PHASE_DRAW:
             if order == DRAW:
@@ -255,7 +280,7 @@ class MediciStrozzi(Ruleset):
                 if len(state["lot"]) >= limit:
                     return f"the lot may not grow beyond {limit} tile{'s' if limit != 1 else ''}"
                 return None
-            if isinstance(order, dict) and set(order) == {PRICE} and isinstance(order[PRICE], int):
+            if isinstance(order, dict) and len(order) == 1 and isinstance(order.get(PRICE), int):
                 if not 0 <= order[PRICE] <= DATA["max_price"]:
                     return f"the price must be 0 to {DATA['max_price']}, not {order[PRICE]}"
                 return None
@@ -264,7 +289,7 @@ class MediciStrozzi(Ruleset):
             return None if order in (BUY, DECLINE) else f"send 'buy' or 'decline', not {repr(order_text(order))}"
         if order == DISCARD:
             return None
-        if not (isinstance(order, dict) and LOAD in order and set(order) <= {LOAD, HARBOUR}):
+        if not (isinstance(order, dict) and LOAD in order and order.keys() <= LOAD_KEYS):
             return f"load the lot with 'load: SHIP' (and 'harbour: X' for an empty ship) or 'discard', not {repr(order_text(order))}"
         ship = next((s for s in state["ships"][player] if s["capacity"] == order[LOAD]), None)
         if ship is None:
@@ -325,13 +350,15 @@ class MediciStrozzi(Ruleset):
     def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
         events: list[Event] = []
         state["turn"] += 1
-        if order == DRAW:
-            events.append({"type": "draw", "player": player})
-            self._reveal(state, events)
-        elif isinstance(order, dict) and PRICE in order:
+        if isinstance(order, dict) and PRICE in order:
             state["price"] = order[PRICE]
             state["phase"] = PHASE_ANSWER
             events.append({"type": "price", "player": player, "price": order[PRICE], "lot": list(state["lot"])})
+        elif isinstance(order, dict) or order not in (DRAW, BUY, DECLINE, DISCARD):
+            self._load_lot(state, player, order, rng, events)
+        elif order == DRAW:
+            events.append({"type": "draw", "player": player})
+            self._reveal(state, events)
         elif order in (BUY, DECLINE):
             buyer = player if order == BUY else state["drawer"]
             state["buyer"] = buyer
@@ -344,15 +371,17 @@ class MediciStrozzi(Ruleset):
             state["discarded"] += state["lot"]
             events.append({"type": "discard", "player": player, "lot": list(state["lot"])})
             self._after_load(state, rng, events)
-        else:
-            ship = next(s for s in state["ships"][player] if s["capacity"] == order[LOAD])
-            new_harbour = ship["harbour"] is None
-            ship["harbour"] = ship["harbour"] or order[HARBOUR]
-            ship["cargo"] += state["lot"]
-            events.append({"type": "load", "player": player, "ship": ship["capacity"], "harbour": ship["harbour"],
-                           "lot": list(state["lot"]), "new_harbour": new_harbour})
-            self._after_load(state, rng, events)
         return events
+
+    def _load_lot(self, state: State, player: str, order: Order, rng: Rng, events: list[Event]) -> None:
+        """The buyer loads the lot onto one of his ships (sending an empty one to a harbour)."""
+        ship = next(s for s in state["ships"][player] if s["capacity"] == order[LOAD])
+        new_harbour = ship["harbour"] is None
+        ship["harbour"] = ship["harbour"] or order[HARBOUR]
+        ship["cargo"] += state["lot"]
+        events.append({"type": "load", "player": player, "ship": ship["capacity"], "harbour": ship["harbour"],
+                       "lot": list(state["lot"]), "new_harbour": new_harbour})
+        self._after_load(state, rng, events)
 
     # -- what players see -----------------------------------------------------------------------
 
@@ -378,13 +407,7 @@ class MediciStrozzi(Ruleset):
             "buyer": state["buyer"],
             "bag_left": len(state["bag"]),
             "discarded": list(state["discarded"]),
-            "players": [{
-                "name": p,
-                "family": "Medici" if p == first else "Strozzi",
-                "money": state["money"][p],
-                "ships": [{"capacity": s["capacity"], "harbour": s["harbour"], "cargo": list(s["cargo"]),
-                           "value": tiles_value(s["cargo"])} for s in state["ships"][p]],
-            } for p in state["players"]],
+            "players": self._players_seen(state),
             "waiting_for": list(decision.players) if decision else [],
             "you": player,
         }
@@ -392,6 +415,37 @@ class MediciStrozzi(Ruleset):
             v["bag"] = list(state["bag"])
             v["fixed_rounds"] = [list(r) for r in state["fixed_rounds"]]
         return v
+
+    def bot_view(self, state: State, player: str) -> dict[str, Any]:
+        """What the bot reads of the view: the families, the harbours and their markers, the lot, its
+        drawer and price; the players and their ships only when a lot is to be loaded."""
+        first, second = state["players"]
+        v: dict[str, Any] = {
+            "phase": state["phase"],
+            "medici": first,
+            "strozzi": second,
+            "harbours": {h: list(g) for h, g in DATA["harbours"].items()},
+            "markers": {h: dict(m) for h, m in state["markers"].items()},
+            "drawer": state["drawer"],
+            "lot": list(state["lot"]),
+            "lot_value": tiles_value(state["lot"]),
+            "price": state["price"],
+            "you": player,
+        }
+        if state["phase"] == PHASE_LOAD:
+            v["players"] = self._players_seen(state)
+        return v
+
+    def _players_seen(self, state: State) -> list[dict[str, Any]]:
+        """Each player as every view shows him: his family, money and ships (harbour, cargo, value)."""
+        first = state["players"][0]
+        return [{
+            "name": p,
+            "family": "Medici" if p == first else "Strozzi",
+            "money": state["money"][p],
+            "ships": [{"capacity": s["capacity"], "harbour": s["harbour"], "cargo": list(s["cargo"]),
+                       "value": tiles_value(s["cargo"])} for s in state["ships"][p]],
+        } for p in state["players"]]
 
     def result(self, state: State) -> list[dict[str, Any]]:
         return standings(state["players"], state["money"])

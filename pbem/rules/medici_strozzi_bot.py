@@ -12,14 +12,15 @@ def _strozzi_worth(view: dict[str, Any], me: str, lot: list[str]) -> float:
     """A lot's worth to `me`: its value toward a harbour win and the markers its tiles pull."""
     if not lot:
         return 0.0
-    worth = 2.0 * sum(card_value(t) for t in lot)
+    worth = 2.0 * sum(map(card_value, lot))
     sign = 1 if me == view["medici"] else -1
+    harbours, markers = view["harbours"].items(), view["markers"]
     for tile in lot:
         good = card_good(tile)
-        for harbour, goods in view["harbours"].items():
+        pull = 2 if card_value(tile) == 0 else 1
+        for harbour, goods in harbours:
             if good in goods:
-                pos = view["markers"][harbour][good] * sign
-                pull = 2 if card_value(tile) == 0 else 1
+                pos = markers[harbour][good] * sign
                 if pos <= 0 < pos + pull or 0 <= pos < 3:
                     worth += 4.0 * pull
     return worth / 2
@@ -30,15 +31,16 @@ def _best_load(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     if not loads:
         return "discard"
     mine = next(p for p in view["players"] if p["name"] == me)
-    ships = {s["capacity"]: s for s in mine["ships"]}
-    lot_goods = {card_good(t) for t in view["lot"]}
+    lot = view["lot"]
+    lot_goods = {card_good(t) for t in lot}
+    # how many goods of the lot each harbour trades; each ship's harbour, value and room after loading
+    fit = {h: sum(1 for g in lot_goods if g in goods) for h, goods in view["harbours"].items()}
+    ships = {s["capacity"]: (s["harbour"], s["value"] / 5, abs(s["capacity"] - len(s["cargo"]) - len(lot) - 1) * 0.5)
+             for s in mine["ships"]}
 
     def score(o: dict[str, Any]) -> tuple[float, int]:
-        ship = ships[o["load"]]
-        harbour = ship["harbour"] or o.get("harbour")
-        fit = sum(1 for g in lot_goods if g in view["harbours"][harbour])
-        room = ship["capacity"] - len(ship["cargo"]) - len(view["lot"])
-        return (fit * 3 + ship["value"] / 5 - abs(room - 1) * 0.5, -o["load"])
+        harbour, value, cramped = ships[o["load"]]
+        return (fit[harbour or o.get("harbour")] * 3 + value - cramped, -o["load"])
     return max(loads, key=score)
 
 
@@ -58,7 +60,7 @@ def strozzi_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     mood = temperament(me)
     phase = view["phase"]
     if phase == "draw":
-        if view["lot_value"] < 3 + 3 * mood and len(view["lot"]) < 3 and "draw" in legal:
+        if view["lot_value"] < 3 + 3 * mood and len(view["lot"]) < 3 and legal[0] == "draw":  # draw comes first
             return "draw"
         lowest, highest = _price_range(legal)
         # if the rival declines, the drawer pays his own price: never ask much more than the lot is

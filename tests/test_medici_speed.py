@@ -1,0 +1,119 @@
+"""Medici's and Medici vs Strozzi's fast paths give what the slow ones give: the legal orders are the
+contract's, the bot's view is part of the full view and the bot chooses alike from both, the goods tracks
+pay as the shared ranking does, and whole seeded games play out exactly as they did before the engines
+were made faster (the same orders, events, states and draws of chance). Behaviour only: nothing here is
+timed."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from typing import Any, Iterator
+
+import pytest
+
+from pbem import bots
+from pbem.rng import Rng
+from pbem.rules.base import Ruleset, get_ruleset, shared_ranking
+from pbem.rules.medici import paying_places
+
+GAMES = [("medici", 3, {"edition": "riogrande"}, "speed-3r"), ("medici", 3, {"edition": "amigo"}, "speed-3a"),
+         ("medici", 4, {"edition": "amigo"}, "speed-4a"), ("medici", 5, {"edition": "riogrande"}, "speed-5r"),
+         ("medici", 6, {"edition": "riogrande"}, "speed-6r"), ("medici", 6, {"edition": "amigo"}, "speed-6a"),
+         ("medici-strozzi", 2, {}, "speed-s1"), ("medici-strozzi", 2, {}, "speed-s2")]
+
+
+def positions(ruleset: str, players: int, options: dict[str, str], seed: str,
+              by_bot: bool) -> Iterator[tuple[Ruleset, dict[str, Any], str, list[Any], Any]]:
+    """Every decision of a whole game, played by the bots (from the full view) or by random legal
+    orders: the ruleset, the state, who decides, his legal orders and the order he gives."""
+    r = get_ruleset(ruleset)
+    rng = Rng(seed)
+    pick = random.Random(seed)
+    state, _ = r.setup([f"p{i}" for i in range(players)], r.check_options(options), rng)
+    while (d := r.decision(state)) is not None:
+        p = d.players[0]
+        legal = r.legal_orders(state, p)
+        order = bots.choose(ruleset, r.view(state, p), p, legal) if by_bot else pick.choice(legal)
+        yield r, state, p, legal, order
+        r.apply(state, p, order, rng)
+
+
+@pytest.mark.parametrize("ruleset,players,options,seed", GAMES)
+@pytest.mark.parametrize("by_bot", [True, False])
+def test_fast_paths_match_slow_paths(ruleset: str, players: int, options: dict[str, str], seed: str,
+                                     by_bot: bool) -> None:
+    for n, (r, state, p, legal, order) in enumerate(positions(ruleset, players, options, seed, by_bot)):
+        assert legal == Ruleset.legal_orders(r, state, p), (n, p)
+        for other in state["players"]:
+            if other != p:
+                assert r.legal_orders(state, other) == [], (n, other)
+        view, seen = r.view(state, p), r.bot_view(state, p)
+        assert set(seen) <= set(view), (n, set(seen) - set(view))
+        assert all(seen[k] == view[k] for k in seen), n
+        mine = bots.choose(ruleset, seen, p, legal)
+        assert mine == (order if by_bot else bots.choose(ruleset, view, p, legal)), (n, p)
+        assert r.decision(copy.deepcopy(state)) == r.decision(state)
+
+
+def test_legal_orders_are_fresh_each_time() -> None:
+    """Orders are kept in logs: two lists of legal orders never share an order."""
+    for ruleset, players, options, seed in GAMES[::3]:
+        for _, (r, state, p, legal, _) in zip(range(40), positions(ruleset, players, options, seed, False)):
+            again = r.legal_orders(state, p)
+            assert again == legal
+            assert not any(a is b for a, b in zip(again, legal) if isinstance(a, dict))
+
+
+def test_paying_places_are_the_paying_rows_of_the_shared_ranking() -> None:
+    pick = random.Random(7)
+    for _ in range(3000):
+        scores = {f"p{i}": pick.randint(0, 7) for i in range(pick.randint(1, 6))}
+        payouts = pick.choice([[10, 5], [30, 15], [30, 20, 10, 10, 5], [0, 5], [10, 0, 3], [1]])
+        assert paying_places(scores, payouts) == [r for r in shared_ranking(scores, payouts) if r["payout"]]
+
+
+# sha256 of whole games' transcripts, taken before the engines and bots were made faster: play must not
+# change (independent engines are compared against these, decision by decision)
+TRANSCRIPTS = [
+    (("medici", 3, {"edition": "riogrande"}, "speed-3r"), True,
+     "85b350ed2789f38f11ce95e6450a03f1e8642e2475023cd6c46e599ffaf4ed0e"),
+    (("medici", 3, {"edition": "riogrande"}, "speed-3r"), False,
+     "628ab2d632a6d02c268b3c7569e908f615ab9fdf3e1e17b4ebb6b4ac36e03088"),
+    (("medici", 4, {"edition": "amigo"}, "speed-4a"), True,
+     "2bce6478017b288c148e7543eb85da8b201f94e68e8ff474c64868ad9388399c"),
+    (("medici", 4, {"edition": "amigo"}, "speed-4a"), False,
+     "8a320c2ff7ce2c2e824d567b24f62e23d4208cef16f880367af58afa0d7a6368"),
+    (("medici", 6, {"edition": "amigo"}, "speed-6a"), True,
+     "95448a9816f7220f12d6ee5c2842c57f90810c638af6a9ab40cf26f16f12a934"),
+    (("medici", 6, {"edition": "amigo"}, "speed-6a"), False,
+     "ee06b23e390b0e963243e491cd8a4d03dc55d1ba4f99faeb2853b3bc7d6e4c1d"),
+    (("medici-strozzi", 2, {}, "speed-s1"), True,
+     "4c3d3cabc86b60674a119ba31b0a576f08013fd53b6c96b1e21a8be7b6af8784"),
+    (("medici-strozzi", 2, {}, "speed-s1"), False,
+     "9d3ca46e42a70bf1a88b73f5bdd34ee19638465625eb2bae8751942e2293a7c1"),
+]
+
+
+def transcript(ruleset: str, players: int, options: dict[str, str], seed: str, by_bot: bool) -> str:
+    """The sha256 of a whole game: at every decision who decides, his legal orders, the order he gives
+    (the bot's from its view, or a random one), the events, the state and the chance drawn so far."""
+    r = get_ruleset(ruleset)
+    rng = Rng(seed)
+    pick = random.Random(seed)
+    state, events = r.setup([f"p{i}" for i in range(players)], r.check_options(options), rng)
+    digest = hashlib.sha256(json.dumps([events, state], sort_keys=True).encode())
+    while (d := r.decision(state)) is not None:
+        p = d.players[0]
+        legal = r.legal_orders(state, p)
+        order = bots.choose(ruleset, r.bot_view(state, p), p, legal) if by_bot else pick.choice(legal)
+        events = r.apply(state, p, order, rng)
+        digest.update(json.dumps([p, legal, order, events, state, rng.counter], sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("game,by_bot,digest", TRANSCRIPTS)
+def test_games_play_as_before(game: tuple[str, int, dict[str, str], str], by_bot: bool, digest: str) -> None:
+    assert transcript(*game, by_bot) == digest
