@@ -108,6 +108,10 @@ SQUARE_CELL = {square(c, r): (r + 1, c + 1) for r in range(ROWS) for c in range(
 WALL_CELL = {**{f"N{i}": (0, i) for i in range(1, COLS + 1)}, **{f"S{i}": (ROWS + 1, i) for i in range(1, COLS + 1)},
              **{f"W{i}": (i, 0) for i in range(1, ROWS + 1)}, **{f"E{i}": (i, COLS + 1) for i in range(1, ROWS + 1)}}
 SQUARE_INDEX = {s: i for i, s in enumerate(ALL_SQUARES)}  # a square's place in board order
+POINT_KINDS = ("pieces", "merchants", "walls", "total")  # what a claimed palace's points are made of
+#: each bonus tile as the scores show it, and its points: by colour, and by tower (as the state names it)
+PALACE_TILE = {colour: (f"{colour} palace", points) for colour, points in DATA["palace_bonus"].items()}
+TOWER_TILE = {str(tower): (f"tower {tower}", points) for tower, points in DATA["tower_bonus"].items()}
 
 
 def in_board_order(squares: Iterable[str]) -> list[str]:
@@ -125,12 +129,19 @@ class City:
     street_next: set[str] = field(default_factory=set)              # squares that continue the street
     merchants: set[str] = field(default_factory=set)
     near_palace: set[str] = field(default_factory=set)              # squares touching a palace or stable
-    clear: list[str] = field(default_factory=list)                  # empty squares touching none, in order
+    beside_palace: set[str] = field(default_factory=set)            # those touching one not only diagonally
+    #: square -> the palaces whose parts or stables touch it, even diagonally (for squares near a palace)
+    palaces_around: dict[str, set[int]] = field(default_factory=dict)
+    clear: dict[str, None] = field(default_factory=dict)            # empty squares touching none, in order
+    #: a palace piece of each colour onto each clear square, as orders in board order, made when first asked
+    #: for and kept in step with `clear`: taking out a few is cheaper than making them anew for each position
+    clear_palaces: dict[str, dict[Order, None]] = field(default_factory=dict)
     #: the sites of each kind of piece ("palace grey", "stable", "merchant", "wall") as orders, made
     #: when first asked for: the check of who moves next and the next legal list share them
     orders: dict[str, list[Order]] = field(default_factory=dict)
-    #: claimed palaces' points by palace id, as far as asked for; kept until a piece or wall touches them
-    points: dict[int, dict[str, int]] = field(default_factory=dict)
+    #: claimed palaces' points by palace id as the scores show them (with the palace's colour and first
+    #: square), as far as asked for; kept until a piece or wall touches them
+    points: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: the grid a view shows (see `Medina.grid`), once asked for; brought up to date by each placement
     grid: list[list[str]] | None = None
 
@@ -201,12 +212,16 @@ class Medina(Ruleset):
             for s in p["stables"]:
                 owner_of[s] = pid
         c.near_palace = near_palace = set().union(*map(AROUND.__getitem__, owner_of))
+        c.beside_palace = set().union(*map(ORTHO.__getitem__, owner_of))
+        for s, pid in owner_of.items():
+            for n in AROUND[s]:
+                c.palaces_around.setdefault(n, set()).add(pid)
         for p in palaces:
             if p["owner"] is not None:
                 continue
             c.growth[p["id"]] = self._room_to_grow(state, c, p["id"], p["parts"])
         self._find_open_palaces(state, c)
-        c.clear = [s for s in ALL_SQUARES if s not in near_palace and s not in board]
+        c.clear = dict.fromkeys(s for s in ALL_SQUARES if s not in near_palace and s not in board)
         c.merchants = {s for s, piece in board.items() if piece["kind"] == "merchant"}
         self._find_street_next(state, c)
         return c
@@ -214,9 +229,8 @@ class Medina(Ruleset):
     def _room_to_grow(self, state: State, city: City, pid: int, parts: list[str]) -> set[str]:
         """The empty squares beside `parts` where palace `pid` may grow: touching no other palace, not
         even diagonally."""
-        board, owner_of = state["board"], city.owner_of
-        return {s for part in parts for s in ORTHO[part] if s not in board
-                and all(owner_of.get(n, pid) == pid for n in AROUND[s])}
+        board, around, alone = state["board"], city.palaces_around, {pid}
+        return {s for part in parts for s in ORTHO[part] if s not in board and around.get(s, alone) <= alone}
 
     def _find_open_palaces(self, state: State, city: City) -> None:
         """Each colour's open palace: the first unclaimed one that can still grow."""
@@ -260,24 +274,36 @@ class Medina(Ruleset):
                     city.points.pop(owner_of[n], None)
             if kind == "merchant":
                 city.merchants.add(where)
-                city.clear = [s for s in city.clear if s != where]
+                self._unclear(city, (where,))
                 self._find_street_next(state, city)
             else:  # a palace part or a stable: the squares around it are neither clear any more nor room
                 pid = owner_of[where] = board[where]["palace"]  # for another palace to grow into
                 around = AROUND[where]
                 city.near_palace.update(around)
+                city.beside_palace.update(ORTHO[where])
+                for n in around:
+                    city.palaces_around.setdefault(n, set()).add(pid)
                 for other, growth in city.growth.items():
                     if other != pid:
                         growth.difference_update(around)
                 if kind == "palace":
                     city.growth.setdefault(pid, set()).update(self._room_to_grow(state, city, pid, [where]))
-                blocked = {where, *around}
-                city.clear = [s for s in city.clear if s not in blocked]
+                self._unclear(city, (where, *around))
             self._find_open_palaces(state, city)
         if city.grid is not None:
             self._redraw(state, city.grid, kind, where)
         _last_city = (_stamp(state), city)
         return city
+
+    @staticmethod
+    def _unclear(city: City, squares: Iterable[str]) -> None:
+        """Take squares out of the clear ones (and their palace orders): taken, or beside a palace now."""
+        clear = city.clear
+        for sq in squares:
+            if sq in clear:
+                del clear[sq]
+                for colour, orders in city.clear_palaces.items():
+                    del orders[PALACE_ORDER[colour][sq]]
 
     def _city(self, state: State) -> City:
         """The city of a position: the one kept from the last look when the position is the same."""
@@ -305,8 +331,13 @@ class Medina(Ruleset):
 
     def roof_compulsory(self, state: State, player: str) -> bool:
         """Only this player still has roofs: every turn of his must place one."""
-        return state["supply"][player]["roof"] > 0 and all(
-            state["supply"][q]["roof"] == 0 for q in state["players"] if q != player)
+        supply = state["supply"]
+        if supply[player]["roof"] <= 0:
+            return False
+        for q in state["players"]:  # asked at every placement: a loop, not a generator
+            if q != player and supply[q]["roof"] != 0:
+                return False
+        return True
 
     # -- orders -----------------------------------------------------------------------------------
 
@@ -393,17 +424,19 @@ class Medina(Ruleset):
         key = f"palace {colour}"
         if key not in city.orders:
             open_id = city.open_palace[colour]
-            sites = city.clear if open_id is None else in_board_order(city.growth[open_id])
-            city.orders[key] = list(map(PALACE_ORDER[colour].__getitem__, sites))
+            if open_id is not None:
+                city.orders[key] = list(map(PALACE_ORDER[colour].__getitem__, in_board_order(city.growth[open_id])))
+            else:
+                if colour not in city.clear_palaces:
+                    city.clear_palaces[colour] = dict.fromkeys(map(PALACE_ORDER[colour].__getitem__, city.clear))
+                city.orders[key] = list(city.clear_palaces[colour])
         return city.orders[key]
 
     def _stable_orders(self, state: State, city: City) -> list[Order]:
         """Where a stable may go: beside exactly one palace, touching no other even diagonally."""
         if "stable" not in city.orders:
-            owner_of = city.owner_of
-            beside_palace = set().union(*map(ORTHO.__getitem__, owner_of)).difference(state["board"])
-            city.orders["stable"] = [STABLE_ORDER[s] for s in in_board_order(beside_palace)
-                                     if len({owner_of[n] for n in AROUND[s] if n in owner_of}) == 1]
+            sites, around = city.beside_palace.difference(state["board"]), city.palaces_around
+            city.orders["stable"] = [STABLE_ORDER[s] for s in in_board_order(sites) if len(around[s]) == 1]
         return city.orders["stable"]
 
     def _merchant_orders(self, state: State, city: City) -> list[Order]:
@@ -445,7 +478,7 @@ class Medina(Ruleset):
         if state["phase"] == "start":
             if kind != "start":
                 return "first place the start of the market street: 'start SQUARE'"
-            if coords(where) is None:
+            if where not in SQUARE_INDEX:  # the order's pattern leaves only the row to be checked
                 return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
             if on_edge(where):
                 return f"the market street may not start on the edge of the city ({where})"
@@ -453,7 +486,7 @@ class Medina(Ruleset):
         if kind == "start":
             return "the market street has its start already"
         supply = state["supply"][player]
-        if kind != "wall" and coords(where) is None:
+        if kind != "wall" and where not in SQUARE_INDEX:
             return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
         duty = self._roof_duty(state, player) if kind != "roof" else None
         if duty == "roof":
@@ -563,6 +596,7 @@ class Medina(Ruleset):
             return events
         supply = state["supply"][player]
         touched: list[tuple[str, str]] = []  # (wall, owner): a claimed palace newly touching a wall
+        claimed_grows = False  # a claimed palace grows, or one more is claimed: a palace tile may move
         if kind == "palace":
             supply["palace"][colour] -= 1
             pid = city.open_palace[colour]
@@ -580,6 +614,7 @@ class Medina(Ruleset):
             board[where] = {"kind": "stable", "palace": pid}
             if palace["owner"] is not None:
                 touched = [(w, palace["owner"]) for w in WALLS_AT[where] if w in state["walls"]]
+                claimed_grows = True
         elif kind == "merchant":
             supply["merchant"] -= 1
             board[where] = {"kind": "merchant"}
@@ -603,6 +638,7 @@ class Medina(Ruleset):
             state["roofed_this_turn"] = True
             palace = self.palace(state, board[where]["palace"])
             palace["owner"] = player
+            claimed_grows = True
             state["roofed"][player].append(colour)
             touched = [(w, player) for s in palace["parts"] + palace["stables"]
                        for w in WALLS_AT[s] if w in state["walls"]]
@@ -612,7 +648,8 @@ class Medina(Ruleset):
                 events.append({"type": "tower_bonus", "tower": int(tower), "player": owner, "wall": wall,
                                "from": state["tower_bonus"][tower]})
             state["tower_bonus"][tower] = owner
-        self._palace_bonus(state, events)
+        if claimed_grows:  # no other placement changes a claimed palace
+            self._palace_bonus(state, events)
         city = self._city_after(state, city, kind, where)  # returning pieces leaves it as it is
         self._return_pieces(state, events, city)
         state["placed"] += 1
@@ -651,28 +688,32 @@ class Medina(Ruleset):
     def _return_pieces(self, state: State, events: list[Event], city: City) -> None:
         """Pieces of a colour go back once every player has claimed one palace of it, or once none fits;
         roofs go back that can no longer find a palace."""
-        in_hand = [state["supply"][p]["palace"] for p in state["players"]]  # each player's palace pieces
-        to_come = {c for pieces in in_hand for c, n in pieces.items() if n}  # colours with pieces to place
-        for colour in COLOURS:
-            if colour not in to_come:
-                continue
-            claimed = all(colour in state["roofed"][p] for p in state["players"])
-            fits = self._palace_fits(colour, city)
-            if claimed or not fits:
-                counts = {p: state["supply"][p]["palace"][colour] for p in state["players"]}
-                for p in state["players"]:
-                    state["returned"][p][colour] = state["returned"][p].get(colour, 0) + counts[p]
-                    state["supply"][p]["palace"][colour] = 0
-                events.append({"type": "return", "colour": colour, "counts": counts,
-                               "why": "every player has claimed one" if claimed else "no piece fits any more"})
-                to_come.discard(colour)
+        players, supply, roofed, returned = state["players"], state["supply"], state["roofed"], state["returned"]
+        to_come = {c for p in players for c, n in supply[p]["palace"].items() if n}  # colours with pieces to place
+        if to_come:
+            claimed_by_all = set(COLOURS).intersection(*[roofed[p] for p in players])
+            for colour in COLOURS:
+                if colour not in to_come:
+                    continue
+                claimed = colour in claimed_by_all
+                if claimed or not self._palace_fits(colour, city):
+                    counts = {p: supply[p]["palace"][colour] for p in players}
+                    for p in players:
+                        returned[p][colour] = returned[p].get(colour, 0) + counts[p]
+                        supply[p]["palace"][colour] = 0
+                    events.append({"type": "return", "colour": colour, "counts": counts,
+                                   "why": "every player has claimed one" if claimed else "no piece fits any more"})
+                    to_come.discard(colour)
         unclaimed = {x["colour"] for x in state["palaces"] if x["owner"] is None}  # a palace to roof
-        for p in state["players"]:
-            usable = [c for c in COLOURS if c not in state["roofed"][p] and (c in unclaimed or c in to_come)]
-            extra = state["supply"][p]["roof"] - len(usable)
+        dead = set(COLOURS).difference(unclaimed, to_come)  # colours no roof can go onto any more
+        for p in players:
+            if not supply[p]["roof"]:  # no roof: none too many
+                continue
+            usable = [c for c in COLOURS if c not in roofed[p] and c not in dead]
+            extra = supply[p]["roof"] - len(usable)
             if extra > 0:
-                state["supply"][p]["roof"] -= extra
-                state["returned"][p]["roof"] = state["returned"][p].get("roof", 0) + extra
+                supply[p]["roof"] -= extra
+                returned[p]["roof"] = returned[p].get("roof", 0) + extra
                 events.append({"type": "return_roofs", "player": p, "count": extra})
 
     def _next(self, state: State, player: str, events: list[Event], city: City) -> None:
@@ -702,10 +743,12 @@ class Medina(Ruleset):
 
     def palace_score(self, state: State, palace: dict[str, Any]) -> dict[str, int]:
         """A claimed palace's points: its pieces, the merchants and walls touching it."""
-        return dict(self._palace_score(state, palace, self._city(state)))
+        points = self._palace_score(state, palace, self._city(state))
+        return {kind: points[kind] for kind in POINT_KINDS}
 
-    def _palace_score(self, state: State, palace: dict[str, Any], city: City) -> dict[str, int]:
-        """`palace_score`, kept in the city (not to be changed by the caller)."""
+    def _palace_score(self, state: State, palace: dict[str, Any], city: City) -> dict[str, Any]:
+        """`palace_score` with the palace's colour and first square, as the scores show it; kept in the
+        city (not to be changed by the caller)."""
         if (points := city.points.get(palace["id"])) is None:
             squares = set(palace["parts"] + palace["stables"])
             beside = set().union(*map(ORTHO.__getitem__, squares))
@@ -713,26 +756,32 @@ class Medina(Ruleset):
             pieces, merchants = len(squares), len(beside.intersection(city.merchants))
             walls = sum(1 for s in squares for w in WALLS_AT[s] if w in built)  # a segment stands by one square
             points = city.points[palace["id"]] = {"pieces": pieces, "merchants": merchants, "walls": walls,
-                                                  "total": pieces + merchants + walls}
+                                                  "total": pieces + merchants + walls,
+                                                  "colour": palace["colour"], "at": palace["parts"][0]}
         return points
 
     def scores(self, state: State) -> dict[str, dict[str, Any]]:
         out = {p: {"palaces": [], "bonus": [], "total": 0} for p in state["players"]}
         city = self._city(state)
-        for palace in state["palaces"]:
-            if palace["owner"]:
-                s = self._palace_score(state, palace, city)
-                out[palace["owner"]]["palaces"].append(dict(s, colour=palace["colour"], at=palace["parts"][0]))
-                out[palace["owner"]]["total"] += s["total"]
+        known, palaces = city.points, state["palaces"]
+        for palace in palaces:
+            if owner := palace["owner"]:
+                s = known.get(palace["id"]) or self._palace_score(state, palace, city)
+                line = out[owner]
+                line["palaces"].append(s.copy())
+                line["total"] += s["total"]
         for colour, pid in state["palace_bonus"].items():
             if pid is not None:
-                owner = self.palace(state, pid)["owner"]
-                out[owner]["bonus"].append({"tile": f"{colour} palace", "points": DATA["palace_bonus"][colour]})
-                out[owner]["total"] += DATA["palace_bonus"][colour]
+                tile, points = PALACE_TILE[colour]
+                line = out[palaces[pid]["owner"]]
+                line["bonus"].append({"tile": tile, "points": points})
+                line["total"] += points
         for tower, owner in state["tower_bonus"].items():
             if owner is not None:
-                out[owner]["bonus"].append({"tile": f"tower {tower}", "points": DATA["tower_bonus"][int(tower)]})
-                out[owner]["total"] += DATA["tower_bonus"][int(tower)]
+                tile, points = TOWER_TILE[tower]
+                line = out[owner]
+                line["bonus"].append({"tile": tile, "points": points})
+                line["total"] += points
         return out
 
     def result(self, state: State) -> list[dict[str, Any]]:
@@ -802,7 +851,6 @@ class Medina(Ruleset):
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         decision = self.decision(state)
-        scores = self.scores(state)
         return {
             "phase": state["phase"],
             "turn": state["turn"],
@@ -810,22 +858,37 @@ class Medina(Ruleset):
             "placed_this_turn": state["placed"],
             "letters": LETTERS,
             "grid": self.grid(state),
-            "players": [{
-                "name": p, "seat": i + 1,
-                "supply": self._supply_view(state["supply"][p]),
-                "claimed": list(state["roofed"][p]),
-                "returned": dict(state["returned"][p]),
-                "score": scores[p]["total"],
-                "bonus": scores[p]["bonus"],
-                "palaces": scores[p]["palaces"],
-            } for i, p in enumerate(state["players"])],
-            "palaces": [{"colour": x["colour"], "at": x["parts"][0], "size": self.size(x), "owner": x["owner"]}
-                        for x in state["palaces"]],
+            "players": self._players_view(state),
+            "palaces": self._palaces_view(state),
             "street_ends": ([state["streets"][-1][0], state["streets"][-1][-1]] if state["streets"] else []),
             "roof_compulsory": bool(decision) and self.roof_compulsory(state, state["current"]),
             "waiting_for": list(decision.players) if decision else [],
             "you": player,
         }
+
+    def bot_view(self, state: State, player: str) -> dict[str, Any]:
+        """What the bot reads of the view: the grid, the players and the palaces. Whose turn it is, the
+        street's ends and the duty to roof it does not need: its legal orders tell it those."""
+        return {"letters": LETTERS, "grid": self.grid(state), "players": self._players_view(state),
+                "palaces": self._palaces_view(state)}
+
+    def _players_view(self, state: State) -> list[dict[str, Any]]:
+        """Each player as the view shows him: his pieces, claims and score."""
+        scores = self.scores(state)
+        return [{
+            "name": p, "seat": i + 1,
+            "supply": self._supply_view(state["supply"][p]),
+            "claimed": list(state["roofed"][p]),
+            "returned": dict(state["returned"][p]),
+            "score": scores[p]["total"],
+            "bonus": scores[p]["bonus"],
+            "palaces": scores[p]["palaces"],
+        } for i, p in enumerate(state["players"])]
+
+    def _palaces_view(self, state: State) -> list[dict[str, Any]]:
+        """Every palace as the view shows it: its colour, first square, size and owner."""
+        return [{"colour": x["colour"], "at": x["parts"][0], "size": len(x["parts"]) + len(x["stables"]),
+                 "owner": x["owner"]} for x in state["palaces"]]
 
 
 def _order(sq: str) -> tuple[int, int]:

@@ -2,51 +2,90 @@
 
 from __future__ import annotations
 
-from functools import cache
-from itertools import chain, compress, repeat
-from operator import eq, itemgetter
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import chain, filterfalse
+from operator import itemgetter
 from typing import Any
 
 from pbem.bots import bot, temperament
 from pbem.rules.base import Order
 
 
-@cache
-def _layout(letters: str, grid_rows: int) -> tuple[dict[str, itemgetter[tuple[str, ...]]], dict[str, int]]:
+@dataclass(frozen=True, eq=False)  # one per board (see `_layout`): known by identity
+class Layout:
     """Where things lie on the grid (which has the wall ring around the city) read row after row as one
-    list: a getter of the cells west, east, north and south of each square, and the cell of the square
-    inside each wall segment. The same for every game on a board of that size."""
+    list of cells. The same for every game on a board of that size and those colours."""
+
+    beside: dict[str, itemgetter[tuple[str, ...]]]  # square -> a getter of the cells west, east, north, south
+    inside: dict[str, int]                          # wall segment -> the cell of the square inside it
+    palaces_beside: dict[int, tuple[Order, ...]]    # a square's cell -> the palace orders onto squares beside it
+    palace_orders: frozenset[Order]                 # every palace order
+
+
+@cache
+def _layout(letters: str, grid_rows: int, colours: tuple[str, ...]) -> Layout:
+    """The layout of a grid of `grid_rows` rows for a city whose columns are `letters`."""
     width, rows = len(letters) + 2, grid_rows - 2
 
     def cell(col: int, row: int) -> int:
         return row * width + col + 1
 
-    beside = {f"{letter}{row}": itemgetter(*[cell(col + dc, row + dr) for dc, dr in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                                             if 0 <= col + dc < len(letters) and 1 <= row + dr <= rows])
-              for col, letter in enumerate(letters) for row in range(1, rows + 1)}  # 2 to 4 cells: a tuple
+    def near(col: int, row: int) -> list[tuple[int, int]]:
+        return [(col + dc, row + dr) for dc, dr in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                if 0 <= col + dc < len(letters) and 1 <= row + dr <= rows]
+
+    def palaces(col: int, row: int) -> list[Order]:
+        return [f"palace {colour} {letters[col]}{row}" for colour in colours]
+
+    squares = [(col, row) for col in range(len(letters)) for row in range(1, rows + 1)]
+    beside = {f"{letters[col]}{row}": itemgetter(*[cell(*n) for n in near(col, row)])  # 2 to 4 cells: a tuple
+              for col, row in squares}
     inside: dict[str, int] = {}
     for pos in range(1, len(letters) + 1):
         inside[f"N{pos}"], inside[f"S{pos}"] = cell(pos - 1, 1), cell(pos - 1, rows)
     for pos in range(1, rows + 1):
         inside[f"W{pos}"], inside[f"E{pos}"] = cell(0, pos), cell(len(letters) - 1, pos)
-    return beside, inside
+    palaces_beside = {cell(col, row): tuple(chain.from_iterable(palaces(*n) for n in near(col, row)))
+                      for col, row in squares}
+    palace_orders = frozenset(chain.from_iterable(palaces(col, row) for col, row in squares))
+    return Layout(beside, inside, palaces_beside, palace_orders)
 
 
-class _ScoreKeys(dict[str, str]):
-    """An order -> what its score depends on: a palace piece's square, not its colour ("palace grey C7"
-    -> "palace C7"), so that a square is scored once; any other order is its own key. Filled as orders
-    are first seen, as is KEY_WORDS."""
+class _Words(dict[str, tuple[str, str, str]]):
+    """An order -> (kind, colour or "", square or wall segment), read once per order text."""
 
-    def __missing__(self, order: str) -> str:
+    def __missing__(self, order: str) -> tuple[str, str, str]:
         kind, *colour, where = order.split()
-        key = self[order] = f"palace {where}" if kind == "palace" else order
-        KEY_WORDS[key] = (kind, colour[0] if kind == "roof" else "", where)
-        return key
+        words = self[order] = (kind, colour[0] if colour else "", where)
+        return words
 
 
-SCORE_KEYS = _ScoreKeys()
-KEY_WORDS: dict[str, tuple[str, str, str]] = {}  # a key -> (kind, colour of a roof or "", square or wall)
+WORDS = _Words()
 PALACE_LETTERS = frozenset("gkbosGKBOS")  # the first letter of a palace piece or a stable on the grid
+MERCHANT_MARKS = ("MM", "mm")  # a merchant of the current street, and of an older one
+CELL_SEPARATOR = "|"  # cells joined by it, so that a mark is found only within a cell
+#: blots out every character but a merchant mark's: what is left of the grid changes only with the merchants
+ONLY_MERCHANTS = str.maketrans({chr(c): "." for c in range(128) if chr(c) not in "".join(MERCHANT_MARKS)})
+
+
+def _merchant_cells(text: str) -> list[int]:
+    """The cells holding a merchant, in the cells of a grid joined by CELL_SEPARATOR."""
+    step = len(MERCHANT_MARKS[0]) + len(CELL_SEPARATOR)
+    found: list[int] = []
+    for mark in MERCHANT_MARKS:
+        at = text.find(mark)
+        while at >= 0:
+            found.append(at // step)
+            at = text.find(mark, at + step)
+    return found
+
+
+@lru_cache(maxsize=256)
+def _palaces_beside_merchants(layout: Layout, merchants: str) -> frozenset[Order]:
+    """The palace orders onto squares beside a merchant, from the grid's cells joined and blotted out but
+    for the merchants (the same for many turns: kept)."""
+    return frozenset(chain.from_iterable(map(layout.palaces_beside.__getitem__, _merchant_cells(merchants))))
 
 
 @bot("medina")
@@ -54,14 +93,17 @@ def medina_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     """Claims big palaces, builds onto them, runs the street and walls past its own palaces."""
     grid = view["grid"]
     letters = view["letters"]
-    seat = str(next(p["seat"] for p in view["players"] if p["name"] == me))
+    players = view["players"]
+    seat = str(next(p["seat"] for p in players if p["name"] == me))
     mine = {f"{letter}{seat}" for letter in "GKBOS"}  # my claimed palace pieces and stables on the grid
-    beside, inside = _layout(letters, len(grid))
+    layout = _layout(letters, len(grid), tuple(players[0]["supply"]["palace"]))
+    beside, inside = layout.beside, layout.inside
     cells = list(chain.from_iterable(grid))
     mood = temperament(me)
+    palace = 3 + mood  # a palace piece, and half a point for each merchant beside it
 
     def score(kind: str, colour: str, where: str) -> float:
-        """The score of any placement but a palace piece (scored below, as there are many)."""
+        """The score of a placement (palace pieces beside no merchant are scored below, all at once)."""
         if kind == "roof":
             size = next(p["size"] for p in view["palaces"] if p["at"] == where or p["colour"] == colour and p["owner"] is None)
             return size * (1.5 + mood) + (6 if size >= 3 + 2 * mood else -5)
@@ -71,24 +113,29 @@ def medina_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
         if kind == "start":
             return -abs(letters.index(where[0]) - len(letters) / 2) - abs(int(where[1:]) - 6)
         near = beside[where](cells)
+        if kind == "palace":
+            return palace + 0.5 * (near.count("MM") + near.count("mm"))
         if kind == "stable":
             return 2 + 3 * sum(map(mine.__contains__, near))
         return 1 + 2 * sum(map(mine.__contains__, near)) + sum(0.5 for n in near if n[0] in PALACE_LETTERS)
 
-    keys = list(map(SCORE_KEYS.__getitem__, legal))
-    scores: dict[str, float] = {}
-    palace = 3 + mood  # and half a point for each merchant beside it
-    for key in dict.fromkeys(keys):
-        kind, colour, where = KEY_WORDS[key]
-        if kind == "palace":  # the most common by far: scored here, without a call
-            near = beside[where](cells)
-            scores[key] = palace + 0.5 * (near.count("MM") + near.count("mm"))
-        else:
-            scores[key] = score(kind, colour, where)
-    values = list(map(scores.__getitem__, keys))
-    best = max(values)
+    # Palace pieces are most of the legal orders by far, and most touch no merchant: all of those score
+    # `palace`, and are weighed as one lot instead of one by one.
+    palaces = layout.palace_orders.intersection(legal)
+    scores = {order: score(*WORDS[order]) for order in filterfalse(palaces.__contains__, legal)}
+    merchants = CELL_SEPARATOR.join(cells).translate(ONLY_MERCHANTS)
+    beside_merchants = palaces.intersection(_palaces_beside_merchants(layout, merchants))
+    for order in beside_merchants:
+        scores[order] = score(*WORDS[order])
+    plain = len(palaces) > len(beside_merchants)  # a palace piece beside no merchant is legal
+    best = max(scores.values(), default=palace)
+    if plain and palace > best:
+        best = palace
     # ties broken by the order's text: the first a sort by (-score, text) would give
-    return min(compress(legal, map(eq, values, repeat(best))))
+    tied = [order for order, value in scores.items() if value == best]
+    if plain and palace == best:
+        tied.append(min(palaces.difference(beside_merchants)))
+    return min(tied)
 
 
 # -- Florenz ------------------------------------------------------------------------------------------
