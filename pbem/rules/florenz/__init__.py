@@ -8,6 +8,7 @@ control, boasting, plan cards and crests as pure functions on plain data), `orde
 
 from __future__ import annotations
 
+import marshal
 from typing import Any
 
 from pbem.rng import Rng
@@ -33,6 +34,16 @@ KIND_VERBS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: the parts of a player's view the bot reads (`bot.py`: the queues an order leaves, the doormen, the
+#: Medici's carriages and targets, the plan card, time and gifts, and what a boast would give)
+BOT_VIEW_KEYS = ("round", "queues", "guards", "boast", "targets", "carriages", "time", "gifts_given",
+                 "plan_cards", "scandal")
+
+
+#: the parts of a view that hide some of the state from a player (`Florenz._part`)
+HIDDEN = frozenset({"location_stack", "time_stack", "scandal", "strozzi", "plan_cards"})
+
+
 def plain_copy(value: Any) -> Any:
     """A deep copy of plain data (dicts, lists and scalars, as a state is): `copy.deepcopy` without its
     bookkeeping, which a view per decision cannot afford."""
@@ -49,6 +60,7 @@ class Florenz(Ruleset):
 
     name = "florenz"
     title = "Florenz"
+    example_order = "send 4"
     min_players = 1
     max_players = 5
     options = {"solo": ("normal", "easier", "harder")}
@@ -108,15 +120,13 @@ class Florenz(Ruleset):
         return orders + S.candidates(state, player) + out
 
     def legal_orders(self, state: State, player: str) -> list[Order]:
-        """`candidate_orders` that pass `why_illegal`, in the same order; an action decision checks each
-        action by its own rule on its parsed form (moves and hurries by counting free slots), since it
-        has ~1,000 candidates and a decision's other orders are few."""
+        """`candidate_orders` that pass `why_illegal`, in the same order; an action decision judges its
+        actions and scandal cards by their own rules on facts gathered once (moves, hurries and travels
+        by counting free slots), since it has ~1,000 candidates and a decision's other orders are few."""
         d = self.decision(state)
         if d is None or player not in d.players or d.kind != "action":
             return super().legal_orders(state, player)
-        orders: list[Order] = [text for text, o in A.action_candidates(state, player)
-                               if A.action_allowed(state, player, o)]
-        orders += [o for o in S.candidates(state, player) if self.why_illegal(state, player, o) is None]
+        orders: list[Order] = [*A.legal_actions(state, player), *S.legal_plays(state, player)]
         return orders + [f"discard {c}" for c in sorted(set(state["scandal"]["hand"][player]))]
 
     # -- standing orders ------------------------------------------------------------------------
@@ -251,25 +261,60 @@ class Florenz(Ruleset):
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """Everything for the GM; for a player the stacks' contents sorted, deck sizes, others' hands as
         counts per deck, and only his own plan card until the end (§19)."""
-        out = plain_copy(state)
-        if player is not None:
-            self._hide(out, player)
+        out = {key: self._part(state, key, player) for key in state}
         out["display"] = display(out, player)
         return out
 
+    def picture_board(self) -> dict[str, Any]:
+        """Where the locations and paths lie, whose round each is: the fixed board the picture draws."""
+        from pbem.rules.florenz.data import BOAST_SLOT_ORDER, DISC, MEDICI, PATHS, ROUNDS, ROWS, SLOTS
+
+        return {"rows": ROWS, "paths": PATHS, "medici": MEDICI, "rounds": ROUNDS, "slots": SLOTS,
+                "slot_order": BOAST_SLOT_ORDER, "disc_medici": {str(n): DISC[n]["medici"] for n in DISC},
+                "medici_colours": {"cosimo": "#C0392B", "contessina": "#E884B5", "giovanni": "#2E6FD1"}}
+
+    def bot_view(self, state: State, player: str) -> dict[str, Any]:
+        """The parts of `player`'s view the bot reads (`BOT_VIEW_KEYS`), each as `view` has it, without
+        the display text, which costs most of a view. The parts shown as they are copied at once by a
+        `marshal` round trip: a deep copy of plain data done in C."""
+        shown = marshal.loads(marshal.dumps({key: state[key] for key in BOT_VIEW_KEYS if key not in HIDDEN}))
+        return {key: shown[key] if key in shown else self._part(state, key, player) for key in BOT_VIEW_KEYS}
+
     @staticmethod
-    def _hide(out: dict[str, Any], player: str) -> None:
-        out["location_stack"] = sorted(out["location_stack"], key=int)
-        out["time_stack"] = sorted(out["time_stack"])
-        out["scandal"]["deck"] = {d: len(cards) for d, cards in out["scandal"]["deck"].items()}
-        if out["strozzi"]:
-            out["strozzi"]["deck"] = len(out["strozzi"]["deck"])
-        out["scandal"]["hand"] = {
-            f: cards if f == player else {d: sum(1 for c in cards if SCANDAL_CARDS[c]["deck"] == d)
-                                          for d in out["scandal"]["discard"]}
-            for f, cards in out["scandal"]["hand"].items()}
-        if out["phase"] != "over":
-            out["plan_cards"] = {f: c for f, c in out["plan_cards"].items() if f == player}
+    def _part(state: State, key: str, player: str | None) -> Any:
+        """One top-level part of the view: a copy of the state's, with what `player` may not see hidden
+        (None: the GM, who sees everything)."""
+        value = state[key]
+        if player is None:
+            return plain_copy(value)
+        if key == "location_stack":
+            return sorted(value, key=int)
+        if key == "time_stack":
+            return sorted(value)
+        if key == "scandal":
+            return {part: Florenz._scandal_part(value, part, cards, player) for part, cards in value.items()}
+        if key == "strozzi" and value:
+            return {k: len(v) if k == "deck" else plain_copy(v) for k, v in value.items()}
+        if key == "plan_cards" and state["phase"] != "over":
+            return {f: c for f, c in value.items() if f == player}
+        return plain_copy(value)
+
+    @staticmethod
+    def _scandal_part(scandal: dict[str, Any], part: str, value: Any, player: str) -> Any:
+        """The scandal decks as sizes, the discards as they lie, the player's own hand and the others'
+        as counts per deck."""
+        if part == "deck":
+            return {d: len(cards) for d, cards in value.items()}
+        if part == "hand":
+            return {f: list(cards) if f == player else Florenz._per_deck(cards, scandal["discard"])
+                    for f, cards in value.items()}
+        return plain_copy(value)
+
+    @staticmethod
+    def _per_deck(cards: list[str], decks: dict[str, Any]) -> dict[str, int]:
+        """How many of the cards come from each deck."""
+        of = [SCANDAL_CARDS[c]["deck"] for c in cards]
+        return {d: of.count(d) for d in decks}
 
     def result(self, state: State) -> list[dict[str, Any]]:
         return F.result(state)

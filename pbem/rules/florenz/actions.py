@@ -284,18 +284,42 @@ def walk_works(state: State, family: str, position: str, via: str, to: str) -> b
 def hurry_pairs(state: State, family: str) -> list[tuple[Step, Step]]:
     """The two-member hurries that can be carried out, each pair of steps once (R68): written in board
     order, or the other way round when only that order works (the first member leaves the queue the
-    second enters). Both orders have the same outcome whenever both work, so one stands for both."""
+    second enters). Both orders have the same outcome whenever both work, so one stands for both.
+    Each pair is judged as `steps_work` judges it, by the free slots where the steps end."""
     steps = member_steps(state, family)
+    closed = blocked_paths(state)
+    free = free_slots(state)
+    walks = [(position, position.split(".")[0], to) for position, to in steps]   # (position, start, to)
+    opened = [PATH_ID[(start, to)] not in closed for _, start, to in walks]   # neither order crosses a closed path
     out: list[tuple[Step, Step]] = []
-    for i, a in enumerate(steps):
-        for b in steps[i + 1:]:
-            if a[0] == b[0]:
+    for i, (pa, sa, ta) in enumerate(walks):
+        if not opened[i]:
+            continue
+        for j in range(i + 1, len(walks)):
+            pb, sb, tb = walks[j]
+            if pa == pb or not opened[j]:
                 continue
-            if steps_work(state, family, [a, b]):
-                out.append((a, b))
-            elif steps_work(state, family, [b, a]):
-                out.append((b, a))
+            # the second member finds the slot the first left (+1) or took (-1)
+            if free[ta] > 0 and free[tb] + (tb == sa) - (tb == ta) > 0:
+                out.append((steps[i], steps[j]))
+            elif free[tb] > 0 and free[ta] + (ta == sb) - (ta == tb) > 0:
+                out.append((steps[j], steps[i]))
     return out
+
+
+def free_slots(state: State) -> dict[str, int]:
+    """The free slots of each queue."""
+    open_ = state["open_slots"]
+    return {loc: open_[loc] - len(q) for loc, q in state["queues"].items()}
+
+
+def blocked_paths(state: State) -> set[str]:
+    """The paths `blocked_path` closes (only in the harder solo game, those with a Strozzi guard)."""
+    if state["solo"] != "harder":
+        return set()
+    strozzi = DATA["strozzi"]["name"]
+    return {path for path, guards in state["guards"]["escort"].items()
+            if guards and any(g["family"] == strozzi for g in guards)}
 
 
 def blocked_path(state: State, family: str, path: str) -> str | None:
@@ -371,15 +395,72 @@ def action_allowed(state: State, family: str, o: Parsed) -> bool:
     return WHY[verb](state, family, o) is None
 
 
+def legal_actions(state: State, family: str) -> list[str]:
+    """The actions of `action_candidates` that are legal, in the same order: each rule of `WHY` read
+    off what is gathered once per decision (time, supply, free slots, free crests), since a decision
+    has hundreds of candidates, most of them moves and hurries judged by counting free slots."""
+    queues = state["queues"]
+    time = state["time"][family]
+    supply = state["supply"][family]
+    free = free_slots(state)
+    out: list[str] = []
+    if is_last_to_pass(state):
+        out.append("pass")
+    else:
+        rings = set(state["rings"].values())
+        out += [f"pass {loc}" for loc in LOCATIONS if loc not in rings]
+    if supply["debutant"] >= 1 and time >= COST["send"]:
+        out += [f"send {loc}" for loc in LOCATIONS if free[loc] > 0]
+    if time >= COST["promote"]:
+        out += [f"promote {loc}.{n}" for loc in LOCATIONS for n, p in enumerate(queues[loc], 1)
+                if p["family"] == family and p["rank"] in PROMOTES_TO and supply[PROMOTES_TO[p["rank"]]] >= 1]
+    closed = blocked_paths(state)
+    steps = member_steps(state, family)
+    if time >= COST["move"]:
+        out += [f"move {pos} to {to}" for pos, to in steps
+                if free[to] > 0 and PATH_ID[(pos.split(".")[0], to)] not in closed]
+    if time >= COST["hurry"]:
+        for pos, via in steps:
+            start = pos.split(".")[0]
+            if PATH_ID[(start, via)] not in closed:
+                out += [f"hurry {pos} to {via} to {to}" for to in NEIGHBOURS[via]
+                        if free[to] + (to == start) > 0 and PATH_ID[(via, to)] not in closed]
+        out += [f"hurry {p1} to {t1} and {p2} to {t2}" for (p1, t1), (p2, t2) in hurry_pairs(state, family)]
+    if supply["cup"] >= 1 and time >= COST["boast"]:
+        counts = boast_counts(state, family)
+        out += [f"boast {loc}" for loc in LOCATIONS if B.members(queues[loc], family)
+                and why_boast(state, family, {"location": loc}, counts=counts) is None]
+    for medici in MEDICI:
+        if supply["gift"] < 1 or not B.members(queues[state["carriages"][medici]], family) \
+                or time < B.gift_cost(state["gifts_given"][family][medici]):
+            continue
+        kind = GUARD_OF[medici]
+        crests = B.free_crests(state["guards"], kind)
+        if not (supply["guard"] > 0 and crests):
+            out.append(f"gift {medici}")
+        if supply["guard"] >= 1:
+            out += [f"gift {medici} {kind} {c}" for c in crests]
+    return out
+
+
 # -- boast --------------------------------------------------------------------------------------------
 
-def boast_value(state: State, family: str, location: str) -> int:
+Counts = tuple[int, int, int]   # a family's cups placed, cards in hand and gifts given
+
+
+def boast_counts(state: State, family: str) -> Counts:
+    """What a boast counts of the family beside its members: cups placed, cards in hand, gifts given."""
+    return cups_placed(state, family), len(state["scandal"]["hand"][family]), gifts_total(state, family)
+
+
+def boast_value(state: State, family: str, location: str, counts: Counts | None = None) -> int:
+    """The VP a boast at `location` earns now; `counts` are `boast_counts` when the caller has them."""
     return B.boast_vp(state["boast"][location]["tile"], family, state["queues"], location,
-                      cups_placed(state, family), len(state["scandal"]["hand"][family]), gifts_total(state, family))
+                      *(boast_counts(state, family) if counts is None else counts))
 
 
 def why_boast(state: State, family: str, o: dict[str, Any], needs_member: bool = True,
-              cost: int = COST["boast"]) -> str | None:
+              cost: int = COST["boast"], counts: Counts | None = None) -> str | None:
     loc = o["location"]
     tile = state["boast"][loc]
     if needs_member and B.members(state["queues"][loc], family) == 0:
@@ -388,7 +469,7 @@ def why_boast(state: State, family: str, o: dict[str, Any], needs_member: bool =
         return "you have no cup left"
     if B.has_cup(cups_of(tile), family):
         return f"your cup already lies on the tile at {loc}"
-    if B.cup_slot(boast_value(state, family, loc), cups_of(tile)) is None:
+    if B.cup_slot(boast_value(state, family, loc, counts), cups_of(tile)) is None:
         return f"the tile at {loc} has no free slot for your cup"
     return short_of_time(state, family, cost)
 

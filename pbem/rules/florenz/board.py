@@ -204,7 +204,8 @@ def has_doorman(guards: Guards, location: str, family: str) -> bool:
 
 def free_crests(guards: Guards, kind: str) -> list[str]:
     """The crests of a kind with no guard at all (where a gift's guard may go)."""
-    return [c for c in CRESTS[kind] if not guards_on(guards, kind, c)]
+    on = guards.get(kind, {})
+    return [c for c in CRESTS[kind] if not on.get(c)]
 
 
 def crests_without(guards: Guards, kind: str, family: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any, Iterator
 
 from pbem.rules.florenz import actions as A
@@ -20,6 +21,7 @@ from pbem.rules.florenz.data import (
     LOCATIONS,
     MEDICI,
     NEIGHBOURS,
+    PATH_ID,
     SCANDAL_CARDS,
 )
 from pbem.rules.florenz.orders import crest_parts, split_position
@@ -320,32 +322,136 @@ def _walks(start: str, most: int) -> list[list[str]]:
 
 def candidates(state: State, family: str) -> list[str]:
     """Every `play` order shape worth checking for the cards in the family's hand."""
+    mine = own_positions(state, family)
+    return [text for card in sorted(set(state["scandal"]["hand"][family]))
+            for text, _ in _card_candidates(state, card, mine)]
+
+
+Played = dict[str, Any]   # a `play` order as `parse_play` reads it
+
+
+def own_positions(state: State, family: str) -> list[tuple[str, int]]:
+    """The family's petitioners as (location, position), in board order."""
     q = state["queues"]
-    mine = [(loc, i + 1) for loc in LOCATIONS for i, p in enumerate(q[loc]) if p["family"] == family]
-    everyone = [(loc, i + 1) for loc in LOCATIONS for i in range(len(q[loc]))]
+    return [(loc, i + 1) for loc in LOCATIONS for i, p in enumerate(q[loc]) if p["family"] == family]
+
+
+def _card_candidates(state: State, card: str, mine: list[tuple[str, int]]) -> list[tuple[str, Played]]:
+    """The `play` orders of one card worth checking, each with the form `parse_play` gives it (so it can
+    be checked without reading its text again)."""
+    q = state["queues"]
+    if card in ("messere-cup", "messere-boast", "figliolo-debutant"):
+        return [(f"play {card} {loc}", {"card": card, "location": loc}) for loc in LOCATIONS]
+    if card == "messere-swap":
+        return [(f"play {card} {loc}.{a} with {loc}.{b}",
+                 {"card": card, "position": f"{loc}.{a}", "position2": f"{loc}.{b}"})
+                for loc in LOCATIONS for a in range(1, len(q[loc]) + 1) for b in range(a + 1, len(q[loc]) + 1)]
+    if card in ("messere-retire", "carissima-promote", "carissima-advance"):
+        return [(f"play {card} {loc}.{n}", {"card": card, "position": f"{loc}.{n}"}) for loc, n in mine]
+    if card == "carissima-gift":
+        out: list[tuple[str, Played]] = []
+        for medici in MEDICI:
+            kind = GUARD_OF[medici]
+            out.append((f"play {card} {medici}", {"card": card, "medici": medici, "crest": None}))
+            out += [(f"play {card} {medici} {kind} {c}", {"card": card, "medici": medici, "crest": f"{kind} {c}"})
+                    for c in B.free_crests(state["guards"], kind)]
+        return out
+    if card == "carissima-swap":
+        return [(f"play {card} {loc}.{n} with {to}.{m}",
+                 {"card": card, "position": f"{loc}.{n}", "position2": f"{to}.{m}"})
+                for loc, n in mine for to in NEIGHBOURS[loc] for m in range(1, len(q[to]) + 1)]
+    if card == "figliolo-guard":
+        return [(f"play {card} {kind} {c}", {"card": card, "crest": f"{kind} {c}"})
+                for kind in CRESTS for c in CRESTS[kind]]
+    if card == "figliolo-teleport":
+        return [(f"play {card} {loc}.{n} to {to}", {"card": card, "position": f"{loc}.{n}", "to": to})
+                for loc, n in mine for to in LOCATIONS if to != loc]
+    if card == "figliolo-travel":
+        return [(f"play {card} {loc}.{n} to " + " to ".join(w),
+                 {"card": card, "position": f"{loc}.{n}", "steps": list(w)})
+                for loc, n in mine for w in _walks(loc, 3)]
+    return []
+
+
+def legal_plays(state: State, family: str) -> list[str]:
+    """The `candidates` that `why_play` allows, in the same order: the cards with many candidates judged
+    by their rules on facts gathered once (a travel by the free slot where it ends, as `A.legal_actions`
+    judges a hurry), the others by `_why_effect` on their parsed forms."""
     out: list[str] = []
-    for card in sorted(set(state["scandal"]["hand"][family])):
-        if card in ("messere-cup", "messere-boast", "figliolo-debutant"):
-            out += [f"play {card} {loc}" for loc in LOCATIONS]
-        elif card == "messere-swap":
-            out += [f"play {card} {loc}.{a} with {loc}.{b}" for loc, a in everyone for l2, b in everyone
-                    if l2 == loc and a < b]
-        elif card in ("messere-retire", "carissima-promote", "carissima-advance"):
-            out += [f"play {card} {loc}.{n}" for loc, n in mine]
-        elif card == "carissima-gift":
-            for medici in MEDICI:
-                kind = GUARD_OF[medici]
+    hand = state["scandal"]["hand"][family]
+    time = state["time"][family]
+    mine = own_positions(state, family)
+    for card in sorted(set(hand)):
+        spec = SCANDAL_CARDS[card]["time"]
+        if spec != "gift" and -int(spec) > time:
+            continue   # its cost (as `card_time`) does not depend on how it is played
+        i = hand.index(card)
+        hand.pop(i)   # as `card_out`: the card is out of the hand while its effect is judged
+        try:
+            fast = _allowed(state, family, card, mine)
+            if fast is not None:
+                out += fast
+            else:
+                out += [text for text, c in _card_candidates(state, card, mine)
+                        if _why_effect(state, family, c) is None and -card_time(state, family, c) <= time]
+        finally:
+            hand.insert(i, card)
+    return out
+
+
+def _allowed(state: State, family: str, card: str, mine: list[tuple[str, int]]) -> list[str] | None:
+    """The allowed plays of a card with many candidates, as `_why_effect` judges them, in the order of
+    `_card_candidates`; None for the other cards."""
+    q = state["queues"]
+    rank = B.RANK_ORDER
+    if card == "messere-swap":   # two of the same rank, not alike
+        return [f"play {card} {loc}.{a + 1} with {loc}.{b + 1}" for loc in LOCATIONS for a, pa in enumerate(q[loc])
+                for b in range(a + 1, len(q[loc]))
+                if pa["rank"] == q[loc][b]["rank"] and not B.same_piece(pa, q[loc][b])]
+    if card == "carissima-swap":   # with a petitioner of a lower rank
+        return [f"play {card} {loc}.{n} with {to}.{m + 1}" for loc, n in mine for to in NEIGHBOURS[loc]
+                for m, other in enumerate(q[to]) if rank[other["rank"]] > rank[q[loc][n - 1]["rank"]]]
+    if card == "messere-boast":   # as a boast, without a member there and without its time
+        counts = A.boast_counts(state, family)
+        return [f"play {card} {loc}" for loc in LOCATIONS
+                if A.why_boast(state, family, {"location": loc}, needs_member=False, cost=0, counts=counts) is None]
+    if card == "carissima-gift":   # as a gift, wherever the carriage stands: its time is the gift's
+        supply, time = state["supply"][family], state["time"][family]
+        out = []
+        for medici in MEDICI:
+            if supply["gift"] < 1 or time < 0 or B.gift_cost(state["gifts_given"][family][medici]) > time:
+                continue
+            kind = GUARD_OF[medici]
+            crests = B.free_crests(state["guards"], kind)
+            if not (supply["guard"] > 0 and crests):
                 out.append(f"play {card} {medici}")
-                out += [f"play {card} {medici} {kind} {c}" for c in B.free_crests(state["guards"], kind)]
-        elif card == "carissima-swap":
-            out += [f"play {card} {loc}.{n} with {to}.{m}" for loc, n in mine for to in NEIGHBOURS[loc]
-                    for m in range(1, len(q[to]) + 1)]
-        elif card == "figliolo-guard":
-            out += [f"play {card} {kind} {c}" for kind in CRESTS for c in CRESTS[kind]]
-        elif card == "figliolo-teleport":
-            out += [f"play {card} {loc}.{n} to {to}" for loc, n in mine for to in LOCATIONS if to != loc]
-        elif card == "figliolo-travel":
-            out += [f"play {card} {loc}.{n} to " + " to ".join(w) for loc, n in mine for w in _walks(loc, 3)]
+            if supply["guard"] >= 1:
+                out += [f"play {card} {medici} {kind} {c}" for c in crests]
+        return out
+    if card == "figliolo-guard":   # a guard left, and none of the family's on the crest yet
+        if state["supply"][family]["guard"] < 1:
+            return []
+        return [f"play {card} {kind} {c}" for kind in CRESTS for c in CRESTS[kind]
+                if family not in B.guards_on(state["guards"], kind, c)]
+    if card == "figliolo-teleport":   # to a queue with a free slot
+        free = A.free_slots(state)
+        return [f"play {card} {loc}.{n} to {to}" for loc, n in mine for to in LOCATIONS if to != loc and free[to] > 0]
+    if card == "figliolo-travel":   # over open paths to a queue with a free slot once the member has left
+        free = A.free_slots(state)
+        closed = A.blocked_paths(state)
+        return [f"play {card} {loc}.{n}{text}" for loc, n in mine for text, dest, paths in _travels(loc)
+                if free[dest] + (dest == loc) > 0 and closed.isdisjoint(paths)]
+    return None
+
+
+@lru_cache(maxsize=None)
+def _travels(start: str) -> list[tuple[str, str, frozenset[str]]]:
+    """The walks of 1-3 steps from `start`, each as its text (` to A to B`), where it ends and the
+    paths it crosses."""
+    out = []
+    for w in _walks(start, 3):
+        walk = [start, *w]
+        out.append(("".join(f" to {loc}" for loc in w), w[-1], frozenset(PATH_ID[ab] for ab in zip(walk, walk[1:]))))
     return out
 
 
