@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -42,17 +43,23 @@ def timed(label: str, fn: Callable[[], int], repeat: int = 3) -> None:
                f"  ({units / best:,.0f}/s)")
 
 
-def engine_games(players: int, games: int, ruleset: str = "medici", options: dict[str, str] | None = None) -> int:
-    """Whole bot games in the engine alone; returns the number of orders applied."""
+def engine_games(players: int, games: int, ruleset: str = "medici", options: dict[str, str] | None = None,
+                 playouts: bool = False) -> int:
+    """Whole bot games in the engine alone; returns the number of orders applied. With `playouts`,
+    each order is drawn at random from the legal ones (as a search bot's playouts do): the engine's
+    own speed, without the bot's thinking."""
     r = get_ruleset(ruleset)
     names = [f"p{i}" for i in range(players)]
     orders = 0
     for g in range(games):
         rng = Rng(f"bench-{g}")
+        pick = random.Random(g)
         state, _ = r.setup(names, r.check_options(options or {}), rng)
         while (d := r.decision(state)) is not None:
             p = d.players[0]
-            r.apply(state, p, bots.choose(ruleset, r.bot_view(state, p), p, r.legal_orders(state, p)), rng)
+            legal = r.legal_orders(state, p)
+            order = pick.choice(legal) if playouts else bots.choose(ruleset, r.bot_view(state, p), p, legal)
+            r.apply(state, p, order, rng)
             orders += 1
     return orders
 
@@ -70,15 +77,18 @@ ENGINE_GOALS: list[tuple[str, str, int, int, float, dict[str, str] | None]] = [
 
 def engine_line(label: str, ruleset: str, players: int, games: int, goal: float,
                 options: dict[str, str] | None, repeat: int) -> None:
-    """Whole bot games a second in the engine alone (bots choosing from views), against the goal."""
-    best, orders = float("inf"), 0
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        orders = engine_games(players, games, ruleset, options)
-        best = min(best, time.perf_counter() - t0)
-    rate = games / best
-    click.echo(f"{'engine: ' + label + ' (whole bot games/s)':<58} {rate:8.1f} /s     "
-               f"goal {goal:6.0f}  ratio {rate / goal:5.2f}  ({orders / best:,.0f} orders/s)")
+    """Whole games a second in the engine alone, against the goal: played by the bots (choosing from
+    their views), and as random playouts (the engine without the bots)."""
+    for playouts in (False, True):
+        best, orders = float("inf"), 0
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            orders = engine_games(players, games * (1 + 2 * playouts), ruleset, options, playouts)
+            best = min(best, time.perf_counter() - t0)
+        rate = games * (1 + 2 * playouts) / best
+        how = "random playouts/s" if playouts else "whole bot games/s"
+        click.echo(f"{'engine: ' + label + ' (' + how + ')':<58} {rate:8.1f} /s     "
+                   f"goal {goal:6.0f}  ratio {rate / goal:5.2f}  ({orders / best:,.0f} orders/s)")
 
 
 def florenz_midround() -> tuple[Any, dict[str, Any], str]:

@@ -780,9 +780,6 @@ def _games_of(gd: GamesDir, address: str) -> list[str]:
     return found
 
 
-# A small example of orders in each game, for an answer when the player's own legal orders are not known.
-EXAMPLE_ORDERS = {"medici": "bid: 7", "medici-strozzi": "price: 3", "medina": "palace orange C7",
-                  "florenz": "send 4"}
 NEUTRAL_EXAMPLE = "# your orders, one a line, as your report lists them"
 
 
@@ -796,7 +793,7 @@ def example_orders(seat: tuple[dict[str, Any], str] | None) -> list[str]:
         legal = ruleset_of(state).legal_orders(state["engine"], player)
         if legal:
             return [order_text(legal[0])]
-    return [EXAMPLE_ORDERS.get(state["ruleset"], NEUTRAL_EXAMPLE)]
+    return [ruleset_of(state).example_order or NEUTRAL_EXAMPLE]
 
 
 # -- reading an inbox without changing it ------------------------------------------------------------------

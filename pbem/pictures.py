@@ -78,19 +78,6 @@ def seats(state: dict[str, Any]) -> list[dict[str, Any]]:
             for i, name in enumerate(names)]
 
 
-def _florenz() -> dict[str, Any]:
-    """The fixed board of Florenz: where the locations and paths lie, whose round each is."""
-    from pbem.rules.florenz.data import BOAST_SLOT_ORDER, DISC, MEDICI, PATHS, ROUNDS, ROWS, SLOTS
-
-    return {"rows": ROWS, "paths": PATHS, "medici": MEDICI, "rounds": ROUNDS, "slots": SLOTS,
-            "slot_order": BOAST_SLOT_ORDER, "disc_medici": {str(n): DISC[n]["medici"] for n in DISC},
-            "medici_colours": {"cosimo": "#C0392B", "contessina": "#E884B5", "giovanni": "#2E6FD1"}}
-
-
-#: what a game's board template needs besides the view: its fixed board
-BOARDS = {"florenz": _florenz}
-
-
 def board_svg(state: dict[str, Any], viewer: str | None) -> str:
     """The SVG text of the board as `viewer` may see it (None: what every player may see)."""
     names = [p["name"] for p in state["players"]]
@@ -102,7 +89,7 @@ def board_svg(state: dict[str, Any], viewer: str | None) -> str:
     return env().get_template(f"{state['ruleset']}/board.svg.j2").render(
         view=view, viewer=viewer, game=state["game"], title=ruleset.title, status=state["status"],
         turn=state["engine"]["turn"], seats=seat_list, seat={s["name"]: s for s in seat_list},
-        board=BOARDS[state["ruleset"]]() if state["ruleset"] in BOARDS else {})
+        board=ruleset.picture_board())
 
 
 @cache

@@ -19,7 +19,7 @@ from conftest_mail import (GM, mail_error, FilesOut, MaildirDrop, MailGames, Mbo
 from helpers import git
 from pbem import mailrun
 from pbem.config import Config, load_config
-from pbem.mail import (EXAMPLE_ORDERS, NEUTRAL_EXAMPLE, hide_tokens, not_for_pbem, read_mail, reminder_id,
+from pbem.mail import (NEUTRAL_EXAMPLE, hide_tokens, not_for_pbem, read_mail, reminder_id,
                        reply_id, thread_id, thread_of)
 from pbem.report import BEGIN, END
 
@@ -452,7 +452,8 @@ def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, rulese
                                     f"mail from {address(waiting)}: refused: {no_orders}",
                                     f"mail from mallory@evil.test: refused: {no_orders}"]
     assert got["mover"] == mail_error("mine", no_order, order_text(legal[0]))
-    assert got["waiting"] == mail_error("when", no_orders, EXAMPLE_ORDERS[ruleset])
+    assert got["waiting"] == mail_error("when", no_orders, {"medici": "bid: 7", "medici-strozzi": "price: 3", "medina": "palace orange C7",
+                                                           "florenz": "send 4"}[ruleset])
     assert got["stranger"] == mail_error("hi", no_orders, NEUTRAL_EXAMPLE)
     assert all(len(line) <= 72 for who in ("waiting", "stranger") for line in got[who].splitlines()
                if BEGIN not in line and "Your mail of" not in line and "the mail holds" not in line)

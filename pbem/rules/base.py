@@ -64,6 +64,8 @@ class Ruleset(ABC):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    #: an order of the game, for a help text when the player's own legal orders are not known
+    example_order: ClassVar[str] = ""
     #: option name -> allowed values; the first value is the default
     options: ClassVar[dict[str, tuple[str, ...]]] = {}
 
@@ -115,6 +117,11 @@ class Ruleset(ABC):
     @abstractmethod
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """What `player` may see (None: the GM, who sees everything)."""
+
+    def picture_board(self) -> dict[str, Any]:
+        """What the game's board picture (`templates/<game>/board.svg.j2`) needs besides a view: where
+        the fixed parts of its board lie, if the picture draws them."""
+        return {}
 
     def bot_view(self, state: State, player: str) -> dict[str, Any]:
         """What a bot reads of `player`'s view: the view, less what only a human reader needs (display

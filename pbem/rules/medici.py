@@ -81,6 +81,7 @@ def _full_deck(edition: str) -> tuple[str, ...]:
 class Medici(Ruleset):
     name = "medici"
     title = "Medici"
+    example_order = "bid: 7"
     min_players = 3
     max_players = 6
     options = {"edition": ("riogrande", "amigo")}

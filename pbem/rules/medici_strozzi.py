@@ -60,6 +60,7 @@ def all_tiles() -> list[str]:
 class MediciStrozzi(Ruleset):
     name = "medici-strozzi"
     title = "Medici vs Strozzi"
+    example_order = "price: 3"
     min_players = 2
     max_players = 2
     options: dict[str, tuple[str, ...]] = {}

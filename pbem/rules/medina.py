@@ -163,6 +163,7 @@ def _stamp(state: State) -> tuple[Any, ...]:
 class Medina(Ruleset):
     name = "medina"
     title = "Medina"
+    example_order = "palace orange C7"
     min_players = 3
     max_players = 4
     options: dict[str, tuple[str, ...]] = {}
