@@ -434,12 +434,19 @@ def legal_actions(state: State, family: str) -> list[str]:
         if supply["gift"] < 1 or not B.members(queues[state["carriages"][medici]], family) \
                 or time < B.gift_cost(state["gifts_given"][family][medici]):
             continue
-        kind = GUARD_OF[medici]
-        crests = B.free_crests(state["guards"], kind)
-        if not (supply["guard"] > 0 and crests):
-            out.append(f"gift {medici}")
-        if supply["guard"] >= 1:
-            out += [f"gift {medici} {kind} {c}" for c in crests]
+        out += gift_orders(state, family, medici, "gift")
+    return out
+
+
+def gift_orders(state: State, family: str, medici: str, prefix: str) -> list[str]:
+    """A gift to `medici` as orders (`<prefix> <medici> [<kind> <crest>]`): with a guard on each free
+    crest of his kind while the family has a guard, else without one."""
+    kind = GUARD_OF[medici]
+    crests = B.free_crests(state["guards"], kind)
+    guards = state["supply"][family]["guard"]
+    out = [] if guards > 0 and crests else [f"{prefix} {medici}"]
+    if guards >= 1:
+        out += [f"{prefix} {medici} {kind} {c}" for c in crests]
     return out
 
 

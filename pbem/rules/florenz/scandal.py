@@ -421,12 +421,7 @@ def _allowed(state: State, family: str, card: str, mine: list[tuple[str, int]]) 
         for medici in MEDICI:
             if supply["gift"] < 1 or time < 0 or B.gift_cost(state["gifts_given"][family][medici]) > time:
                 continue
-            kind = GUARD_OF[medici]
-            crests = B.free_crests(state["guards"], kind)
-            if not (supply["guard"] > 0 and crests):
-                out.append(f"play {card} {medici}")
-            if supply["guard"] >= 1:
-                out += [f"play {card} {medici} {kind} {c}" for c in crests]
+            out += A.gift_orders(state, family, medici, f"play {card}")
         return out
     if card == "figliolo-guard":   # a guard left, and none of the family's on the crest yet
         if state["supply"][family]["guard"] < 1:
