@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from helpers import play_pipeline_game
+from test_florenz_schemas import VALID_DECKS
 from pbem import bots
 from pbem.config import STARTER
 from pbem.schemacheck import Unsupported, compile_schema, equal
@@ -78,6 +79,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
                                                      "password_env": "PBEM_IMAP_PASSWORD", "folder": "INBOX"}},
                       {**starter, "outbox": {"type": "smtp", "host": "smtp.example.org", "port": 587,
                                              "security": "starttls", "user": "gm", "password": "x"}}]
+    out["medici.standing"] += [{"max_bid": 12}, {"draw_until": 2}, {"pass": "day"}]
+    out["medici-strozzi.standing"] += [{"buy_up_to": 4}, {"load": 2}, {"load": 1, "harbour": "B"}]
+    out["florenz.standing"] += [{"giovanni": "accept"}, {"bonus": "vp"}]
+    out["medici.deck"] += [{"days": [["linen-3", "furs-0"], [], ["spices-5"]]}]
+    out["medici-strozzi.deck"] += [{"rounds": [["silk-3", "gold-0"]]}]
+    out["florenz.deck"] += copy.deepcopy(list(VALID_DECKS.values()))
     for name, values in out.items():
         values[:] = [v for v in values if jsonschema_says(v, name)]  # a queue entry may need more than this
     return out
@@ -132,6 +139,7 @@ def test_the_verdicts_agree_on_valid_values_and_their_mutants(corpus: dict[str, 
                 assert fits(bad, name) == expected, (name, bad)
                 tried += 1
                 refused += not expected
+    assert all(corpus[name] for name in SCHEMAS), [name for name in SCHEMAS if not corpus[name]]
     assert len(corpus["config"]) == 3 and sum(map(len, corpus.values())) > 2000
     assert tried > 5000 and refused > tried // 4  # the mutants reach the refusals too
 
