@@ -286,8 +286,8 @@ class GamesDir:
         self.create = create
         self.warnings: list[str] = []  # what the command should tell the GM (a stale git lock removed)
         self.written: set[str] = set()  # the files a game's run wrote (relative paths), for its commit
-        # `pbem advance`: a game's files are written without an fsync each, then `sync` makes them
-        # durable at once, before its queue is cleared (the inbox and the queue stay until then)
+        # `pbem advance`: the games' files are written without an fsync each, then one `sync` makes
+        # them durable at once, before their queues are cleared (the inbox and the queues stay until then)
         self.sync_later = False
         self._reserved: frozenset[str] | None = None
 
