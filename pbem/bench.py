@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import statistics
 import subprocess
@@ -53,12 +52,12 @@ def engine_games(players: int, games: int, ruleset: str = "medici", options: dic
     orders = 0
     for g in range(games):
         rng = Rng(f"bench-{g}")
-        pick = random.Random(g)
+        pick = Rng(f"playout-{g}")  # the playouts' own stream: the game's draws stay as they are
         state, _ = r.setup(names, r.check_options(options or {}), rng)
         while (d := r.decision(state)) is not None:
             p = d.players[0]
             legal = r.legal_orders(state, p)
-            order = pick.choice(legal) if playouts else bots.choose(ruleset, r.bot_view(state, p), p, legal)
+            order = pick.choice(legal, "playout") if playouts else bots.choose(ruleset, r.bot_view(state, p), p, legal)
             r.apply(state, p, order, rng)
             orders += 1
     return orders
