@@ -277,21 +277,16 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     if gd.sync_later and (changed or done) and not grouped:
         gd.sync()  # the queue is cleared only when what it became is durable
     for path, keep in done:
-        if grouped:
-            if keep:  # the record is written now, for this game's commit; the queue file goes later
-                dest = gd.game_dir(game) / keep / path.name
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, dest)
-                gd.written.add(f"{game}/{keep}/{path.name}")
-            outcome.dequeue.append(path)
-            continue
-        crash_point("dequeue")
-        if keep:
+        if not grouped:
+            crash_point("dequeue")
+        if keep:  # in a batch the record is copied now, for this game's commit; the queue file goes later
             dest = gd.game_dir(game) / keep / path.name
             dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.move(path, dest)
+            (shutil.copyfile if grouped else shutil.move)(path, dest)
             gd.written.add(f"{game}/{keep}/{path.name}")
-        else:
+        if grouped:
+            outcome.dequeue.append(path)
+        elif not keep:
             path.unlink()
     crash_point("commit")
     message = commit_message(state, first_turn, state["events"][known:], outcome) if changed \

@@ -508,7 +508,7 @@ def _fits(value: Any, part: dict[str, Any]) -> bool:
     if known is None or known[0] is not part:
         try:
             check = compile_schema(part)
-        except Unsupported:
+        except (Unsupported, LookupError):  # a keyword or a reference it cannot read alone: jsonschema says
             check = _strict()(part).is_valid
         known = _PART_VERDICTS[id(part)] = (part, check)
     return bool(known[1](value))
