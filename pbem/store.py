@@ -27,6 +27,7 @@ import contextlib
 import fcntl
 import functools
 import hashlib
+import marshal
 import os
 import re
 import signal
@@ -421,15 +422,51 @@ class GamesDir:
                                  f"`git -C {self.root} checkout -- {game}` restores the last committed one")
             raise StoreError(f"there is no game {game!r} in {self.root}")
         text = read_text_file(path, f"{game}: the state file")
-        state = parse_yaml(text, f"{game}: the state file")
-        if isinstance(state, dict) and state.get("format") == OLD_FORMAT:
-            return from_old_format(state, game)
-        if isinstance(state, dict):
-            state.pop("checksum", None)
-        if not written_by_pbem(text):
-            check_state_file(state, game)
+        state = self._parsed(game, text)
+        if state is None:
+            state = parse_yaml(text, f"{game}: the state file")
+            if isinstance(state, dict) and state.get("format") == OLD_FORMAT:
+                return from_old_format(state, game)
+            if isinstance(state, dict):
+                state.pop("checksum", None)
+            if not written_by_pbem(text):
+                check_state_file(state, game)
+            elif isinstance(state, dict):
+                self._keep_parsed(game, state, text)  # a game that waits is loaded by every run
         attach(state, path.parent, state.pop("history"))
         return state
+
+    # A state file as pbem parsed it when it wrote it, kept in .git (where git does not look) and
+    # used only for the very text it was written with: building a state from YAML costs more than
+    # the rest of loading it (an idle run over many games does little else).
+    def _parsed_path(self, game: str) -> Path | None:
+        git = self.root / ".git"
+        return git / "pbem-parsed" / f"{game}.marshal" if git.is_dir() else None
+
+    def _parsed(self, game: str, text: str) -> dict[str, Any] | None:
+        """The state `text` holds, from the cache; None when the cache does not hold this very text."""
+        where = self._parsed_path(game)
+        stamp = text.rstrip("\n").rpartition("\n")[2]
+        if where is None or not stamp.startswith(CHECKSUM):
+            return None
+        try:
+            kept, state = marshal.loads(where.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            return None
+        if kept != stamp[len(CHECKSUM):] or not isinstance(state, dict) or not written_by_pbem(text):
+            return None
+        return state
+
+    def _keep_parsed(self, game: str, body: dict[str, Any], text: str) -> None:
+        where = self._parsed_path(game)
+        if where is None:
+            return
+        try:
+            write_atomic(where, marshal.dumps((text.rstrip("\n").rpartition("\n")[2][len(CHECKSUM):], body)),
+                         durable=False)
+        except (OSError, ValueError):
+            with contextlib.suppress(OSError):
+                where.unlink()  # never a cache of another text: the next load parses the file
 
     def save(self, game: str, state: dict[str, Any]) -> None:
         """Append the history a run added, then replace the state file (which says how much of the
@@ -441,7 +478,10 @@ class GamesDir:
         recorded = write_histories(state, folder, lambda key, items: check_history(key, items, game),
                                    lambda path, data: write_atomic(path, data, durable), durable)
         crash_point("history")
-        write_atomic(folder / STATE_FILE, state_file_text(state_body(state, recorded)), durable)
+        body = state_body(state, recorded)
+        text = state_file_text(body)
+        write_atomic(folder / STATE_FILE, text, durable)
+        self._keep_parsed(game, body, text)
         settle(state, recorded)
         self.written.update(f"{game}/{name}" for name in (STATE_FILE, *(f"{key}.yaml" for key in HISTORIES)))
 
