@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import marshal
 import shutil
 import traceback
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from pbem.mailbox import Postman
 from pbem.gm import deadline_actions, parse_now
 from pbem.mailrun import (close_inbox, finish_intake, post_reminder, post_report, preview_inbox, read_inbox,
                           welcome_text)
+from pbem.history import HISTORIES
 from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker
 
 
@@ -204,6 +206,18 @@ def commit_leftovers(gd: GamesDir, game: str, state: dict[str, Any]) -> bool:
     return gd.commit(game, message + "(committed by the next run: the run that made it did not commit)\n")
 
 
+def snapshot(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a game, to compare with what a run makes of it: the plain data through marshal (a
+    tenth of deepcopy's time: a run takes one of every game, even of one that waits), the histories
+    by their own copy."""
+    try:
+        plain = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k not in HISTORIES}))
+    except ValueError:  # something marshal does not know: copied the slow way
+        return copy.deepcopy(state)
+    plain.update({key: copy.deepcopy(state[key]) for key in HISTORIES if key in state})
+    return plain
+
+
 def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: datetime | None = None,
                  dry_run: bool = False, dirty: bool = True, defer_commit: bool = False) -> Outcome:
     """Apply one game's queue, then its deadline policy; write reports, save, commit (with `dry_run`:
@@ -215,7 +229,7 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     queue = gd.queued(game) if state["status"] != "paused" else []  # a paused game keeps its queue
     if dirty and not dry_run:
         outcome.committed = commit_leftovers(gd, game, state)
-    before = copy.deepcopy(state)  # a tenth of the cost of dumping it to compare (refuse() counts in place)
+    before = snapshot(state)  # to tell whether the run changed the game (refuse() counts in place)
     known = len(state["events"])
     first_turn = state["engine"]["turn"]
     done: list[tuple[Path, str | None]] = []  # queue file, and where to keep it (None: delete)
