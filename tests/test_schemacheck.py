@@ -24,7 +24,7 @@ from pbem import bots
 from pbem.config import STARTER
 from pbem.schemacheck import Unsupported, compile_schema, equal
 from pbem.store import HISTORIES, state_body
-from pbem.turnfile import fits, schema, validator, verdict
+from pbem.turnfile import fits, validator, verdict
 
 SCHEMAS = sorted(p.name.removesuffix(".schema.json")
                  for p in importlib.resources.files("pbem.schemas").iterdir() if p.name.endswith(".schema.json"))
@@ -171,7 +171,6 @@ def test_the_keywords_as_jsonschema_reads_them() -> None:
         ({"$defs": {"tree": {"type": "array", "items": {"$ref": "#/$defs/tree"}}}, "$ref": "#/$defs/tree"},
          [[], [[[]]], [[1]]]),
     ]
-    import jsonschema
     from pbem.turnfile import _strict
 
     for node, values in cases:
