@@ -10,9 +10,6 @@ import email
 import email.policy
 import hashlib
 import html
-import html.parser
-import imaplib
-import mailbox
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -20,12 +17,12 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, getaddresses
 from datetime import datetime
+from functools import cache
 from typing import Any, Iterable
 
 from pbem.config import Config
 from pbem.errors import PbemError, TurnFileError
 from pbem.game import ruleset_of, seat_of, token_hash, waiting_for
-from pbem.mailbox import ImapInbox
 from pbem.report import BEGIN, END
 from pbem.rules.base import order_text
 from pbem.store import GAME_ID, GamesDir, dump_yaml
@@ -271,7 +268,12 @@ AUTO_REPLY_WORDS = [
     # Japanese, Chinese, Korean
     r"自動応答", r"自動返信", r"不在", r"自动回复", r"自動回覆", r"自动答复", r"자동\s?응답", r"부재",
 ]
-AUTO_REPLY_SUBJECT = re.compile(r"^[\s\[\](){}*\"'<>:!-]*(" + "|".join(_fold(w) for w in AUTO_REPLY_WORDS) + ")")
+
+
+@cache
+def auto_reply_subject() -> re.Pattern[str]:
+    """The subject of an out-of-office reply, compiled on first use (only a run that reads mail needs it)."""
+    return re.compile(r"^[\s\[\](){}*\"'<>:!-]*(" + "|".join(_fold(w) for w in AUTO_REPLY_WORDS) + ")")
 
 
 def not_for_pbem(mail: Incoming, config: Config) -> str | None:
@@ -298,50 +300,18 @@ def not_for_pbem(mail: Incoming, config: Config) -> str | None:
     for header in ("X-Autoreply", "X-Autorespond", "List-Id", "List-Unsubscribe"):
         if msg.get(header) is not None:
             return f"it is automatic or list mail ({header})"
-    if AUTO_REPLY_SUBJECT.match(_fold(mail.subject)):
+    if auto_reply_subject().match(_fold(mail.subject)):
         return "it is an out-of-office reply"
     if mail.size > config.max_mail_bytes:
         return f"it is {mail.size} bytes, more than the limit of {config.max_mail_bytes}"
     return None
 
 
-class _Text(html.parser.HTMLParser):
-    """HTML to plain text: blocks become lines, blockquotes (quoted replies) are dropped."""
-
-    BLOCKS = {"p", "div", "br", "tr", "li", "pre", "h1", "h2", "h3", "h4", "table"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.quote = 0
-        self.skip = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "blockquote":
-            self.quote += 1
-        elif tag in ("style", "script", "head"):
-            self.skip += 1
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "blockquote":
-            self.quote = max(0, self.quote - 1)
-        elif tag in ("style", "script", "head"):
-            self.skip = max(0, self.skip - 1)
-        elif tag in self.BLOCKS:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self.quote and not self.skip:
-            self.parts.append(data)
-
-
 def html_to_text(markup: str) -> str:
-    parser = _Text()
-    parser.feed(markup)
-    parser.close()
-    return "".join(parser.parts).replace("\xa0", " ")
+    """The text of an HTML mail body: blocks become lines, quoted replies are dropped."""
+    from pbem.htmltext import html_to_text as convert
+
+    return convert(markup)
 
 
 def own_text(body: str, keep_places: bool = False) -> str:
@@ -801,6 +771,11 @@ def example_orders(seat: tuple[dict[str, Any], str] | None) -> list[str]:
 def peek_inbox(config: Config) -> list[tuple[str, bytes]]:
     """Every mail waiting in the configured inbox, in the order a run reads them, read without changing
     anything: nothing moved or flagged, no folder created, no IMAP expunge."""
+    import imaplib
+    import mailbox
+
+    from pbem.mailbox import ImapInbox
+
     kind = config.inbox["type"]
     if kind == "imap":
         inbox = ImapInbox(config)

@@ -12,17 +12,18 @@ from __future__ import annotations
 import errno
 import glob
 import hashlib
-import imaplib
-import mailbox
 import os
 import re
-import smtplib
-import ssl
 import time
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # the mail stack is imported where it is used: most runs read no IMAP and send no SMTP
+    import imaplib
+    import mailbox
+    import smtplib
 
 from pbem.config import Config
 from pbem.errors import PbemError
@@ -43,6 +44,8 @@ class MaildirInbox:
     """A Maildir; read mail moves to mail/read, mail set aside to mail/set-aside (both Maildirs)."""
 
     def __init__(self, path: Path, root: Path) -> None:
+        import mailbox
+
         self.box = mailbox.Maildir(path, factory=None, create=True)
         self.path = path
         self.folders = {False: root / "mail" / "read", True: root / "mail" / "set-aside"}
@@ -109,6 +112,8 @@ def _lock_mbox(box: mailbox.mbox, path: Path, warnings: list[str]) -> None:
     """Lock an mbox file (lockf and a dot lock, marked as pbem's). A dot lock left by a killed program
     is removed with a warning: pbem's own when it is older than this process (under the games dir's
     lock no other pbem runs), another program's after STALE_DOT_LOCK. A held lock is a PbemError."""
+    import mailbox
+
     dot = Path(f"{path}.lock")
     try:
         made = dot.stat().st_mtime
@@ -136,6 +141,8 @@ class MboxInbox:
     half way appended already (the same bytes) is not appended again."""
 
     def __init__(self, path: Path, root: Path) -> None:
+        import mailbox
+
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.warnings: list[str] = []
@@ -151,6 +158,8 @@ class MboxInbox:
         return self.box.get_bytes(int(key))
 
     def done(self, key: str, set_aside: bool) -> None:
+        import mailbox
+
         path = self.root / "mail" / ("set-aside.mbox" if set_aside else "read.mbox")
         raw = self.box.get_bytes(int(key))
         digest = hashlib.sha256(raw).hexdigest()
@@ -169,6 +178,8 @@ class MboxInbox:
         self.box.remove(int(key))
 
     def close(self) -> None:
+        import mailbox
+
         try:
             crash_point("unlink-mail")
             self.box.flush()
@@ -184,6 +195,9 @@ class ImapInbox:
     """An IMAP folder over TLS (or STARTTLS); handled mail is moved to pbem-read or the set-aside folder."""
 
     def __init__(self, config: Config) -> None:
+        import imaplib
+        import ssl
+
         section = config.inbox
         security = section.get("security", "tls")
         port = section.get("port", 993 if security == "tls" else 143)
@@ -263,6 +277,8 @@ class ImapInbox:
         self.imap.uid("STORE", key, "+FLAGS", "(\\Deleted)")
 
     def close(self) -> None:
+        import imaplib
+
         try:
             self.imap.expunge()
             self.imap.close()
@@ -331,10 +347,9 @@ class Postman:
             return 0, [str(exc)]
         try:
             for path in waiting:
-                msg = mailbox_message(path.read_bytes())
                 try:
-                    send(path.name, msg)
-                except (OSError, smtplib.SMTPException) as exc:
+                    send(path.name, path.read_bytes())
+                except sender.errors as exc:
                     errors.append(f"{path.name}: {exc}")
                     continue
                 self.sent.mkdir(parents=True, exist_ok=True)
@@ -352,11 +367,12 @@ def mailbox_message(raw: bytes) -> EmailMessage:
 
 
 class _sender:
-    """A context that yields `send(name, msg)` for the configured outbox."""
+    """A context that yields `send(name, raw)` for the configured outbox."""
 
     def __init__(self, config: Config) -> None:
         self.config = config
         self.smtp: smtplib.SMTP | None = None
+        self.errors: tuple[type[Exception], ...] = (OSError,)  # what a failed send raises
 
     def __enter__(self):  # type: ignore[no-untyped-def]
         section = self.config.outbox
@@ -364,9 +380,13 @@ class _sender:
             folder = self.config.path(section.get("path", "mail/outbox"))
             folder.mkdir(parents=True, exist_ok=True)
 
-            def to_file(name: str, msg: EmailMessage) -> None:
-                write_atomic(folder / name, msg.as_bytes(policy=policy.SMTP))
+            def to_file(name: str, raw: bytes) -> None:  # the bytes `post` wrote are the mail as sent
+                write_atomic(folder / name, raw)
             return to_file
+        import smtplib
+        import ssl
+
+        self.errors = (OSError, smtplib.SMTPException)
         security = section.get("security", "starttls")
         port = section.get("port", {"tls": 465, "starttls": 587, "none": 25}[security])
         context = ssl.create_default_context(cafile=section.get("ca_file"))
@@ -383,13 +403,13 @@ class _sender:
             raise PbemError(f"cannot send mail through {section['host']}:{port}: {exc}") from None
         smtp = self.smtp
 
-        def to_smtp(name: str, msg: EmailMessage) -> None:
-            smtp.send_message(msg, from_addr=self.config.gm_address)
+        def to_smtp(name: str, raw: bytes) -> None:
+            smtp.send_message(mailbox_message(raw), from_addr=self.config.gm_address)
         return to_smtp
 
     def __exit__(self, *exc: object) -> None:
         if self.smtp is not None:
             try:
                 self.smtp.quit()
-            except (OSError, smtplib.SMTPException):
+            except self.errors:
                 pass

@@ -1,0 +1,130 @@
+"""pbem.raster draws pbem's own board SVGs with Pillow: every board of every game looks as resvg (a
+general SVG renderer) draws it, anything outside the vocabulary is refused by name and then drawn by
+resvg, and the PNG written from the palette image decodes to the same pixels."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from pbem import pictures, raster
+from pbem.pictures import board_png, board_svg
+
+from test_pictures import bot_game
+
+FONTS = tuple(Path(f) for f in pictures._fonts())
+needs_fonts = pytest.mark.skipif(len(FONTS) != 2, reason="DejaVu Sans is not installed (make install adds it)")
+
+
+def resvg_image(svg: str) -> Image.Image:
+    import resvg_py
+
+    png = resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", font_files=[str(f) for f in FONTS],
+                                skip_system_fonts=True)
+    with Image.open(io.BytesIO(bytes(png))) as image:
+        return image.convert("RGB")
+
+
+def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
+    """The mean difference of two pictures (0-255, grey), and the share of pixels far apart (> 96)."""
+    assert a.size == b.size
+    diff = ImageChops.difference(a, b).convert("L")
+    return ImageStat.Stat(diff).mean[0], sum(diff.histogram()[97:]) / (a.size[0] * a.size[1])
+
+
+GAMES = [("medici", ["anna", "ben", "cleo"], {}), ("medici-strozzi", ["anna", "ben"], {}),
+         ("medina", ["anna", "ben", "cleo", "dora"], {}), ("florenz", ["anna", "ben", "cleo"], {}),
+         ("florenz", ["anna"], {"solo": "harder"})]
+
+
+@needs_fonts
+@pytest.mark.parametrize(("ruleset", "names", "options"), GAMES, ids=[f"{g[0]}-{len(g[1])}" for g in GAMES])
+def test_every_board_is_drawn_as_resvg_draws_it(tmp_path: Path, ruleset: str, names: list[str],
+                                                options: dict[str, str]) -> None:
+    """The same picture, to the eye: edges and letters are smoothed a little differently, so the two
+    differ by a few levels on average (about 2-5 of 255), and by much in under 2% of the pixels."""
+    states = list(bot_game(tmp_path, ruleset, names, options, f"raster-{ruleset}-{len(names)}", 30))
+    for state in [states[0], states[len(states) // 2], states[-1]]:
+        for viewer in (names[0], None):
+            svg = board_svg(state, viewer)
+            drawn = raster.draw(svg, FONTS)  # pbem's own boards never need resvg
+            mean, far = difference(drawn, resvg_image(svg))
+            assert mean < 8 and far < 0.03, (state["engine"]["turn"], viewer, mean, far)
+
+
+def svg_of(body: str, width: int = 60, height: int = 40, extra: str = "") -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}"{extra}>{body}</svg>')
+
+
+@pytest.mark.parametrize(("body", "extra", "named"), [
+    ('<ellipse cx="5" cy="5" rx="4" ry="2"/>', "", "the element <ellipse>"),
+    ('<rect x="1" y="1" width="5" height="5" transform="rotate(45)"/>', "", "the attribute 'transform' of <rect>"),
+    ('<g opacity="0.5"><rect x="1" y="1" width="5" height="5"/></g>', "", "the attribute 'opacity' of <g>"),
+    ('<path d="M 1 1 C 2 2 3 3 4 4"/>', "", "the path 'M 1 1 C 2 2 3 3 4 4'"),
+    ('<text x="1" y="9">a <tspan>b</tspan></text>', "", "the element <tspan>"),
+    ('<rect x="1" y="1" width="5" height="5" fill="url(#shade)"/>', "", "the colour 'url(#shade)'"),
+    ('<rect x="1" y="1" width="5" height="5"/>', ' preserveAspectRatio="none"', "the attribute 'preserveAspectRatio' of <svg>"),
+])
+def test_what_is_not_pbems_vocabulary_is_refused_by_name_and_drawn_by_resvg(body: str, extra: str, named: str) -> None:
+    svg = svg_of(body, extra=extra)
+    with pytest.raises(raster.Unsupported) as refused:
+        raster.draw(svg, FONTS)
+    assert named in str(refused.value)
+    with Image.open(io.BytesIO(board_png(svg))) as image:  # the mail still gets its picture
+        assert image.size == (60, 40)
+
+
+def test_a_viewbox_other_than_the_size_is_left_to_resvg() -> None:
+    svg = svg_of('<rect x="0" y="0" width="30" height="20" fill="#000000"/>').replace('viewBox="0 0 60 40"',
+                                                                                      'viewBox="0 0 30 20"')
+    with pytest.raises(raster.Unsupported, match="viewBox"):
+        raster.draw(svg, FONTS)
+    with Image.open(io.BytesIO(board_png(svg))) as image:
+        assert image.convert("L").getpixel((45, 30)) == 0  # resvg scaled the rectangle to fill it all
+
+
+@needs_fonts
+def test_fill_and_stroke_pass_from_a_group_to_its_shapes() -> None:
+    image = raster.draw(svg_of('<g fill="#FF0000" stroke="#0000FF" stroke-width="4">'
+                               '<rect x="10" y="10" width="40" height="20"/></g>'), FONTS)
+    assert image.getpixel((30, 20)) == (255, 0, 0)  # inside: the group's fill
+    assert image.getpixel((10, 20)) == (0, 0, 255)  # on the edge: the group's stroke, centred on it
+    assert image.getpixel((30, 5)) == (255, 255, 255)
+
+
+@needs_fonts
+def test_words_are_drawn_on_their_baseline_at_their_anchor() -> None:
+    image = raster.draw(svg_of('<text x="30" y="30" font-size="20" text-anchor="middle">HH</text>', 60, 40), FONTS)
+    ink = [(x, y) for x in range(60) for y in range(40) if image.getpixel((x, y))[0] < 128]
+    xs, ys = [x for x, _ in ink], [y for _, y in ink]
+    assert max(ys) <= 30 and min(ys) >= 14  # capitals stand on the baseline, about 0.73 em tall
+    assert abs((min(xs) + max(xs)) / 2 - 30) <= 1.5  # centred on x
+
+
+def test_dashes_are_laid_along_the_line_as_svg_lays_them() -> None:
+    assert raster._dashed([(0, 0), (10, 0)], [3, 3]) == [[(0, 0), (3, 0)], [(6, 0), (9, 0)]]
+    # a dash turns a corner with the line; a list of odd length is said twice (2 is 2 on, 2 off)
+    assert raster._dashed([(0, 0), (4, 0), (4, 4)], [5, 1]) == [[(0, 0), (4, 0), (4, 1)], [(4, 2), (4, 4)]]
+    assert raster._dashed([(0, 0), (6, 0)], [2]) == [[(0, 0), (2, 0)], [(4, 0), (6, 0)]]
+
+
+def test_a_path_of_lines_gives_its_subpaths() -> None:
+    assert raster._path_points("M 1 2 L 3 4 L 5,6 Z M 7 8 L 9 10", 2) == [
+        [(2, 4), (6, 8), (10, 12), (2, 4)], [(14, 16), (18, 20)]]
+    with pytest.raises(raster.Unsupported):
+        raster._path_points("M 1 2 L 3", 1)
+
+
+def test_the_png_written_decodes_to_the_palette_image() -> None:
+    image = Image.new("RGB", (37, 11), "#FFFFFF")
+    for x in range(37):
+        image.putpixel((x, x % 11), (x * 7 % 256, 40, 200))
+    palette = image.quantize(pictures.PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    png = pictures.png_bytes(palette.size, bytes(palette.getpalette() or []), palette.tobytes())
+    with Image.open(io.BytesIO(png)) as decoded:
+        assert decoded.mode == "P" and decoded.size == (37, 11)
+        assert decoded.convert("RGB").tobytes() == palette.convert("RGB").tobytes()
