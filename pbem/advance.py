@@ -16,7 +16,6 @@ import copy
 import hashlib
 import marshal
 import shutil
-import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -469,6 +468,8 @@ def _advance_one(gd: GamesDir, game: str, postman: Postman | None, dirty: bool, 
     except PbemError as exc:
         return Outcome(game, error=str(exc))
     except Exception as exc:  # a bug in one engine must not stop the other games
+        import traceback
+
         where = traceback.extract_tb(exc.__traceback__)[-1]
         return Outcome(game, error=f"internal error {type(exc).__name__}: {exc} "
                                    f"(at {Path(where.filename).name}:{where.lineno})")

@@ -8,7 +8,6 @@ import hashlib
 import hmac
 import os
 import re
-import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -108,6 +107,8 @@ def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str
     fixed = ruleset.check_deck(deck, names, options) if deck is not None else None
     if gd.exists(game) or gd.is_game_folder(game):  # a game whose state file is lost is still a game
         raise SetupError(f"game {game!r} already exists in {gd.root}")
+    import secrets
+
     seed = seed if seed is not None else secrets.token_hex(16)
     if not seed:
         raise SetupError("the seed must not be empty")

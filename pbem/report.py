@@ -6,7 +6,6 @@ line per event) and templates/common/. Reports are plain text for email.
 
 from __future__ import annotations
 
-import importlib.resources
 import re
 import textwrap
 import os
@@ -16,6 +15,7 @@ from typing import Any
 
 import jinja2
 
+from pbem import data_dir
 from pbem.game import show
 from pbem.rules.base import Event, Order, get_ruleset, order_text
 
@@ -37,10 +37,8 @@ def _fill(text: str, width: int, first: str, rest: str) -> list[str]:
 
 
 def _load(name: str) -> str | None:
-    res = importlib.resources.files("pbem.templates")
-    for part in name.split("/"):
-        res = res.joinpath(part)
-    return res.read_text("utf-8") if res.is_file() else None
+    path = data_dir("pbem.templates").joinpath(*name.split("/"))
+    return path.read_text("utf-8") if path.is_file() else None
 
 
 def wrap72(text: Any, indent: int | str | None = None, width: int = WIDTH) -> str:

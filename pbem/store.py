@@ -27,12 +27,12 @@ import contextlib
 import fcntl
 import functools
 import hashlib
+import itertools
 import marshal
 import os
 import re
 import signal
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -139,7 +139,7 @@ def write_atomic(path: Path, text: str | bytes, durable: bool = True) -> None:
     """Write a file so that readers see the old or the new content, never a mix: temp, fsync, rename.
     Without `durable`, no fsync: the caller syncs the whole file system later (see GamesDir.sync)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = _temp_beside(path)
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         with os.fdopen(fd, "wb") as f:
@@ -159,6 +159,20 @@ def write_atomic(path: Path, text: str | bytes, durable: bool = True) -> None:
         os.fsync(dirfd)
     finally:
         os.close(dirfd)
+
+
+_TEMP_NUMBER = itertools.count()
+
+
+def _temp_beside(path: Path) -> tuple[int, str]:
+    """A new file `.<name>.<pid>-<n>.tmp` in `path`'s folder (ignored by git), open for writing, as
+    tempfile.mkstemp makes (mode 0600, never an existing file), without importing tempfile."""
+    while True:
+        tmp = str(path.parent / f".{path.name}.{os.getpid()}-{next(_TEMP_NUMBER)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600), tmp
+        except FileExistsError:  # left by a killed process that had the same pid
+            continue
 
 
 def read_yaml_file(path: Path, what: str) -> Any:
@@ -705,7 +719,7 @@ class CommitBatch:
         if lock.exists():
             raise StoreError(f"git commit failed: Unable to create '{lock}': File exists "
                              f"(a git is at work in the games dir)")
-        self._errors = tempfile.TemporaryFile()
+        self._errors = _scratch_file()
         env = _git_env()
         # fast-import allocates and frees zlib's buffers for every object; glibc's default hands them
         # back to the kernel each time, which cost as much as the rest of its work (page faults)
@@ -789,6 +803,15 @@ class CommitBatch:
         if r.returncode != 0:  # the commits are made; only git's cache of the files is behind
             self.gd.warnings.append(f"git update-index after the commits failed: "
                                     f"{_first_line(r.stderr.decode('utf-8', 'replace'))}")
+
+
+def _scratch_file() -> Any:
+    """An unnamed file to hold a child's error output (a pipe could fill up and stop it)."""
+    if hasattr(os, "memfd_create"):
+        return os.fdopen(os.memfd_create("pbem-git-errors", getattr(os, "MFD_CLOEXEC", 0)), "w+b")
+    import tempfile
+
+    return tempfile.TemporaryFile()
 
 
 def _git_env() -> dict[str, str]:

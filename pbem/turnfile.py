@@ -11,7 +11,6 @@ the file from his order lines.
 from __future__ import annotations
 
 import datetime
-import importlib.resources
 import itertools
 import json
 import re
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import yaml
 
+from pbem import data_dir
 from pbem.errors import TurnFileError
 from pbem.rules.base import Order
 from pbem.schemacheck import Check, Unsupported, compile_schema
@@ -38,7 +38,7 @@ _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 @cache
 def schema(name: str) -> dict[str, Any]:
     """A schema from schemas/, loaded once."""
-    text = importlib.resources.files("pbem.schemas").joinpath(f"{name}.schema.json").read_text("utf-8")
+    text = (data_dir("pbem.schemas") / f"{name}.schema.json").read_text("utf-8")
     return json.loads(text)
 
 

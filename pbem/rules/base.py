@@ -9,7 +9,6 @@ Engines never read files, print, or use `random`.
 from __future__ import annotations
 
 import importlib
-import importlib.resources
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any, ClassVar, NamedTuple, Union
 
 import yaml
 
+from pbem import data_dir
 from pbem.errors import IllegalOrder, SetupError
 from pbem.rng import Rng
 
@@ -36,7 +36,7 @@ class Decision(NamedTuple):
 @cache
 def board_data(name: str) -> dict[str, Any]:
     """A game's tables and boards, from `pbem/rules/<name>.yaml`; loaded once."""
-    text = importlib.resources.files("pbem.rules").joinpath(f"{name}.yaml").read_text("utf-8")
+    text = (data_dir("pbem.rules") / f"{name}.yaml").read_text("utf-8")
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # safe; C when there is one
 
 
