@@ -128,3 +128,16 @@ def test_the_png_written_decodes_to_the_palette_image() -> None:
     with Image.open(io.BytesIO(png)) as decoded:
         assert decoded.mode == "P" and decoded.size == (37, 11)
         assert decoded.convert("RGB").tobytes() == palette.convert("RGB").tobytes()
+
+
+def test_a_font_pillow_cannot_read_leaves_the_picture_to_resvg(monkeypatch: pytest.MonkeyPatch) -> None:
+    def unreadable(path: str, size: int) -> None:
+        raise OSError("cannot open resource")
+    monkeypatch.setattr(raster, "_font", unreadable)
+    svg = svg_of('<text x="5" y="30" font-size="24">ab</text>')
+    with pytest.raises(OSError):
+        raster.draw(svg, FONTS)
+    pictures.board_png.cache_clear()
+    with Image.open(io.BytesIO(board_png(svg))) as image:
+        assert image.size == (60, 40)
+        assert sum(image.convert("L").histogram()[:128]) > 20  # resvg drew the word
