@@ -134,7 +134,7 @@ def test_a_font_pillow_cannot_read_leaves_the_picture_to_resvg(monkeypatch: pyte
     def unreadable(path: str, size: int) -> None:
         raise OSError("cannot open resource")
     monkeypatch.setattr(raster, "_font", unreadable)
-    svg = svg_of('<text x="5" y="30" font-size="24">ab</text>')
+    svg = svg_of('<text x="5" y="30" font-size="24">ab</text>', extra=f' font-family="{pictures.FONT}"')
     with pytest.raises(OSError):
         raster.draw(svg, FONTS)
     pictures.board_png.cache_clear()
