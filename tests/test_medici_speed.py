@@ -1,8 +1,9 @@
 """Medici's and Medici vs Strozzi's fast paths give what the slow ones give: the legal orders are the
 contract's, the bot's view is part of the full view and the bot chooses alike from both, the goods tracks
-pay as the shared ranking does, and whole seeded games play out exactly as they did before the engines
-were made faster (the same orders, events, states and draws of chance). Behaviour only: nothing here is
-timed."""
+pay as the shared ranking does, the bots' worth of a lot and their reading of the range of bids and prices
+are what the plain reckoning gives, each decision is made once, and whole seeded games play out exactly
+as they did before the engines were made faster (the same orders, events, states and draws of chance).
+Behaviour only: nothing here is timed."""
 
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ from typing import Any, Iterator
 import pytest
 
 from pbem import bots
+from pbem.bots import card_good, card_value
 from pbem.rng import Rng
-from pbem.rules.base import Ruleset, get_ruleset, shared_ranking
+from pbem.rules.base import Decision, Order, Ruleset, get_ruleset, shared_ranking
 from pbem.rules.medici import paying_places
+from pbem.rules.medici_bot import _bid_range, medici_worth
+from pbem.rules.medici_strozzi_bot import _price_range
 
 GAMES = [("medici", 3, {"edition": "riogrande"}, "speed-3r"), ("medici", 3, {"edition": "amigo"}, "speed-3a"),
          ("medici", 4, {"edition": "amigo"}, "speed-4a"), ("medici", 5, {"edition": "riogrande"}, "speed-5r"),
@@ -73,6 +77,81 @@ def test_paying_places_are_the_paying_rows_of_the_shared_ranking() -> None:
         scores = {f"p{i}": pick.randint(0, 7) for i in range(pick.randint(1, 6))}
         payouts = pick.choice([[10, 5], [30, 15], [30, 20, 10, 10, 5], [0, 5], [10, 0, 3], [1]])
         assert paying_places(scores, payouts) == [r for r in shared_ranking(scores, payouts) if r["payout"]]
+
+
+def plain_worth(view: dict[str, Any], me: str, lot: list[str]) -> float:
+    """`medici_worth` reckoned plainly, player by player and good by good (as the bot first did)."""
+    mine = next(p for p in view["players"] if p["name"] == me)
+    scorings_left = 3 - view["day"] + 1
+    worth = 1.4 * sum(card_value(c) for c in lot)
+    counted: dict[str, int] = {}
+    for good in [card_good(c) for c in lot if card_good(c) in view["goods"]]:
+        counted[good] = counted.get(good, 0) + 1
+        step = rival = 0
+        for p in view["players"]:
+            at = p["tracks"][good] + [card_good(c) for c in p["hold"]].count(good)
+            if p is mine:
+                step = min(7, at + counted[good])
+            else:
+                rival = max(rival, at)
+        rival = min(7, rival)
+        worth += 2.0
+        if step > rival >= step - 1:
+            worth += 6.0 * min(scorings_left, 2) / 2
+        worth += 0.6 * view["bonus_fields"].get(str(step), 0) * scorings_left
+    if mine["free"] - len(lot) == 0 and mine["free"] > 1:
+        worth *= 0.85
+    return worth
+
+
+@pytest.mark.parametrize("ruleset,players,options,seed", [g for g in GAMES if g[0] == "medici"])
+def test_worth_is_the_plain_reckoning(ruleset: str, players: int, options: dict[str, str], seed: str) -> None:
+    """The bot's worth of a lot, read in fewer steps, is the very float the plain reckoning gives, for
+    every bidder and for every other player too."""
+    for by_bot in (True, False):
+        for n, (r, state, p, legal, _) in enumerate(positions(ruleset, players, options, seed, by_bot)):
+            if state["phase"] != "bid":
+                continue
+            view = r.bot_view(state, p)
+            for me in state["players"]:
+                assert medici_worth(view, me, view["lot"]) == plain_worth(view, me, view["lot"]), (n, me)
+
+
+def plain_range(legal: list[Order], key: str) -> tuple[int, int] | None:
+    """The first and the last amount among the orders, found by reading them all."""
+    amounts = [o[key] for o in legal if isinstance(o, dict)]
+    return (amounts[0], amounts[-1]) if amounts else None
+
+
+def test_bid_and_price_ranges_are_the_plain_ones() -> None:
+    """The bots read the range of bids or prices at the ends of the engine's lists; any other list is
+    read in full, with the same result."""
+    pick = random.Random(13)
+    for _ in range(3000):
+        key, word = pick.choice([("bid", "pass"), ("price", "draw")])
+        legal: list[Order] = [{key: n} for n in sorted(pick.sample(range(60), pick.randint(0, 5)))]
+        for _ in range(pick.randint(0, 3)):
+            legal.insert(pick.randint(0, len(legal)), pick.choice([word, "pass", "draw", "auction"]))
+        if not legal:
+            continue
+        if key == "bid":
+            assert _bid_range(legal) == plain_range(legal, key), legal
+        elif plain_range(legal, key) is not None:
+            assert _price_range(legal) == plain_range(legal, key), legal
+    for ruleset, players, options, seed in GAMES:
+        for _, (r, state, p, legal, _) in zip(range(60), positions(ruleset, players, options, seed, False)):
+            if state["phase"] == "bid":
+                assert _bid_range(legal) == plain_range(legal, "bid")
+            elif ruleset == "medici-strozzi" and state["phase"] == "draw":
+                assert _price_range(legal) == plain_range(legal, "price")
+
+
+@pytest.mark.parametrize("ruleset,players,options,seed", GAMES[::2])
+def test_decisions_are_made_once(ruleset: str, players: int, options: dict[str, str], seed: str) -> None:
+    """Each player's decision of a kind is one object, the one a fresh `Decision` equals."""
+    for _, (r, state, p, _, _) in zip(range(80), positions(ruleset, players, options, seed, False)):
+        d = r.decision(state)
+        assert d == Decision((p,), d.kind) and d is r.decision(copy.deepcopy(state))
 
 
 # sha256 of whole games' transcripts, taken before the engines and bots were made faster: play must not

@@ -38,10 +38,20 @@ def card_value(card: str) -> int:
     return int(card.rsplit("-", 1)[1])
 
 
-@cache
-def _decision(player: str, kind: str) -> Decision:
-    """The decision of one player: made once, as the game looks at it before and after every order."""
-    return Decision((player,), kind)
+class _Decisions(dict[str, Decision]):
+    """The decisions of one kind, by player: each made once, as the game looks at them before and after
+    every order."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, player: str) -> Decision:
+        made = self[player] = Decision((player,), self.kind)
+        return made
+
+
+_TO_DRAW, _TO_BID = _Decisions("draw"), _Decisions("bid")
 
 
 def cards_value(cards: list[str]) -> int:
@@ -51,13 +61,14 @@ def cards_value(cards: list[str]) -> int:
 
 def paying_places(scores: dict[str, int], payouts: list[int]) -> list[dict[str, Any]]:
     """The rows of `shared_ranking(scores, payouts)` that pay something, in its order: a goods track
-    pays its first places only, so the ranking stops where the payouts end."""
-    order = sorted(scores, key=scores.__getitem__, reverse=True)  # stable: ties keep their seats
+    pays its first places only, so the ranking stops where the payouts end. Tied players keep their
+    seats' order (the order of `scores`)."""
     rows: list[dict[str, Any]] = []
     place = 0
-    while place < len(payouts) and place < len(order):
-        score = scores[order[place]]
-        tied = [p for p in order if scores[p] == score]
+    for score in sorted(set(scores.values()), reverse=True):
+        if place >= len(payouts):
+            break
+        tied = [p for p, s in scores.items() if s == score]
         share = sum(payouts[place:place + len(tied)]) // len(tied)
         if share:
             rows += [{"player": p, "score": score, "place": place + 1, "payout": share} for p in tied]
@@ -316,9 +327,9 @@ class Medici(Ruleset):
     def decision(self, state: State) -> Decision | None:
         phase = state["phase"]
         if phase == PHASE_DRAW:
-            return _decision(state["auctioneer"], "draw")
+            return _TO_DRAW[state["auctioneer"]]
         if phase == PHASE_BID:
-            return _decision(state["to_bid"][0], "bid")
+            return _TO_BID[state["to_bid"][0]]
         return None
 
     def candidate_orders(self, state: State, player: str) -> list[Order]:
@@ -526,14 +537,12 @@ class Medici(Ruleset):
     def _players_seen(self, state: State) -> list[dict[str, Any]]:
         """Each player as every view shows him: money, hold (and its value and free spaces), tracks."""
         money, holds, tracks = state["money"], state["hold"], state["tracks"]
-        return [{
-            "name": p,
-            "money": money[p],
-            "hold": list(holds[p]),
-            "hold_value": cards_value(holds[p]),
-            "free": HOLD - len(holds[p]),
-            "tracks": dict(tracks[p]),
-        } for p in state["players"]]
+        seen = []
+        for p in state["players"]:
+            hold = holds[p]
+            seen.append({"name": p, "money": money[p], "hold": hold.copy(), "hold_value": sum(map(card_value, hold)),
+                         "free": HOLD - len(hold), "tracks": tracks[p].copy()})
+        return seen
 
     def result(self, state: State) -> list[dict[str, Any]]:
         return standings(state["players"], state["money"])

@@ -20,6 +20,7 @@ from pbem.rules.base import (Decision, Event, Order, Ruleset, StandingMove, Stat
 DATA = board_data("medici-strozzi")
 GOLD = f"gold-{DATA['gold_value']}"
 HARBOURS: list[str] = list(DATA["harbours"])
+HARBOUR_GOODS: list[tuple[str, list[str]]] = list(DATA["harbours"].items())  # each harbour and the goods it trades
 END = DATA["track_length"]
 SHOWN_TRACK_BONUS = {str(k): v for k, v in DATA["track_bonus"].items()}  # as a view shows it
 
@@ -40,10 +41,20 @@ def tile_value(tile: str) -> int:
     return int(tile.rsplit("-", 1)[1])
 
 
-@cache
-def _decision(player: str, kind: str) -> Decision:
-    """The decision of one player: made once, as the game looks at it before and after every order."""
-    return Decision((player,), kind)
+class _Decisions(dict[str, Decision]):
+    """The decisions of one kind, by player: each made once, as the game looks at them before and after
+    every order."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, player: str) -> Decision:
+        made = self[player] = Decision((player,), self.kind)
+        return made
+
+
+_TO_DRAW, _TO_ANSWER, _TO_LOAD = _Decisions("draw"), _Decisions("answer"), _Decisions("load")
 
 
 def tiles_value(tiles: list[str]) -> int:
@@ -201,11 +212,11 @@ class MediciStrozzi(Ruleset):
     def decision(self, state: State) -> Decision | None:
         phase = state["phase"]
         if phase == PHASE_DRAW:
-            return _decision(state["drawer"], "draw")
+            return _TO_DRAW[state["drawer"]]
         if phase == PHASE_ANSWER:
-            return _decision(self.other(state, state["drawer"]), "answer")
+            return _TO_ANSWER[self.other(state, state["drawer"])]
         if phase == PHASE_LOAD:
-            return _decision(state["buyer"], "load")
+            return _TO_LOAD[state["buyer"]]
         return None
 
     def _to_act(self, state: State) -> str | None:
@@ -425,11 +436,11 @@ class MediciStrozzi(Ruleset):
             "phase": state["phase"],
             "medici": first,
             "strozzi": second,
-            "harbours": {h: list(g) for h, g in DATA["harbours"].items()},
-            "markers": {h: dict(m) for h, m in state["markers"].items()},
+            "harbours": {h: goods.copy() for h, goods in HARBOUR_GOODS},
+            "markers": {h: m.copy() for h, m in state["markers"].items()},
             "drawer": state["drawer"],
-            "lot": list(state["lot"]),
-            "lot_value": tiles_value(state["lot"]),
+            "lot": state["lot"].copy(),
+            "lot_value": sum(map(tile_value, state["lot"])),
             "price": state["price"],
             "you": player,
         }

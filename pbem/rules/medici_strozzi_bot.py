@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from pbem.bots import bot, card_good, card_value, temperament
@@ -46,9 +47,16 @@ def _best_load(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
 
 def _price_range(legal: list[Order]) -> tuple[int, int]:
     """The first and the last price among the legal orders (they come in rising order)."""
+    first = legal[1] if legal[0] == "draw" and len(legal) > 1 else legal[0]  # draw if he may, then the prices
+    if isinstance(first, dict) and isinstance(legal[-1], dict):
+        return first["price"], legal[-1]["price"]
     prices = (o["price"] for o in legal if isinstance(o, dict))
     last = (o["price"] for o in reversed(legal) if isinstance(o, dict))
     return next(prices), next(last)
+
+
+#: a bot's temperament, looked up once per player (it is asked at every decision)
+_mood = cache(temperament)
 
 
 def _rival(view: dict[str, Any], me: str) -> str:
@@ -57,7 +65,7 @@ def _rival(view: dict[str, Any], me: str) -> str:
 
 @bot("medici-strozzi")
 def strozzi_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
-    mood = temperament(me)
+    mood = _mood(me)
     phase = view["phase"]
     if phase == "draw":
         if view["lot_value"] < 3 + 3 * mood and len(view["lot"]) < 3 and legal[0] == "draw":  # draw comes first
