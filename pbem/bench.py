@@ -286,16 +286,24 @@ def floor_ms(root: Path, games: list[str]) -> float:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def advance_ms(root: Path, jobs: int) -> float:
-    """One `pbem advance` (no mail) of the games dir, per game."""
+def advance_ms(root: Path, jobs: int) -> tuple[float, float, float]:
+    """One `pbem advance` (no mail) of the games dir, per game: the time it took, and the CPU time
+    this process and its children (the workers, git) spent."""
+    import resource
+
     gd = GamesDir(root)
     n = len(gd.games())
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     run = advance(gd, mail=False, jobs=jobs)
     took = (time.perf_counter() - t0) * 1000 / n
     assert not [o for o in run.outcomes if o.error], "a game failed in the bench"
     assert all(o.applied for o in run.outcomes), "a game applied nothing"
-    return took
+
+    def cpu(before: Any, who: int) -> float:
+        after = resource.getrusage(who)
+        return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000 / n
+    return took, cpu(own, resource.RUSAGE_SELF), cpu(children, resource.RUSAGE_CHILDREN)
 
 
 def ratio_line(label: str, value: float, floor: float, unit: str = "ms/game") -> None:
@@ -313,12 +321,19 @@ def batch(sizes: tuple[int, ...], decision: int = 60) -> None:
             queue_one_order(base / "a", tokens)
             subprocess.run(["cp", "-a", str(base / "a"), str(base / "b")], check=True)
             floor = floor_ms(base / "a", list(tokens))
-            per_game[n] = one = advance_ms(base / "a", 1)
+            one, _, git = advance_ms(base / "a", 1)
+            per_game[n] = one
             ratio_line(f"advance, {n} games at decision {decision}, 1 order each, --jobs 1", one, floor)
+            click.echo(f"{'  of its CPU, git (fast-import, status, index)':<58} {git:8.1f} ms/game")
             if cores > 1:
-                many = advance_ms(base / "b", cores)
+                many, own, children = advance_ms(base / "b", cores)
                 click.echo(f"{'  the same with --jobs ' + str(cores):<58} {many:8.1f} ms/game  "
                            f"speed-up {one / many:4.2f}x on {cores} cores")
+                # every process's CPU shared by the cores: no run can be faster (git's share grows with the
+                # number of games: each commit writes the top tree, one entry a game)
+                bound = (own + children) / cores
+                click.echo(f"{'  its CPU (all processes) shared by ' + str(cores) + ' cores':<58} {bound:8.1f} ms/game  "
+                           f"the least a run on {cores} cores can take")
         finally:
             shutil.rmtree(base, ignore_errors=True)
     if len(sizes) > 1:
@@ -335,7 +350,7 @@ def order_cost(decisions: tuple[int, ...] = (10, 150), games: int = 20) -> None:
         try:
             tokens = midgame_dir(base / "a", games, d, players=6, distinct=games)
             queue_one_order(base / "a", tokens)
-            cost[d] = advance_ms(base / "a", 1)
+            cost[d] = advance_ms(base / "a", 1)[0]
         finally:
             shutil.rmtree(base, ignore_errors=True)
     first, last = decisions[0], decisions[-1]
