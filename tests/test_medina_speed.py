@@ -1,11 +1,12 @@
 """The Medina engine's and bot's short cuts give what the long way gives: the city kept from one position
-to the next equals the city worked out afresh, the bot's view is a part of the view and the bot chooses
-the same from both, and the bot's way of weighing many palace orders as one lot chooses as scoring every
-order one by one would."""
+to the next equals the city worked out afresh, the bot's view (made of parts kept from one position to
+the next) is a part of the view and the bot chooses the same from both, and the bot's way of weighing
+many palace orders as one lot chooses as scoring every order one by one would."""
 
 from __future__ import annotations
 
 import copy
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -16,7 +17,7 @@ from pbem import bots
 from pbem.rng import Rng
 from pbem.rules import medina
 from pbem.rules.base import State, get_ruleset
-from pbem.rules.medina_bot import PALACE_LETTERS, WORDS, _layout
+from pbem.rules.medina_bot import PALACE_LETTERS, WORDS
 
 R = get_ruleset("medina")
 
@@ -83,14 +84,44 @@ def test_the_bots_view_is_part_of_the_view_and_chosen_from_alike(players: int, s
         assert bots.choose("medina", bot_view, player, legal) == bots.choose("medina", view, player, legal)
 
 
+@pytest.mark.parametrize("players,seed,bot", GAMES)
+def test_the_kept_score_lines_are_the_scores(players: int, seed: int, bot: bool) -> None:
+    for state, player in positions(players, seed, bot):
+        R.bot_view(state, player)  # fills the kept lines
+        city, scores = R._city(state), R.scores(state)
+        assert all(line == scores[p] for p, line in city.score_lines.items())
+        assert all(R._score_line(state, city, p) == scores[p] for p in state["players"])
+
+
+@pytest.mark.parametrize("players,seed,bot", GAMES)
+def test_a_bots_view_stays_as_it_was_while_the_game_goes_on(players: int, seed: int, bot: bool) -> None:
+    taken = [(R.bot_view(state, player), json.dumps(R.view(state, player), sort_keys=True))
+             for state, player in positions(players, seed, bot)]
+    for bot_view, view in taken:  # the parts a bot's view shares with the city were replaced, never changed
+        assert all(bot_view[key] == json.loads(view)[key] for key in bot_view)
+
+
 def scored_one_by_one(view: dict[str, Any], me: str, legal: list[str]) -> str:
     """The bot's choice the long way: every legal order scored, the best taken, ties by the order's text."""
     grid, letters = view["grid"], view["letters"]
+    columns, rows = len(letters), len(grid) - 2
     seat = str(next(p["seat"] for p in view["players"] if p["name"] == me))
     mine = {f"{letter}{seat}" for letter in "GKBOS"}
-    layout = _layout(letters, len(grid), tuple(view["players"][0]["supply"]["palace"]))
-    cells = [cell for row in grid for cell in row]
     mood = bots.temperament(me)
+
+    def cell(square: str) -> str:
+        return grid[int(square[1:])][letters.index(square[0]) + 1]
+
+    def beside(square: str) -> list[str]:
+        col, row = letters.index(square[0]), int(square[1:])
+        return [grid[row + dr][col + dc + 1] for dc, dr in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                if 0 <= col + dc < columns and 1 <= row + dr <= rows]
+
+    def inside(wall: str) -> str:
+        side, pos = wall[0], int(wall[1:])
+        square = {"N": f"{letters[pos - 1]}1", "S": f"{letters[pos - 1]}{rows}", "W": f"A{pos}",
+                  "E": f"{letters[-1]}{pos}"}[side]
+        return cell(square)
 
     def score(order: str) -> float:
         kind, colour, where = WORDS[order]
@@ -99,11 +130,11 @@ def scored_one_by_one(view: dict[str, Any], me: str, legal: list[str]) -> str:
                         if p["at"] == where or p["colour"] == colour and p["owner"] is None)
             return size * (1.5 + mood) + (6 if size >= 3 + 2 * mood else -5)
         if kind == "wall":
-            mark = cells[layout.inside[where]]
+            mark = inside(where)
             return 4 if mark[1] == seat else 1 if mark != ".." else 0.5
         if kind == "start":
             return -abs(letters.index(where[0]) - len(letters) / 2) - abs(int(where[1:]) - 6)
-        near = layout.beside[where](cells)
+        near = beside(where)
         if kind == "palace":
             return 3 + mood + 0.5 * (near.count("MM") + near.count("mm"))
         if kind == "stable":

@@ -98,6 +98,7 @@ PALACE_ORDER = {colour: {s: f"palace {colour} {s}" for s in ALL_SQUARES} for col
 STABLE_ORDER = {s: f"stable {s}" for s in ALL_SQUARES}
 MERCHANT_ORDER = {s: f"merchant {s}" for s in ALL_SQUARES}
 WALL_ORDER = {w: f"wall {w}" for w in ALL_WALLS}
+PALACE_KEY = {colour: f"palace {colour}" for colour in COLOURS}  # the sites of a colour's palace pieces in `City.orders`
 COLOUR_LETTER = {"grey": "g", "black": "k", "brown": "b", "orange": "o"}  # a palace piece on the grid
 TOWER_MARK = {data["corner"]: f"T{t}" for t, data in DATA["towers"].items()}  # a corner of the grid
 #: the grid of an empty city (see `Medina.grid`); where each square, and each wall segment, lies on it
@@ -142,8 +143,18 @@ class City:
     #: claimed palaces' points by palace id as the scores show them (with the palace's colour and first
     #: square), as far as asked for; kept until a piece or wall touches them
     points: dict[int, dict[str, Any]] = field(default_factory=dict)
-    #: the grid a view shows (see `Medina.grid`), once asked for; brought up to date by each placement
+    #: the grid a view shows (see `Medina.grid`), once asked for; brought up to date by each placement, which
+    #: replaces the rows it changes instead of changing them (a bot's view shares the rows)
     grid: list[list[str]] | None = None
+    #: each player's line of the scores (see `Medina.scores`), once asked for by a bot's view, until a
+    #: placement changes it
+    score_lines: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: each player as a bot's view shows him, once asked for, until a placement changes him
+    player_lines: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: every palace as the view shows it (by palace id), once asked for; kept up to date by each placement
+    palace_lines: list[dict[str, Any]] | None = None
+    # What a bot's view is made of (the grid's rows, the player and palace lines, the score lines) is never
+    # changed once made: a placement replaces it. So a bot's view shares it and stays as it was.
 
 
 #: the last position looked at: (its stamp, its city). Only `apply` changes a position, and every placement
@@ -296,6 +307,35 @@ class Medina(Ruleset):
         _last_city = (_stamp(state), city)
         return city
 
+    def _renew_lines(self, state: State, city: City, player: str, kind: str, where: str, everyone: bool) -> None:
+        """Bring a bot's view's parts kept in `city` (brought up to date already) in step with `player`'s
+        placement: the palace line it changes made anew; the line of each player whose pieces or score
+        it may change dropped (of everyone's when pieces went back or a bonus tile moved)."""
+        palaces, owner_of = state["palaces"], city.owner_of
+        if kind != "wall" and city.palace_lines is not None:
+            pid = state["board"][where].get("palace")
+            if pid is not None:  # a palace piece, a stable or a roof
+                line = self._palace_line(palaces[pid])
+                if pid < len(city.palace_lines):
+                    city.palace_lines[pid] = line
+                else:
+                    city.palace_lines.append(line)
+        if everyone:
+            city.score_lines.clear()
+            city.player_lines.clear()
+            return
+        city.player_lines.pop(player, None)  # his pieces in hand
+        if kind == "roof":  # his new palace
+            city.score_lines.pop(player, None)
+        if kind == "wall":  # the owners of the palaces whose points it may change
+            touching = [owner_of[wall_square(where)]] if wall_square(where) in owner_of else []
+        else:
+            touching = [owner_of[n] for n in ORTHO[where] if n in owner_of]
+        for pid in touching:
+            if (owner := palaces[pid]["owner"]) is not None:
+                city.score_lines.pop(owner, None)
+                city.player_lines.pop(owner, None)
+
     @staticmethod
     def _unclear(city: City, squares: Iterable[str]) -> None:
         """Take squares out of the clear ones (and their palace orders): taken, or beside a palace now."""
@@ -381,8 +421,7 @@ class Medina(Ruleset):
 
     def _legal_groups(self, state: State, player: str, city: City) -> Iterator[list[Order]]:
         """The legal orders, one group per kind of piece, in the order of `candidate_orders`."""
-        decision = self.decision(state)
-        if decision is None or player not in decision.players:
+        if state["phase"] == "over" or player != state["current"]:  # not his decision (see `decision`)
             return
         if state["phase"] == "start":
             yield START_ORDERS
@@ -422,7 +461,7 @@ class Medina(Ruleset):
 
     def _palace_orders(self, state: State, colour: str, city: City) -> list[Order]:
         """Where a palace piece of `colour` may go: onto its open palace, else where it touches none."""
-        key = f"palace {colour}"
+        key = PALACE_KEY[colour]
         if key not in city.orders:
             open_id = city.open_palace[colour]
             if open_id is not None:
@@ -643,6 +682,7 @@ class Medina(Ruleset):
             state["roofed"][player].append(colour)
             touched = [(w, player) for s in palace["parts"] + palace["stables"]
                        for w in WALLS_AT[s] if w in state["walls"]]
+        told = len(events)
         for wall, owner in touched:
             tower = state["walls"][wall]
             if state["tower_bonus"][tower] != owner:
@@ -651,8 +691,10 @@ class Medina(Ruleset):
             state["tower_bonus"][tower] = owner
         if claimed_grows:  # no other placement changes a claimed palace
             self._palace_bonus(state, events)
+        moved = len(events) > told  # a bonus tile moved
         city = self._city_after(state, city, kind, where)  # returning pieces leaves it as it is
-        self._return_pieces(state, events, city)
+        went_back = self._return_pieces(state, events, city)
+        self._renew_lines(state, city, player, kind, where, went_back or moved)
         state["placed"] += 1
         self._next(state, player, events, city)
         return events
@@ -686,16 +728,20 @@ class Medina(Ruleset):
                                "at": winner["parts"][0], "size": self.size(winner)})
                 state["palace_bonus"][colour] = best
 
-    def _return_pieces(self, state: State, events: list[Event], city: City) -> None:
+    def _return_pieces(self, state: State, events: list[Event], city: City) -> bool:
         """Pieces of a colour go back once every player has claimed one palace of it, or once none fits;
-        roofs go back that can no longer find a palace."""
+        roofs go back that can no longer find a palace. Whether any went back."""
         players, supply, roofed, returned = state["players"], state["supply"], state["roofed"], state["returned"]
-        to_come = {c for p in players for c, n in supply[p]["palace"].items() if n}  # colours with pieces to place
-        if to_come:
+        to_come: list[str] = []  # colours with pieces to place
+        for colour in COLOURS:
+            for p in players:
+                if supply[p]["palace"][colour]:
+                    to_come.append(colour)
+                    break
+        went_back = False
+        if to_come and (not city.clear or all(roofed[p] for p in players)):  # else every colour fits, none is claimed by all
             claimed_by_all = set(COLOURS).intersection(*[roofed[p] for p in players])
-            for colour in COLOURS:
-                if colour not in to_come:
-                    continue
+            for colour in to_come.copy():
                 claimed = colour in claimed_by_all
                 if claimed or not self._palace_fits(colour, city):
                     counts = {p: supply[p]["palace"][colour] for p in players}
@@ -704,18 +750,20 @@ class Medina(Ruleset):
                         supply[p]["palace"][colour] = 0
                     events.append({"type": "return", "colour": colour, "counts": counts,
                                    "why": "every player has claimed one" if claimed else "no piece fits any more"})
-                    to_come.discard(colour)
-        unclaimed = {x["colour"] for x in state["palaces"] if x["owner"] is None}  # a palace to roof
-        dead = set(COLOURS).difference(unclaimed, to_come)  # colours no roof can go onto any more
+                    to_come.remove(colour)
+                    went_back = True
+        live = {x["colour"] for x in state["palaces"] if x["owner"] is None}.union(to_come)  # a roof may go onto
         for p in players:
-            if not supply[p]["roof"]:  # no roof: none too many
+            roofs = supply[p]["roof"]
+            if not roofs:  # no roof: none too many
                 continue
-            usable = [c for c in COLOURS if c not in roofed[p] and c not in dead]
-            extra = supply[p]["roof"] - len(usable)
+            extra = roofs - len(live.difference(roofed[p]))  # roofs less the colours he may still roof
             if extra > 0:
                 supply[p]["roof"] -= extra
                 returned[p]["roof"] = returned[p].get("roof", 0) + extra
                 events.append({"type": "return_roofs", "player": p, "count": extra})
+                went_back = True
+        return went_back
 
     def _next(self, state: State, player: str, events: list[Event], city: City) -> None:
         """The same player again for his second placement, or the next player who can place."""
@@ -785,6 +833,27 @@ class Medina(Ruleset):
                 line["total"] += points
         return out
 
+    def _score_line(self, state: State, city: City, player: str) -> dict[str, Any]:
+        """One player's line of `scores`."""
+        line: dict[str, Any] = {"palaces": [], "bonus": [], "total": 0}
+        known, palaces = city.points, state["palaces"]
+        for palace in palaces:
+            if palace["owner"] == player:
+                s = known.get(palace["id"]) or self._palace_score(state, palace, city)
+                line["palaces"].append(s.copy())
+                line["total"] += s["total"]
+        for colour, pid in state["palace_bonus"].items():
+            if pid is not None and palaces[pid]["owner"] == player:
+                tile, points = PALACE_TILE[colour]
+                line["bonus"].append({"tile": tile, "points": points})
+                line["total"] += points
+        for tower, owner in state["tower_bonus"].items():
+            if owner == player:
+                tile, points = TOWER_TILE[tower]
+                line["bonus"].append({"tile": tile, "points": points})
+                line["total"] += points
+        return line
+
     def result(self, state: State) -> list[dict[str, Any]]:
         return standings(state["players"], {p: s["total"] for p, s in self.scores(state).items()})
 
@@ -824,9 +893,11 @@ class Medina(Ruleset):
         return letter.upper() + seat, "S" + seat
 
     def _redraw(self, state: State, grid: list[list[str]], kind: str, where: str) -> None:
-        """Bring a kept grid up to date after a placement of `kind` at `where`."""
+        """Bring a kept grid up to date after a placement of `kind` at `where`: each row it changes is
+        replaced by a changed copy (a bot's view may share the old one)."""
         if kind == "wall":
             row, col = WALL_CELL[where]
+            grid[row] = grid[row].copy()
             grid[row][col] = "##"
             return
         marks: dict[str, str] = {}
@@ -840,8 +911,12 @@ class Medina(Ruleset):
             part, stable = self._palace_marks(state, palace)
             marks.update(dict.fromkeys(palace["parts"], part))
             marks.update(dict.fromkeys(palace["stables"], stable))
+        copied: set[int] = set()
         for sq, mark in marks.items():
             row, col = SQUARE_CELL[sq]
+            if row not in copied:
+                grid[row] = grid[row].copy()
+                copied.add(row)
             grid[row][col] = mark
 
     @staticmethod
@@ -869,27 +944,53 @@ class Medina(Ruleset):
 
     def bot_view(self, state: State, player: str) -> dict[str, Any]:
         """What the bot reads of the view: the grid, the players and the palaces. Whose turn it is, the
-        street's ends and the duty to roof it does not need: its legal orders tell it those."""
-        return {"letters": LETTERS, "grid": self.grid(state), "players": self._players_view(state),
-                "palaces": self._palaces_view(state)}
+        street's ends and the duty to roof it does not need: its legal orders tell it those. Made of the
+        parts kept in the city, which no placement changes (see `City`): to be read, not changed."""
+        city = self._city(state)
+        if city.grid is None:
+            city.grid = self._draw_grid(state)
+        if city.palace_lines is None:
+            city.palace_lines = self._palaces_view(state)
+        return {"letters": LETTERS, "grid": list(city.grid), "players": self._player_lines(state, city),
+                "palaces": list(city.palace_lines)}
+
+    def _player_lines(self, state: State, city: City) -> list[dict[str, Any]]:
+        """`_players_view` from the lines kept in the city, the missing ones made."""
+        lines, scores, players = city.player_lines, city.score_lines, state["players"]
+        if len(lines) < len(players):
+            for seat, p in enumerate(players, 1):
+                if p not in lines:
+                    if (score := scores.get(p)) is None:
+                        score = scores[p] = self._score_line(state, city, p)
+                    lines[p] = self._player_line(state, seat, p, score)
+        return [lines[p] for p in players]
+
+    def _player_line(self, state: State, seat: int, player: str, score: dict[str, Any]) -> dict[str, Any]:
+        """A player as the view shows him, with his line of the scores."""
+        return {
+            "name": player, "seat": seat,
+            "supply": self._supply_view(state["supply"][player]),
+            "claimed": list(state["roofed"][player]),
+            "returned": dict(state["returned"][player]),
+            "score": score["total"],
+            "bonus": score["bonus"],
+            "palaces": score["palaces"],
+        }
 
     def _players_view(self, state: State) -> list[dict[str, Any]]:
         """Each player as the view shows him: his pieces, claims and score."""
         scores = self.scores(state)
-        return [{
-            "name": p, "seat": i + 1,
-            "supply": self._supply_view(state["supply"][p]),
-            "claimed": list(state["roofed"][p]),
-            "returned": dict(state["returned"][p]),
-            "score": scores[p]["total"],
-            "bonus": scores[p]["bonus"],
-            "palaces": scores[p]["palaces"],
-        } for i, p in enumerate(state["players"])]
+        return [self._player_line(state, seat, p, scores[p]) for seat, p in enumerate(state["players"], 1)]
 
     def _palaces_view(self, state: State) -> list[dict[str, Any]]:
         """Every palace as the view shows it: its colour, first square, size and owner."""
-        return [{"colour": x["colour"], "at": x["parts"][0], "size": len(x["parts"]) + len(x["stables"]),
-                 "owner": x["owner"]} for x in state["palaces"]]
+        return [self._palace_line(x) for x in state["palaces"]]
+
+    @staticmethod
+    def _palace_line(palace: dict[str, Any]) -> dict[str, Any]:
+        """A palace as the view shows it."""
+        return {"colour": palace["colour"], "at": palace["parts"][0], "size": len(palace["parts"]) + len(palace["stables"]),
+                "owner": palace["owner"]}
 
 
 def _order(sq: str) -> tuple[int, int]:

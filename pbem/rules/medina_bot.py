@@ -14,13 +14,20 @@ from pbem.rules.base import Order
 
 @dataclass(frozen=True, eq=False)  # one per board (see `_layout`): known by identity
 class Layout:
-    """Where things lie on the grid (which has the wall ring around the city) read row after row as one
-    list of cells. The same for every game on a board of that size and those colours."""
+    """Where things lie in the grid's text: the grid (which has the wall ring around the city) read row
+    after row, every cell two characters, joined into one string (cell i at `text[2 * i:2 * i + 2]`). The
+    same for every game on a board of that size and those colours."""
 
-    beside: dict[str, itemgetter[tuple[str, ...]]]  # square -> a getter of the cells west, east, north, south
-    inside: dict[str, int]                          # wall segment -> the cell of the square inside it
+    cells: int                                      # how many cells the grid has
+    #: square -> a getter of the first characters of the cells west, east, north, south of it (2 to 4: a tuple)
+    firsts: dict[str, itemgetter[tuple[str, ...]]]
+    #: square -> a getter of their second characters (a claimed piece's seat)
+    seconds: dict[str, itemgetter[tuple[str, ...]]]
+    inside: dict[str, int]                          # wall segment -> where the cell of the square inside starts
     palaces_beside: dict[int, tuple[Order, ...]]    # a square's cell -> the palace orders onto squares beside it
     palace_orders: frozenset[Order]                 # every palace order
+    other_orders: frozenset[Order]                  # every other order: start, stable, merchant, wall, roof
+    start_score: dict[str, float]                   # square -> the score of starting the street there
 
 
 @cache
@@ -39,17 +46,27 @@ def _layout(letters: str, grid_rows: int, colours: tuple[str, ...]) -> Layout:
         return [f"palace {colour} {letters[col]}{row}" for colour in colours]
 
     squares = [(col, row) for col in range(len(letters)) for row in range(1, rows + 1)]
-    beside = {f"{letters[col]}{row}": itemgetter(*[cell(*n) for n in near(col, row)])  # 2 to 4 cells: a tuple
-              for col, row in squares}
+    names = [f"{letters[col]}{row}" for col, row in squares]
+    walls = [f"{side}{pos}" for side, length in (("N", len(letters)), ("S", len(letters)), ("W", rows), ("E", rows))
+             for pos in range(1, length + 1)]
     inside: dict[str, int] = {}
     for pos in range(1, len(letters) + 1):
-        inside[f"N{pos}"], inside[f"S{pos}"] = cell(pos - 1, 1), cell(pos - 1, rows)
+        inside[f"N{pos}"], inside[f"S{pos}"] = 2 * cell(pos - 1, 1), 2 * cell(pos - 1, rows)
     for pos in range(1, rows + 1):
-        inside[f"W{pos}"], inside[f"E{pos}"] = cell(0, pos), cell(len(letters) - 1, pos)
-    palaces_beside = {cell(col, row): tuple(chain.from_iterable(palaces(*n) for n in near(col, row)))
-                      for col, row in squares}
-    palace_orders = frozenset(chain.from_iterable(palaces(col, row) for col, row in squares))
-    return Layout(beside, inside, palaces_beside, palace_orders)
+        inside[f"W{pos}"], inside[f"E{pos}"] = 2 * cell(0, pos), 2 * cell(len(letters) - 1, pos)
+    others = [*(f"{kind} {name}" for kind in ("start", "stable", "merchant") for name in names),
+              *(f"wall {wall}" for wall in walls),
+              *(f"roof {colour} {name}" for colour in colours for name in names)]
+    return Layout(
+        cells=width * grid_rows,
+        firsts={f"{letters[col]}{row}": itemgetter(*[2 * cell(*n) for n in near(col, row)]) for col, row in squares},
+        seconds={f"{letters[col]}{row}": itemgetter(*[2 * cell(*n) + 1 for n in near(col, row)]) for col, row in squares},
+        inside=inside,
+        palaces_beside={cell(col, row): tuple(chain.from_iterable(palaces(*n) for n in near(col, row)))
+                        for col, row in squares},
+        palace_orders=frozenset(chain.from_iterable(palaces(col, row) for col, row in squares)),
+        other_orders=frozenset(others),
+        start_score={f"{letters[col]}{row}": -abs(col - len(letters) / 2) - abs(row - 6) for col, row in squares})
 
 
 class _Words(dict[str, tuple[str, str, str]]):
@@ -63,78 +80,79 @@ class _Words(dict[str, tuple[str, str, str]]):
 
 WORDS = _Words()
 PALACE_LETTERS = frozenset("gkbosGKBOS")  # the first letter of a palace piece or a stable on the grid
-MERCHANT_MARKS = ("MM", "mm")  # a merchant of the current street, and of an older one
-CELL_SEPARATOR = "|"  # cells joined by it, so that a mark is found only within a cell
+MERCHANT_MARKS = (b"MM", b"mm")  # a merchant of the current street, and of an older one
 #: blots out every character but a merchant mark's: what is left of the grid changes only with the merchants
-ONLY_MERCHANTS = str.maketrans({chr(c): "." for c in range(128) if chr(c) not in "".join(MERCHANT_MARKS)})
-
-
-def _merchant_cells(text: str) -> list[int]:
-    """The cells holding a merchant, in the cells of a grid joined by CELL_SEPARATOR."""
-    step = len(MERCHANT_MARKS[0]) + len(CELL_SEPARATOR)
-    found: list[int] = []
-    for mark in MERCHANT_MARKS:
-        at = text.find(mark)
-        while at >= 0:
-            found.append(at // step)
-            at = text.find(mark, at + step)
-    return found
+ONLY_MERCHANTS = bytes(c if c in b"".join(MERCHANT_MARKS) else ord(".") for c in range(256))
 
 
 @lru_cache(maxsize=256)
-def _palaces_beside_merchants(layout: Layout, merchants: str) -> frozenset[Order]:
-    """The palace orders onto squares beside a merchant, from the grid's cells joined and blotted out but
-    for the merchants (the same for many turns: kept)."""
-    return frozenset(chain.from_iterable(map(layout.palaces_beside.__getitem__, _merchant_cells(merchants))))
+def _palaces_beside_merchants(layout: Layout, merchants: bytes) -> frozenset[Order]:
+    """The palace orders onto squares beside a merchant, from the grid's text blotted out but for the
+    merchants (the same for many turns: kept)."""
+    cells: list[int] = []
+    for mark in MERCHANT_MARKS:
+        at = merchants.find(mark)
+        while at >= 0:
+            if at % 2:  # across two cells: look on from the next cell
+                at = merchants.find(mark, at + 1)
+                continue
+            cells.append(at // 2)
+            at = merchants.find(mark, at + 2)
+    return frozenset(chain.from_iterable(map(layout.palaces_beside.__getitem__, cells)))
 
 
 @bot("medina")
 def medina_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
-    """Claims big palaces, builds onto them, runs the street and walls past its own palaces."""
+    """Claims big palaces, builds onto them, runs the street and walls past its own palaces.
+
+    Every order is scored and the best taken, ties broken by the order's text. Palace pieces are most of
+    the legal orders by far, and most touch no merchant: all of those score `palace`, and are weighed as
+    one lot instead of one by one (`legal` holds no order twice, as the rules give it)."""
     grid = view["grid"]
-    letters = view["letters"]
     players = view["players"]
-    seat = str(next(p["seat"] for p in players if p["name"] == me))
-    mine = {f"{letter}{seat}" for letter in "GKBOS"}  # my claimed palace pieces and stables on the grid
-    layout = _layout(letters, len(grid), tuple(players[0]["supply"]["palace"]))
-    beside, inside = layout.beside, layout.inside
-    cells = list(chain.from_iterable(grid))
-    mood = temperament(me)
+    for p in players:
+        if p["name"] == me:
+            seat = str(p["seat"])  # my claimed palace pieces and stables show it: `G2`, `S2`
+            break
+    layout = _layout(view["letters"], len(grid), tuple(players[0]["supply"]["palace"]))
+    text = "".join(map("".join, grid))
+    if len(text) != 2 * layout.cells:
+        raise ValueError("a Medina grid has cells of two characters")
+    # the cells beside a square, by their first characters (`M`, `m`: a merchant; a palace letter: a palace
+    # piece or a stable) and their second (my seat: a piece of mine; no other cell of a square has a digit)
+    firsts, seconds, mood = layout.firsts, layout.seconds, temperament(me)
     palace = 3 + mood  # a palace piece, and half a point for each merchant beside it
 
-    def score(kind: str, colour: str, where: str) -> float:
-        """The score of a placement (palace pieces beside no merchant are scored below, all at once)."""
-        if kind == "roof":
-            size = next(p["size"] for p in view["palaces"] if p["at"] == where or p["colour"] == colour and p["owner"] is None)
-            return size * (1.5 + mood) + (6 if size >= 3 + 2 * mood else -5)
+    others = layout.other_orders.intersection(legal)
+    scores: dict[Order, float] = {}
+    for order in others:
+        kind, colour, where = WORDS[order]
         if kind == "wall":
-            mark = cells[inside[where]]
-            return 4 if mark[1] == seat else 1 if mark != ".." else 0.5
-        if kind == "start":
-            return -abs(letters.index(where[0]) - len(letters) / 2) - abs(int(where[1:]) - 6)
-        near = beside[where](cells)
-        if kind == "palace":
-            return palace + 0.5 * (near.count("MM") + near.count("mm"))
-        if kind == "stable":
-            return 2 + 3 * sum(map(mine.__contains__, near))
-        return 1 + 2 * sum(map(mine.__contains__, near)) + sum(0.5 for n in near if n[0] in PALACE_LETTERS)
-
-    # Palace pieces are most of the legal orders by far, and most touch no merchant: all of those score
-    # `palace`, and are weighed as one lot instead of one by one.
-    palaces = layout.palace_orders.intersection(legal)
-    scores = {order: score(*WORDS[order]) for order in filterfalse(palaces.__contains__, legal)}
-    merchants = CELL_SEPARATOR.join(cells).translate(ONLY_MERCHANTS)
-    beside_merchants = palaces.intersection(_palaces_beside_merchants(layout, merchants))
+            at = layout.inside[where]
+            mark = text[at:at + 2]
+            scores[order] = 4 if mark[1] == seat else 1 if mark != ".." else 0.5
+        elif kind == "stable":
+            scores[order] = 2 + 3 * seconds[where](text).count(seat)
+        elif kind == "merchant":
+            near = firsts[where](text)
+            scores[order] = 1 + 2 * seconds[where](text).count(seat) + 0.5 * sum(map(PALACE_LETTERS.__contains__, near))
+        elif kind == "roof":
+            size = next(p["size"] for p in view["palaces"] if p["at"] == where or p["colour"] == colour and p["owner"] is None)
+            scores[order] = size * (1.5 + mood) + (6 if size >= 3 + 2 * mood else -5)
+        else:
+            scores[order] = layout.start_score[where]
+    merchants = text.encode().translate(ONLY_MERCHANTS)
+    beside_merchants = _palaces_beside_merchants(layout, merchants).intersection(legal)
     for order in beside_merchants:
-        scores[order] = score(*WORDS[order])
-    plain = len(palaces) > len(beside_merchants)  # a palace piece beside no merchant is legal
+        near = firsts[WORDS[order][2]](text)
+        scores[order] = palace + 0.5 * (near.count("M") + near.count("m"))
+    plain = len(legal) - len(others) > len(beside_merchants)  # a palace piece beside no merchant is legal
     best = max(scores.values(), default=palace)
     if plain and palace > best:
         best = palace
-    # ties broken by the order's text: the first a sort by (-score, text) would give
     tied = [order for order, value in scores.items() if value == best]
     if plain and palace == best:
-        tied.append(min(palaces.difference(beside_merchants)))
+        tied.append(min(filterfalse(others.union(beside_merchants).__contains__, legal)))
     return min(tied)
 
 
