@@ -1,7 +1,9 @@
 """Florenz's fast paths give what the slow ones give: the bot's view is part of the full view and the bot
 chooses alike from both, the legal orders are the contract's, two-member hurries are those the walk
-allows, and the bot's worth of a move, hurry or send is the worth of the queues the walk or the
-newcomer leaves. Behaviour only: nothing here is timed."""
+allows, the bot's worth of a move, hurry or send is the worth of the queues the walk or the newcomer
+leaves, the bot picks what its rules read plainly pick, a boast is refused only when its VP find no
+free cup slot, and a bonus decision's candidates are all legal. Behaviour only: nothing here is
+timed."""
 
 from __future__ import annotations
 
@@ -15,8 +17,10 @@ from pbem.rng import Rng
 from pbem.rules.base import Ruleset
 from pbem.rules.florenz import Florenz
 from pbem.rules.florenz import actions as A
+from pbem.rules.florenz import board as B
 from pbem.rules.florenz.bot import Worth
-from pbem.rules.florenz.orders import parse
+from pbem.rules.florenz.data import LOCATIONS
+from pbem.rules.florenz.orders import parse, split_position
 
 GAME = Florenz()
 GAMES = [(4, {}, "speed-4"), (2, {}, "speed-2"), (3, {}, "speed-3"), (5, {}, "speed-5"),
@@ -90,3 +94,86 @@ def test_bot_view_copies_the_state() -> None:
     first = GAME.decision(state).players[0]   # type: ignore[union-attr]
     GAME.apply(state, first, "place 1", Rng("p"))
     assert before["queues"]["1"] == []
+
+
+def plain_choice(view: dict[str, Any], me: str, legal: list[str]) -> str:
+    """The bot's rules read plainly: every order scored on the queues it leaves (a walk as
+    `A.simulate_moves` walks it), the best first, the first in text order among equals."""
+    mood = bots.temperament(me, "florenz")
+    time_value = 0.9 + 0.4 * mood
+    if "accept" in legal:
+        return "accept"
+    if "decline" in legal:
+        return next((o for o in legal if o.startswith("discard ")), "decline")
+    worth = Worth(view, me)
+    base = worth({})
+    queues = view["queues"]
+
+    def score(order: str) -> float:
+        o = parse(order)
+        assert o is not None
+        verb = o["verb"]
+        if verb in ("move", "hurry"):
+            walked = A.simulate_moves(view, me, o)
+            assert not isinstance(walked, str), order
+            changed = {loc: q for loc, q in walked[0].items() if q is not queues[loc]}
+            return worth(changed) - base - (1 if verb == "move" else 3) * time_value
+        if verb == "send":
+            after = dict(queues)
+            A.enter_queue(view, after, o["location"], {"family": me, "rank": "debutant", "colour": ""})
+            return worth({o["location"]: after[o["location"]]}) - base - 4 * time_value
+        if verb == "place":
+            return -len(queues[o["location"]]) + (worth({o["location"]: [
+                {"family": me, "rank": "debutant", "colour": ""}]}) - base)
+        if verb == "promote":
+            loc, n = split_position(o["position"])
+            return worth({loc: B.promote(queues[loc], n)}) - base - 5 * time_value
+        if verb == "swap":
+            (loc, p), (_, q) = split_position(o["position"]), split_position(o["position2"])
+            return 1.0 + (worth({loc: B.swap(queues[loc], p, q)}) - base)
+        if verb == "boast":
+            return A.boast_value(view, me, o["location"]) - time_value
+        if verb == "gift":
+            cost = B.gift_cost(view["gifts_given"][me][o["medici"]])
+            return (3.0 if o.get("crest") else 1.0) + 2 * mood - cost * time_value
+        if verb == "bonus":
+            return 1.0 if o["bonus"] == "vp" or view["time"][me] >= 12 else 1.2
+        if verb == "pass":
+            return 0.5 + (0.1 * int(o["location"]) if o.get("location") else 0)
+        return {"discard": -50.0, "done": 0.0, "travel": -1.0}.get(verb, -3.0)
+
+    return min(legal, key=lambda o: (-score(o), o))
+
+
+@pytest.mark.parametrize("players,options,seed", GAMES)
+@pytest.mark.parametrize("by_bot", [True, False])
+def test_bot_chooses_as_its_rules_read_plainly(players: int, options: dict[str, str], seed: str, by_bot: bool) -> None:
+    """The bot (orders weighed by kind, walks by what they change at each queue, queue parts kept
+    between decisions) picks what the plain reading of its rules picks."""
+    for n, (state, p) in enumerate(positions(players, options, f"{seed}-plain", by_bot)):
+        legal = GAME.legal_orders(state, p)
+        chosen = bots.choose("florenz", GAME.bot_view(state, p), p, legal)
+        assert chosen == plain_choice(GAME.view(state, p), p, legal), (n, p)
+
+
+@pytest.mark.parametrize("players,options,seed", GAMES)
+def test_boast_judged_by_its_slots(players: int, options: dict[str, str], seed: str) -> None:
+    """`why_boast` counts a boast's VP only when the lowest cup slot is taken: it refuses exactly the
+    boasts whose VP find no free slot, as the rules read."""
+    for state, p in positions(players, options, f"{seed}-boast", False):
+        counts = A.boast_counts(state, p)
+        for loc in LOCATIONS:
+            cups = A.cups_of(state["boast"][loc])
+            plain = (B.has_cup(cups, p) or B.cup_slot(A.boast_value(state, p, loc, counts), cups) is None
+                     or state["supply"][p]["cup"] < 1 or state["time"][p] < A.COST["boast"])
+            assert (A.why_boast(state, p, {"location": loc}, needs_member=False, counts=counts) is None) != plain
+
+
+@pytest.mark.parametrize("players,options,seed", GAMES)
+def test_bonus_candidates_are_legal(players: int, options: dict[str, str], seed: str) -> None:
+    """A bonus decision offers its candidates as they are: `why_illegal` allows each of them."""
+    for state, p in positions(players, options, f"{seed}-bonus", False):
+        if GAME.decision(state).kind == "bonus":   # type: ignore[union-attr]
+            candidates = GAME.candidate_orders(state, p)
+            assert GAME.legal_orders(state, p) == candidates
+            assert all(GAME.why_illegal(state, p, o) is None for o in candidates)

@@ -122,8 +122,12 @@ class Florenz(Ruleset):
     def legal_orders(self, state: State, player: str) -> list[Order]:
         """`candidate_orders` that pass `why_illegal`, in the same order; an action decision judges its
         actions and scandal cards by their own rules on facts gathered once (moves, hurries and travels
-        by counting free slots), since it has ~1,000 candidates and a decision's other orders are few."""
+        by counting free slots), since it has ~1,000 candidates and a decision's other orders are few.
+        A bonus decision's candidates are all legal (`bonus_swaps` offers only the swaps `why_swap`
+        allows, and the discards are of cards in hand)."""
         d = self.decision(state)
+        if d is not None and player in d.players and d.kind == "bonus":
+            return self.candidate_orders(state, player)   # both bonuses, the swaps next to the ring, discards
         if d is None or player not in d.players or d.kind != "action":
             return super().legal_orders(state, player)
         orders: list[Order] = [*A.legal_actions(state, player), *S.legal_plays(state, player)]

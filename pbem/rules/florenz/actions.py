@@ -281,29 +281,30 @@ def walk_works(state: State, family: str, position: str, via: str, to: str) -> b
     return len(state["queues"][to]) - (to == start) < state["open_slots"][to]
 
 
-def hurry_pairs(state: State, family: str) -> list[tuple[Step, Step]]:
+def hurry_pairs(state: State, family: str, steps: list[Step] | None = None,
+                free: dict[str, int] | None = None) -> list[tuple[Step, Step]]:
     """The two-member hurries that can be carried out, each pair of steps once (R68): written in board
     order, or the other way round when only that order works (the first member leaves the queue the
     second enters). Both orders have the same outcome whenever both work, so one stands for both.
-    Each pair is judged as `steps_work` judges it, by the free slots where the steps end."""
-    steps = member_steps(state, family)
+    Each pair is judged as `steps_work` judges it, by the free slots where the steps end. `steps` and
+    `free` are `member_steps` and `free_slots` when the caller has them."""
+    steps = member_steps(state, family) if steps is None else steps
     closed = blocked_paths(state)
-    free = free_slots(state)
-    walks = [(position, position.split(".")[0], to) for position, to in steps]   # (position, start, to)
-    opened = [PATH_ID[(start, to)] not in closed for _, start, to in walks]   # neither order crosses a closed path
+    free = free_slots(state) if free is None else free
+    # (step, position, start, where it ends, free slots there): the steps over open paths only, since
+    # neither order of a pair crosses a closed path
+    walks = [(step, step[0], step[0].split(".")[0], step[1], free[step[1]]) for step in steps
+             if PATH_ID[(step[0].split(".")[0], step[1])] not in closed]
     out: list[tuple[Step, Step]] = []
-    for i, (pa, sa, ta) in enumerate(walks):
-        if not opened[i]:
-            continue
-        for j in range(i + 1, len(walks)):
-            pb, sb, tb = walks[j]
-            if pa == pb or not opened[j]:
+    for i, (step_a, pa, sa, ta, free_a) in enumerate(walks):
+        for step_b, pb, sb, tb, free_b in walks[i + 1:]:
+            if pa == pb:
                 continue
             # the second member finds the slot the first left (+1) or took (-1)
-            if free[ta] > 0 and free[tb] + (tb == sa) - (tb == ta) > 0:
-                out.append((steps[i], steps[j]))
-            elif free[tb] > 0 and free[ta] + (ta == sb) - (ta == tb) > 0:
-                out.append((steps[j], steps[i]))
+            if free_a > 0 and free_b + (tb == sa) - (tb == ta) > 0:
+                out.append((step_a, step_b))
+            elif free_b > 0 and free_a + (ta == sb) - (ta == tb) > 0:
+                out.append((step_b, step_a))
     return out
 
 
@@ -425,13 +426,15 @@ def legal_actions(state: State, family: str) -> list[str]:
             if PATH_ID[(start, via)] not in closed:
                 out += [f"hurry {pos} to {via} to {to}" for to in NEIGHBOURS[via]
                         if free[to] + (to == start) > 0 and PATH_ID[(via, to)] not in closed]
-        out += [f"hurry {p1} to {t1} and {p2} to {t2}" for (p1, t1), (p2, t2) in hurry_pairs(state, family)]
+        out += [f"hurry {p1} to {t1} and {p2} to {t2}"
+                for (p1, t1), (p2, t2) in hurry_pairs(state, family, steps, free)]
+    held = {pos.split(".")[0] for pos, _ in steps}   # where the family has members (each has neighbours)
     if supply["cup"] >= 1 and time >= COST["boast"]:
         counts = boast_counts(state, family)
-        out += [f"boast {loc}" for loc in LOCATIONS if B.members(queues[loc], family)
-                and why_boast(state, family, {"location": loc}, counts=counts) is None]
+        out += [f"boast {loc}" for loc in LOCATIONS if loc in held
+                and why_boast(state, family, {"location": loc}, needs_member=False, counts=counts) is None]
     for medici in MEDICI:
-        if supply["gift"] < 1 or not B.members(queues[state["carriages"][medici]], family) \
+        if supply["gift"] < 1 or state["carriages"][medici] not in held \
                 or time < B.gift_cost(state["gifts_given"][family][medici]):
             continue
         out += gift_orders(state, family, medici, "gift")
@@ -474,9 +477,11 @@ def why_boast(state: State, family: str, o: dict[str, Any], needs_member: bool =
         return f"you have no member at {loc}"
     if state["supply"][family]["cup"] < 1:
         return "you have no cup left"
-    if B.has_cup(cups_of(tile), family):
+    cups = cups_of(tile)
+    if B.has_cup(cups, family):
         return f"your cup already lies on the tile at {loc}"
-    if B.cup_slot(boast_value(state, family, loc, counts), cups_of(tile)) is None:
+    # a free lowest slot takes a cup of any VP: the boast's VP are counted only when it is taken
+    if cups[BOAST_SLOT_ORDER[0]] is not None and B.cup_slot(boast_value(state, family, loc, counts), cups) is None:
         return f"the tile at {loc} has no free slot for your cup"
     return short_of_time(state, family, cost)
 
