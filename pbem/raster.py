@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Iterator
 
@@ -57,7 +57,7 @@ def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
     pen = ImageDraw.Draw(image)
     for element, style in _walk(root, {"fill": "#000000", "stroke": "none", "stroke-width": "1",
                                        "font-size": "16", "font-weight": "normal", "text-anchor": "start"}):
-        _paint(pen, element, style, fonts)
+        _paint(image, pen, element, style, fonts)
     return image.reduce(SUPERSAMPLE)  # each pixel the mean of its SUPERSAMPLE x SUPERSAMPLE square
 
 
@@ -100,7 +100,8 @@ def _colour(value: str) -> tuple[int, int, int] | None:
         raise Unsupported(f"the colour {value!r}") from None
 
 
-def _paint(pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str], fonts: tuple[Path, Path]) -> None:
+def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
+           fonts: tuple[Path, Path]) -> None:
     s = SUPERSAMPLE
     tag = element.tag.removeprefix(SVG_NS)
     fill, stroke = _colour(style["fill"]), _colour(style["stroke"])
@@ -111,7 +112,7 @@ def _paint(pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
     except ValueError:
         raise Unsupported(f"stroke-width {style['stroke-width']!r} or dashes {style.get('stroke-dasharray')!r}") from None
     if tag == "text":
-        _text(pen, element, style, fill, fonts)
+        _text(image, element, style, fill, fonts)
         return
     if tag == "rect":
         x, y, w, h = (_number(element, k) * s for k in ("x", "y", "width", "height"))
@@ -119,6 +120,12 @@ def _paint(pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
         if fill is not None:
             pen.rounded_rectangle((x, y, x + w - 1, y + h - 1), rx, fill=fill) if rx else \
                 pen.rectangle((x, y, x + w - 1, y + h - 1), fill=fill)
+        if stroke is not None and width > 0 and not dashes:  # an edge centred on the rectangle's, in one call
+            line, half = max(1, round(width)), width / 2
+            edge = (x - half, y - half, x + w - 1 + half, y + h - 1 + half)
+            pen.rounded_rectangle(edge, rx + half, outline=stroke, width=line) if rx else \
+                pen.rectangle(edge, outline=stroke, width=line)
+            return
         outline = [_rounded_outline(x, y, w, h, rx)]
     elif tag == "circle":
         cx, cy, r = (_number(element, k) * s for k in ("cx", "cy", "r"))
@@ -145,8 +152,8 @@ def _paint(pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
                 pen.line(segment, fill=stroke, width=max(1, round(width)), joint="curve")
 
 
-def _text(pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
-          fill: tuple[int, int, int] | None, fonts: tuple[Path, Path]) -> None:
+def _text(image: Image.Image, element: ET.Element, style: dict[str, str],
+           fill: tuple[int, int, int] | None, fonts: tuple[Path, Path]) -> None:
     words = re.sub(r"[ \t\r\n]+", " ", element.text or "").strip(" ")
     if not words or fill is None:
         return
@@ -158,9 +165,20 @@ def _text(pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
         size = round(float(style["font-size"].removesuffix("px")) * SUPERSAMPLE)
     except ValueError:
         raise Unsupported(f"font-size {style['font-size']!r}") from None
-    font = _font(str(fonts[weight in ("bold", "700")]), size)
-    xy = (_number(element, "x") * SUPERSAMPLE, _number(element, "y") * SUPERSAMPLE)
-    pen.text(xy, words, fill=fill, font=font, anchor=anchor)
+    mask, left, top = _words(str(fonts[weight in ("bold", "700")]), size, words, anchor)
+    x, y = round(_number(element, "x") * SUPERSAMPLE), round(_number(element, "y") * SUPERSAMPLE)
+    image.paste(fill, (x + left, y + top), mask)
+
+
+@lru_cache(maxsize=4096)
+def _words(font: str, size: int, words: str, anchor: str) -> tuple[Image.Image, int, int]:
+    """The ink of `words` (a mask), and where its corner lies from the anchor point: drawn once, then
+    pasted wherever the same words come again (seat numbers, labels, values: most of a board's text)."""
+    face = _font(font, size)
+    left, top, right, bottom = face.getbbox(words, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), words, fill=255, font=face, anchor=anchor)
+    return mask, left, top
 
 
 def _rounded_outline(x: float, y: float, w: float, h: float, rx: float) -> list[tuple[float, float]]:
