@@ -138,7 +138,7 @@ def _drawn(svg: str) -> Any:
     if len(fonts) == len(FONT_FILES):
         try:
             return raster.draw(svg, (Path(fonts[0]), Path(fonts[1])))
-        except (raster.Unsupported, OSError, ImportError):  # or a font FreeType cannot read, or no FreeType
+        except Exception:  # outside its vocabulary, a font FreeType cannot read...: resvg draws all SVG
             pass
     import resvg_py
 

@@ -116,10 +116,12 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
         return
     if tag == "rect":
         x, y, w, h = (_number(element, k) * s for k in ("x", "y", "width", "height"))
+        if w <= 0 or h <= 0:  # SVG draws no rectangle without an area
+            return
         rx = min(_number(element, "rx") * s, w / 2, h / 2)
         if fill is not None:
-            pen.rounded_rectangle((x, y, x + w - 1, y + h - 1), rx, fill=fill) if rx else \
-                pen.rectangle((x, y, x + w - 1, y + h - 1), fill=fill)
+            box = _box(x, y, x + w - 1, y + h - 1)
+            pen.rounded_rectangle(box, rx, fill=fill) if rx else pen.rectangle(box, fill=fill)
         if stroke is not None and width > 0 and not dashes:  # an edge centred on the rectangle's, in one call
             line, half = max(1, round(width)), width / 2
             edge = (x - half, y - half, x + w - 1 + half, y + h - 1 + half)
@@ -129,8 +131,10 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
         outline = [_rounded_outline(x, y, w, h, rx)]
     elif tag == "circle":
         cx, cy, r = (_number(element, k) * s for k in ("cx", "cy", "r"))
+        if r <= 0:  # nor a circle without a radius
+            return
         if fill is not None:
-            pen.ellipse((cx - r, cy - r, cx + r - 1, cy + r - 1), fill=fill)
+            pen.ellipse(_box(cx - r, cy - r, cx + r - 1, cy + r - 1), fill=fill)
         if stroke is not None and width > 0 and not dashes:  # a ring centred on the circle's edge
             outer = r + width / 2
             pen.ellipse((cx - outer, cy - outer, cx + outer - 1, cy + outer - 1), outline=stroke,
@@ -179,6 +183,11 @@ def _words(font: str, size: int, words: str, anchor: str) -> tuple[Image.Image, 
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), words, fill=255, font=face, anchor=anchor)
     return mask, left, top
+
+
+def _box(x0: float, y0: float, x1: float, y1: float) -> tuple[float, float, float, float]:
+    """Pillow's box, inclusive at both ends: a shape under a pixel wide still covers one."""
+    return x0, y0, max(x0, x1), max(y0, y1)
 
 
 def _rounded_outline(x: float, y: float, w: float, h: float, rx: float) -> list[tuple[float, float]]:

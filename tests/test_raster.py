@@ -161,3 +161,20 @@ def test_words_drawn_once_and_pasted_again_are_the_words_pillow_draws() -> None:
         font = ImageFont.truetype(str(FONTS[w == "bold"]), 13 * s)
         pen.text((x * s, y * s), t, fill=(0, 0, 0), font=font, anchor=raster.ANCHOR[a])
     assert drawn.tobytes() == plain.reduce(s).tobytes()
+
+
+@pytest.mark.parametrize("body", ['<rect x="5" y="5" width="0" height="9" stroke="#000000"/>',
+                                  '<rect x="5" y="5" width="-3" height="9"/>', '<circle cx="9" cy="9" r="0"/>'])
+def test_a_shape_without_an_area_draws_nothing(body: str) -> None:
+    image = raster.draw(svg_of(body), FONTS)
+    assert image.getcolors() == [(60 * 40, (255, 255, 255))]
+
+
+def test_a_shape_under_a_pixel_is_drawn_without_complaint() -> None:
+    image = raster.draw(svg_of('<rect x="5" y="5" width="0.2" height="0.3"/><circle cx="9" cy="9" r="0.2"/>'), FONTS)
+    assert image.convert("L").getextrema()[0] < 255  # the rectangle leaves a trace
+
+
+def test_a_broken_svg_is_left_to_resvg_which_refuses_it_by_raising() -> None:
+    with pytest.raises(ValueError):  # the mail then goes out as text alone (see test_mail_pictures)
+        board_png("<svg")
