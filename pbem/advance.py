@@ -23,13 +23,10 @@ from typing import Any, Callable, Iterable, Iterator
 
 from pbem.errors import PbemError, StoreError
 from pbem.game import NEXT, describe_turn, play_queue, player_names, ruleset_of, waiting_for
-from pbem.report import event_lines, public, render_error, render_report, visible
 from pbem.rules.base import Event, order_text
 from pbem.config import load_config
-from pbem.mailbox import Postman
+from pbem.mailbox import Postman, inbox_exists
 from pbem.gm import deadline_actions, parse_now
-from pbem.mailrun import (close_inbox, finish_intake, post_reminder, post_report, preview_inbox, read_inbox,
-                          welcome_text)
 from pbem.history import HISTORIES
 from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker
 
@@ -72,6 +69,11 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
                   tokens: dict[str, str] | None = None) -> list[Path]:
     """A report for every player with events he has not yet read, also posted as mail when there is a
     postman (with `tokens`: the welcome mail of a new game); updates the counters in `state`."""
+    # the reports and the mail stack are imported when a game has something to tell (an idle cron
+    # run over every game needs neither)
+    from pbem.mailrun import post_report, welcome_text
+    from pbem.report import render_report, visible
+
     paths = []
     for player in player_names(state):
         unseen = visible(state["events"][state["reported"][player]:], player)
@@ -111,6 +113,9 @@ def must_hear(state: dict[str, Any], player: str, unseen: list[Event]) -> bool:
 def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int | str | None, orders: list[Any],
            message: str, postman: Postman | None = None, standing: list[Any] | None = None) -> Path:
     """An error report for the sender alone; the game is not touched (only his report counter)."""
+    from pbem.mailrun import post_report
+    from pbem.report import render_error
+
     seq = state["reports_sent"][player] + 1
     state["reports_sent"][player] = seq
     text = render_error(state, player, turn, orders, message, standing)
@@ -121,6 +126,8 @@ def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int | str | N
 
 
 def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], outcome: Outcome) -> str:
+    from pbem.report import event_lines, public
+
     game = state["game"]
     last = state["engine"]["turn"]
     head = f"{game}: turn {first_turn}" + (f"-{last - 1}" if last - 1 > first_turn else "")
@@ -279,6 +286,8 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     if changed:
         for player in outcome.reminded:
             if postman is not None:
+                from pbem.mailrun import post_reminder
+
                 post_reminder(postman, state, player)
         crash_point("reports")
         outcome.reports += write_reports(gd, state, postman)
@@ -354,9 +363,11 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
         config = load_config(gd.root) if mail else None
         postman = Postman(config) if config else None
         intake = None
-        if config and postman:
+        if config and postman and inbox_exists(config):
+            from pbem import mailrun
+
             try:
-                intake = read_inbox(gd, config, postman, lambda game: in_shard(game, shard))
+                intake = mailrun.read_inbox(gd, config, postman, lambda game: in_shard(game, shard))
                 run.mail = intake.lines
             except PbemError as exc:  # the games still advance on the turn files they have
                 run.mail = [f"mail could not be read: {exc}"]
@@ -371,11 +382,11 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
                     run.errors.append(str(exc))
         except BaseException:
             if intake:
-                close_inbox(intake)  # the mail stays in the inbox, to be read again
+                mailrun.close_inbox(intake)  # the mail stays in the inbox, to be read again
             raise
         if intake:
             try:  # committed: now the mail may leave the inbox, but for the games that did not commit
-                finish_intake(intake, {o.game for o in run.outcomes if o.error})
+                mailrun.finish_intake(intake, {o.game for o in run.outcomes if o.error})
             except (PbemError, OSError) as exc:  # it stays, read before: the next run takes it out
                 run.errors.append(f"the mail read could not be taken out of the inbox: {exc}")
         if postman:
@@ -392,6 +403,8 @@ def dry_run(gd: GamesDir, shard: tuple[int, int] | None = None) -> list[str]:
     """What `pbem advance` would do now: each waiting mail, then game by game (the mail's own orders
     not counted); nothing is written, no mail is moved, marked or sent. With `shard`, only what that
     shard's run would do."""
+    from pbem.mailrun import preview_inbox
+
     config = load_config(gd.root)
     try:  # read without marking anything seen or moving it
         lines = preview_inbox(gd, config, lambda game: in_shard(game, shard))

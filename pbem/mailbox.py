@@ -15,13 +15,12 @@ import hashlib
 import os
 import re
 import time
-from email import policy
-from email.message import EmailMessage
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # the mail stack is imported where it is used: most runs read no IMAP and send no SMTP
     import imaplib
+    from email.message import EmailMessage
     import mailbox
     import smtplib
 
@@ -291,12 +290,26 @@ def _quote(folder: str) -> str:
     return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def inbox_path(config: Config) -> Path | None:
+    """Where the configured local inbox is (None: an IMAP account)."""
+    kind = config.inbox["type"]
+    if kind == "imap":
+        return None
+    return config.path(config.inbox.get("path", "mail/inbox" if kind == "maildir" else "mail/inbox.mbox"))
+
+
+def inbox_exists(config: Config) -> bool:
+    """Whether there is an inbox to read: an IMAP account, or a local inbox that exists."""
+    path = inbox_path(config)
+    return path is None or path.exists()
+
+
 def open_inbox(config: Config) -> Inbox | None:
     """The configured inbox, or None when a local one does not exist yet (nothing to read)."""
     kind = config.inbox["type"]
-    if kind == "imap":
+    path = inbox_path(config)
+    if path is None:
         return ImapInbox(config)
-    path = config.path(config.inbox.get("path", "mail/inbox" if kind == "maildir" else "mail/inbox.mbox"))
     if not path.exists():
         return None
     if kind == "maildir":
@@ -321,6 +334,8 @@ class Postman:
     def post(self, name: str, msg: EmailMessage) -> Path:
         if not SAFE_NAME.match(name):
             raise ValueError(f"unsafe outgoing mail name {name!r}")
+        from email import policy
+
         path = self.outgoing / f"{name}.eml"
         write_atomic(path, msg.as_bytes(policy=policy.SMTP))
         return path
@@ -362,6 +377,7 @@ class Postman:
 
 def mailbox_message(raw: bytes) -> EmailMessage:
     import email
+    from email import policy
 
     return email.message_from_bytes(raw, policy=policy.SMTP)  # type: ignore[return-value]
 

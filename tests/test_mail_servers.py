@@ -765,7 +765,7 @@ def test_a_run_that_dies_after_the_commit(ondisk: MailGames, monkeypatch: pytest
     def dies(intake: Any, *keep: Any) -> None:
         raise Crash("killed before the inbox was tidied")
     with monkeypatch.context() as m, pytest.raises(Crash):
-        m.setattr(batch, "finish_intake", dies)
+        m.setattr(mailrun, "finish_intake", dies)
         ondisk.advance(ok=False)
     assert ondisk.git("status", "--porcelain", "--", "m1", "mail/seen.txt") == ""  # all committed
     assert len(ondisk.inbox.waiting()) == 1
