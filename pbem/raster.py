@@ -112,7 +112,7 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
     except ValueError:
         raise Unsupported(f"stroke-width {style['stroke-width']!r} or dashes {style.get('stroke-dasharray')!r}") from None
     if tag == "text":
-        _text(image, element, style, fill, fonts)
+        _text(image, pen, element, style, fill, fonts)
         return
     if tag == "rect":
         x, y, w, h = (_number(element, k) * s for k in ("x", "y", "width", "height"))
@@ -156,8 +156,8 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
                 pen.line(segment, fill=stroke, width=max(1, round(width)), joint="curve")
 
 
-def _text(image: Image.Image, element: ET.Element, style: dict[str, str],
-           fill: tuple[int, int, int] | None, fonts: tuple[Path, Path]) -> None:
+def _text(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
+          fill: tuple[int, int, int] | None, fonts: tuple[Path, Path]) -> None:
     words = re.sub(r"[ \t\r\n]+", " ", element.text or "").strip(" ")
     if not words or fill is None:
         return
@@ -169,9 +169,21 @@ def _text(image: Image.Image, element: ET.Element, style: dict[str, str],
         size = round(float(style["font-size"].removesuffix("px")) * SUPERSAMPLE)
     except ValueError:
         raise Unsupported(f"font-size {style['font-size']!r}") from None
-    mask, left, top = _words(str(fonts[weight in ("bold", "700")]), size, words, anchor)
+    font = str(fonts[weight in ("bold", "700")])
     x, y = round(_number(element, "x") * SUPERSAMPLE), round(_number(element, "y") * SUPERSAMPLE)
+    key = (font, size, words, anchor)
+    if key not in _SEEN:  # words met for the first time are drawn; met again, kept and pasted
+        if len(_SEEN) > 8192:
+            _SEEN.clear()
+        _SEEN.add(key)
+        pen.text((x, y), words, fill=fill, font=_font(font, size), anchor=anchor)
+        return
+    mask, left, top = _words(font, size, words, anchor)
     image.paste(fill, (x + left, y + top), mask)
+
+
+#: the words drawn so far (by font, size and anchor): a second time, they are kept as a mask
+_SEEN: set[tuple[str, int, str, str]] = set()
 
 
 @lru_cache(maxsize=4096)
