@@ -425,8 +425,9 @@ def advance_all(gd: GamesDir, postman: Postman | None, progress: Callable[[int, 
     changes of (a run died) is advanced first, alone, with its own commits; the others by `jobs`
     processes, each game's commit made by this process alone, in the order of the games, through one
     `git fast-import` (see CommitBatch): the same commits whatever `jobs` is."""
-    dirty = gd.uncommitted()
-    games = [g for g in gd.games() if in_shard(g, shard)]
+    status = gd.status()
+    dirty = gd.uncommitted(status)
+    games = [g for g in gd.games(status) if in_shard(g, shard)]
     outcomes: dict[str, Outcome] = {}
 
     def tell(game: str) -> None:

@@ -336,6 +336,11 @@ class GamesDir:
         sections = [value.get("inbox", default.inbox), value.get("outbox", default.outbox)]
         return [section for section in sections if isinstance(section, dict)]
 
+    def _git_folder_here(self) -> bool:
+        """Whether the games dir is plainly the top of its own repository, known without asking git:
+        its own .git folder is there, and no GIT_DIR or GIT_WORK_TREE sends git elsewhere."""
+        return not {"GIT_DIR", "GIT_WORK_TREE"} & os.environ.keys() and (self.root / ".git" / "HEAD").is_file()
+
     def _has_pbem_gitignore(self) -> bool:
         try:
             lines = (self.root / ".gitignore").read_text("utf-8", errors="replace").splitlines()
@@ -400,21 +405,28 @@ class GamesDir:
         folder = self.root / name
         return folder.is_dir() and any((folder / part).exists() for part in GAME_PARTS)
 
-    def games(self) -> list[str]:
+    def games(self, status: list[str] | None = None) -> list[str]:
         """Every game, also one whose state file or whole folder is missing (git has it): those need
-        the GM, and `load` says why."""
+        the GM, and `load` says why. With `status` (the lines of `status()`, just read), the missing
+        ones are found in it: a state file git has in HEAD and the folder has not."""
         if not self.root.is_dir():
             return []
         found = {d.name for d in self.root.iterdir() if self.is_game_folder(d.name)}
         # a game older than the pbem.yaml that gave its name to a mail folder: listed, and `load` says why
         found |= {name for name in self.reserved() - RESERVED
                   if GAME_ID.match(name) and (self.root / name / STATE_FILE).is_file()}
-        if (self.root / ".git").exists():
+        if status is not None:
+            # " D", "MD", "D ": in HEAD (the index did not add it), not on disk
+            gone = [line[3:] for line in status if "D" in line[:2] and line[0] != "A"]
+            missing = [path.split("/", 1)[0] for path in gone if path.endswith(f"/{STATE_FILE}") and path.count("/") == 1]
+        elif (self.root / ".git").exists():
             r = self._git("ls-tree", "-d", "--name-only", "-z", "HEAD", check=False)
-            for name in r.stdout.split("\0") if r.returncode == 0 else []:
-                if name and name not in found and GAME_ID.match(name) and name not in self.reserved() \
-                        and self._in_head(f"{name}/{STATE_FILE}"):
-                    found.add(name)
+            missing = [name for name in (r.stdout.split("\0") if r.returncode == 0 else [])
+                       if name and name not in found and self._in_head(f"{name}/{STATE_FILE}")]
+        else:
+            missing = []
+        reserved = self.reserved()
+        found.update(name for name in missing if GAME_ID.match(name) and name not in reserved)
         return sorted(found)
 
     def _in_head(self, path: str) -> bool:
@@ -628,8 +640,12 @@ class GamesDir:
         repository)."""
         self.check_can_create()
         self.root.mkdir(parents=True, exist_ok=True)
-        top = self._git("rev-parse", "--show-toplevel", check=False)
-        if top.returncode == 0 and Path(top.stdout.strip()).resolve() == self.root:
+        if self._git_folder_here():
+            at_top = True
+        else:
+            top = self._git("rev-parse", "--show-toplevel", check=False)
+            at_top = top.returncode == 0 and Path(top.stdout.strip()).resolve() == self.root
+        if at_top:
             if self._has_pbem_gitignore():
                 return
         else:
@@ -639,10 +655,16 @@ class GamesDir:
         write_atomic(gitignore, old + ("\n" if old and not old.endswith("\n") else "") + GITIGNORE)
         self.commit_paths([".gitignore"], "pbem games repository\n")
 
-    def uncommitted(self) -> set[str]:
-        """The top-level folders (games) with changes git has not committed."""
-        r = self._git("status", "--porcelain", "--untracked-files=all", what="the games dir")
-        return {line[3:].strip('"').split("/", 1)[0] for line in r.stdout.splitlines() if len(line) > 3}
+    def status(self) -> list[str]:
+        """What git has not committed, as the lines of `git status --porcelain`."""
+        # no renames: a file git takes for moved is told as gone from one game and new in the other
+        return self._git("status", "--porcelain", "--untracked-files=all", "--no-renames",
+                         what="the games dir").stdout.splitlines()
+
+    def uncommitted(self, status: list[str] | None = None) -> set[str]:
+        """The top-level folders (games) with changes git has not committed (from `status`, when given)."""
+        return {line[3:].strip('"').split("/", 1)[0] for line in (self.status() if status is None else status)
+                if len(line) > 3}
 
     def committed_text(self, game: str) -> str | None:
         """A game's state file as last committed to git (None when it never was)."""

@@ -269,3 +269,29 @@ def test_a_game_named_like_a_mail_folder_set_later_needs_the_gm(tmp_path: Path) 
     (pbem.games / "pbem.yaml").write_text(
         "gm:\n  name: GM\n  address: gm@example.org\ninbox:\n  type: maildir\n  path: orders/in\n")
     needs_the_gm(pbem, "orders", RESERVED.format(name="orders"))
+
+
+def test_the_games_a_run_finds_in_gits_status_are_the_games_git_has(tmp_path: Path) -> None:
+    """`pbem advance` lists the games from the `git status` it reads anyway (no `git ls-tree`): a game
+    whose state file or whole folder is missing but in HEAD is listed, one only ever added is not."""
+    from pbem.game import new_game
+
+    gd = GamesDir(tmp_path / "games", create=True)
+    gd.ensure_repo()
+    people = [("ann", "ann@example.org"), ("bob", "bob@example.org"), ("cy", "cy@example.org")]
+    for game in ("g1", "g2", "g3", "g4", "g5", "g6"):
+        gd.save(game, new_game(gd, "medici", game, people, {}, f"seed-{game}")[0])
+    gd.commit_paths(["g1", "g2", "g3", "g4", "g5"], "games\n")
+    git(gd.root, "add", "g6")  # added, never committed
+
+    def same() -> list[str]:
+        status = gd.status()
+        assert gd.games(status) == gd.games()
+        return gd.games(status)
+    assert same() == ["g1", "g2", "g3", "g4", "g5", "g6"]
+    (gd.root / "g2" / "state.yaml").unlink()  # " D"
+    subprocess.run(["rm", "-r", str(gd.root / "g3")], check=True)  # the whole folder
+    git(gd.root, "rm", "-q", "-r", "--cached", "g4")  # "D " and untracked
+    subprocess.run(["rm", "-r", str(gd.root / "g4")], check=True)
+    subprocess.run(["rm", "-r", str(gd.root / "g6")], check=True)  # "AD": git never had it in HEAD
+    assert same() == ["g1", "g2", "g3", "g4", "g5"]
