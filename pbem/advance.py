@@ -12,9 +12,7 @@ steps, for the tests that kill a run at each of them.
 
 from __future__ import annotations
 
-import copy
 import hashlib
-import marshal
 import shutil
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -22,12 +20,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from pbem.errors import PbemError, StoreError
-from pbem.game import NEXT, describe_turn, play_queue, player_names, ruleset_of, waiting_for
+from pbem.game import NEXT, copy_game, describe_turn, play_queue, player_names, ruleset_of, waiting_for
 from pbem.rules.base import Event, order_text
 from pbem.config import load_config
 from pbem.mailbox import Postman, inbox_exists
 from pbem.gm import deadline_actions, parse_now
-from pbem.history import HISTORIES
 from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker
 
 
@@ -213,15 +210,9 @@ def commit_leftovers(gd: GamesDir, game: str, state: dict[str, Any]) -> bool:
 
 
 def snapshot(state: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a game, to compare with what a run makes of it: the plain data through marshal (a
-    tenth of deepcopy's time: a run takes one of every game, even of one that waits), the histories
-    by their own copy."""
-    try:
-        plain = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k not in HISTORIES}))
-    except ValueError:  # something marshal does not know: copied the slow way
-        return copy.deepcopy(state)
-    plain.update({key: copy.deepcopy(state[key]) for key in HISTORIES if key in state})
-    return plain
+    """A copy of a game, to compare with what a run makes of it (a run takes one of every game, even
+    of one that waits)."""
+    return copy_game(state)
 
 
 def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: datetime | None = None,
@@ -450,6 +441,7 @@ def advance_all(gd: GamesDir, postman: Postman | None, progress: Callable[[int, 
                     outcome.error = f"{exc}; the new state is saved in {outcome.game}/{STATE_FILE} but not " \
                                     f"committed (the next `pbem advance` commits it)"
             tell(outcome.game)
+        batch.finish()  # git writes the commits out meanwhile
         dequeue(gd, outcomes.values())
         batch.close()
     except StoreError as exc:  # the files are saved: the next run commits them as an interrupted run's

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # the mail stack is imported where it is used: most runs read no IMAP and send no SMTP
-    import imaplib
     from email.message import EmailMessage
     import mailbox
     import smtplib

@@ -138,8 +138,11 @@ def dump_yaml(value: Any) -> str:
 def write_atomic(path: Path, text: str | bytes, durable: bool = True) -> None:
     """Write a file so that readers see the old or the new content, never a mix: temp, fsync, rename.
     Without `durable`, no fsync: the caller syncs the whole file system later (see GamesDir.sync)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = _temp_beside(path)
+    try:
+        fd, tmp = _temp_beside(path)
+    except FileNotFoundError:  # the folder is made when it is first written to, not asked after each time
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = _temp_beside(path)
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         with os.fdopen(fd, "wb") as f:
@@ -803,17 +806,23 @@ class CommitBatch:
         self._errors.seek(0)
         return _first_line(self._errors.read().decode("utf-8", "replace")) or "it stopped"
 
-    def close(self) -> None:
-        """Finish the commits: the branch moves to the last one, and the index follows."""
-        if self.proc is None:
+    def finish(self) -> None:
+        """Tell git the commits are all there: it writes them out while the run does its last work
+        (clearing the queues); `close` waits for it."""
+        if self.proc is None or self.proc.stdin is None or self.proc.stdin.closed:
             return
-        assert self.proc.stdin is not None
         crash_point("git-commit")
         try:
             self.proc.stdin.write(b"done\n")
             self.proc.stdin.close()
         except BrokenPipeError:
             pass
+
+    def close(self) -> None:
+        """Finish the commits: the branch moves to the last one, and the index follows."""
+        if self.proc is None:
+            return
+        self.finish()
         if self.proc.wait() != 0:
             raise StoreError(f"{self.gd.root}: git fast-import failed: {self._error_text()}")
         self._errors.close()

@@ -105,7 +105,7 @@ def _why_effect(state: State, family: str, c: dict[str, Any]) -> str | None:
             return f"you have no cup on the tile at {c['location']}"
         return None
     if card == "messere-swap":
-        (l1, p1), (l2, p2) = split_position(c["position"]), split_position(c["position2"])
+        (l1, _), (l2, _) = split_position(c["position"]), split_position(c["position2"])
         a, b = B.piece_at(q, c["position"]), B.piece_at(q, c["position2"])
         if l1 != l2:
             return "the two petitioners must stand in the same queue"
