@@ -167,6 +167,21 @@ def write_atomic(path: Path, text: str | bytes, durable: bool = True) -> None:
 _TEMP_NUMBER = itertools.count()
 
 
+#: bytes of SHA-256 that end a file of the parsed-state cache
+_SEAL = 16
+
+
+def _write_over(path: Path, data: bytes) -> None:
+    """Replace a file's bytes where it is (its folder made when missing); not atomic, not synced."""
+    try:
+        f = open(path, "wb")
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        f = open(path, "wb")
+    with f:
+        f.write(data)
+
+
 def _temp_beside(path: Path) -> tuple[int, str]:
     """A new file `.<name>.<pid>-<n>.tmp` in `path`'s folder (ignored by git), open for writing, as
     tempfile.mkstemp makes (mode 0600, never an existing file), without importing tempfile."""
@@ -479,7 +494,11 @@ class GamesDir:
         if where is None or not stamp.startswith(CHECKSUM):
             return None
         try:
-            kept, state = marshal.loads(where.read_bytes())
+            raw = where.read_bytes()
+            blob, seal = raw[:-_SEAL], raw[-_SEAL:]
+            if hashlib.sha256(blob).digest()[:_SEAL] != seal:  # cut short or overwritten by a run that died
+                return None
+            kept, state = marshal.loads(blob)
         except (OSError, ValueError, EOFError, TypeError):
             return None
         if kept != stamp[len(CHECKSUM):] or not isinstance(state, dict) or not written_by_pbem(text):
@@ -491,8 +510,10 @@ class GamesDir:
         if where is None:
             return
         try:
-            write_atomic(where, marshal.dumps((text.rstrip("\n").rpartition("\n")[2][len(CHECKSUM):], body)),
-                         durable=False)
+            blob = marshal.dumps((text.rstrip("\n").rpartition("\n")[2][len(CHECKSUM):], body))
+            # written over in place, not by a new file and a rename (two metadata writes a save): the
+            # seal tells a whole file from one a run that died left half written
+            _write_over(where, blob + hashlib.sha256(blob).digest()[:_SEAL])
         except (OSError, ValueError):
             with contextlib.suppress(OSError):
                 where.unlink()  # never a cache of another text: the next load parses the file
