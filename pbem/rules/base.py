@@ -33,6 +33,19 @@ class Decision(NamedTuple):
     kind: str
 
 
+class OnePlayer(dict[str, Decision]):
+    """The decisions of one kind that one player makes alone, by player: each made once, as a game looks
+    at them before and after every order."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, player: str) -> Decision:
+        made = self[player] = Decision((player,), self.kind)
+        return made
+
+
 @cache
 def board_data(name: str) -> dict[str, Any]:
     """A game's tables and boards, from `pbem/rules/<name>.yaml`; loaded once."""

@@ -12,8 +12,8 @@ from functools import cache
 from typing import Any
 
 from pbem.rng import Rng
-from pbem.rules.base import (Decision, Event, Order, Ruleset, StandingMove, State, board_data, check_stacks, order_text,
-                             register, shared_ranking, stack, standings)
+from pbem.rules.base import (Decision, Event, OnePlayer, Order, Ruleset, StandingMove, State, board_data,
+                             check_stacks, order_text, register, shared_ranking, stack, standings)
 
 DATA = board_data("medici")
 HOLD: int = DATA["hold_size"]
@@ -38,20 +38,7 @@ def card_value(card: str) -> int:
     return int(card.rsplit("-", 1)[1])
 
 
-class _Decisions(dict[str, Decision]):
-    """The decisions of one kind, by player: each made once, as the game looks at them before and after
-    every order."""
-
-    def __init__(self, kind: str) -> None:
-        super().__init__()
-        self.kind = kind
-
-    def __missing__(self, player: str) -> Decision:
-        made = self[player] = Decision((player,), self.kind)
-        return made
-
-
-_TO_DRAW, _TO_BID = _Decisions("draw"), _Decisions("bid")
+_TO_DRAW, _TO_BID = OnePlayer("draw"), OnePlayer("bid")
 
 
 def cards_value(cards: list[str]) -> int:

@@ -14,8 +14,8 @@ from typing import Any
 
 from pbem.rng import Rng
 from pbem.errors import IllegalOrder
-from pbem.rules.base import (Decision, Event, Order, Ruleset, StandingMove, State, board_data, check_stacks, order_text,
-                             register, stack, standings)
+from pbem.rules.base import (Decision, Event, OnePlayer, Order, Ruleset, StandingMove, State, board_data,
+                             check_stacks, order_text, register, stack, standings)
 
 DATA = board_data("medici-strozzi")
 GOLD = f"gold-{DATA['gold_value']}"
@@ -41,20 +41,7 @@ def tile_value(tile: str) -> int:
     return int(tile.rsplit("-", 1)[1])
 
 
-class _Decisions(dict[str, Decision]):
-    """The decisions of one kind, by player: each made once, as the game looks at them before and after
-    every order."""
-
-    def __init__(self, kind: str) -> None:
-        super().__init__()
-        self.kind = kind
-
-    def __missing__(self, player: str) -> Decision:
-        made = self[player] = Decision((player,), self.kind)
-        return made
-
-
-_TO_DRAW, _TO_ANSWER, _TO_LOAD = _Decisions("draw"), _Decisions("answer"), _Decisions("load")
+_TO_DRAW, _TO_ANSWER, _TO_LOAD = OnePlayer("draw"), OnePlayer("answer"), OnePlayer("load")
 
 
 def tiles_value(tiles: list[str]) -> int:
