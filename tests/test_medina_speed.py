@@ -48,8 +48,8 @@ def test_the_kept_city_is_the_city_worked_out_afresh(players: int, seed: int, bo
     for state, player in positions(players, seed, bot):
         legal = R.legal_orders(state, player)  # fills the kept city's orders
         kept, new = R._city(state), R.city(state)
-        for name in ("owner_of", "open_palace", "growth", "street_next", "merchants", "near_palace", "beside_palace",
-                     "palaces_around"):
+        for name in ("owner_of", "claimed", "open_palace", "growth", "street_next", "merchants", "near_palace",
+                     "beside_palace", "palaces_around"):
             assert getattr(kept, name) == getattr(new, name), name
         assert list(kept.clear) == list(new.clear)
         for colour, orders in kept.clear_palaces.items():  # in step with the clear squares
@@ -151,3 +151,35 @@ def test_the_bot_chooses_as_scoring_every_order_would(players: int, seed: int, b
         assert bots.choose("medina", view, player, legal) == scored_one_by_one(view, player, legal)
         shuffled = random.Random(seed).sample(legal, len(legal))  # the bot reads no order into the list
         assert bots.choose("medina", view, player, shuffled) == scored_one_by_one(view, player, legal)
+
+
+@pytest.mark.parametrize("players,seed,bot", GAMES)
+def test_the_kept_points_and_roofs_are_worked_out_afresh_alike(players: int, seed: int, bot: bool) -> None:
+    """A merchant or a wall beside a claimed palace adds a point to its kept points instead of dropping them;
+    the roof orders are kept until a palace is founded or claimed."""
+    for state, player in positions(players, seed, bot):
+        R.bot_view(state, player)  # fills the kept points of the claimed palaces
+        kept, new = R._city(state), R.city(state)
+        for pid, points in kept.points.items():
+            assert points == R._palace_score(state, state["palaces"][pid], new)
+        assert R._roof_orders(state, kept) == R._roof_orders(state, new)
+
+
+@pytest.mark.parametrize("players,seed,bot", GAMES)
+def test_the_kept_lines_of_a_bots_view_are_made_afresh_alike(players: int, seed: int, bot: bool) -> None:
+    """Only the lines of the players whose pieces or score a placement changes are made anew (not everyone's
+    when a bonus tile moves or pieces go back): the others kept are as a copy of the position makes them."""
+    for state, player in positions(players, seed, bot):
+        kept = R.bot_view(state, player)
+        assert kept == R.bot_view(fresh(state), player)
+
+
+def test_the_wall_squares_worked_out_once_are_the_wall_squares() -> None:
+    assert medina.WALL_SQUARE == {wall: medina.wall_square(wall) for wall in medina.ALL_WALLS}
+
+
+@pytest.mark.parametrize("players,seed,bot", GAMES)
+def test_a_decision_is_asked_for_alike(players: int, seed: int, bot: bool) -> None:
+    for state, player in positions(players, seed, bot):
+        assert R.decision(state) == R.decision(fresh(state)) == ((player,), "start" if state["phase"] == "start"
+                                                                   else "build")

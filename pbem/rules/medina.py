@@ -11,6 +11,7 @@ Orders are one placement each: `start E5`, `palace grey C7`, `stable D7`, `merch
 from __future__ import annotations
 
 import re
+from bisect import insort
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Iterable, Iterator
@@ -87,6 +88,7 @@ ALL_WALLS = [w for side in "NSWE" for w in SIDE_WALLS[side]]
 WALLS_AT: dict[str, list[str]] = {s: [] for s in ALL_SQUARES}
 for _w in ALL_WALLS:
     WALLS_AT[wall_square(_w)].append(_w)
+WALL_SQUARE = {w: wall_square(w) for w in ALL_WALLS}  # `wall_square` of each segment, worked out once
 #: the segments beside a wall segment on its side of the city
 WALL_NEIGHBOURS = {w: [f"{w[0]}{p}" for p in (int(w[1:]) - 1, int(w[1:]) + 1) if 1 <= p <= SIDE_LENGTH[w[0]]]
                    for w in ALL_WALLS}
@@ -115,6 +117,12 @@ PALACE_TILE = {colour: (f"{colour} palace", points) for colour, points in DATA["
 TOWER_TILE = {str(tower): (f"tower {tower}", points) for tower, points in DATA["tower_bonus"].items()}
 
 
+@lru_cache(maxsize=256)
+def _decision(player: str, kind: str) -> Decision:
+    """A player's decision of a kind, made once: it is asked for before and after every placement."""
+    return Decision((player,), kind)
+
+
 def in_board_order(squares: Iterable[str]) -> list[str]:
     """The squares in board order: north to south, west to east."""
     return sorted(squares, key=SQUARE_INDEX.__getitem__)
@@ -125,6 +133,7 @@ class City:
     """What the rules ask about one position, worked out once per position (see `Medina._city`)."""
 
     owner_of: dict[str, int] = field(default_factory=dict)          # square -> palace id (parts, stables)
+    claimed: dict[str, list[int]] = field(default_factory=dict)     # player -> his palaces' ids, in order
     open_palace: dict[str, int | None] = field(default_factory=dict)  # colour -> its one open palace
     growth: dict[int, set[str]] = field(default_factory=dict)       # palace id -> squares it may grow to
     street_next: set[str] = field(default_factory=set)              # squares that continue the street
@@ -140,8 +149,14 @@ class City:
     #: the sites of each kind of piece ("palace grey", "stable", "merchant", "wall") as orders, made
     #: when first asked for: the check of who moves next and the next legal list share them
     orders: dict[str, list[Order]] = field(default_factory=dict)
+    #: each unclaimed palace's colour and the order that roofs it, in order, made when first asked for
+    roofs: list[tuple[str, Order]] | None = None
+    #: palace id -> the squares it may grow to and the palace orders onto them, as last made: a placement
+    #: elsewhere leaves them as they are
+    growth_orders: dict[int, tuple[frozenset[str], list[Order]]] = field(default_factory=dict)
     #: claimed palaces' points by palace id as the scores show them (with the palace's colour and first
-    #: square), as far as asked for; kept until a piece or wall touches them
+    #: square), as far as asked for; kept until a piece of the palace touches them, a merchant or wall beside
+    #: it adding a point
     points: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: the grid a view shows (see `Medina.grid`), once asked for; brought up to date by each placement, which
     #: replaces the rows it changes instead of changing them (a bot's view shares the rows)
@@ -223,6 +238,8 @@ class Medina(Ruleset):
                 owner_of[s] = pid
             for s in p["stables"]:
                 owner_of[s] = pid
+            if p["owner"] is not None:
+                c.claimed.setdefault(p["owner"], []).append(pid)
         c.near_palace = near_palace = set().union(*map(AROUND.__getitem__, owner_of))
         c.beside_palace = set().union(*map(ORTHO.__getitem__, owner_of))
         for s, pid in owner_of.items():
@@ -251,6 +268,28 @@ class Medina(Ruleset):
             if p["owner"] is None and city.growth[p["id"]] and city.open_palace[p["colour"]] is None:
                 city.open_palace[p["colour"]] = p["id"]
 
+    @staticmethod
+    def _add_points(city: City, pid: int, kind: str) -> None:
+        """One more point of `kind` ("merchants", "walls") for palace `pid`, in its points if kept (replaced,
+        not changed: a view may hold them)."""
+        if (points := city.points.get(pid)) is not None:
+            city.points[pid] = {**points, kind: points[kind] + 1, "total": points["total"] + 1}
+
+    @staticmethod
+    def _open_palaces_may_change(state: State, city: City, kind: str, where: str) -> bool:
+        """Whether a piece just placed on a square (the city's room to grow brought up to date) may change
+        which palace of a colour is open: when it founded a palace, or an open palace can grow no more.
+        Else each stays open: only the palace a piece goes onto gains room, so none before it can grow."""
+        if kind == "palace":
+            pid = state["board"][where]["palace"]
+            if city.open_palace[state["palaces"][pid]["colour"]] != pid:  # founded: no palace was open
+                return True
+        growth = city.growth
+        for pid in city.open_palace.values():
+            if pid is not None and not growth[pid]:
+                return True
+        return False
+
     def _find_street_next(self, state: State, city: City) -> None:
         """The empty squares beside an end of the current street that touch no other merchant."""
         city.street_next = set()
@@ -258,7 +297,7 @@ class Medina(Ruleset):
             board, merchants, street = state["board"], city.merchants, state["streets"][-1]
             for end in {street[0], street[-1]}:
                 for s in ORTHO[end]:
-                    if s not in board and sum(1 for n in ORTHO[s] if n in merchants) == 1:
+                    if s not in board and len(merchants.intersection(ORTHO[s])) == 1:
                         city.street_next.add(s)
 
     def _city_after(self, state: State, city: City, kind: str, where: str) -> City:
@@ -268,28 +307,34 @@ class Medina(Ruleset):
         board, owner_of = state["board"], city.owner_of
         if kind == "wall":
             city.orders.pop("wall", None)
-            if wall_square(where) in owner_of:
-                city.points.pop(owner_of[wall_square(where)], None)
+            if (pid := owner_of.get(WALL_SQUARE[where])) is not None:
+                self._add_points(city, pid, "walls")
         elif kind == "roof":
             palace = self.palace(state, board[where]["palace"])
             del city.growth[palace["id"]]  # a claimed palace grows no more
             city.points.pop(palace["id"], None)
             city.orders.pop(f"palace {palace['colour']}", None)
+            city.roofs = None
+            insort(city.claimed.setdefault(palace["owner"], []), palace["id"])
             self._find_open_palaces(state, city)
         else:  # a piece on a square: the sites of every kind of piece but walls change
             city.orders = {"wall": city.orders["wall"]} if "wall" in city.orders else {}
+            if kind == "palace" and len(self.palace(state, board[where]["palace"])["parts"]) == 1:  # founded
+                city.roofs = None
             city.street_next.discard(where)
             for growth in city.growth.values():
                 growth.discard(where)
-            for n in ORTHO[where]:
-                if n in owner_of:
-                    city.points.pop(owner_of[n], None)
+            touching = {owner_of[n] for n in ORTHO[where] if n in owner_of}  # the palaces beside it
             if kind == "merchant":
+                for pid in touching:
+                    self._add_points(city, pid, "merchants")
                 city.merchants.add(where)
                 self._unclear(city, (where,))
                 self._find_street_next(state, city)
             else:  # a palace part or a stable: the squares around it are neither clear any more nor room
                 pid = owner_of[where] = board[where]["palace"]  # for another palace to grow into
+                for other in touching:  # its own palace, which grows
+                    city.points.pop(other, None)
                 around = AROUND[where]
                 city.near_palace.update(around)
                 city.beside_palace.update(ORTHO[where])
@@ -301,16 +346,20 @@ class Medina(Ruleset):
                 if kind == "palace":
                     city.growth.setdefault(pid, set()).update(self._room_to_grow(state, city, pid, [where]))
                 self._unclear(city, (where, *around))
-            self._find_open_palaces(state, city)
+            if self._open_palaces_may_change(state, city, kind, where):
+                self._find_open_palaces(state, city)
         if city.grid is not None:
             self._redraw(state, city.grid, kind, where)
         _last_city = (_stamp(state), city)
         return city
 
-    def _renew_lines(self, state: State, city: City, player: str, kind: str, where: str, everyone: bool) -> None:
+    def _renew_lines(self, state: State, city: City, player: str, kind: str, where: str, went_back: bool,
+                     tiles_moved: set[str]) -> None:
         """Bring a bot's view's parts kept in `city` (brought up to date already) in step with `player`'s
-        placement: the palace line it changes made anew; the line of each player whose pieces or score
-        it may change dropped (of everyone's when pieces went back or a bonus tile moved)."""
+        placement: the palace line it changes made anew; the score line dropped of each player whose score
+        it may change (the owners of the palaces it touches, `player` for a roof, the players in
+        `tiles_moved`, who won or lost a bonus tile), and the line of each player whose pieces or score it
+        changes (`player`'s pieces in hand, everyone's when pieces went back)."""
         palaces, owner_of = state["palaces"], city.owner_of
         if kind != "wall" and city.palace_lines is not None:
             pid = state["board"][where].get("palace")
@@ -320,21 +369,23 @@ class Medina(Ruleset):
                     city.palace_lines[pid] = line
                 else:
                     city.palace_lines.append(line)
-        if everyone:
-            city.score_lines.clear()
+        if went_back:
             city.player_lines.clear()
-            return
-        city.player_lines.pop(player, None)  # his pieces in hand
+        else:
+            city.player_lines.pop(player, None)
+        changed = set(tiles_moved)  # the players whose score it changes
         if kind == "roof":  # his new palace
-            city.score_lines.pop(player, None)
+            changed.add(player)
         if kind == "wall":  # the owners of the palaces whose points it may change
-            touching = [owner_of[wall_square(where)]] if wall_square(where) in owner_of else []
+            touching = [owner_of[WALL_SQUARE[where]]] if WALL_SQUARE[where] in owner_of else []
         else:
             touching = [owner_of[n] for n in ORTHO[where] if n in owner_of]
         for pid in touching:
             if (owner := palaces[pid]["owner"]) is not None:
-                city.score_lines.pop(owner, None)
-                city.player_lines.pop(owner, None)
+                changed.add(owner)
+        for p in changed:
+            city.score_lines.pop(p, None)
+            city.player_lines.pop(p, None)
 
     @staticmethod
     def _unclear(city: City, squares: Iterable[str]) -> None:
@@ -383,9 +434,10 @@ class Medina(Ruleset):
     # -- orders -----------------------------------------------------------------------------------
 
     def decision(self, state: State) -> Decision | None:
-        if state["phase"] == "over":
+        phase = state["phase"]
+        if phase == "over":
             return None
-        return Decision((state["current"],), "start" if state["phase"] == "start" else "build")
+        return _decision(state["current"], "start" if phase == "start" else "build")
 
     def candidate_orders(self, state: State, player: str) -> list[Order]:
         if state["phase"] == "start":
@@ -441,8 +493,7 @@ class Medina(Ruleset):
             if supply["wall"]:
                 yield self._wall_orders(state, city)
         if supply["roof"]:
-            yield [f"roof {p['colour']} {p['parts'][0]}" for p in state["palaces"]
-                   if p["owner"] is None and p["colour"] not in claimed]
+            yield [order for colour, order in self._roof_orders(state, city) if colour not in claimed]
 
     def _roof_duty(self, state: State, player: str) -> str | None:
         """What the only player with roofs left must place now: "roof" (nothing else), "claim" (a roof, or
@@ -465,7 +516,11 @@ class Medina(Ruleset):
         if key not in city.orders:
             open_id = city.open_palace[colour]
             if open_id is not None:
-                city.orders[key] = list(map(PALACE_ORDER[colour].__getitem__, in_board_order(city.growth[open_id])))
+                growth, made = city.growth[open_id], city.growth_orders.get(open_id)
+                if made is None or made[0] != growth:
+                    made = city.growth_orders[open_id] = (
+                        frozenset(growth), list(map(PALACE_ORDER[colour].__getitem__, in_board_order(growth))))
+                city.orders[key] = made[1]
             else:
                 if colour not in city.clear_palaces:
                     city.clear_palaces[colour] = dict.fromkeys(map(PALACE_ORDER[colour].__getitem__, city.clear))
@@ -490,6 +545,13 @@ class Medina(Ruleset):
             city.orders["merchant"] = list(map(MERCHANT_ORDER.__getitem__, sites))
         return city.orders["merchant"]
 
+    def _roof_orders(self, state: State, city: City) -> list[tuple[str, Order]]:
+        """Every unclaimed palace's colour and the order that roofs it."""
+        if city.roofs is None:
+            city.roofs = [(p["colour"], f"roof {p['colour']} {p['parts'][0]}") for p in state["palaces"]
+                          if p["owner"] is None]
+        return city.roofs
+
     def _wall_orders(self, state: State, city: City) -> list[Order]:
         """The wall segments that may be built now."""
         if "wall" not in city.orders:
@@ -498,8 +560,11 @@ class Medina(Ruleset):
             for w in walls:
                 built[w[0]] += 1
             joins = AT_TOWER.union(*map(WALL_NEIGHBOURS.__getitem__, walls))  # a tower or a wall beside it
-            city.orders["wall"] = [WALL_ORDER[w] for w in ALL_WALLS if w in joins and w not in walls
-                                   and built[w[0]] + 1 < SIDE_LENGTH[w[0]]]
+            orders: list[Order] = []
+            for side, segments in SIDE_WALLS.items():  # in the order of `ALL_WALLS`
+                if built[side] + 1 < SIDE_LENGTH[side]:  # one more leaves a gate open
+                    orders += [WALL_ORDER[w] for w in segments if w in joins and w not in walls]
+            city.orders["wall"] = orders
         return city.orders["wall"]
 
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
@@ -587,9 +652,9 @@ class Medina(Ruleset):
         if where in state["walls"]:
             return f"wall {where} stands already"
         side = where[0]
-        if where not in AT_TOWER and not any(n in state["walls"] for n in WALL_NEIGHBOURS[where]):
+        if where not in AT_TOWER and state["walls"].keys().isdisjoint(WALL_NEIGHBOURS[where]):
             return f"walls are built from the corner towers along the edge: {where} joins no tower and no wall"
-        if sum(1 for w in state["walls"] if w[0] == side) + 1 >= SIDE_LENGTH[side]:
+        if [w[0] for w in state["walls"]].count(side) + 1 >= SIDE_LENGTH[side]:
             return f"wall {where} would join two towers; a gate must stay open on the {side} side"
         return None
 
@@ -670,7 +735,7 @@ class Medina(Ruleset):
         elif kind == "wall":
             supply["wall"] -= 1
             state["walls"][where] = self._tower_of(state, where)
-            pid = city.owner_of.get(wall_square(where))
+            pid = city.owner_of.get(WALL_SQUARE[where])
             if pid is not None and self.palace(state, pid)["owner"] is not None:
                 touched = [(where, self.palace(state, pid)["owner"])]
         else:
@@ -682,19 +747,25 @@ class Medina(Ruleset):
             state["roofed"][player].append(colour)
             touched = [(w, player) for s in palace["parts"] + palace["stables"]
                        for w in WALLS_AT[s] if w in state["walls"]]
-        told = len(events)
+        tiles_moved: set[str] = set()  # the players who won or lost a bonus tile
         for wall, owner in touched:
             tower = state["walls"][wall]
-            if state["tower_bonus"][tower] != owner:
+            if (holder := state["tower_bonus"][tower]) != owner:
                 events.append({"type": "tower_bonus", "tower": int(tower), "player": owner, "wall": wall,
-                               "from": state["tower_bonus"][tower]})
+                               "from": holder})
+                tiles_moved.update((owner, holder) if holder is not None else (owner,))
             state["tower_bonus"][tower] = owner
         if claimed_grows:  # no other placement changes a claimed palace
+            holders = dict(state["palace_bonus"])
             self._palace_bonus(state, events)
-        moved = len(events) > told  # a bonus tile moved
+            for colour, pid in state["palace_bonus"].items():
+                if pid != holders[colour]:
+                    tiles_moved.add(self.palace(state, pid)["owner"])
+                    if holders[colour] is not None:
+                        tiles_moved.add(self.palace(state, holders[colour])["owner"])
         city = self._city_after(state, city, kind, where)  # returning pieces leaves it as it is
         went_back = self._return_pieces(state, events, city)
-        self._renew_lines(state, city, player, kind, where, went_back or moved)
+        self._renew_lines(state, city, player, kind, where, went_back, tiles_moved)
         state["placed"] += 1
         self._next(state, player, events, city)
         return events
@@ -739,7 +810,7 @@ class Medina(Ruleset):
                     to_come.append(colour)
                     break
         went_back = False
-        if to_come and (not city.clear or all(roofed[p] for p in players)):  # else every colour fits, none is claimed by all
+        if to_come and (not city.clear or all(map(roofed.__getitem__, players))):  # else every colour fits, none is claimed by all
             claimed_by_all = set(COLOURS).intersection(*[roofed[p] for p in players])
             for colour in to_come.copy():
                 claimed = colour in claimed_by_all
@@ -752,7 +823,9 @@ class Medina(Ruleset):
                                    "why": "every player has claimed one" if claimed else "no piece fits any more"})
                     to_come.remove(colour)
                     went_back = True
-        live = {x["colour"] for x in state["palaces"] if x["owner"] is None}.union(to_come)  # a roof may go onto
+        live = set(to_come)  # the colours a roof may go onto: pieces to come, or an unclaimed palace
+        if len(live) < len(COLOURS):
+            live.update(x["colour"] for x in state["palaces"] if x["owner"] is None)
         for p in players:
             roofs = supply[p]["roof"]
             if not roofs:  # no roof: none too many
@@ -837,11 +910,10 @@ class Medina(Ruleset):
         """One player's line of `scores`."""
         line: dict[str, Any] = {"palaces": [], "bonus": [], "total": 0}
         known, palaces = city.points, state["palaces"]
-        for palace in palaces:
-            if palace["owner"] == player:
-                s = known.get(palace["id"]) or self._palace_score(state, palace, city)
-                line["palaces"].append(s.copy())
-                line["total"] += s["total"]
+        for pid in city.claimed.get(player, ()):
+            s = known.get(pid) or self._palace_score(state, palaces[pid], city)
+            line["palaces"].append(s.copy())
+            line["total"] += s["total"]
         for colour, pid in state["palace_bonus"].items():
             if pid is not None and palaces[pid]["owner"] == player:
                 tile, points = PALACE_TILE[colour]
@@ -909,8 +981,11 @@ class Medina(Ruleset):
         else:  # a palace part, a stable or a roof: the palace's pieces as they show now
             palace = self.palace(state, state["board"][where]["palace"])
             part, stable = self._palace_marks(state, palace)
-            marks.update(dict.fromkeys(palace["parts"], part))
-            marks.update(dict.fromkeys(palace["stables"], stable))
+            if kind == "roof":  # the owner shows on every piece
+                marks.update(dict.fromkeys(palace["parts"], part))
+                marks.update(dict.fromkeys(palace["stables"], stable))
+            else:  # the palace's other pieces show as they did
+                marks[where] = stable if kind == "stable" else part
         copied: set[int] = set()
         for sq, mark in marks.items():
             row, col = SQUARE_CELL[sq]

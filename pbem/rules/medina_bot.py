@@ -101,6 +101,12 @@ def _palaces_beside_merchants(layout: Layout, merchants: bytes) -> frozenset[Ord
     return frozenset(chain.from_iterable(map(layout.palaces_beside.__getitem__, cells)))
 
 
+@cache
+def _mood(me: str) -> float:
+    """A player's temperament, asked for once."""
+    return temperament(me)
+
+
 @bot("medina")
 def medina_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     """Claims big palaces, builds onto them, runs the street and walls past its own palaces.
@@ -120,7 +126,7 @@ def medina_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
         raise ValueError("a Medina grid has cells of two characters")
     # the cells beside a square, by their first characters (`M`, `m`: a merchant; a palace letter: a palace
     # piece or a stable) and their second (my seat: a piece of mine; no other cell of a square has a digit)
-    firsts, seconds, mood = layout.firsts, layout.seconds, temperament(me)
+    firsts, seconds, mood = layout.firsts, layout.seconds, _mood(me)
     palace = 3 + mood  # a palace piece, and half a point for each merchant beside it
 
     others = layout.other_orders.intersection(legal)
@@ -137,7 +143,12 @@ def medina_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
             near = firsts[where](text)
             scores[order] = 1 + 2 * seconds[where](text).count(seat) + 0.5 * sum(map(PALACE_LETTERS.__contains__, near))
         elif kind == "roof":
-            size = next(p["size"] for p in view["palaces"] if p["at"] == where or p["colour"] == colour and p["owner"] is None)
+            for p in view["palaces"]:  # the palace at the square (or before it, an unclaimed one of its colour)
+                if p["at"] == where or p["colour"] == colour and p["owner"] is None:
+                    size = p["size"]
+                    break
+            else:
+                raise ValueError(f"no {colour} palace to roof at {where}")
             scores[order] = size * (1.5 + mood) + (6 if size >= 3 + 2 * mood else -5)
         else:
             scores[order] = layout.start_score[where]
