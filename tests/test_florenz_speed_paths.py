@@ -7,6 +7,7 @@ timed."""
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any, Iterator
 
@@ -18,8 +19,9 @@ from pbem.rules.base import Ruleset
 from pbem.rules.florenz import Florenz
 from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
-from pbem.rules.florenz.bot import Worth
-from pbem.rules.florenz.data import LOCATIONS
+from pbem.rules.florenz import scandal as S
+from pbem.rules.florenz.bot import Worth, target_term
+from pbem.rules.florenz.data import LOCATIONS, PLAN_CARDS, SCANDAL_CARDS, medici_of, route
 from pbem.rules.florenz.orders import parse, split_position
 
 GAME = Florenz()
@@ -177,3 +179,76 @@ def test_bonus_candidates_are_legal(players: int, options: dict[str, str], seed:
             candidates = GAME.candidate_orders(state, p)
             assert GAME.legal_orders(state, p) == candidates
             assert all(GAME.why_illegal(state, p, o) is None for o in candidates)
+
+
+@pytest.mark.parametrize("players,options,seed", GAMES)
+def test_plays_as_their_rules_read(players: int, options: dict[str, str], seed: str) -> None:
+    """With every scandal card in hand, the plays `legal_plays` offers (each card judged by its own
+    rule on facts gathered once) are the candidates `why_play` allows, in the same order."""
+    for state, p in positions(players, options, f"{seed}-plays", False):
+        if GAME.decision(state).kind != "action":   # type: ignore[union-attr]
+            continue
+        held = copy.deepcopy(state)
+        held["scandal"]["hand"][p] = list(SCANDAL_CARDS)
+        plain = [o for o in S.candidates(held, p) if S.why_play(held, p, o) is None]
+        assert S.legal_plays(held, p) == plain
+        assert held["scandal"]["hand"][p] == list(SCANDAL_CARDS)   # each card put back where it was
+
+
+@pytest.mark.parametrize("players,options,seed", GAMES)
+def test_cup_fits_as_why_boast(players: int, options: dict[str, str], seed: str) -> None:
+    """`cup_fits` refuses a boast exactly when `why_boast` does for its cup and slot (the member, the
+    cup left and the time aside)."""
+    for state, p in positions(players, options, f"{seed}-cups", False):
+        counts = A.boast_counts(state, p)
+        enough = dict(state, supply={**state["supply"], p: {**state["supply"][p], "cup": 1}},
+                      time={**state["time"], p: 99})
+        for loc in LOCATIONS:
+            plain = A.why_boast(enough, p, {"location": loc}, needs_member=False, counts=counts) is None
+            assert A.cup_fits(state, p, loc, counts) == plain, loc
+
+
+def plain_setting(view: dict[str, Any], me: str) -> tuple[list[tuple[float, int, str]], list[str], list[str]]:
+    """The bot's targets (weight, round, location), the active carriage's route and the plan card's
+    locations, read plainly from the view."""
+    r = view["round"] or 1
+    targets = [((1.0, 0.5, 0.3)[ahead], rnd, view["targets"][medici_of(rnd)])
+               for ahead, rnd in enumerate(range(r, min(r + 3, 10))) if medici_of(rnd) in view["targets"]]
+    active = medici_of(r)
+    way = route(view["carriages"][active], view["targets"][active]) \
+        if active in view["carriages"] and active in view["targets"] else []
+    plan = view["plan_cards"].get(me)
+    return targets, way, [] if plan is None else PLAN_CARDS[plan]["locations"]
+
+
+@pytest.mark.parametrize("players,options,seed", GAMES)
+def test_worth_reads_the_view_plainly(players: int, options: dict[str, str], seed: str) -> None:
+    """A `Worth` (its setting kept between decisions, the targets' terms kept by queue) has the targets,
+    route and plan the view gives, and each queue's part is what the rules read plainly: my members,
+    each target's term there, and whether the active carriage pays me its head VP there."""
+    for state, p in positions(players, options, f"{seed}-worth", True):
+        view = GAME.bot_view(state, p)
+        worth = Worth(view, p)
+        targets, way, plan = plain_setting(view, p)
+        assert (worth.targets, worth.route, worth.plan) == (targets, way, plan)
+        for loc, queue in view["queues"].items():
+            terms = {k: target_term(queue, p, w, rnd) for k, (w, rnd, t) in enumerate(targets) if t == loc}
+            head = loc in way and B.head_scorer(queue, worth.active) == p
+            assert worth.part(loc, queue) == (B.members(queue, p), terms, head), loc
+
+
+def test_member_walks_are_the_member_steps() -> None:
+    """`member_walks` gives each member's steps as `member_steps` does, in board order, each written as
+    the move and the one-member hurries over it that the order grammar reads back."""
+    for state, p in positions(4, {}, "speed-walks", False):
+        queues = state["queues"]
+        walks = [walk for loc in LOCATIONS for n, piece in enumerate(queues[loc], 1) if piece["family"] == p
+                 for walk in A.member_walks(loc, n)]
+        assert [walk.step for walk in walks] == A.member_steps(state, p)
+        for walk in walks:
+            (pos, via), start = walk.step, walk.start
+            assert parse(walk.move) == {"verb": "move", "position": pos, "to": via}
+            assert walk.path == A.PATH_ID[(start, via)] and start == pos.split(".")[0]
+            assert [(to, path, parse(text)) for to, path, text in walk.hurries] == [
+                (to, A.PATH_ID[(via, to)], {"verb": "hurry", "position": pos, "via": via, "to": to})
+                for to in A.NEIGHBOURS[via]]

@@ -40,6 +40,10 @@ BOT_VIEW_KEYS = ("round", "queues", "guards", "boast", "targets", "carriages", "
                  "plan_cards", "scandal")
 
 
+#: the deck each scandal card belongs to
+DECK_OF_CARD: dict[str, str] = {card: spec["deck"] for card, spec in SCANDAL_CARDS.items()}
+
+
 #: the parts of a view that hide some of the state from a player (`Florenz._part`)
 HIDDEN = frozenset({"location_stack", "time_stack", "scandal", "strozzi", "plan_cards"})
 
@@ -312,13 +316,19 @@ class Florenz(Ruleset):
         if part == "hand":
             return {f: list(cards) if f == player else Florenz._per_deck(cards, scandal["discard"])
                     for f, cards in value.items()}
+        if part == "discard":   # each deck's pile: card names
+            return {d: list(cards) for d, cards in value.items()}
         return plain_copy(value)
 
     @staticmethod
     def _per_deck(cards: list[str], decks: dict[str, Any]) -> dict[str, int]:
         """How many of the cards come from each deck."""
-        of = [SCANDAL_CARDS[c]["deck"] for c in cards]
-        return {d: of.count(d) for d in decks}
+        counts = dict.fromkeys(decks, 0)
+        for card in cards:
+            deck = DECK_OF_CARD[card]
+            if deck in counts:
+                counts[deck] += 1
+        return counts
 
     def result(self, state: State) -> list[dict[str, Any]]:
         return F.result(state)

@@ -6,7 +6,8 @@ and appends events. Scandal cards (`play`) come in step 3.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz.data import (
@@ -256,6 +257,30 @@ def member_steps(state: State, family: str) -> list[Step]:
             if p["family"] == family for to in NEIGHBOURS[loc]]
 
 
+class Walk(NamedTuple):
+    """A member's step to a neighbour as the legal orders write it (`member_walks`)."""
+
+    #: (the member's position, the neighbour it steps to), as `member_steps` gives it
+    step: Step
+    #: where the member stands and the path it crosses
+    start: str
+    path: str
+    #: the step as a move
+    move: str
+    #: the one-member hurries on from the neighbour: (where it ends, the path crossed, the order)
+    hurries: tuple[tuple[str, str, str], ...]
+
+
+@lru_cache(maxsize=None)
+def member_walks(loc: str, n: int) -> tuple[Walk, ...]:
+    """The steps of the member at position `n` at `loc` to each neighbour, in board order, with their
+    orders written once (kept: a decision writes some fifty moves and hurries)."""
+    pos = f"{loc}.{n}"
+    return tuple(Walk((pos, via), loc, PATH_ID[(loc, via)], f"move {pos} to {via}",
+                      tuple((to, PATH_ID[(via, to)], f"hurry {pos} to {via} to {to}") for to in NEIGHBOURS[via]))
+                 for via in NEIGHBOURS[loc])
+
+
 def steps_work(state: State, family: str, steps: list[Step]) -> bool:
     """Whether single steps of different members, one after the other, are allowed: every path open to
     the family and a free slot where each step ends, counting those who left or came before (as
@@ -294,7 +319,7 @@ def hurry_pairs(state: State, family: str, steps: list[Step] | None = None,
     # (step, position, start, where it ends, free slots there): the steps over open paths only, since
     # neither order of a pair crosses a closed path
     walks = [(step, step[0], step[0].split(".")[0], step[1], free[step[1]]) for step in steps
-             if PATH_ID[(step[0].split(".")[0], step[1])] not in closed]
+             if not closed or PATH_ID[(step[0].split(".")[0], step[1])] not in closed]
     out: list[tuple[Step, Step]] = []
     for i, (step_a, pa, sa, ta, free_a) in enumerate(walks):
         for step_b, pb, sb, tb, free_b in walks[i + 1:]:
@@ -416,23 +441,23 @@ def legal_actions(state: State, family: str) -> list[str]:
         out += [f"promote {loc}.{n}" for loc in LOCATIONS for n, p in enumerate(queues[loc], 1)
                 if p["family"] == family and p["rank"] in PROMOTES_TO and supply[PROMOTES_TO[p["rank"]]] >= 1]
     closed = blocked_paths(state)
-    steps = member_steps(state, family)
+    walks = [walk for loc in LOCATIONS for n, p in enumerate(queues[loc], 1) if p["family"] == family
+             for walk in member_walks(loc, n)]
+    steps = [walk.step for walk in walks]   # as `member_steps`
     if time >= COST["move"]:
-        out += [f"move {pos} to {to}" for pos, to in steps
-                if free[to] > 0 and PATH_ID[(pos.split(".")[0], to)] not in closed]
+        out += [walk.move for walk in walks if free[walk.step[1]] > 0 and walk.path not in closed]
     if time >= COST["hurry"]:
-        for pos, via in steps:
-            start = pos.split(".")[0]
-            if PATH_ID[(start, via)] not in closed:
-                out += [f"hurry {pos} to {via} to {to}" for to in NEIGHBOURS[via]
-                        if free[to] + (to == start) > 0 and PATH_ID[(via, to)] not in closed]
+        for walk in walks:
+            if walk.path not in closed:
+                start = walk.start
+                out += [text for to, path, text in walk.hurries
+                        if free[to] + (to == start) > 0 and path not in closed]
         out += [f"hurry {p1} to {t1} and {p2} to {t2}"
                 for (p1, t1), (p2, t2) in hurry_pairs(state, family, steps, free)]
     held = {pos.split(".")[0] for pos, _ in steps}   # where the family has members (each has neighbours)
     if supply["cup"] >= 1 and time >= COST["boast"]:
         counts = boast_counts(state, family)
-        out += [f"boast {loc}" for loc in LOCATIONS if loc in held
-                and why_boast(state, family, {"location": loc}, needs_member=False, counts=counts) is None]
+        out += [f"boast {loc}" for loc in LOCATIONS if loc in held and cup_fits(state, family, loc, counts)]
     for medici in MEDICI:
         if supply["gift"] < 1 or state["carriages"][medici] not in held \
                 or time < B.gift_cost(state["gifts_given"][family][medici]):
@@ -467,6 +492,16 @@ def boast_value(state: State, family: str, location: str, counts: Counts | None 
     """The VP a boast at `location` earns now; `counts` are `boast_counts` when the caller has them."""
     return B.boast_vp(state["boast"][location]["tile"], family, state["queues"], location,
                       *(boast_counts(state, family) if counts is None else counts))
+
+
+def cup_fits(state: State, family: str, location: str, counts: Counts) -> bool:
+    """Whether the family's cup may go on the tile at `location` (as `why_boast` finds, the member,
+    the cup left and the time aside): no cup of the family's there yet, and a slot free for the VP
+    the boast earns now (`counts` are `boast_counts`)."""
+    tile = state["boast"][location]
+    if any(tile[slot] is not None and tile[slot]["family"] == family for slot in BOAST_SLOT_ORDER):
+        return False
+    return tile[BOAST_SLOT_ORDER[0]] is None or B.cup_slot(boast_value(state, family, location, counts), tile) is not None
 
 
 def why_boast(state: State, family: str, o: dict[str, Any], needs_member: bool = True,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from pbem.bots import bot, temperament
 from pbem.rules.base import Order
@@ -27,8 +27,58 @@ Delta = tuple[int, int, tuple[tuple[int, "float | None"], ...], int]
 #: my members leaving or entering a queue in turn: ("leave" or "enter", position, its location and number)
 Walkers = tuple[tuple[str, str, str, int], ...]
 
-#: what a move or hurry does to each queue it changes (`walk_plan`)
-Plan = tuple[tuple[str, str, Walkers], ...]
+#: a piece of a queue as the bot walks it: its position in the view's queue (0: a newcomer), its
+#: (family, rank) and the rank's place in the rank order
+Piece = tuple[int, tuple[str, str], int]
+
+#: what a move or hurry does to each queue it changes (`walk_plan`): a text naming the change, the
+#: location, my members leaving or entering in turn, and how many more of mine stand there after
+Plan = tuple[tuple[str, str, Walkers, int], ...]
+
+
+class Setting(NamedTuple):
+    """What a `Worth` reads of a view besides the queues and the doormen, the same decision after
+    decision while the round, the targets, the active carriage and the plan card stay (`_setting`)."""
+
+    #: (weight, round, target) of the Medici to score this round and the next two
+    targets: list[tuple[float, int, str]]
+    #: the locations the active Medici's carriage enters on its way to his target
+    route: list[str]
+    #: the plan card's locations (none without a card), as a set, and whether there is a card
+    plan: list[str]
+    plan_set: set[str]
+    has_plan: bool
+    #: location -> (index in `targets`, weight, round) of each target there
+    targets_at: dict[str, list[tuple[int, float, int]]]
+    #: the (weight, round) of each target at each location, as `queue_part` reads them
+    scoring_at: dict[str, tuple[tuple[float, int], ...]]
+    #: the locations whose queues the targets' terms and the heads on the route read
+    scored: set[str]
+    #: the plan card's term for each number of members in it (as `Worth.of_parts` works it out)
+    plan_term: list[float]
+
+
+@lru_cache(maxsize=4096)
+def _setting(me: str, r: int, targets: tuple[tuple[str, str], ...], carriage: str | None,
+             plan: int | None) -> Setting:
+    """The `Setting` of a view of round `r` for `me`: the Medici's targets (as the view's items), the
+    active Medici's carriage (None: not on the board) and my plan card (None: none). Kept: to be read,
+    not changed."""
+    target_of = dict(targets)
+    chosen: list[tuple[float, int, str]] = []
+    for ahead, rnd in enumerate(range(r, min(r + 3, 10))):
+        target = target_of.get(medici_of(rnd))
+        if target is not None:
+            chosen.append(((1.0, 0.5, 0.3)[ahead], rnd, target))
+    active = medici_of(r)
+    way = route(carriage, target_of[active]) if carriage is not None and active in target_of else []
+    locations: list[str] = [] if plan is None else PLAN_CARDS[plan]["locations"]
+    targets_at: dict[str, list[tuple[int, float, int]]] = {}
+    for k, (w, rnd, t) in enumerate(chosen):
+        targets_at.setdefault(t, []).append((k, w, rnd))
+    scoring_at = {loc: tuple((w, rnd) for _, w, rnd in at) for loc, at in targets_at.items()}
+    return Setting(chosen, way, locations, set(locations), plan is not None, targets_at, scoring_at,
+                   {t for _, _, t in chosen} | set(way), [1.5 * min(n, 6) * (r / 9) for n in range(7)])
 
 
 class Worth:
@@ -37,43 +87,44 @@ class Worth:
     locations held. Built once per decision: a position's queues that are the view's own (an order
     changes two or three) reuse the parts worked out for the view, added up in the same order; the
     part of a queue members left or entered is worked out once for all the moves and hurries that
-    change it alike."""
+    change it alike (one member leaving from a position, or one of a rank entering, alike whoever it
+    is), and what it reads of the view besides the queues is kept between decisions (`Setting`)."""
 
     def __init__(self, view: dict[str, Any], me: str) -> None:
         self.me = me
         self.view = view
         self.base: Queues = view["queues"]
         self.round = r = view["round"] or 1
+        active = medici_of(r)
+        setting = _setting(me, r, tuple(view["targets"].items()), view["carriages"].get(active),
+                           view["plan_cards"].get(me))
         #: (weight, round, target) of the Medici to score this round and the next two
-        self.targets: list[tuple[float, int, str]] = []
-        for ahead, rnd in enumerate(range(r, min(r + 3, 10))):
-            target = view["targets"].get(medici_of(rnd))
-            if target is not None:
-                self.targets.append(((1.0, 0.5, 0.3)[ahead], rnd, target))
-        self.active = active = medici_of(r)
+        self.targets: list[tuple[float, int, str]] = setting.targets
+        self.active = active
         self.head_vp = DISC[r]["head_vp"]
-        self.route = route(view["carriages"][active], view["targets"][active]) \
-            if active in view["carriages"] and active in view["targets"] else []
-        plan = view["plan_cards"].get(me)
-        self.plan: list[str] = [] if plan is None else PLAN_CARDS[plan]["locations"]
-        self.has_plan = plan is not None
-        #: each target with its term for the view's queue there
-        self._target_terms = [(t, self._target_term(w, rnd, self.base[t])) for w, rnd, t in self.targets]
-        self._heads = {loc: self._heads_here(self.base[loc]) for loc in self.route}
+        self.route = setting.route
+        self.plan: list[str] = setting.plan
+        self.has_plan = setting.has_plan
+        #: each target with its term for the view's queue there (`target_term`, as `queue_part` keeps it)
+        terms: list[float | None] = [None] * len(self.targets)
+        #: the view's queues as their (family, rank) pieces (`_queue_key`), those at the targets at once
+        self._queue_keys: dict[str, tuple[tuple[str, str], ...]] = {}
+        for loc, at in setting.targets_at.items():
+            key = self._queue_keys[loc] = tuple([(p["family"], p["rank"]) for p in self.base[loc]])
+            now = queue_part(key, me, setting.scoring_at[loc], None)[1]
+            for (k, _, _), term in zip(at, now):
+                terms[k] = term
+        self._target_terms = [(t, term) for (_, _, t), term in zip(self.targets, terms)]
+        self._heads = {loc: B.head_scorer(self.base[loc], active) == me for loc in self.route}
         #: how many locations of the route the view's queues give me the head of
         self._heads_count = sum(self._heads.values())
         self._members = {loc: [p["family"] for p in q].count(me) for loc, q in self.base.items()}   # B.members
-        self._in_plan = sum(self._members[loc] for loc in self.plan)
-        self._held = sum(1 for n in self._members.values() if n)
-        self._plan_set = set(self.plan)   # the plan card's four different locations
-        self._targets_at: dict[str, list[tuple[int, float, int]]] = {}   # location -> (index, weight, round)
-        for k, (w, rnd, t) in enumerate(self.targets):
-            self._targets_at.setdefault(t, []).append((k, w, rnd))
-        #: the (weight, round) of each target at each location, as `queue_part` reads them
-        self._scoring_at = {loc: tuple((w, rnd) for _, w, rnd in at) for loc, at in self._targets_at.items()}
-        #: the locations whose queues the targets' terms and the heads on the route read, and the sum
-        #: of those terms and head VP for the view's queues (most orders change none of them)
-        self._scored = {t for _, _, t in self.targets} | set(self.route)
+        self._in_plan = sum([self._members[loc] for loc in self.plan])
+        self._held = len([1 for n in self._members.values() if n])
+        self._plan_set = setting.plan_set   # the plan card's four different locations
+        self._targets_at = setting.targets_at
+        self._scoring_at = setting.scoring_at
+        self._scored = setting.scored
         self._scored_worth = self._scored_sum({})
         #: the targets' terms for the view's queues, by index, and their sum (as `_scored_sum` adds them)
         self._terms = [term for _, term in self._target_terms]
@@ -86,20 +137,25 @@ class Worth:
         self._walk_parts: dict[str, Delta] = {}
         self._walk_worth: dict[str, float] = {}
         self._doormen: dict[str, bool] = {}
-        self._queue_pieces: dict[str, list[tuple[int, str, str]]] = {}
-        #: the plan card's term for each number of members in it (as `of_parts` works it out)
-        self._plan_term = [1.5 * min(n, 6) * (self.round / 9) for n in range(7)]
-
-    def _target_term(self, weight: float, rnd: int, queue: list[dict[str, Any]]) -> float | None:
-        return target_term(queue, self.me, weight, rnd)
+        self._queue_pieces: dict[str, list[Piece]] = {}
+        #: `_count_delta` by (location, members more), `_scored_with` by its arguments
+        self._count_deltas: dict[tuple[str, int], Delta] = {}
+        #: `_single_delta` by (location, the position left or the rank entering)
+        self._single_deltas: dict[tuple[str, "int | str"], Delta] = {}
+        self._scored_by: dict[tuple[tuple[tuple[int, float | None], ...], int], float] = {}
+        self._plan_term = setting.plan_term
 
     def _heads_here(self, queue: list[dict[str, Any]]) -> bool:
         return B.head_scorer(queue, self.active) == self.me
 
     def part(self, loc: str, queue: list[dict[str, Any]]) -> Part:
         """What the queue `queue` at `loc` gives the worth."""
-        terms = {k: self._target_term(w, rnd, queue) for k, w, rnd in self._targets_at.get(loc, ())}
-        return B.members(queue, self.me), terms, loc in self._heads and self._heads_here(queue)
+        at = self._targets_at.get(loc)
+        if at is None:
+            return B.members(queue, self.me), {}, loc in self._heads and self._heads_here(queue)
+        n, terms, head = queue_part(tuple([(p["family"], p["rank"]) for p in queue]), self.me,
+                                    self._scoring_at[loc], self.active if loc in self._heads else None)
+        return n, {k: term for (k, _, _), term in zip(at, terms)}, head
 
     def __call__(self, changes: Queues) -> float:
         """The worth of the view's position with the queues in `changes` (only those an order changed)
@@ -148,13 +204,27 @@ class Worth:
         hold on the route is worked out once, and so is the worth."""
         worth = self._walk_worth.get(whole)
         if worth is None:
-            deltas = []
-            for key, loc, how in plan:
-                delta = self._walk_parts.get(key)
+            in_plan, held, terms, heads = self._in_plan, self._held, (), 0
+            parts = self._walk_parts
+            for key, loc, how, net in plan:
+                delta = parts.get(key)
                 if delta is None:
-                    delta = self._walk_parts[key] = self._walk_delta(loc, how)
-                deltas.append(delta)
-            worth = self._walk_worth[whole] = self._worth_of(deltas)
+                    delta = parts[key] = self._walk_delta(loc, how, net)
+                plan_more, held_more, changed, heads_more = delta
+                in_plan += plan_more
+                held += held_more
+                if changed:
+                    terms += changed
+                heads += heads_more
+            if terms or heads:   # as `_worth_with`, written out: this runs for every move and hurry
+                worth = self._scored_by.get((terms, heads))
+                if worth is None:
+                    worth = self._scored_by[terms, heads] = self._scored_with(terms, heads)
+            else:
+                worth = self._scored_worth
+            if self.has_plan:
+                worth += self._plan_term[min(in_plan, 6)]
+            worth = self._walk_worth[whole] = worth + 0.3 * held
         return worth
 
     def _scored_with(self, changed: tuple[tuple[int, float | None], ...], heads: int) -> float:
@@ -174,69 +244,127 @@ class Worth:
             worth += self.head_vp
         return worth
 
-    def _walk_delta(self, loc: str, how: Walkers) -> Delta:
-        """What the queue at `loc`, after my members at the positions given leave or enter it in turn,
-        changes (`_delta`)."""
+    def _walk_delta(self, loc: str, how: Walkers, net: int) -> Delta:
+        """What the queue at `loc`, after my members at the positions given leave or enter it in turn
+        (`net` more of them in all), changes (`_delta`)."""
         if loc not in self._scored:   # only my members there count, and every member walking is mine
-            return self._delta(loc, self._members[loc] + sum(1 if what == "enter" else -1 for what, *_ in how))
-        queue = list(self._pieces(loc))
+            return self._count_delta(loc, net)
+        if len(how) == 1:   # one member leaves from its position, or one enters by its rank
+            what, _, start, n = how[0]
+            alike = (loc, n) if what == "leave" else (loc, self.base[start][n - 1]["rank"])
+            delta = self._single_deltas.get(alike)
+            if delta is None:
+                delta = self._single_deltas[alike] = self._single_delta(loc, what, alike[1])
+            return delta
+        queue = self._pieces(loc)
         for what, _, start, n in how:
             if what == "leave":   # a member leaves the queue it stands in
-                del queue[next(k for k, (i, _, _) in enumerate(queue) if i == n)]
+                queue = [piece for piece in queue if piece[0] != n]
             else:
-                self._enter(queue, loc, self.base[start][n - 1]["rank"])
+                queue = self._entered(queue, loc, self.base[start][n - 1]["rank"])
         return self._delta(loc, queue)
 
-    def _pieces(self, loc: str) -> list[tuple[int, str, str]]:
-        """The view's queue at `loc` as (position, family, rank) of each piece (not to be changed)."""
-        pieces = self._queue_pieces.get(loc)
-        if pieces is None:
-            pieces = self._queue_pieces[loc] = [(i, p["family"], p["rank"]) for i, p in enumerate(self.base[loc], 1)]
-        return pieces
-
-    def _enter(self, queue: list[tuple[int, str, str]], loc: str, rank: str) -> None:
-        """A newcomer of mine of `rank` enters `queue` at `loc` where `B.enter` puts it."""
-        r = RANK_ORDER[rank]
-        if self._doorman(loc):
-            at = sum(1 for _, _, other in queue if RANK_ORDER[other] < r)
+    def _single_delta(self, loc: str, what: str, which: "int | str") -> Delta:
+        """`_delta` of the queue at `loc` after one member of mine leaves it from position `which` or
+        one of rank `which` enters it, worked out on the view's queue as its (family, rank) pieces.
+        Where only the route reads the queue, only who stands at its head counts."""
+        queue = self.base[loc]
+        stays: dict[str, Any] | None   # the piece at the head after
+        if what == "leave":
+            i = int(which) - 1
+            if loc in self._targets_at:
+                key = self._queue_key(loc)
+                return self._target_delta(loc, key[:i] + key[i + 1:])
+            net = -1
+            if i > 0:   # the head stays
+                stays = queue[0]
+            else:   # the next one is the head, if any
+                stays = queue[1] if len(queue) > 1 else None
         else:
-            at = sum(1 for _, _, other in queue if RANK_ORDER[other] <= r)
-        queue.insert(at, (0, self.me, rank))
-
-    def _delta(self, loc: str, queue: "list[tuple[int, str, str]] | int") -> Delta:
-        """What a changed queue at `loc` changes: my members in the plan card's locations, the
-        locations I hold, the targets' terms (those that differ) and the heads I hold on the route.
-        The queue comes as its pieces where the targets or the route read it, else as my members."""
+            rank = str(which)
+            r = RANK_ORDER[rank]
+            if self._doorman(loc):   # as `B.enter` puts the newcomer
+                at = len([1 for p in queue if RANK_ORDER[p["rank"]] < r])
+            else:
+                at = len([1 for p in queue if RANK_ORDER[p["rank"]] <= r])
+            if loc in self._targets_at:
+                key = self._queue_key(loc)
+                return self._target_delta(loc, (*key[:at], (self.me, rank), *key[at:]))
+            net = 1
+            stays = {"family": self.me, "rank": rank} if at == 0 else queue[0]
         was = self._members[loc]
+        n = was + net
+        mine = stays is not None and stays["family"] == self.me and not (
+            self.active == "contessina" and stays["rank"] == "debutant")   # as `B.head_scorer`
+        return (net if loc in self._plan_set else 0), (n > 0) - (was > 0), (), mine - self._heads[loc]
+
+    def _queue_key(self, loc: str) -> tuple[tuple[str, str], ...]:
+        """The view's queue at `loc` as its (family, rank) pieces, as `queue_part` reads a queue."""
+        key = self._queue_keys.get(loc)
+        if key is None:
+            key = self._queue_keys[loc] = tuple([(p["family"], p["rank"]) for p in self.base[loc]])
+        return key
+
+    def _target_delta(self, loc: str, queue: tuple[tuple[str, str], ...]) -> Delta:
+        """`_delta` of the queue at a target's location, given as its (family, rank) pieces."""
+        was = self._members[loc]
+        n, now, head = queue_part(queue, self.me, self._scoring_at[loc], self.active if loc in self._heads else None)
         terms: tuple[tuple[int, float | None], ...] = ()
-        heads = 0
-        if isinstance(queue, int):
-            n = queue
-        elif loc not in self._targets_at:   # on the route only: the head is all that counts
-            n = was + len(queue) - len(self.base[loc])   # every member walking is mine
-            head = bool(queue) and queue[0][1] == self.me and not (
-                self.active == "contessina" and queue[0][2] == "debutant")   # as `B.head_scorer`
-            heads = head - self._heads[loc]
-        else:
-            n, now, head = queue_part(tuple((family, rank) for _, family, rank in queue), self.me,
-                                      self._scoring_at[loc], self.active if loc in self._heads else None)
-            for (k, _, _), term in zip(self._targets_at[loc], now):
-                if term != self._terms[k]:
-                    terms += ((k, term),)
-            if loc in self._heads:
-                heads = head - self._heads[loc]
+        for (k, _, _), term in zip(self._targets_at[loc], now):
+            if term != self._terms[k]:
+                terms += ((k, term),)
+        heads = head - self._heads[loc] if loc in self._heads else 0
         return (n - was if loc in self._plan_set else 0), (n > 0) - (was > 0), terms, heads
 
-    def _worth_of(self, deltas: "list[Delta] | tuple[Delta, ...]") -> float:
-        """The worth of the view's position with its queues changed as given (`of_parts`, added up
-        alike)."""
-        in_plan, held, terms, heads = self._in_plan, self._held, (), 0
-        for delta in deltas:
-            in_plan += delta[0]
-            held += delta[1]
-            terms += delta[2]
-            heads += delta[3]
-        worth = self._scored_worth if not terms and not heads else self._scored_with(terms, heads)
+    def _count_delta(self, loc: str, net: int) -> Delta:
+        """`_delta` of a queue neither the targets nor the route read, with `net` more members of mine."""
+        delta = self._count_deltas.get((loc, net))
+        if delta is None:
+            was = self._members[loc]
+            delta = self._count_deltas[loc, net] = (net if loc in self._plan_set else 0), \
+                (was + net > 0) - (was > 0), (), 0
+        return delta
+
+    def _pieces(self, loc: str) -> list[Piece]:
+        """The view's queue at `loc` as `Piece`s (not to be changed)."""
+        pieces = self._queue_pieces.get(loc)
+        if pieces is None:
+            pieces = self._queue_pieces[loc] = [(i, (p["family"], p["rank"]), RANK_ORDER[p["rank"]])
+                                                for i, p in enumerate(self.base[loc], 1)]
+        return pieces
+
+    def _entered(self, queue: list[Piece], loc: str, rank: str) -> list[Piece]:
+        """`queue` at `loc` after a newcomer of mine of `rank` enters it where `B.enter` puts it."""
+        r = RANK_ORDER[rank]
+        if self._doorman(loc):
+            at = len([1 for piece in queue if piece[2] < r])
+        else:
+            at = len([1 for piece in queue if piece[2] <= r])
+        return [*queue[:at], (0, (self.me, rank), r), *queue[at:]]
+
+    def _delta(self, loc: str, queue: list[Piece]) -> Delta:
+        """What a changed queue at `loc`, which the targets or the route read, changes: my members in
+        the plan card's locations, the locations I hold, the targets' terms (those that differ) and the
+        heads I hold on the route."""
+        if loc in self._targets_at:
+            return self._target_delta(loc, tuple([piece[1] for piece in queue]))
+        # on the route only: the head is all that counts
+        was = self._members[loc]
+        n = was + len(queue) - len(self.base[loc])   # every member walking is mine
+        head = bool(queue) and queue[0][1][0] == self.me and not (
+            self.active == "contessina" and queue[0][1][1] == "debutant")   # as `B.head_scorer`
+        return (n - was if loc in self._plan_set else 0), (n > 0) - (was > 0), (), head - self._heads[loc]
+
+    def _worth_with(self, in_plan: int, held: int, terms: tuple[tuple[int, float | None], ...], heads: int) -> float:
+        """The worth with `in_plan` of my members in the plan card's locations, `held` locations held,
+        the targets' terms changed as given and `heads` more heads held on the route (`of_parts`, added
+        up alike)."""
+        if terms or heads:
+            worth = self._scored_by.get((terms, heads))
+            if worth is None:
+                worth = self._scored_by[terms, heads] = self._scored_with(terms, heads)
+        else:
+            worth = self._scored_worth
         if self.has_plan:
             worth += self._plan_term[min(in_plan, 6)]
         return worth + 0.3 * held
@@ -244,10 +372,13 @@ class Worth:
     def sent(self, loc: str) -> float:
         """The worth after a debutant of mine enters the queue at `loc`."""
         if loc not in self._scored:
-            return self._worth_of((self._delta(loc, self._members[loc] + 1),))
-        queue = list(self._pieces(loc))
-        self._enter(queue, loc, "debutant")
-        return self._worth_of((self._delta(loc, queue),))
+            delta = self._count_delta(loc, 1)
+        else:   # as a walk's member of that rank entering
+            delta = self._single_deltas.get((loc, "debutant"))
+            if delta is None:
+                delta = self._single_deltas[loc, "debutant"] = self._single_delta(loc, "enter", "debutant")
+        plan_more, held_more, terms, heads = delta
+        return self._worth_with(self._in_plan + plan_more, self._held + held_more, terms, heads)
 
     def _doorman(self, loc: str) -> bool:
         """Whether a guard of mine stands as doorman at `loc`."""
@@ -283,7 +414,8 @@ def queue_part(queue: tuple[tuple[str, str], ...], me: str, targets: tuple[tuple
 def walk_plan(order: str) -> tuple[str, Plan]:
     """What a move or hurry does to each queue it changes: (a text naming the change, the location,
     each member that leaves it or enters it in turn, as ("leave" or "enter", its position, the
-    position's location and number)), and a text naming all the changes. A member hurrying over `via`
+    position's location and number), how many more members stand there after), and a text naming all
+    the changes. A member hurrying over `via`
     needs no slot there: it enters only where its walk ends."""
     o = parse(order)
     assert o is not None
@@ -296,9 +428,10 @@ def walk_plan(order: str) -> tuple[str, Plan]:
         done.setdefault(position.split(".")[0], []).append(("leave", position))
         done.setdefault(dest, []).append(("enter", position))
     plan = tuple((" ".join([loc, *(f"{what} {position}" for what, position in how)]), loc,
-                  tuple((what, position, *split_position(position)) for what, position in how))
+                  tuple((what, position, *split_position(position)) for what, position in how),
+                  sum(1 if what == "enter" else -1 for what, _ in how))
                  for loc, how in done.items())
-    return "; ".join(key for key, _, _ in plan), plan
+    return "; ".join(key for key, _, _, _ in plan), plan
 
 
 #: how the bot weighs an order (the first item of its `weighing`)
@@ -324,18 +457,22 @@ def florenz_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     worth: Worth | None = None   # made at the first order that changes the queues
     base = 0.0
     best, top = "", 0.0
+    weighed = WEIGHING.get
     for order in strings:
-        how = WEIGHING.get(order) or weighing(order)
+        how = weighed(order) or weighing(order)
         kind = how[0]
-        if kind == FIXED:
+        if kind == WALK:   # the most of an action's orders, then the scandal cards (FIXED)
+            if worth is None:
+                worth = Worth(view, me)
+                base = worth({})
+            score = worth.walked(how[1], how[2]) - base - how[3] * time_value
+        elif kind == FIXED:
             score = how[1]
         else:
             if worth is None and kind not in (BOAST, GIFT, BONUS):
                 worth = Worth(view, me)
                 base = worth({})
-            if kind == WALK:   # the most of an action's orders, then the scandal cards (FIXED)
-                score = worth.walked(how[1], how[2]) - base - how[3] * time_value   # type: ignore[union-attr]
-            elif kind == SEND:
+            if kind == SEND:
                 score = worth.sent(how[1]) - base - 4 * time_value   # type: ignore[union-attr]
             elif kind == GIFT:
                 cost = B.gift_cost(view["gifts_given"][me][how[1]])

@@ -412,9 +412,27 @@ def _allowed(state: State, family: str, card: str, mine: list[tuple[str, int]]) 
         return [f"play {card} {loc}.{n} with {to}.{m + 1}" for loc, n in mine for to in NEIGHBOURS[loc]
                 for m, other in enumerate(q[to]) if rank[other["rank"]] > rank[q[loc][n - 1]["rank"]]]
     if card == "messere-boast":   # as a boast, without a member there and without its time
+        if state["supply"][family]["cup"] < 1 or state["time"][family] < 0:
+            return []
         counts = A.boast_counts(state, family)
+        return [f"play {card} {loc}" for loc in LOCATIONS if A.cup_fits(state, family, loc, counts)]
+    if card == "messere-cup":   # a cup of the family's on the tile
         return [f"play {card} {loc}" for loc in LOCATIONS
-                if A.why_boast(state, family, {"location": loc}, needs_member=False, cost=0, counts=counts) is None]
+                if any(cup is not None and cup["family"] == family for cup in A.cups_of(state["boast"][loc]).values())]
+    if card == "messere-retire":   # any member of the family (its time is a gain, checked by the caller)
+        return [f"play {card} {loc}.{n}" for loc, n in mine]
+    if card == "carissima-promote":   # a debutant of the family, with a lady left
+        if state["supply"][family]["lady"] < 1:
+            return []
+        return [f"play {card} {loc}.{n}" for loc, n in mine if q[loc][n - 1]["rank"] == "debutant"]
+    if card == "carissima-advance":   # a member of the family not yet first of its rank
+        return [f"play {card} {loc}.{n}" for loc, n in mine if B.first_of_rank(q[loc], n) != n]
+    if card == "figliolo-debutant":   # beside a lady or maestro of the family, in a queue with a free slot
+        if state["supply"][family]["debutant"] < 1:
+            return []
+        open_ = state["open_slots"]
+        return [f"play {card} {loc}" for loc in LOCATIONS
+                if any(p["family"] == family and p["rank"] != "debutant" for p in q[loc]) and len(q[loc]) < open_[loc]]
     if card == "carissima-gift":   # as a gift, wherever the carriage stands: its time is the gift's
         supply, time = state["supply"][family], state["time"][family]
         out = []
