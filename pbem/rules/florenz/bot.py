@@ -216,15 +216,7 @@ class Worth:
                 if changed:
                     terms += changed
                 heads += heads_more
-            if terms or heads:   # as `_worth_with`, written out: this runs for every move and hurry
-                worth = self._scored_by.get((terms, heads))
-                if worth is None:
-                    worth = self._scored_by[terms, heads] = self._scored_with(terms, heads)
-            else:
-                worth = self._scored_worth
-            if self.has_plan:
-                worth += self._plan_term[min(in_plan, 6)]
-            worth = self._walk_worth[whole] = worth + 0.3 * held
+            worth = self._walk_worth[whole] = self._worth_with(in_plan, held, terms, heads)
         return worth
 
     def _scored_with(self, changed: tuple[tuple[int, float | None], ...], heads: int) -> float:
