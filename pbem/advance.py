@@ -209,12 +209,6 @@ def commit_leftovers(gd: GamesDir, game: str, state: dict[str, Any]) -> bool:
     return gd.commit(game, message + "(committed by the next run: the run that made it did not commit)\n")
 
 
-def snapshot(state: dict[str, Any]) -> dict[str, Any]:
-    """A copy of a game, to compare with what a run makes of it (a run takes one of every game, even
-    of one that waits)."""
-    return copy_game(state)
-
-
 def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: datetime | None = None,
                  dry_run: bool = False, dirty: bool = True, defer_commit: bool = False) -> Outcome:
     """Apply one game's queue, then its deadline policy; write reports, save, commit (with `dry_run`:
@@ -226,7 +220,7 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     queue = gd.queued(game) if state["status"] != "paused" else []  # a paused game keeps its queue
     if dirty and not dry_run:
         outcome.committed = commit_leftovers(gd, game, state)
-    before = snapshot(state)  # to tell whether the run changed the game (refuse() counts in place)
+    before = copy_game(state)  # to tell whether the run changed the game (refuse() counts in place)
     known = len(state["events"])
     first_turn = state["engine"]["turn"]
     done: list[tuple[Path, str | None]] = []  # queue file, and where to keep it (None: delete)

@@ -167,6 +167,17 @@ def write_atomic(path: Path, text: str | bytes, durable: bool = True) -> None:
 _TEMP_NUMBER = itertools.count()
 
 
+def _temp_beside(path: Path) -> tuple[int, str]:
+    """A new file `.<name>.<pid>-<n>.tmp` in `path`'s folder (ignored by git), open for writing, as
+    tempfile.mkstemp makes (mode 0600, never an existing file), without importing tempfile."""
+    while True:
+        tmp = str(path.parent / f".{path.name}.{os.getpid()}-{next(_TEMP_NUMBER)}.tmp")
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600), tmp
+        except FileExistsError:  # left by a killed process that had the same pid
+            continue
+
+
 #: bytes of SHA-256 that end a file of the parsed-state cache
 _SEAL = 16
 
@@ -180,17 +191,6 @@ def _write_over(path: Path, data: bytes) -> None:
         f = open(path, "wb")
     with f:
         f.write(data)
-
-
-def _temp_beside(path: Path) -> tuple[int, str]:
-    """A new file `.<name>.<pid>-<n>.tmp` in `path`'s folder (ignored by git), open for writing, as
-    tempfile.mkstemp makes (mode 0600, never an existing file), without importing tempfile."""
-    while True:
-        tmp = str(path.parent / f".{path.name}.{os.getpid()}-{next(_TEMP_NUMBER)}.tmp")
-        try:
-            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600), tmp
-        except FileExistsError:  # left by a killed process that had the same pid
-            continue
 
 
 def read_yaml_file(path: Path, what: str) -> Any:
