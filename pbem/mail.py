@@ -774,10 +774,11 @@ def peek_inbox(config: Config) -> list[tuple[str, bytes]]:
     import imaplib
     import mailbox
 
-    from pbem.mailbox import ImapInbox
+    from pbem.mailbox import ImapInbox, inbox_path
 
     kind = config.inbox["type"]
-    if kind == "imap":
+    path = inbox_path(config)
+    if path is None:
         inbox = ImapInbox(config)
         try:
             return [(key, inbox.read(key)) for key in inbox.keys()]
@@ -786,7 +787,6 @@ def peek_inbox(config: Config) -> list[tuple[str, bytes]]:
                 inbox.imap.logout()  # not close(): that expunges
             except (OSError, imaplib.IMAP4.error):
                 pass
-    path = config.path(config.inbox.get("path", "mail/inbox" if kind == "maildir" else "mail/inbox.mbox"))
     if not path.exists():
         return []
     if kind == "maildir":
