@@ -15,9 +15,9 @@ import pytest
 
 from pbem import bots
 from pbem.rng import Rng
-from pbem.rules import medina
+from pbem.rules.medina import board as medina
 from pbem.rules.base import State, get_ruleset
-from pbem.rules.medina_bot import PALACE_LETTERS, WORDS
+from pbem.rules.medina.bot import PALACE_LETTERS, WORDS
 
 R = get_ruleset("medina")
 

@@ -1,0 +1,517 @@
+"""Medina, as played by the BrettspielWelt "DM 2003" rules: palaces, stables, the market street and
+the city wall on a 16 x 11 board; each player places two pieces a turn and claims one palace of each
+colour with a roof.
+
+Squares are named by column and row (`C7`: column C, row 7; row 1 is the north edge). Wall segments
+are named by side and position (`N5`: the north wall above column E; `W3`: the west wall beside row 3).
+Orders are one placement each: `start E5`, `palace grey C7`, `stable D7`, `merchant E5`, `wall N5`,
+`roof orange E4`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from pbem.errors import IllegalOrder, SetupError
+from pbem.rng import Rng
+from pbem.rules.base import Decision, Event, Order, Ruleset, State, register
+from pbem.rules.medina.board import (ALL_SQUARES, ALL_WALLS, AROUND, AT_TOWER, COLOURS, COLS, DATA, decision_of,
+                                     in_board_order, LETTERS, MERCHANT_ORDER, on_edge, row_major, ORTHO, PALACE_KEY,
+                                     PALACE_ORDER, parse_order, ROWS, SIDE_LENGTH, SIDE_WALLS, SQUARE_INDEX,
+                                     STABLE_ORDER, START_ORDERS, WALL_NEIGHBOURS, WALL_ORDER, WALL_SQUARE, WALLS_AT)
+from pbem.rules.medina.city import City, CityKeeper
+from pbem.rules.medina.scores import Scoring
+from pbem.rules.medina.view import Views
+
+
+@register
+class Medina(CityKeeper, Scoring, Views, Ruleset):
+    name = "medina"
+    title = "Medina"
+    example_order = "palace orange C7"
+    min_players = 3
+    max_players = 4
+    options: dict[str, tuple[str, ...]] = {}
+
+    def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
+        raise SetupError("Medina has no cards: it takes no deck file")
+
+    def setup(self, players: list[str], options: dict[str, str], rng: Rng,
+              deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
+        self.check_players(players)
+        self.check_options(options)
+        if deck is not None:
+            self.check_deck(deck, players, options)
+        count = DATA["pieces"][len(players)]
+        start = rng.choice(players, "start-player")
+        state: State = {
+            "players": list(players),
+            "supply": {p: {"palace": {c: count["palace"] for c in COLOURS}, "stable": count["stable"],
+                           "merchant": count["merchant"], "wall": count["wall"], "roof": count["roof"]}
+                       for p in players},
+            "board": {},          # square -> {"kind": palace|stable|merchant, ...}
+            "palaces": [],        # {"id", "colour", "parts", "stables", "owner"}
+            "streets": [],        # each a list of squares, in order; the last is the current street
+            "walls": {},          # segment -> the tower its run starts from
+            "roofed": {p: [] for p in players},
+            "palace_bonus": {c: None for c in COLOURS},        # palace id
+            "tower_bonus": {str(t): None for t in DATA["towers"]},  # player
+            "returned": {p: {} for p in players},
+            "turn": 1,
+            "phase": "start",
+            "current": start,
+            "placed": 0,          # placements so far in the current player's turn
+            "roofed_this_turn": False,
+        }
+        return state, [{"type": "start_player", "player": start}]
+
+    # -- looking at the city ----------------------------------------------------------------------
+
+    def palace(self, state: State, pid: int) -> dict[str, Any]:
+        return state["palaces"][pid]
+
+    def size(self, palace: dict[str, Any]) -> int:
+        return len(palace["parts"]) + len(palace["stables"])
+
+    def pieces_left(self, state: State, player: str) -> int:
+        s = state["supply"][player]
+        return sum(s["palace"].values()) + s["stable"] + s["merchant"] + s["wall"] + s["roof"]
+
+    def roof_possible(self, state: State, player: str) -> bool:
+        return state["supply"][player]["roof"] > 0 and any(
+            p["owner"] is None and p["colour"] not in state["roofed"][player] for p in state["palaces"])
+
+    def roof_compulsory(self, state: State, player: str) -> bool:
+        """Only this player still has roofs: every turn of his must place one."""
+        supply = state["supply"]
+        if supply[player]["roof"] <= 0:
+            return False
+        for q in state["players"]:  # asked at every placement: a loop, not a generator
+            if q != player and supply[q]["roof"] != 0:
+                return False
+        return True
+
+    # -- orders -----------------------------------------------------------------------------------
+
+    def decision(self, state: State) -> Decision | None:
+        phase = state["phase"]
+        if phase == "over":
+            return None
+        return decision_of(state["current"], "start" if phase == "start" else "build")
+
+    def candidate_orders(self, state: State, player: str) -> list[Order]:
+        if state["phase"] == "start":
+            return [f"start {s}" for s in ALL_SQUARES]
+        free = [s for s in ALL_SQUARES if s not in state["board"]]
+        supply = state["supply"].get(player)
+        if not supply:
+            return []
+        out: list[Order] = []
+        for colour in COLOURS:
+            if supply["palace"][colour]:
+                out += [f"palace {colour} {s}" for s in free]
+        if supply["stable"]:
+            out += [f"stable {s}" for s in free]
+        if supply["merchant"]:
+            out += [f"merchant {s}" for s in free]
+        if supply["wall"]:
+            out += [f"wall {w}" for w in ALL_WALLS if w not in state["walls"]]
+        if supply["roof"]:
+            out += [f"roof {p['colour']} {p['parts'][0]}" for p in state["palaces"] if p["owner"] is None]
+        return out
+
+    def legal_orders(self, state: State, player: str) -> list[Order]:
+        """The candidates `why_illegal` lets through, in their order, picked from the city directly."""
+        out: list[Order] = []
+        for group in self._legal_groups(state, player, self._city(state)):
+            out += group
+        return out
+
+    def _can_place(self, state: State, player: str, city: City) -> bool:
+        """Whether `player` has any legal order (looking no further than the first)."""
+        return any(self._legal_groups(state, player, city))
+
+    def _legal_groups(self, state: State, player: str, city: City) -> Iterator[list[Order]]:
+        """The legal orders, one group per kind of piece, in the order of `candidate_orders`."""
+        if state["phase"] == "over" or player != state["current"]:  # not his decision (see `decision`)
+            return
+        if state["phase"] == "start":
+            yield START_ORDERS
+            return
+        supply = state["supply"][player]
+        claimed = state["roofed"][player]
+        duty = self._roof_duty(state, player)
+        if duty != "roof":
+            for colour in COLOURS:
+                if supply["palace"][colour] and (duty is None or colour not in claimed):
+                    yield self._palace_orders(state, colour, city)
+        if duty is None:
+            if supply["stable"]:
+                yield self._stable_orders(state, city)
+            if supply["merchant"]:
+                yield self._merchant_orders(state, city)
+            if supply["wall"]:
+                yield self._wall_orders(state, city)
+        if supply["roof"]:
+            yield [order for colour, order in self._roof_orders(state, city) if colour not in claimed]
+
+    def _roof_duty(self, state: State, player: str) -> str | None:
+        """What the only player with roofs left must place now: "roof" (nothing else), "claim" (a roof, or
+        a palace of a colour he has not claimed, to roof later); None when he is free."""
+        if state["roofed_this_turn"] or not self.roof_compulsory(state, player):
+            return None
+        if state["placed"] >= 1 or self.pieces_left(state, player) == state["supply"][player]["roof"]:
+            return "roof"
+        if not self.roof_possible(state, player):
+            return "claim"
+        return None
+
+    def _palace_fits(self, colour: str, city: City) -> bool:
+        """Whether a palace piece of `colour` fits anywhere (an open palace always has room to grow)."""
+        return city.open_palace[colour] is not None or bool(city.clear)
+
+    def _palace_orders(self, state: State, colour: str, city: City) -> list[Order]:
+        """Where a palace piece of `colour` may go: onto its open palace, else where it touches none."""
+        key = PALACE_KEY[colour]
+        if key not in city.orders:
+            open_id = city.open_palace[colour]
+            if open_id is not None:
+                growth, made = city.growth[open_id], city.growth_orders.get(open_id)
+                if made is None or made[0] != growth:
+                    made = city.growth_orders[open_id] = (
+                        frozenset(growth), list(map(PALACE_ORDER[colour].__getitem__, in_board_order(growth))))
+                city.orders[key] = made[1]
+            else:
+                if colour not in city.clear_palaces:
+                    city.clear_palaces[colour] = dict.fromkeys(map(PALACE_ORDER[colour].__getitem__, city.clear))
+                city.orders[key] = list(city.clear_palaces[colour])
+        return city.orders[key]
+
+    def _stable_orders(self, state: State, city: City) -> list[Order]:
+        """Where a stable may go: beside exactly one palace, touching no other even diagonally."""
+        if "stable" not in city.orders:
+            sites, around = city.beside_palace.difference(state["board"]), city.palaces_around
+            city.orders["stable"] = [STABLE_ORDER[s] for s in in_board_order(sites) if len(around[s]) == 1]
+        return city.orders["stable"]
+
+    def _merchant_orders(self, state: State, city: City) -> list[Order]:
+        """Where a merchant may go: onto an end of the street, or, when it cannot grow, clear of it."""
+        if "merchant" not in city.orders:
+            if city.street_next:
+                sites = in_board_order(city.street_next)
+            else:
+                blocked = {n for m in city.merchants for n in ORTHO[m]}.union(state["board"])
+                sites = [s for s in ALL_SQUARES if s not in blocked]
+            city.orders["merchant"] = list(map(MERCHANT_ORDER.__getitem__, sites))
+        return city.orders["merchant"]
+
+    def _roof_orders(self, state: State, city: City) -> list[tuple[str, Order]]:
+        """Every unclaimed palace's colour and the order that roofs it."""
+        if city.roofs is None:
+            city.roofs = [(p["colour"], f"roof {p['colour']} {p['parts'][0]}") for p in state["palaces"]
+                          if p["owner"] is None]
+        return city.roofs
+
+    def _wall_orders(self, state: State, city: City) -> list[Order]:
+        """The wall segments that may be built now."""
+        if "wall" not in city.orders:
+            walls = state["walls"]
+            built = dict.fromkeys(SIDE_LENGTH, 0)
+            for w in walls:
+                built[w[0]] += 1
+            joins = AT_TOWER.union(*map(WALL_NEIGHBOURS.__getitem__, walls))  # a tower or a wall beside it
+            orders: list[Order] = []
+            for side, segments in SIDE_WALLS.items():  # in the order of `ALL_WALLS`
+                if built[side] + 1 < SIDE_LENGTH[side]:  # one more leaves a gate open
+                    orders += [WALL_ORDER[w] for w in segments if w in joins and w not in walls]
+            city.orders["wall"] = orders
+        return city.orders["wall"]
+
+    def why_illegal(self, state: State, player: str, order: Order) -> str | None:
+        return self._why(state, player, order, self._city(state))
+
+    def _why(self, state: State, player: str, order: Order, city: City) -> str | None:
+        decision = self.decision(state)
+        if decision is None:
+            return "the game is over"
+        if player not in decision.players:
+            return f"it is not your turn: the game waits for {', '.join(decision.players)}"
+        parsed = parse_order(order)
+        if parsed is None:
+            return f"{order!r} is not a placement (e.g. 'palace grey C7', 'wall N5', 'roof orange E4')"
+        kind, colour, where = parsed
+        if state["phase"] == "start":
+            if kind != "start":
+                return "first place the start of the market street: 'start SQUARE'"
+            if where not in SQUARE_INDEX:  # the order's pattern leaves only the row to be checked
+                return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
+            if on_edge(where):
+                return f"the market street may not start on the edge of the city ({where})"
+            return None
+        if kind == "start":
+            return "the market street has its start already"
+        supply = state["supply"][player]
+        if kind != "wall" and where not in SQUARE_INDEX:
+            return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
+        duty = self._roof_duty(state, player) if kind != "roof" else None
+        if duty == "roof":
+            return "you are the only player with roofs left: this placement must be a roof"
+        if duty == "claim" and not (kind == "palace" and colour not in state["roofed"][player]):
+            return ("you are the only player with roofs left and no palace to roof: found a palace of a "
+                    "colour you have not claimed, then roof it")
+        if kind == "wall":
+            return self._why_wall(state, where, supply)
+        if kind == "roof":
+            return self._why_roof(state, player, colour, where, supply)
+        if where in state["board"]:
+            return f"{where} is taken (by a {state['board'][where]['kind']})"
+        if kind == "palace":
+            return self._why_palace(state, colour, where, supply, city)
+        if kind == "stable":
+            if not supply["stable"]:
+                return "you have no stables left"
+            touching = {city.owner_of[n] for n in ORTHO[where] if n in city.owner_of}
+            if not touching:
+                return f"a stable must be built onto a palace; {where} touches none"
+            if len(touching) > 1 or any(city.owner_of.get(n) not in (None, *touching) for n in AROUND[where]):
+                return f"a stable at {where} would join two palaces; palaces may never touch, not even through stables"
+            return None
+        if not supply["merchant"]:
+            return "you have no merchants left"
+        if city.street_next:
+            if where not in city.street_next:
+                ends = state["streets"][-1]
+                return (f"the market street must grow from one of its ends ({ends[0]}"
+                        f"{' or ' + ends[-1] if len(ends) > 1 else ''}) with no branch and no loop: "
+                        f"{where} is not such a square (choose from {', '.join(sorted(city.street_next, key=row_major))})")
+            return None
+        if any(n in city.merchants for n in ORTHO[where]):
+            return f"the market street cannot grow, so it starts anew; the new start {where} may not touch the old street"
+        return None
+
+    def _why_palace(self, state: State, colour: str | None, where: str, supply: dict[str, Any], city: City) -> str | None:
+        assert colour is not None
+        if not supply["palace"][colour]:
+            return f"you have no {colour} palace pieces left"
+        open_id = city.open_palace[colour]
+        if open_id is not None:
+            if where in city.growth[open_id]:
+                return None
+            first = self.palace(state, open_id)["parts"][0]
+            return (f"the {colour} palace at {first} is still open: build onto it "
+                    f"(at {', '.join(sorted(city.growth[open_id], key=row_major))})")
+        if where in city.near_palace:
+            return f"a palace at {where} would touch another palace; palaces may never touch, not even diagonally"
+        return None
+
+    def _why_wall(self, state: State, where: str, supply: dict[str, Any]) -> str | None:
+        if where not in ALL_WALLS:
+            return f"{where} is not a wall segment (N1-N{COLS}, S1-S{COLS}, W1-W{ROWS}, E1-E{ROWS})"
+        if not supply["wall"]:
+            return "you have no walls left"
+        if where in state["walls"]:
+            return f"wall {where} stands already"
+        side = where[0]
+        if where not in AT_TOWER and state["walls"].keys().isdisjoint(WALL_NEIGHBOURS[where]):
+            return f"walls are built from the corner towers along the edge: {where} joins no tower and no wall"
+        if [w[0] for w in state["walls"]].count(side) + 1 >= SIDE_LENGTH[side]:
+            return f"wall {where} would join two towers; a gate must stay open on the {side} side"
+        return None
+
+    def _why_roof(self, state: State, player: str, colour: str | None, where: str, supply: dict[str, Any]) -> str | None:
+        if not supply["roof"]:
+            return "you have no roofs left"
+        piece = state["board"].get(where)
+        if not piece or piece["kind"] != "palace":
+            return f"there is no palace at {where} to roof"
+        palace = self.palace(state, piece["palace"])
+        if colour != palace["colour"]:
+            return f"the palace at {where} is {palace['colour']}, not {colour}"
+        if palace["owner"] is not None:
+            return f"the {palace['colour']} palace at {where} has a roof already ({palace['owner']}'s)"
+        if colour in state["roofed"][player]:
+            return f"you own a {colour} palace already; each player roofs one palace of each colour"
+        return None
+
+    # -- carrying out a placement --------------------------------------------------------------------
+
+    def apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        """Apply one placement, or raise `IllegalOrder` and leave `state` untouched; the city is worked
+        out once for the check and the placement."""
+        city = self._city(state)
+        reason = self._why(state, player, order, city)
+        if reason is not None:
+            raise IllegalOrder(reason)
+        return self._place(state, player, order, city)
+
+    def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
+        return self._place(state, player, order, self._city(state))
+
+    def _place(self, state: State, player: str, order: Order, city: City) -> list[Event]:
+        """Carry out a legal placement; `city` is the city before it."""
+        kind, colour, where = parse_order(order)  # type: ignore[misc]
+        events: list[Event] = [{"type": "place", "player": player, "order": order}]
+        state["turn"] += 1
+        board = state["board"]
+        if kind == "start":
+            board[where] = {"kind": "merchant"}
+            state["streets"].append([where])
+            state["phase"] = "build"
+            state["placed"] = 0
+            return events
+        supply = state["supply"][player]
+        touched: list[tuple[str, str]] = []  # (wall, owner): a claimed palace newly touching a wall
+        claimed_grows = False  # a claimed palace grows, or one more is claimed: a palace tile may move
+        if kind == "palace":
+            supply["palace"][colour] -= 1
+            pid = city.open_palace[colour]
+            if pid is None:
+                pid = len(state["palaces"])
+                state["palaces"].append({"id": pid, "colour": colour, "parts": [], "stables": [], "owner": None})
+                events.append({"type": "found", "player": player, "colour": colour, "at": where})
+            self.palace(state, pid)["parts"].append(where)
+            board[where] = {"kind": "palace", "palace": pid}
+        elif kind == "stable":
+            supply["stable"] -= 1
+            pid = next(city.owner_of[n] for n in ORTHO[where] if n in city.owner_of)
+            palace = self.palace(state, pid)
+            palace["stables"].append(where)
+            board[where] = {"kind": "stable", "palace": pid}
+            if palace["owner"] is not None:
+                touched = [(w, palace["owner"]) for w in WALLS_AT[where] if w in state["walls"]]
+                claimed_grows = True
+        elif kind == "merchant":
+            supply["merchant"] -= 1
+            board[where] = {"kind": "merchant"}
+            street = state["streets"][-1]
+            if where in city.street_next:
+                if where in ORTHO[street[-1]]:
+                    street.append(where)
+                else:
+                    street.insert(0, where)
+            else:
+                state["streets"].append([where])
+                events.append({"type": "new_street", "player": player, "at": where})
+        elif kind == "wall":
+            supply["wall"] -= 1
+            state["walls"][where] = self._tower_of(state, where)
+            pid = city.owner_of.get(WALL_SQUARE[where])
+            if pid is not None and self.palace(state, pid)["owner"] is not None:
+                touched = [(where, self.palace(state, pid)["owner"])]
+        else:
+            supply["roof"] -= 1
+            state["roofed_this_turn"] = True
+            palace = self.palace(state, board[where]["palace"])
+            palace["owner"] = player
+            claimed_grows = True
+            state["roofed"][player].append(colour)
+            touched = [(w, player) for s in palace["parts"] + palace["stables"]
+                       for w in WALLS_AT[s] if w in state["walls"]]
+        tiles_moved: set[str] = set()  # the players who won or lost a bonus tile
+        for wall, owner in touched:
+            tower = state["walls"][wall]
+            if (holder := state["tower_bonus"][tower]) != owner:
+                events.append({"type": "tower_bonus", "tower": int(tower), "player": owner, "wall": wall,
+                               "from": holder})
+                tiles_moved.update((owner, holder) if holder is not None else (owner,))
+            state["tower_bonus"][tower] = owner
+        if claimed_grows:  # no other placement changes a claimed palace
+            holders = dict(state["palace_bonus"])
+            self._palace_bonus(state, events)
+            for colour, pid in state["palace_bonus"].items():
+                if pid != holders[colour]:
+                    tiles_moved.add(self.palace(state, pid)["owner"])
+                    if holders[colour] is not None:
+                        tiles_moved.add(self.palace(state, holders[colour])["owner"])
+        city = self._city_after(state, city, kind, where)  # returning pieces leaves it as it is
+        went_back = self._return_pieces(state, events, city)
+        self._renew_lines(state, city, player, kind, where, went_back, tiles_moved)
+        state["placed"] += 1
+        self._next(state, player, events, city)
+        return events
+
+    def _tower_of(self, state: State, wall: str) -> str:
+        """The tower whose run a new wall segment joins."""
+        side, pos = wall[0], int(wall[1:])
+        for tower, spec in DATA["towers"].items():
+            for run_side, first, step in spec["runs"]:
+                if run_side != side:
+                    continue
+                p = first
+                while p != pos and f"{side}{p}" in state["walls"]:
+                    p += step
+                if p == pos:
+                    return str(tower)
+        raise AssertionError(f"wall {wall} joins no run")
+
+    def _palace_bonus(self, state: State, events: list[Event]) -> None:
+        """The tile of a colour goes to the first claimed palace, then only to a strictly larger one."""
+        claimed = [p for p in state["palaces"] if p["owner"] is not None]
+        for colour in COLOURS:
+            holder = best = state["palace_bonus"][colour]
+            best_size = -1 if best is None else self.size(self.palace(state, best))
+            for p in claimed:
+                if p["colour"] == colour and self.size(p) > best_size:
+                    best, best_size = p["id"], self.size(p)
+            if best != holder:
+                winner = self.palace(state, best)
+                events.append({"type": "palace_bonus", "colour": colour, "player": winner["owner"],
+                               "at": winner["parts"][0], "size": self.size(winner)})
+                state["palace_bonus"][colour] = best
+
+    def _return_pieces(self, state: State, events: list[Event], city: City) -> bool:
+        """Pieces of a colour go back once every player has claimed one palace of it, or once none fits;
+        roofs go back that can no longer find a palace. Whether any went back."""
+        players, supply, roofed, returned = state["players"], state["supply"], state["roofed"], state["returned"]
+        to_come: list[str] = []  # colours with pieces to place
+        for colour in COLOURS:
+            for p in players:
+                if supply[p]["palace"][colour]:
+                    to_come.append(colour)
+                    break
+        went_back = False
+        if to_come and (not city.clear or all(map(roofed.__getitem__, players))):  # else every colour fits, none is claimed by all
+            claimed_by_all = set(COLOURS).intersection(*[roofed[p] for p in players])
+            for colour in to_come.copy():
+                claimed = colour in claimed_by_all
+                if claimed or not self._palace_fits(colour, city):
+                    counts = {p: supply[p]["palace"][colour] for p in players}
+                    for p in players:
+                        returned[p][colour] = returned[p].get(colour, 0) + counts[p]
+                        supply[p]["palace"][colour] = 0
+                    events.append({"type": "return", "colour": colour, "counts": counts,
+                                   "why": "every player has claimed one" if claimed else "no piece fits any more"})
+                    to_come.remove(colour)
+                    went_back = True
+        live = set(to_come)  # the colours a roof may go onto: pieces to come, or an unclaimed palace
+        if len(live) < len(COLOURS):
+            live.update(x["colour"] for x in state["palaces"] if x["owner"] is None)
+        for p in players:
+            roofs = supply[p]["roof"]
+            if not roofs:  # no roof: none too many
+                continue
+            extra = roofs - len(live.difference(roofed[p]))  # roofs less the colours he may still roof
+            if extra > 0:
+                supply[p]["roof"] -= extra
+                returned[p]["roof"] = returned[p].get("roof", 0) + extra
+                events.append({"type": "return_roofs", "player": p, "count": extra})
+                went_back = True
+        return went_back
+
+    def _next(self, state: State, player: str, events: list[Event], city: City) -> None:
+        """The same player again for his second placement, or the next player who can place."""
+        if state["placed"] < DATA["placements_per_turn"] and self._can_place(state, player, city):
+            return
+        seats = state["players"]
+        i = seats.index(player)
+        for step in range(1, len(seats) + 1):
+            nxt = seats[(i + step) % len(seats)]
+            state.update(current=nxt, placed=0, roofed_this_turn=False)
+            if self._can_place(state, nxt, city):
+                return
+            if self.pieces_left(state, nxt):
+                events.append({"type": "skip", "player": nxt, "left": self.left_over(state, nxt)})
+        state["phase"] = "over"
+        events.append({"type": "game_end", "standings": self.result(state),
+                       "left_over": {p: self.left_over(state, p) for p in seats if self.pieces_left(state, p)}})
+
