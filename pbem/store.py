@@ -32,12 +32,14 @@ import marshal
 import os
 import re
 import signal
-import subprocess
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import yaml
+
+if TYPE_CHECKING:  # git is started only by the commands that commit: `show` and `submit` run none
+    import subprocess
 
 from pbem.config import CONFIG_FILE, Config
 from pbem.errors import StoreError
@@ -650,6 +652,8 @@ class GamesDir:
         """Run git in the games dir. With `check`, a failure raises StoreError naming the cause (git's
         own first line); `what` says what it was for."""
         try:
+            import subprocess
+
             r = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True, env=_git_env())
         except OSError as exc:
             raise StoreError(f"{what or self.root}: cannot run git ({exc.strerror}); pbem needs git") from None
@@ -770,6 +774,8 @@ class CommitBatch:
         # fast-import allocates and frees zlib's buffers for every object; glibc's default hands them
         # back to the kernel each time, which cost as much as the rest of its work (page faults)
         env.setdefault("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=8388608:glibc.malloc.trim_threshold=134217728")
+        import subprocess
+
         self.proc = subprocess.Popen(["git", "fast-import", "--quiet", "--done"], cwd=gd.root, env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self._errors)
 
@@ -849,6 +855,8 @@ class CommitBatch:
         self._errors.close()
         self.proc = None
         # the index learns the files' ids and stat data; fast-import wrote the objects already
+        import subprocess
+
         r = subprocess.run(["git", "update-index", "--add", "--info-only", "-z", "--stdin"], cwd=self.gd.root,
                            input="".join(f"{p}\0" for p in self.paths).encode("utf-8"), capture_output=True,
                            env=_git_env())
