@@ -95,9 +95,12 @@ def _colour(value: str) -> tuple[int, int, int] | None:
     if value == "none":
         return None
     try:
-        return ImageColor.getrgb(value)[:3]
+        rgb = ImageColor.getrgb(value)
     except ValueError:
         raise Unsupported(f"the colour {value!r}") from None
+    if len(rgb) == 4 and rgb[3] != 255:  # see-through: painted over what lies below, which this does not do
+        raise Unsupported(f"the colour {value!r}")
+    return rgb[:3]
 
 
 def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],

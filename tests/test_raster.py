@@ -67,6 +67,7 @@ def svg_of(body: str, width: int = 60, height: int = 40, extra: str = "") -> str
     ('<path d="M 1 1 C 2 2 3 3 4 4"/>', "", "the path 'M 1 1 C 2 2 3 3 4 4'"),
     ('<text x="1" y="9">a <tspan>b</tspan></text>', "", "the element <tspan>"),
     ('<rect x="1" y="1" width="5" height="5" fill="url(#shade)"/>', "", "the colour 'url(#shade)'"),
+    ('<rect x="1" y="1" width="5" height="5" fill="#FF000080"/>', "", "the colour '#FF000080'"),
     ('<rect x="1" y="1" width="5" height="5"/>', ' preserveAspectRatio="none"', "the attribute 'preserveAspectRatio' of <svg>"),
 ])
 def test_what_is_not_pbems_vocabulary_is_refused_by_name_and_drawn_by_resvg(body: str, extra: str, named: str) -> None:
