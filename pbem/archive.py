@@ -38,6 +38,7 @@ from pbem.report import _load, addressed, bytecode_cache, event_lines
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, get_ruleset, order_text
 from pbem.store import GamesDir, dump_yaml
+from pbem.turnfile import yaml_problem
 
 LOG_FORMAT = 1  # the format of game.yaml, the file `pbem verify --log` reads
 LOG_FILE = "game.yaml"
@@ -412,9 +413,8 @@ def read_log(path: Path) -> dict[str, Any]:
     try:
         data = yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise PbemError(f"{what} is not YAML: {problem}" + (f" (line {mark.line + 1})" if mark else "")) from None
+        line, problem = yaml_problem(text, exc)
+        raise PbemError(f"{what} is not YAML: {problem}" + (f" (line {line})" if line else "")) from None
     why = _shape(data)
     if why:
         raise PbemError(f"{what} is not a pbem game log: {why}")

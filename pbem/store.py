@@ -44,7 +44,7 @@ if TYPE_CHECKING:  # git is started only by the commands that commit: `show` and
 from pbem.config import CONFIG_FILE, Config
 from pbem.errors import StoreError
 from pbem.history import HISTORIES, History, attach, settle, write_histories
-from pbem.turnfile import fits, state_validator
+from pbem.turnfile import fits, state_validator, yaml_problem
 
 FORMAT = 2
 OLD_FORMAT = 1  # the events and the order log inside the state file
@@ -211,10 +211,8 @@ def parse_yaml(text: str, what: str) -> Any:
     try:
         return yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise StoreError(f"{what} is corrupt{where}: {problem}") from None
+        line, problem = yaml_problem(text, exc)
+        raise StoreError(f"{what} is corrupt{f' at line {line}' if line else ''}: {problem}") from None
 
 
 def check_state(state: dict[str, Any], where: str) -> None:

@@ -114,8 +114,24 @@ def _not_yaml(text: str, what: str, exc: yaml.YAMLError) -> str:
         at = mark.line if here else tabbed[0] if tabbed else None
         if at is not None:
             return f"{what}, line {at + 1}: a tab character; indent with spaces"
-    problem = getattr(exc, "problem", None) or str(exc)
-    return f"{what}{_where(exc)}: not valid YAML ({problem})"
+    line, problem = yaml_problem(text, exc)
+    if isinstance(exc, yaml.reader.ReaderError):
+        return f"{what}{f', line {line}' if line else ''}: {problem}"
+    return f"{what}{f', line {line}' if line else ''}: not valid YAML ({problem})"
+
+
+def yaml_problem(text: str, exc: yaml.YAMLError) -> tuple[int | None, str]:
+    """Where (a line number, if known) and why YAML refused `text`, in one line of words. A character
+    YAML forbids (a control character pasted with the text) is named by its code point: the reader
+    gives only an offset, which the C reader counts in bytes and the Python reader in characters."""
+    if isinstance(exc, yaml.reader.ReaderError) and isinstance(exc.character, int):
+        kind = "a control character" if exc.character < 0x20 or 0x7F <= exc.character < 0xA0 else "a character"
+        at = text.find(chr(exc.character))  # the reader stops at the first one
+        line = len(LINE_BREAK.findall(text, 0, at)) + 1 if at >= 0 else None
+        return line, f"{kind} (U+{exc.character:04X}) that YAML does not allow; delete it"
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return (mark.line + 1 if mark else None), problem
 
 
 def load_yaml(data: bytes | str, what: str = "the turn file", case_blind: bool = False) -> tuple[Any, dict[tuple, int]]:
@@ -125,7 +141,8 @@ def load_yaml(data: bytes | str, what: str = "the turn file", case_blind: bool =
     if len(raw) > MAX_BYTES:
         raise TurnFileError(f"{what} is {len(raw)} bytes; the limit is {MAX_BYTES}")
     try:
-        text = raw.decode("utf-8")
+        # Windows editors save "Unicode" text as UTF-16 with a byte order mark, which says what it is
+        text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise TurnFileError(f"{what} is not UTF-8 text (byte {exc.start})") from None
     _scan(text, what, case_blind)
@@ -155,11 +172,6 @@ def _bad_scalar(node: Any) -> str:
         elif isinstance(n, yaml.SequenceNode):
             stack.extend(n.value)
     return ""
-
-
-def _where(exc: yaml.YAMLError) -> str:
-    mark = getattr(exc, "problem_mark", None)
-    return f", line {mark.line + 1}" if mark else ""
 
 
 def _short(tag: str) -> str:

@@ -243,6 +243,8 @@ def test_a_deleted_game_folder(two: tuple[Pbem, Any, Path]) -> None:
 
 @pytest.mark.parametrize("text, problem", [
     ("player: [anna\n", "is corrupt at line 2: did not find expected ',' or ']'"),
+    ("player: anna\nturn: 1\norders: [dr\x00aw]\n",
+     "is corrupt at line 3: a control character (U+0000) that YAML does not allow; delete it"),
     ("- just\n- a list\n", "is corrupt: it is not a queue entry (player, turn, orders)"),
     ("player: anna\nturn: one\norders: [draw]\n", "is corrupt: it is not a queue entry (player, turn, orders)"),
     (b"\xff\xfe", "is corrupt: not UTF-8 text"),

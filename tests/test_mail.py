@@ -281,6 +281,14 @@ def test_find_orders_bad_order_line_names_it() -> None:
     assert str(err.value) == "order line 2 ('bid: [7'): not valid YAML (did not find expected ',' or ']')"
 
 
+def test_find_orders_control_character_in_an_order_line() -> None:
+    body = f"{BEGIN}\ntoken: abc\nbid: 7\x1b[0m\n{END}\n"
+    with pytest.raises(TurnFileError) as err:
+        find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD)))
+    assert str(err.value) == ("order line 2 ('bid: 7\\x1b[0m'): a control character (U+001B) that YAML does "
+                              "not allow; delete it")
+
+
 def test_find_orders_hostile_yaml_in_the_body_is_refused() -> None:
     body = "game: &g m1\nplayer: *g\ntoken: abc\nturn: 7\norders:\n  - pass\n"
     with pytest.raises(TurnFileError, match="anchors"):

@@ -98,9 +98,28 @@ def test_latin1_text_is_not_utf8() -> None:
     assert rejected(data) == "the turn file is not UTF-8 text (byte 19)"
 
 
+def test_utf16_with_a_byte_order_mark_is_read() -> None:
+    """Windows Notepad saves "Unicode" as UTF-16 with a byte order mark; without the mark it is refused."""
+    text = "game: m1\nplayer: zoë\n"
+    for encoding in ("utf-16", "utf-16-be"):
+        data = text.encode(encoding) if encoding == "utf-16" else b"\xfe\xff" + text.encode(encoding)
+        assert load_yaml(data)[0] == {"game": "m1", "player": "zoë"}
+    assert rejected(text.encode("utf-16-le")) == "the turn file is not UTF-8 text (byte 38)"
+    assert rejected(b"\xff\xfeg\x00a") == "the turn file is not UTF-8 text (byte 4)"
+
+
 def test_invalid_yaml_names_the_line() -> None:
     data = "game: m1\nplayer: [anna\ntoken: x\n"
     assert rejected(data) == "the turn file, line 3: not valid YAML (did not find expected ',' or ']')"
+
+
+def test_a_control_character_is_named_with_its_line() -> None:
+    """YAML forbids control characters; the reader says only 'position N' (in bytes, for the C reader),
+    so the message names the line and the code point instead."""
+    assert rejected("game: m1\nplayer: zoë\ntoken: x\x07\n") == (
+        "the turn file, line 3: a control character (U+0007) that YAML does not allow; delete it")
+    assert rejected("game: m1\r\nplayer: \ufffe\n") == (
+        "the turn file, line 2: a character (U+FFFE) that YAML does not allow; delete it")
 
 
 def test_invalid_yaml_bad_indentation() -> None:

@@ -103,6 +103,10 @@ def test_the_file_cannot_be_read(tmp_path: Path) -> None:
     broken = write(tmp_path, "ruleset: medici\nlog: [\n", "broken.yaml")
     assert_error(verify(tmp_path, "--log", str(broken)),
                  f"the log file '{broken}' is not YAML: did not find expected node content (line 3)")
+    control = write(tmp_path, "ruleset: medici\nlog: []\nseed: \"a\x7fb\"\n", "control.yaml")
+    assert_error(verify(tmp_path, "--log", str(control)),
+                 f"the log file '{control}' is not YAML: a control character (U+007F) that YAML does not "
+                 f"allow; delete it (line 3)")
 
 
 def shape(record: dict[str, Any], change: Any) -> Any:
