@@ -74,6 +74,18 @@ def describe(state: dict[str, Any]) -> str:
     return f"{show_hours(rule['hours'])}{grace}, then {rule['policy']}"
 
 
+#: what happens to a late player's decision, in his words
+AFTER = {"wait": "the game waits for the game master", "default": "the most passive order the rules allow is "
+         "given for you", "bot": "the game's bot moves for you"}
+
+
+def after_the_deadline(state: dict[str, Any]) -> str:
+    """What happens when a late player's time and grace are up, as a sentence for him."""
+    rule = state["deadline"]
+    grace = f" and {show_hours(rule['grace_hours'])} of grace" if rule.get("grace_hours") else ""
+    return f"After that{grace}, {AFTER[rule['policy']]}."
+
+
 def overdue(state: dict[str, Any], now: datetime) -> bool:
     """The deadline and its grace are past and the policy is to wait: the game needs the GM."""
     when = substitute_at(state)

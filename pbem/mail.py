@@ -23,7 +23,7 @@ from typing import Any, Iterable
 from pbem.config import Config
 from pbem.errors import PbemError, TurnFileError
 from pbem.game import ruleset_of, seat_of, token_hash, waiting_for
-from pbem.report import BEGIN, END
+from pbem.report import BEGIN, END, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GAME_ID, GamesDir, dump_yaml
 from pbem.turnfile import Source, fold_case, load_yaml, schema
@@ -108,7 +108,8 @@ def report_html(body: str, cid: str, picture: Picture) -> str:
 def compose(config: Config, to_name: str, to_address: str, subject: str, body: str, message_id: str,
             in_reply_to: str | None = None, references: list[str] | None = None,
             date: datetime | None = None, picture: Picture | None = None) -> EmailMessage:
-    """A plain-text mail from the GM; headers encoded so that non-ASCII names and subjects survive.
+    """A plain-text mail from the GM; headers encoded so that non-ASCII names and subjects survive. A
+    line of the body wider than 72 columns is broken at spaces, with a hanging indent.
 
     With a `picture`: multipart/alternative, the same plain text first (what every reader and pbem's
     own order parsing take), then multipart/related with an HTML part (the picture and the text) and
@@ -126,10 +127,12 @@ def compose(config: Config, to_name: str, to_address: str, subject: str, body: s
         msg["References"] = " ".join(references)
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: auto-responders must not answer
     msg[LOOP_HEADER] = config.gm_address
-    msg.set_content(body, charset="utf-8")
+    body = wrap72(body)  # every mail pbem writes, not only the reports, is read at 72 columns
+    msg.set_content(body, charset="utf-8", cte=_seven_bit(body))
     if picture is not None:
         cid = picture_cid(message_id)
-        msg.add_alternative(report_html(body, cid, picture), subtype="html", charset="utf-8")
+        markup = report_html(body, cid, picture)
+        msg.add_alternative(markup, subtype="html", charset="utf-8", cte=_seven_bit(markup))
         html_part = msg.get_payload()[1]
         html_part.add_related(picture.png, maintype="image", subtype="png", cid=cid, disposition="inline",
                               filename=picture.filename)
@@ -140,6 +143,13 @@ def compose(config: Config, to_name: str, to_address: str, subject: str, body: s
         msg.set_boundary(f"=_pbem_a_{mark}")
         html_part.set_boundary(f"=_pbem_r_{mark}")
     return msg
+
+
+def _seven_bit(text: str) -> str | None:
+    """The transfer encoding of a text part: its own 7 bits, or quoted-printable when it is not ASCII
+    (left to itself, the email package sends short lines as 8bit, which a relay without 8BITMIME
+    refuses or mangles)."""
+    return None if text.isascii() else "quoted-printable"
 
 
 def _one_line(text: str) -> str:
@@ -434,9 +444,25 @@ def orders_in(mail: Incoming) -> Found:
         return _turn_file("\n" * before + text, "the turn file in the mail",
                           "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
     if block is None:
+        if plain is not None and _orders_in_quote(plain):
+            raise TurnFileError("your orders are in the quoted part of your mail (the lines that begin with "
+                                "'>'), which pbem does not read: write them between the marker lines "
+                                "without the '>' in front")
         raise TurnFileError(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
                             f"of your report, or attach a turn file")
     return order_lines(block, mail)
+
+
+def _orders_in_quote(body: str) -> bool:
+    """Whether the player filled in the order block of the report his mail quotes: a token there is his
+    own writing (a report only ever shows the placeholder). A common slip, which gets its own answer."""
+    quoted = [re.sub(r"^(\s*>)+ ?", "", line) for line in body.replace("\r\n", "\n").split("\n")
+              if line.lstrip().startswith(">")]
+    try:
+        marked = between_markers("\n".join(quoted))
+    except TurnFileError:
+        return False
+    return marked is not None and bool(tokens_in_text(marked[0]))
 
 
 def _holds_orders(block: str) -> bool:

@@ -23,7 +23,7 @@ from pbem.mail import (Incoming, Picture, compose, example_orders, find_orders, 
                        hide_tokens, not_for_pbem, peek_inbox, read_mail, reminder_id, reply_id, scrub,
                        sender_seat, thread_id, tokens_in)
 from pbem.mailbox import Inbox, Postman, open_inbox
-from pbem.report import BEGIN, END, env
+from pbem.report import BEGIN, END, env, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
 
@@ -97,7 +97,7 @@ def board_picture(state: dict[str, Any], player: str) -> Picture | None:
 
 def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
     """Remind a late player once; tell the others whom the game waits for."""
-    from pbem.deadlines import describe, due, stamp
+    from pbem.deadlines import after_the_deadline, due, stamp
 
     config = postman.config
     when = due(state)
@@ -109,12 +109,13 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
         root, previous = thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)
         refs = [r for r in dict.fromkeys([root, previous]) if r]
         if player == late:
-            text = (f"Game {state['game']} waits for your orders for turn {turn}.\n"
-                    f"They are due by {stamp(when) if when else '-'} (deadline: {describe(state)}).\n"
-                    f"Your latest report has a turn file ready to fill in.\n")
+            text = (f"Game {game} waits for your orders for turn {turn}.\n"
+                    + wrap72(f"They are due by {stamp(when) if when else '-'}. {after_the_deadline(state)}", 0)
+                    + "\nYour latest report has a turn file ready to fill in.\n")
             what = f"reminder: turn {turn} is due"
         else:
-            text = f"Game {state['game']} is waiting for {late} (turn {turn}, due by {stamp(when) if when else '-'}).\n"
+            text = wrap72(f"Game {game} is waiting for {late} (turn {turn}, due by "
+                          f"{stamp(when) if when else '-'}).", 0) + "\n"
             what = f"turn {turn}: waiting for {late}"
         msg = compose(config, name, address, f"{config.subject_prefix} {game} {what}".strip(), text,
                       reminder_id(config, game, player, turn, sent), in_reply_to=refs[-1], references=refs,

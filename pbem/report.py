@@ -31,6 +31,8 @@ _GLUE = "\x00"
 
 def _fill(text: str, width: int, first: str, rest: str) -> list[str]:
     """`text` broken at spaces into lines of `width` (a word longer than a line stays whole)."""
+    for marker in (BEGIN, END):  # a marker line quoted in a sentence is copied whole, so kept whole
+        text = text.replace(marker, marker.replace(" ", _GLUE))
     lines = textwrap.wrap(_GLUED.sub(_GLUE, text), width, initial_indent=first, subsequent_indent=rest,
                           break_long_words=False, break_on_hyphens=False, replace_whitespace=False)
     return [line.replace(_GLUE, " ") for line in lines]

@@ -353,9 +353,11 @@ MAIL_DATE = "Sat, 21 Nov 2026 12:30:00 +0000"  # the Date of every player_mail
 
 def mail_error(subject: str, message: str, example: str) -> str:
     """The whole refusal of a mail, as common/mail-error.txt.j2 writes it (a message of several lines
-    indented under its first)."""
+    indented under its first), its lines wider than 72 columns broken as every mail's are."""
+    from pbem.report import wrap72
+
     shown = message.replace("\n", "\n  ")
-    return (f'Your mail of {MAIL_DATE} ("{subject}")\n'
+    return wrap72(f'Your mail of {MAIL_DATE} ("{subject}")\n'
             "could not be used, and nothing in the game changed:\n\n"
             f"  {shown}\n\n"
             "How to send orders: reply to your latest report and write your orders\n"

@@ -289,6 +289,17 @@ def test_an_absurd_deadline_is_refused_or_harmless(pbem: Any) -> None:
 
 # -- the reminder --------------------------------------------------------------------------------------
 
+def test_the_reminder_tells_the_late_player_what_follows_the_deadline() -> None:
+    from pbem.deadlines import after_the_deadline
+
+    def rule(policy: str, grace: float) -> dict[str, Any]:
+        return {"deadline": {"hours": 48, "grace_hours": grace, "policy": policy}}
+    assert after_the_deadline(rule("wait", 0)) == "After that, the game waits for the game master."
+    assert after_the_deadline(rule("bot", 12)) == "After that and 12h of grace, the game's bot moves for you."
+    assert after_the_deadline(rule("default", 36)) == ("After that and 36h of grace, the most passive order the "
+                                                      "rules allow is given for you.")
+
+
 def test_reminder_once_when_a_quarter_of_the_time_is_left(pbem: Any, inbox: Path, clock: Clock) -> None:
     t = Table(pbem, inbox, *DEFAULT_48)
     outbox = t.outbox()
@@ -310,7 +321,8 @@ def test_reminder_once_when_a_quarter_of_the_time_is_left(pbem: Any, inbox: Path
     assert late["To"].addresses[0].addr_spec == "ben@example.org"
     assert late["Subject"] == "[pbem] m1 reminder: turn 1 is due"
     assert body(late) == ("Game m1 waits for your orders for turn 1.\n"
-                          f"They are due by {stamp(48)} (deadline: 2d + 6h grace, then default).\n"
+                          f"They are due by {stamp(48)}. After that and 6h of grace, the\n"
+                          "most passive order the rules allow is given for you.\n"
                           "Your latest report has a turn file ready to fill in.\n")
     for other in ("anna", "cleo"):
         msg = read_mail(outbox / f"m1.{other}.remind-0001.eml")

@@ -530,9 +530,19 @@ def test_compose_special_display_names_round_trip(tmp_path: Path, name: str) -> 
 
 
 def test_compose_a_long_non_ascii_body_round_trips(tmp_path: Path) -> None:
-    body = "Grüße aus Zürich – " * 20 + "\n" + "€ 5\n"
+    # lines of 57 characters, of which quoted-printable makes more than 76
+    body = ("Grüße aus Zürich – " * 3 + "\n") * 20 + "€ 5\n"
     back = roundtrip(compose(config(tmp_path), NAME, "x@players.test", SUBJECT, body, "<a@b>"))
     assert back.get_content().replace("\r\n", "\n") == body
+
+
+def test_compose_breaks_a_line_wider_than_72_columns(tmp_path: Path) -> None:
+    body = "  Grüße aus Zürich – " + "Grüße aus Zürich – " * 19 + "\n€ 5\n"
+    back = roundtrip(compose(config(tmp_path), NAME, "x@players.test", SUBJECT, body, "<a@b>"))
+    lines = back.get_content().replace("\r\n", "\n").splitlines()
+    assert max(len(line) for line in lines) <= 72
+    assert lines[0].startswith("  Grüße") and all(line.startswith("    ") for line in lines[1:-1])  # hanging
+    assert " ".join(lines[:-1]).split() == body.split()[:-2] and lines[-1] == "€ 5"
 
 
 def test_postman_writes_non_ascii_headers_as_ascii_files(tmp_path: Path) -> None:

@@ -455,8 +455,9 @@ def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, rulese
     assert got["waiting"] == mail_error("when", no_orders, {"medici": "bid: 7", "medici-strozzi": "price: 3", "medina": "palace orange C7",
                                                            "florenz": "send 4"}[ruleset])
     assert got["stranger"] == mail_error("hi", no_orders, NEUTRAL_EXAMPLE)
-    assert all(len(line) <= 72 for who in ("waiting", "stranger") for line in got[who].splitlines()
-               if BEGIN not in line and "Your mail of" not in line and "the mail holds" not in line)
+    assert all(len(line) <= 72 for who in got for line in got[who].splitlines())
+    # the message is broken at spaces, never inside a marker line it quotes
+    assert f"\n    {BEGIN!r} and {END!r} of\n" in got["waiting"]
 
 
 # -- 7. a seat's new player is addressed by his own name --------------------------------------------------------
@@ -575,3 +576,57 @@ def test_preview_inbox_counts_a_replaced_order(g: MailGames) -> None:
     assert g.pbem("submit", str(tf)).exit_code == 0
     assert mailrun.preview_inbox(g.gd, load_config(g.root)) == [
         f"mail from {address(player)}: m1 turn {turn}: would queue {orders[0]} (replacing the orders queued before)"]
+
+
+# -- 9. every mail at 72 columns, and orders written inside the quote --------------------------------------------
+
+LONG_NAMES = ("a-player-with-long-name0", "b-player-with-long-name1", "c-player-with-long-name2")  # 24, the most
+LONG_GAME = "a-game-id-of-forty-characters-0123456789"  # 40, the most
+
+
+def test_every_mail_fits_72_columns_with_the_longest_names(g: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not only the reports: the welcome, the acknowledgement, each kind of refusal (its message quoting
+    the player's lines and the marker lines) and the reminders. A long line is broken at spaces, never
+    inside a marker line."""
+    tokens = new_game(g, "medici", LONG_NAMES, LONG_GAME, "--deadline", "48h")
+    mover, _ = g.mover(LONG_GAME)
+    waiting = next(p for p in LONG_NAMES if p != mover)
+    order = order_line(g.legal_order(mover, LONG_GAME))
+    g.inbox.deliver(answer(g, waiting, "When is it my turn? " * 10, subject="Re: a subject " + "long " * 20))
+    g.inbox.deliver(answer(g, waiting, order_body(tokens[waiting], ["bid: 7 " + "and more words " * 8])))
+    g.inbox.deliver(player_mail("someone-with-a-long-address@a-long-domain-name.example", "hello " * 30))
+    g.inbox.deliver(answer(g, mover, order_body(tokens[mover], [order])))
+    g.advance()
+    at(monkeypatch, 37)  # a quarter of the 48 hours left: the reminders
+    assert g.advance().exit_code == 0
+    mails = g.outbox.all()
+    kinds = {str(m["Message-ID"]).split(".")[1] for m in mails}
+    assert {"reply", "remind"} <= kinds and len(replies(mails)) == 4
+    wide = [(str(m["Subject"]), line) for m in mails for line in text(m).splitlines() if len(line) > 72]
+    assert wide == []
+    refusals = "\n".join(text(m) for m in replies(mails))
+    assert f"    {BEGIN!r} and {END!r}" in refusals
+
+
+def test_orders_written_inside_the_quoted_report_get_their_own_answer(g: MailGames) -> None:
+    """A player who fills in the order block of the report his client quotes (his token is there, which
+    a report never shows) is told so; a quote of the untouched report is only a mail with no orders."""
+    tokens = g.new()
+    player, _ = g.mover()
+    order = order_line(g.legal_order(player))
+    report = text(g.last_report(player))
+    filled = report.replace("token: YOUR-TOKEN", f"token: {tokens[player]}") + f"\n{BEGIN}\n{order}\n{END}\n"
+    edited = "\n".join(f"> {line}" for line in filled.replace(f"{BEGIN}\n{order}\n{END}\n", "").splitlines())
+    edited = edited.replace(f"> {END}", f"> {order}\n> {END}", 1)
+    untouched = "\n".join(f"> {line}" for line in report.splitlines())
+    g.inbox.deliver(answer(g, player, f"Here you are.\n\nOn Sat, GM wrote:\n{edited}\n", subject="edited"))
+    g.inbox.deliver(answer(g, player, f"Thanks!\n\nOn Sat, GM wrote:\n{untouched}\n", subject="untouched"))
+    r = g.advance()
+    assert mail_lines(r.output) == [
+        f"mail from {address(player)}: refused: your orders are in the quoted part of your mail (the lines "
+        f"that begin with '>'), which pbem does not read: write them between the marker lines without the "
+        f"'>' in front",
+        f"mail from {address(player)}: refused: the mail holds no orders: put them between the lines {BEGIN!r} "
+        f"and {END!r} of your report, or attach a turn file"]
+    assert g.queued() == []
+    assert_nowhere(tokens[player], "\n".join(text(m) for m in replies(g.outbox.new())))
