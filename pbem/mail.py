@@ -377,10 +377,10 @@ def _parts(msg: EmailMessage) -> tuple[list[tuple[str, str]], str | None, str | 
 def between_markers(text: str) -> tuple[str, int] | None:
     """The lines between the marker lines, and how many lines of `text` come before them."""
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
+    starts = [i for i, line in enumerate(lines) if typed(line) == BEGIN]
     if not starts:
         return None
-    ends = [i for i, line in enumerate(lines) if line.strip() == END and i > starts[0]]
+    ends = [i for i, line in enumerate(lines) if typed(line) == END and i > starts[0]]
     if not ends:
         raise TurnFileError(f"the mail has the line {BEGIN!r} but not the line {END!r} after it")
     return "\n".join(lines[starts[0] + 1:ends[0]]), starts[0] + 1
@@ -531,6 +531,18 @@ def _unclosed(line: str) -> bool:
 
 
 ORDER_BLOCK = "the order block"  # what an error calls the order lines of a mail
+# what mail clients and phones put in typed text: no-break and other wide spaces, invisible joiners, and
+# typographic quotes (an autocorrected `token: "x"`)
+_SPACES = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_INVISIBLE = re.compile("[\u200b-\u200d\u2060\ufeff]")
+_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u00ab": '"', "\u00bb": '"',
+                         "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'"})
+
+
+def typed(line: str) -> str:
+    """An order line as the player meant it: wide spaces as spaces, no invisible characters, plain
+    quotes, no blanks around it. Orders and tokens are plain words, so nothing is lost."""
+    return _INVISIBLE.sub("", _SPACES.sub(" ", line)).translate(_QUOTES).strip()
 STANDING_LINE = re.compile(r"^standing\s*:(.*)$", re.IGNORECASE)
 
 
@@ -545,11 +557,13 @@ def order_lines(block: str, mail: Incoming) -> Found:
     orders: list[Any] = []
     standing: list[Any] | None = None
     names: dict[tuple, tuple[int, str]] = {}  # the place each line gave in the turn file: its line and name
-    lines = [line.strip() for line in block.split("\n") if line.strip()]  # HTML mail has blank ones between
+    lines = [typed(line) for line in block.split("\n") if line.strip()]  # HTML mail has blank ones between
     for n, text in enumerate(lines, start=1):
         if text.startswith("#"):
             continue
         text = text[1:].strip() if text.startswith(("- ", "-\t")) or text == "-" else text
+        if not TOKEN_LINE.match(text):
+            text = text.rstrip(".!").rstrip() or text  # `draw.`: an order ended as a sentence is that order
         mentions = re.search("token", text, re.IGNORECASE)
         label = f"order line {n} " + ("(the token line)" if mentions else f"({text!r})")
         if TOKEN_LINE.match(text):

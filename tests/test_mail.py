@@ -303,6 +303,33 @@ def test_find_orders_order_lines_in_any_case() -> None:
         {"game": "m1", "player": "anna", "turn": 3, "token": "AbC", "orders": [{"Bid": 7}, "Pass"]}
 
 
+NBSP, NARROW, ZWSP = "\u00a0", "\u202f", "\u200b"
+
+
+@pytest.mark.parametrize("lines, orders", [
+    # a no-break space where the player typed a space (HTML mail, phones), in the markers too
+    ([f"token:{NBSP}abc", f"bid:{NBSP}7"], [{"bid": 7}]),
+    ([f"token: abc{ZWSP}", f"{ZWSP}draw"], ["draw"]),
+    ([f"token:{NARROW}abc", f"bid: 7{NBSP}"], [{"bid": 7}]),
+    # typographic quotes an autocorrect made of plain ones
+    (["token: \u201cabc\u201d", "draw"], ["draw"]),
+    (["token: \u2018abc\u2019", "- \u201cpass\u201d"], ["pass"]),
+    # an order ended as a sentence
+    (["token: abc", "draw.", "bid: 7!", "pass ."], ["draw", {"bid": 7}, "pass"]),
+])
+def test_find_orders_reads_order_lines_as_typed(lines: list[str], orders: list[Any]) -> None:
+    begin, end = BEGIN.replace(" ", NBSP), END.replace("orders", f"{ZWSP}orders")
+    body = "\n".join([begin, *lines, end, ""])
+    assert find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD))) == \
+        {"token": "abc", "game": "m1", "player": "anna", "turn": 7, "orders": orders}
+
+
+def test_find_orders_a_line_of_punctuation_alone_stays_as_sent() -> None:
+    """Left for the game's schema to refuse, naming the line."""
+    body = f"{BEGIN}\ntoken: abc\n.\n{END}\n"
+    assert find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD)))["orders"] == ["."]
+
+
 def test_find_orders_turn_next_standing_and_reports_lines() -> None:
     body = f"{BEGIN}\ntoken: abc\nTurn: Next\ndraw\nstanding: max_bid: 9\nStanding: [pass: day]\nreports: all\n{END}\n"
     assert find_orders(mail(player_mail(address("anna"), body, in_reply_to=THREAD))) == \
