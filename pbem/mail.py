@@ -440,8 +440,8 @@ def orders_in(mail: Incoming) -> Found:
                           f"the attachment {name!r} is not a turn file (game:, player:, token:, turn:, orders:)")
     if text is None:
         raise TurnFileError("the mail has no text in which to find orders")
-    if turn_file:  # its lines keep their numbers in the mail
-        return _turn_file("\n" * before + text, "the turn file in the mail",
+    if turn_file:  # its lines keep their numbers in the mail; typed in a mail client, as order lines are
+        return _turn_file("\n" * before + as_typed(text), "the turn file in the mail",
                           "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
     if block is None:
         if plain is not None and _orders_in_quote(plain):
@@ -539,10 +539,15 @@ _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": 
                          "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'"})
 
 
+def as_typed(text: str) -> str:
+    """Text as the player meant it: wide spaces as spaces, no invisible characters, plain quotes.
+    Orders and tokens are plain words, so nothing is lost."""
+    return _INVISIBLE.sub("", _SPACES.sub(" ", text)).translate(_QUOTES)
+
+
 def typed(line: str) -> str:
-    """An order line as the player meant it: wide spaces as spaces, no invisible characters, plain
-    quotes, no blanks around it. Orders and tokens are plain words, so nothing is lost."""
-    return _INVISIBLE.sub("", _SPACES.sub(" ", line)).translate(_QUOTES).strip()
+    """An order line as the player meant it (`as_typed`), without blanks around it."""
+    return as_typed(line).strip()
 STANDING_LINE = re.compile(r"^standing\s*:(.*)$", re.IGNORECASE)
 
 

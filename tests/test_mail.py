@@ -324,6 +324,14 @@ def test_find_orders_reads_order_lines_as_typed(lines: list[str], orders: list[A
         {"token": "abc", "game": "m1", "player": "anna", "turn": 7, "orders": orders}
 
 
+def test_find_orders_a_turn_file_in_the_text_as_typed() -> None:
+    """Pasted into an HTML mail: indented with no-break spaces, the token in typographic quotes."""
+    body = (f"game: m1\nplayer: anna\ntoken: \u201cabc\u201d\nturn: 7\norders:\n{NBSP}{NBSP}- bid:{NBSP}7\n"
+            f"{NBSP}{NBSP}- pass{ZWSP}\n")
+    assert find_orders(mail(player_mail(address("anna"), body))) == \
+        {"game": "m1", "player": "anna", "token": "abc", "turn": 7, "orders": [{"bid": 7}, "pass"]}
+
+
 def test_find_orders_a_line_of_punctuation_alone_stays_as_sent() -> None:
     """Left for the game's schema to refuse, naming the line."""
     body = f"{BEGIN}\ntoken: abc\n.\n{END}\n"
