@@ -74,16 +74,17 @@ def describe(state: dict[str, Any]) -> str:
     return f"{show_hours(rule['hours'])}{grace}, then {rule['policy']}"
 
 
-#: what happens to a late player's decision, in his words
-AFTER = {"wait": "the game waits for the game master", "default": "the most passive order the rules allow is "
-         "given for you", "bot": "the game's bot moves for you"}
-
-
-def after_the_deadline(state: dict[str, Any]) -> str:
-    """What happens when a late player's time and grace are up, as a sentence for him."""
-    rule = state["deadline"]
+def after_the_deadline(rule: dict[str, Any], passive: str | None) -> str:
+    """What happens when a late player's time and grace are up, as a sentence for him; `passive`: the
+    order the `default` policy gives for him (None: his game has none, and the bot moves instead)."""
     grace = f" and {show_hours(rule['grace_hours'])} of grace" if rule.get("grace_hours") else ""
-    return f"After that{grace}, {AFTER[rule['policy']]}."
+    if rule["policy"] == "wait":
+        what = "the game waits for the game master"
+    elif rule["policy"] == "default" and passive is not None:
+        what = f"the order '{passive}' is given for you"
+    else:
+        what = "the game's bot moves for you"
+    return f"After that{grace}, {what}."
 
 
 def overdue(state: dict[str, Any], now: datetime) -> bool:

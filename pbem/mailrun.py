@@ -109,8 +109,10 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
         root, previous = thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)
         refs = [r for r in dict.fromkeys([root, previous]) if r]
         if player == late:
+            passive = ruleset_of(state).passive_order(state["engine"], late)
+            after = after_the_deadline(state["deadline"], None if passive is None else order_text(passive))
             text = (f"Game {game} waits for your orders for turn {turn}.\n"
-                    + wrap72(f"They are due by {stamp(when) if when else '-'}. {after_the_deadline(state)}", 0)
+                    + wrap72(f"They are due by {stamp(when) if when else '-'}. {after}", 0)
                     + "\nYour latest report has a turn file ready to fill in.\n")
             what = f"reminder: turn {turn} is due"
         else:

@@ -293,11 +293,13 @@ def test_the_reminder_tells_the_late_player_what_follows_the_deadline() -> None:
     from pbem.deadlines import after_the_deadline
 
     def rule(policy: str, grace: float) -> dict[str, Any]:
-        return {"deadline": {"hours": 48, "grace_hours": grace, "policy": policy}}
-    assert after_the_deadline(rule("wait", 0)) == "After that, the game waits for the game master."
-    assert after_the_deadline(rule("bot", 12)) == "After that and 12h of grace, the game's bot moves for you."
-    assert after_the_deadline(rule("default", 36)) == ("After that and 36h of grace, the most passive order the "
-                                                      "rules allow is given for you.")
+        return {"hours": 48, "grace_hours": grace, "policy": policy}
+    assert after_the_deadline(rule("wait", 0), "pass") == "After that, the game waits for the game master."
+    assert after_the_deadline(rule("bot", 12), "pass") == "After that and 12h of grace, the game's bot moves for you."
+    assert after_the_deadline(rule("default", 36), "pass") == ("After that and 36h of grace, the order 'pass' is "
+                                                              "given for you.")
+    # a game with no passive order (Medina): the bot moves, as the policy does
+    assert after_the_deadline(rule("default", 0), None) == "After that, the game's bot moves for you."
 
 
 def test_reminder_once_when_a_quarter_of_the_time_is_left(pbem: Any, inbox: Path, clock: Clock) -> None:
@@ -322,7 +324,7 @@ def test_reminder_once_when_a_quarter_of_the_time_is_left(pbem: Any, inbox: Path
     assert late["Subject"] == "[pbem] m1 reminder: turn 1 is due"
     assert body(late) == ("Game m1 waits for your orders for turn 1.\n"
                           f"They are due by {stamp(48)}. After that and 6h of grace, the\n"
-                          "most passive order the rules allow is given for you.\n"
+                          "order 'auction' is given for you.\n"
                           "Your latest report has a turn file ready to fill in.\n")
     for other in ("anna", "cleo"):
         msg = read_mail(outbox / f"m1.{other}.remind-0001.eml")
