@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any, Callable
 
 import pytest
