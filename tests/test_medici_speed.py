@@ -19,9 +19,9 @@ from pbem import bots
 from pbem.bots import card_good, card_value
 from pbem.rng import Rng
 from pbem.rules.base import Decision, Order, Ruleset, get_ruleset, shared_ranking
-from pbem.rules.medici import paying_places
-from pbem.rules.medici_bot import _bid_range, medici_worth
-from pbem.rules.medici_strozzi_bot import _price_range
+from pbem.rules.medici_ranking import paying_places, shared_places
+from pbem.rules.medici_bot import _bid_range, medici_bot, medici_worth
+from pbem.rules.medici_strozzi_bot import _best_load, _price_range, _worths
 
 GAMES = [("medici", 3, {"edition": "riogrande"}, "speed-3r"), ("medici", 3, {"edition": "amigo"}, "speed-3a"),
          ("medici", 4, {"edition": "amigo"}, "speed-4a"), ("medici", 5, {"edition": "riogrande"}, "speed-5r"),
@@ -77,6 +77,7 @@ def test_paying_places_are_the_paying_rows_of_the_shared_ranking() -> None:
         scores = {f"p{i}": pick.randint(0, 7) for i in range(pick.randint(1, 6))}
         payouts = pick.choice([[10, 5], [30, 15], [30, 20, 10, 10, 5], [0, 5], [10, 0, 3], [1]])
         assert paying_places(scores, payouts) == [r for r in shared_ranking(scores, payouts) if r["payout"]]
+        assert shared_places(scores, tuple(payouts)) == shared_ranking(scores, payouts)
 
 
 def plain_worth(view: dict[str, Any], me: str, lot: list[str]) -> float:
@@ -115,6 +116,96 @@ def test_worth_is_the_plain_reckoning(ruleset: str, players: int, options: dict[
             view = r.bot_view(state, p)
             for me in state["players"]:
                 assert medici_worth(view, me, view["lot"]) == plain_worth(view, me, view["lot"]), (n, me)
+
+
+def plain_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
+    """The Medici bot's bid as it first read: the whole worth reckoned at every bid."""
+    lowest, highest = plain_range(legal, "bid") or (0, -1)
+    if highest < lowest:
+        return "pass"
+    worth = plain_worth(view, me, view["lot"])
+    if view["to_bid"] == [me]:
+        return {"bid": lowest} if lowest <= worth else "pass"
+    aim = int(worth * (0.55 + 0.3 * bots.temperament(me)))
+    if view["day"] == 3:
+        aim = int(aim * 1.1)
+    target = min(aim, highest)
+    return {"bid": target} if target >= lowest else "pass"
+
+
+@pytest.mark.parametrize("ruleset,players,options,seed", [g for g in GAMES if g[0] == "medici"])
+def test_bids_are_the_plain_bids(ruleset: str, players: int, options: dict[str, str], seed: str) -> None:
+    """The bot skips reading the tracks when the least a lot can be worth already decides its bid: it
+    bids as the plain reckoning does, at every bid and for narrower and wider ranges of bids too."""
+    for by_bot in (True, False):
+        for n, (r, state, p, legal, _) in enumerate(positions(ruleset, players, options, seed, by_bot)):
+            if state["phase"] != "bid":
+                continue
+            view = r.bot_view(state, p)
+            bids = legal[1:]
+            ranges = [legal, ["pass"] + bids[:1], ["pass"] + bids[:4], ["pass"] + bids[len(bids) // 2:],
+                      ["pass"] + [{"bid": a} for a in range(1, 80)], ["pass"] + [{"bid": a} for a in range(9, 12)]]
+            for orders in ranges:
+                assert medici_bot(view, p, orders) == plain_bot(view, p, orders), (n, orders[:3])
+            last = dict(view, to_bid=[p])
+            for orders in ranges:
+                assert medici_bot(last, p, orders) == plain_bot(last, p, orders), (n, orders[:3])
+
+
+def plain_strozzi_worth(view: dict[str, Any], me: str, lot: list[str]) -> float:
+    """A lot's worth to one family, reckoned alone (as the bot first did)."""
+    if not lot:
+        return 0.0
+    worth = 2.0 * sum(card_value(t) for t in lot)
+    sign = 1 if me == view["medici"] else -1
+    for tile in lot:
+        pull = 2 if card_value(tile) == 0 else 1
+        for harbour, goods in view["harbours"].items():
+            if card_good(tile) in goods:
+                pos = view["markers"][harbour][card_good(tile)] * sign
+                if pos <= 0 < pos + pull or 0 <= pos < 3:
+                    worth += 4.0 * pull
+    return worth / 2
+
+
+def plain_best_load(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
+    """The Strozzi bot's load, the best by `max` (the first of the best)."""
+    loads = [o for o in legal if isinstance(o, dict)]
+    if not loads:
+        return "discard"
+    mine = next(p for p in view["players"] if p["name"] == me)
+    lot = view["lot"]
+    fit = {h: sum(1 for g in {card_good(t) for t in lot} if g in goods) for h, goods in view["harbours"].items()}
+    ships = {s["capacity"]: s for s in mine["ships"]}
+
+    def score(o: dict[str, Any]) -> tuple[float, int]:
+        s = ships[o["load"]]
+        cramped = abs(s["capacity"] - len(s["cargo"]) - len(lot) - 1) * 0.5
+        return (fit[s["harbour"] or o.get("harbour")] * 3 + s["value"] / 5 - cramped, -o["load"])
+    return max(loads, key=score)
+
+
+@pytest.mark.parametrize("seed", ["speed-s1", "speed-s2", "speed-s3"])
+def test_strozzi_bot_reckons_as_the_plain_one(seed: str) -> None:
+    """Both families' worth of a lot, reckoned together, is what each reckoned alone gives; the load is
+    the one `max` picks."""
+    for by_bot in (True, False):
+        for n, (r, state, p, legal, _) in enumerate(positions("medici-strozzi", 2, {}, seed, by_bot)):
+            view = r.bot_view(state, p)
+            medici, strozzi = state["players"]
+            for lot in (view["lot"], view["lot"][:1], []):
+                assert _worths(view, lot) == (plain_strozzi_worth(view, medici, lot),
+                                              plain_strozzi_worth(view, strozzi, lot)), n
+            if state["phase"] == "load":
+                assert _best_load(view, p, legal) == plain_best_load(view, p, legal), n
+
+
+def test_lot_may_grow_as_far_as_max_lot() -> None:
+    """The quick look at whether the lot may grow gives what `max_lot` gives."""
+    for ruleset, players, options, seed in GAMES:
+        for n, (r, state, p, _, _) in enumerate(positions(ruleset, players, options, seed, False)):
+            if state["phase"] == "draw":
+                assert r._lot_may_grow(state) == (len(state["lot"]) < r.max_lot(state)), n
 
 
 def plain_range(legal: list[Order], key: str) -> tuple[int, int] | None:

@@ -13,12 +13,14 @@ from typing import Any
 
 from pbem.rng import Rng
 from pbem.rules.base import (Decision, Event, OnePlayer, Order, Ruleset, StandingMove, State, board_data,
-                             check_stacks, order_text, register, shared_ranking, stack, standings)
+                             check_stacks, order_text, register, stack, standings)
+from pbem.rules.medici_ranking import places, shared_places
 
 DATA = board_data("medici")
 HOLD: int = DATA["hold_size"]
 MAX_LOT: int = DATA["max_lot"]
 TRACK_TOP: int = DATA["track_top"]
+TRACK_PAYOUTS: tuple[int, ...] = tuple(DATA["track_payouts"])
 NEUTRAL: str = DATA["neutral_card"]
 #: each edition's bonus fields as a view shows them (keyed by the step, as text)
 SHOWN_BONUS = {name: {str(k): v for k, v in edition["bonus_fields"].items()}
@@ -44,23 +46,6 @@ _TO_DRAW, _TO_BID = OnePlayer("draw"), OnePlayer("bid")
 def cards_value(cards: list[str]) -> int:
     """The value of a hold or a lot: the sum of its cards."""
     return sum(map(card_value, cards))
-
-
-def paying_places(scores: dict[str, int], payouts: list[int]) -> list[dict[str, Any]]:
-    """The rows of `shared_ranking(scores, payouts)` that pay something, in its order: a goods track
-    pays its first places only, so the ranking stops where the payouts end. Tied players keep their
-    seats' order (the order of `scores`)."""
-    rows: list[dict[str, Any]] = []
-    place = 0
-    for score in sorted(set(scores.values()), reverse=True):
-        if place >= len(payouts):
-            break
-        tied = [p for p, s in scores.items() if s == score]
-        share = sum(payouts[place:place + len(tied)]) // len(tied)
-        if share:
-            rows += [{"player": p, "score": score, "place": place + 1, "payout": share} for p in tied]
-        place += len(tied)
-    return rows
 
 
 def full_deck(edition: str) -> list[str]:
@@ -166,6 +151,13 @@ class Medici(Ruleset):
         free = HOLD - min(map(len, state["hold"].values()))  # the emptiest hold; 0 when all are full
         return min(MAX_LOT, len(state["lot"]) + len(state["deck"]), free)
 
+    def _lot_may_grow(self, state: State) -> bool:
+        """Whether the lot is smaller than `max_lot`: the limits that cost least are looked at first."""
+        size = len(state["lot"])
+        if size >= MAX_LOT or not state["deck"]:
+            return False
+        return size < HOLD - min(map(len, state["hold"].values()))
+
     def _start_turn(self, state: State, player: str, rng: Rng, events: list[Event]) -> None:
         """`player` or the next open player clockwise becomes auctioneer and reveals a card."""
         if not state["deck"]:
@@ -183,7 +175,7 @@ class Medici(Ruleset):
         lot = state["lot"]
         lot.append(card)
         events.append({"type": "reveal", "player": state["auctioneer"], "card": card, "lot": list(lot)})
-        if len(lot) >= self.max_lot(state):
+        if not self._lot_may_grow(state):
             events.append({"type": "auction_opens", "player": state["auctioneer"], "lot": list(lot),
                            "forced": True})
             self._open_auction(state, rng, events)
@@ -204,9 +196,11 @@ class Medici(Ruleset):
         return None
 
     def _lowest_bid(self, state: State) -> int:
-        """The least a bid may be now: one more than the high bid."""
-        high = self.high_bid(state)
-        return high["amount"] + 1 if high else 1
+        """The least a bid may be now: one more than the high bid (the last bid that was not a pass)."""
+        for b in reversed(state["bids"]):
+            if b["amount"] is not None:
+                return b["amount"] + 1
+        return 1
 
     def _cannot_bid(self, state: State, player: str) -> str | None:
         free = HOLD - len(state["hold"][player])
@@ -286,7 +280,7 @@ class Medici(Ruleset):
         bonus_fields = edition["bonus_fields"]
         day = state["day"]
         values = {p: cards_value(state["hold"][p]) for p in players}
-        ranking = shared_ranking(values, edition["payouts"][len(players)])
+        ranking = shared_places(values, tuple(edition["payouts"][len(players)]))
         for row in ranking:
             money[row["player"]] += row["payout"]
         events.append({"type": "score_value", "day": day, "ranking": ranking})
@@ -296,13 +290,16 @@ class Medici(Ruleset):
             moves, steps, bonus = {}, {}, []
             for p, track, goods in held:
                 before = track[good]
-                after = min(TRACK_TOP, before + goods.count(good))
+                after = before + goods.count(good) if goods else before
+                if after > TRACK_TOP:
+                    after = TRACK_TOP
                 track[good] = steps[p] = after
                 moves[p] = after - before
-                pay = bonus_fields.get(after, 0)
+                pay = bonus_fields.get(after)
                 if pay:
                     bonus.append({"player": p, "step": after, "payout": pay})
-            ranking = paying_places(steps, DATA["track_payouts"])
+            ranking = [{"player": players[seat], "score": score, "place": place, "payout": payout}
+                       for seat, score, place, payout in places(tuple(steps.values()), TRACK_PAYOUTS, True)]
             for row in ranking + bonus:
                 money[row["player"]] += row["payout"]
             events.append({"type": "score_track", "day": day, "good": good, "moves": moves,
@@ -333,7 +330,7 @@ class Medici(Ruleset):
         if phase == PHASE_DRAW:
             if player != state["auctioneer"]:
                 return []
-            return [DRAW, AUCTION] if len(state["lot"]) < self.max_lot(state) else [AUCTION]
+            return [DRAW, AUCTION] if self._lot_may_grow(state) else [AUCTION]
         if phase == PHASE_BID:
             if player != state["to_bid"][0]:
                 return []
@@ -354,10 +351,10 @@ class Medici(Ruleset):
             return f"it is not your decision: the game waits for {to_act}"
         if phase == PHASE_DRAW:
             if order == DRAW:
+                if self._lot_may_grow(state):
+                    return None
                 limit = self.max_lot(state)
-                if len(state["lot"]) >= limit:
-                    return f"the lot may not grow beyond {limit} card{'s' if limit != 1 else ''}"
-                return None
+                return f"the lot may not grow beyond {limit} card{'s' if limit != 1 else ''}"
             if order == AUCTION:
                 return None
             return f"you are the auctioneer: send 'draw' or 'auction', not {repr(order_text(order))}"

@@ -24,6 +24,7 @@ HARBOUR_GOODS: list[tuple[str, list[str]]] = list(DATA["harbours"].items())  # e
 END = DATA["track_length"]
 SHOWN_TRACK_BONUS = {str(k): v for k, v in DATA["track_bonus"].items()}  # as a view shows it
 
+MAX_LOT: int = DATA["max_lot"]
 PRICES = range(DATA["max_price"] + 1)  # every price a drawer may name
 
 DRAW, PRICE, BUY, DECLINE, LOAD, HARBOUR, DISCARD = "draw", "price", "buy", "decline", "load", "harbour", "discard"
@@ -110,7 +111,10 @@ class MediciStrozzi(Ruleset):
         self._start_turn(state, first, events)
 
     def _start_turn(self, state: State, player: str, events: list[Event]) -> None:
-        state.update(phase=PHASE_DRAW, drawer=player, lot=[], price=None, buyer=None)
+        state["phase"] = PHASE_DRAW
+        state["drawer"] = player
+        state["lot"] = []
+        state["price"] = state["buyer"] = None
         self._reveal(state, events)
 
     def _reveal(self, state: State, events: list[Event]) -> None:
@@ -124,7 +128,17 @@ class MediciStrozzi(Ruleset):
         return max(s["capacity"] - len(s["cargo"]) for s in state["ships"][player])
 
     def max_lot(self, state: State) -> int:
-        return min(DATA["max_lot"], len(state["lot"]) + len(state["bag"]), self.room(state, state["drawer"]))
+        return min(MAX_LOT, len(state["lot"]) + len(state["bag"]), self.room(state, state["drawer"]))
+
+    def _lot_may_grow(self, state: State) -> bool:
+        """Whether the lot is smaller than `max_lot`: the limits that cost least are looked at first."""
+        size = len(state["lot"])
+        if size >= MAX_LOT or not state["bag"]:
+            return False
+        for ship in state["ships"][state["drawer"]]:
+            if ship["capacity"] - len(ship["cargo"]) > size:
+                return True
+        return False
 
     def other(self, state: State, player: str) -> str:
         a, b = state["players"]
@@ -138,7 +152,11 @@ class MediciStrozzi(Ruleset):
 
     def _after_load(self, state: State, rng: Rng, events: list[Event]) -> None:
         buyer = state["buyer"]
-        full = next((p for p in state["players"] if self._full(state, p)), None)
+        for full in state["players"]:
+            if self._full(state, full):
+                break
+        else:
+            full = None
         if full is not None:
             events.append({"type": "round_over", "round": state["round"], "why": f"{full}'s ships are full"})
             self._end_round(state, rng, events)
@@ -237,7 +255,7 @@ class MediciStrozzi(Ruleset):
             return []
         phase = state["phase"]
         if phase == PHASE_DRAW:
-            orders: list[Order] = [DRAW] if len(state["lot"]) < self.max_lot(state) else []
+            orders: list[Order] = [DRAW] if self._lot_may_grow(state) else []
             orders += [{PRICE: n} for n in PRICES]
             return orders
         if phase == PHASE_ANSWER:
@@ -275,10 +293,10 @@ class MediciStrozzi(Ruleset):
         phase = state["phase"]
         if phase == PHASE_DRAW:
             if order == DRAW:
+                if self._lot_may_grow(state):
+                    return None
                 limit = self.max_lot(state)
-                if len(state["lot"]) >= limit:
-                    return f"the lot may not grow beyond {limit} tile{'s' if limit != 1 else ''}"
-                return None
+                return f"the lot may not grow beyond {limit} tile{'s' if limit != 1 else ''}"
             if isinstance(order, dict) and len(order) == 1 and isinstance(order.get(PRICE), int):
                 if not 0 <= order[PRICE] <= DATA["max_price"]:
                     return f"the price must be 0 to {DATA['max_price']}, not {order[PRICE]}"

@@ -9,40 +9,49 @@ from pbem.bots import bot, card_good, card_value, temperament
 from pbem.rules.base import Order
 
 
-def _strozzi_worth(view: dict[str, Any], me: str, lot: list[str]) -> float:
-    """A lot's worth to `me`: its value toward a harbour win and the markers its tiles pull."""
+def _worths(view: dict[str, Any], lot: list[str]) -> tuple[float, float]:
+    """A lot's worth to the Medici and to the Strozzi: its value toward a harbour win and the markers its
+    tiles pull (reckoned together: the bot weighs a lot for both families at every price and answer)."""
     if not lot:
-        return 0.0
-    worth = 2.0 * sum(map(card_value, lot))
-    sign = 1 if me == view["medici"] else -1
+        return 0.0, 0.0
+    medici = strozzi = 2.0 * sum(map(card_value, lot))
     harbours, markers = view["harbours"].items(), view["markers"]
     for tile in lot:
         good = card_good(tile)
         pull = 2 if card_value(tile) == 0 else 1
+        gain = 4.0 * pull
         for harbour, goods in harbours:
             if good in goods:
-                pos = markers[harbour][good] * sign
+                pos = markers[harbour][good]  # toward the Medici; the Strozzi see it the other way
                 if pos <= 0 < pos + pull or 0 <= pos < 3:
-                    worth += 4.0 * pull
-    return worth / 2
+                    medici += gain
+                pos = -pos
+                if pos <= 0 < pos + pull or 0 <= pos < 3:
+                    strozzi += gain
+    return medici / 2, strozzi / 2
 
 
 def _best_load(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     loads = [o for o in legal if isinstance(o, dict)]
     if not loads:
         return "discard"
-    mine = next(p for p in view["players"] if p["name"] == me)
+    for mine in view["players"]:
+        if mine["name"] == me:
+            break
     lot = view["lot"]
-    lot_goods = {card_good(t) for t in lot}
+    lot_goods = set(map(card_good, lot))
     # how many goods of the lot each harbour trades; each ship's harbour, value and room after loading
-    fit = {h: sum(1 for g in lot_goods if g in goods) for h, goods in view["harbours"].items()}
+    fit = {h: len(lot_goods.intersection(goods)) for h, goods in view["harbours"].items()}
     ships = {s["capacity"]: (s["harbour"], s["value"] / 5, abs(s["capacity"] - len(s["cargo"]) - len(lot) - 1) * 0.5)
              for s in mine["ships"]}
-
-    def score(o: dict[str, Any]) -> tuple[float, int]:
+    best: Order = loads[0]
+    best_score: tuple[float, int] | None = None
+    for o in loads:  # the first of the best, as max() picks
         harbour, value, cramped = ships[o["load"]]
-        return (fit[harbour or o.get("harbour")] * 3 + value - cramped, -o["load"])
-    return max(loads, key=score)
+        score = (fit[harbour or o.get("harbour")] * 3 + value - cramped, -o["load"])
+        if best_score is None or score > best_score:
+            best, best_score = o, score
+    return best
 
 
 def _price_range(legal: list[Order]) -> tuple[int, int]:
@@ -59,10 +68,6 @@ def _price_range(legal: list[Order]) -> tuple[int, int]:
 _mood = cache(temperament)
 
 
-def _rival(view: dict[str, Any], me: str) -> str:
-    return view["strozzi"] if me == view["medici"] else view["medici"]
-
-
 @bot("medici-strozzi")
 def strozzi_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     mood = _mood(me)
@@ -71,14 +76,17 @@ def strozzi_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
         if view["lot_value"] < 3 + 3 * mood and len(view["lot"]) < 3 and legal[0] == "draw":  # draw comes first
             return "draw"
         lowest, highest = _price_range(legal)
+        medici, strozzi = _worths(view, view["lot"])
+        mine, theirs = (medici, strozzi) if me == view["medici"] else (strozzi, medici)
         # if the rival declines, the drawer pays his own price: never ask much more than the lot is
         # worth to oneself
-        ask = int(min(_strozzi_worth(view, _rival(view, me), view["lot"]) * (0.9 + 0.3 * mood),
-                      _strozzi_worth(view, me, view["lot"]) * 1.2 + 2))
+        ask = int(min(theirs * (0.9 + 0.3 * mood), mine * 1.2 + 2))
         return {"price": max(lowest, min(ask, highest))}
     if phase == "answer":
         # declining hands the lot to the rival: what it is worth to him counts too
-        worth = _strozzi_worth(view, me, view["lot"]) + 0.5 * _strozzi_worth(view, view["drawer"], view["lot"])
+        medici, strozzi = _worths(view, view["lot"])
+        worth = ((medici if me == view["medici"] else strozzi)
+                 + 0.5 * (medici if view["drawer"] == view["medici"] else strozzi))
         return "buy" if worth >= view["price"] else "decline"
     return _best_load(view, me, legal)
 
