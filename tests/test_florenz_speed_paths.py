@@ -1,9 +1,9 @@
 """Florenz's fast paths give what the slow ones give: the bot's view is part of the full view and the bot
 chooses alike from both, the legal orders are the contract's, two-member hurries are those the walk
-allows, the bot's worth of a move, hurry or send is the worth of the queues the walk or the newcomer
-leaves, the bot picks what its rules read plainly pick, a boast is refused only when its VP find no
-free cup slot, and a bonus decision's candidates are all legal. Behaviour only: nothing here is
-timed."""
+allows, the bot's worth of a move, hurry, send or promotion is the worth of the queues the walk, the
+newcomer or the promotion leaves, the bot picks what its rules read plainly pick, a boast is refused
+only when its VP find no free cup slot, and a bonus decision's candidates are all legal. Behaviour
+only: nothing here is timed."""
 
 from __future__ import annotations
 
@@ -82,6 +82,9 @@ def test_fast_paths_match_slow_paths(players: int, options: dict[str, str], seed
                 queues = dict(view["queues"])
                 A.enter_queue(view, queues, loc, {"family": p, "rank": "debutant", "colour": ""})
                 assert worth.sent(loc) == worth({loc: queues[loc]}), (n, order)
+            elif order.startswith("promote "):
+                loc, at = split_position(order.split()[1])
+                assert worth.promoted(loc, at) == worth({loc: B.promote(view["queues"][loc], at)}), (n, order)
 
 
 def test_bot_view_copies_the_state() -> None:
@@ -96,6 +99,23 @@ def test_bot_view_copies_the_state() -> None:
     first = GAME.decision(state).players[0]   # type: ignore[union-attr]
     GAME.apply(state, first, "place 1", Rng("p"))
     assert before["queues"]["1"] == []
+
+
+def containers(value: Any, seen: set[int]) -> set[int]:
+    """The ids of every dict and list within `value` (plain data), itself included."""
+    if type(value) is dict or type(value) is list:
+        seen.add(id(value))
+        for item in value.values() if type(value) is dict else value:
+            containers(item, seen)
+    return seen
+
+
+@pytest.mark.parametrize("players,options,seed", GAMES)
+def test_bot_view_shares_nothing_with_the_state(players: int, options: dict[str, str], seed: str) -> None:
+    """The bot's view, its parts copied by their shape, holds no dict or list of the state, at any
+    decision of a random game."""
+    for state, p in positions(players, options, f"{seed}-share", False):
+        assert containers(GAME.bot_view(state, p), set()).isdisjoint(containers(state, set()))
 
 
 def plain_choice(view: dict[str, Any], me: str, legal: list[str]) -> str:

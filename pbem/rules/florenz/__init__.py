@@ -2,14 +2,15 @@
 
 The package: `data` (the data file, checked, and the tables derived from it), `board` (queues,
 control, boasting, plan cards and crests as pure functions on plain data), `orders` (the order grammar),
-`actions` (phase 2), `scandal` (the scandal cards), `flow` (set-up, the phases, scoring, the end) and the
-`Florenz` ruleset over them. FLORENZ-PLAN.md is the rules as implemented, with every reading chosen.
+`actions` (phase 2, over `petitioners`, `moves` and `boasts_and_gifts`), `scandal` (the scandal cards),
+`solo` (Strozzi), `flow` (set-up, the phases, scoring, the end), `view` (the report's display, over
+`view_board` and `view_tables`), `bot` (over `worth` and `targets`) and the `Florenz` ruleset over them.
+FLORENZ-PLAN.md is the rules as implemented, with every reading chosen.
 """
 
 from __future__ import annotations
 
-import marshal
-from typing import Any
+from typing import Any, Callable
 
 from pbem.rng import Rng
 from pbem.rules.base import Decision, Event, Order, Ruleset, StandingMove, State, register
@@ -20,7 +21,7 @@ from pbem.errors import SetupError
 from pbem.rules.florenz import scandal as S
 from pbem.rules.florenz import solo as SOLO
 from pbem.rules.florenz.view import display
-from pbem.rules.florenz.data import LOCATIONS, SCANDAL_CARDS
+from pbem.rules.florenz.data import BOAST_SLOT_ORDER, LOCATIONS, SCANDAL_CARDS
 from pbem.rules.florenz.orders import parse
 
 #: which verbs each decision kind accepts (besides `discard`, allowed at every decision of the holder)
@@ -46,6 +47,38 @@ DECK_OF_CARD: dict[str, str] = {card: spec["deck"] for card, spec in SCANDAL_CAR
 
 #: the parts of a view that hide some of the state from a player (`Florenz._part`)
 HIDDEN = frozenset({"location_stack", "time_stack", "scandal", "strozzi", "plan_cards"})
+
+#: the parts of the bot's view that hide some of the state (the others are in `COPY_SHOWN`)
+BOT_VIEW_HIDDEN = tuple(key for key in BOT_VIEW_KEYS if key in HIDDEN)
+
+
+def _copy_boast(boast: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The boast tiles, each with its cups (None or a flat dict) copied."""
+    out = {}
+    for loc, tile in boast.items():
+        out[loc] = copied = tile.copy()
+        for slot in BOAST_SLOT_ORDER:
+            cup = copied[slot]
+            if cup is not None:
+                copied[slot] = cup.copy()
+    return out
+
+
+#: a deep copy of each part of the state the bot's view shows whole, by the part's shape (pieces, guards
+#: and cups are flat dicts): about twice as fast as a `marshal` round trip, and made at every decision
+COPY_SHOWN: dict[str, Callable[[Any], Any]] = {
+    "round": lambda n: n,
+    "queues": lambda queues: {loc: [piece.copy() for piece in queue] if queue else []
+                              for loc, queue in queues.items()},
+    # most crests hold no guard: an empty list is made without a comprehension's frame
+    "guards": lambda guards: {kind: {crest: [guard.copy() for guard in on] if on else []
+                                     for crest, on in crests.items()} for kind, crests in guards.items()},
+    "boast": _copy_boast,
+    "targets": dict.copy,
+    "carriages": dict.copy,
+    "time": dict.copy,
+    "gifts_given": lambda given: {family: to.copy() for family, to in given.items()},
+}
 
 
 def plain_copy(value: Any) -> Any:
@@ -283,10 +316,12 @@ class Florenz(Ruleset):
 
     def bot_view(self, state: State, player: str) -> dict[str, Any]:
         """The parts of `player`'s view the bot reads (`BOT_VIEW_KEYS`), each as `view` has it, without
-        the display text, which costs most of a view. The parts shown as they are copied at once by a
-        `marshal` round trip: a deep copy of plain data done in C."""
-        shown = marshal.loads(marshal.dumps({key: state[key] for key in BOT_VIEW_KEYS if key not in HIDDEN}))
-        return {key: shown[key] if key in shown else self._part(state, key, player) for key in BOT_VIEW_KEYS}
+        the display text, which costs most of a view. The parts shown whole are copied by their shape
+        (`COPY_SHOWN`), the others as `view` hides them."""
+        view = {key: copy(state[key]) for key, copy in COPY_SHOWN.items()}
+        for key in BOT_VIEW_HIDDEN:
+            view[key] = self._part(state, key, player)
+        return view
 
     @staticmethod
     def _part(state: State, key: str, player: str | None) -> Any:

@@ -172,7 +172,12 @@ def head_scorer(queue: Queue, medici: str) -> str | None:
 
 
 def members(queue: Queue, family: str) -> int:
-    return sum(1 for p in queue if p["family"] == family)
+    """The family's petitioners in the queue."""
+    n = 0
+    for p in queue:   # a plain loop: counted at every boast and worth, on queues of a few pieces
+        if p["family"] == family:
+            n += 1
+    return n
 
 
 def strength_order(queue: Queue) -> list[str]:

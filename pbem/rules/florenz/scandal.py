@@ -417,8 +417,7 @@ def _allowed(state: State, family: str, card: str, mine: list[tuple[str, int]]) 
         counts = A.boast_counts(state, family)
         return [f"play {card} {loc}" for loc in LOCATIONS if A.cup_fits(state, family, loc, counts)]
     if card == "messere-cup":   # a cup of the family's on the tile
-        return [f"play {card} {loc}" for loc in LOCATIONS
-                if any(cup is not None and cup["family"] == family for cup in A.cups_of(state["boast"][loc]).values())]
+        return [f"play {card} {loc}" for loc in LOCATIONS if A.has_cup_on(state["boast"][loc], family)]
     if card == "messere-retire":   # any member of the family (its time is a gain, checked by the caller)
         return [f"play {card} {loc}.{n}" for loc, n in mine]
     if card == "carissima-promote":   # a debutant of the family, with a lady left
@@ -444,8 +443,9 @@ def _allowed(state: State, family: str, card: str, mine: list[tuple[str, int]]) 
     if card == "figliolo-guard":   # a guard left, and none of the family's on the crest yet
         if state["supply"][family]["guard"] < 1:
             return []
+        guards = state["guards"]   # most crests hold no guard: those need no look at who stands there
         return [f"play {card} {kind} {c}" for kind in CRESTS for c in CRESTS[kind]
-                if family not in B.guards_on(state["guards"], kind, c)]
+                if not guards.get(kind, {}).get(c) or family not in B.guards_on(guards, kind, c)]
     if card == "figliolo-teleport":   # to a queue with a free slot
         free = A.free_slots(state)
         return [f"play {card} {loc}.{n} to {to}" for loc, n in mine for to in LOCATIONS if to != loc and free[to] > 0]
