@@ -54,6 +54,8 @@ def test_the_kept_city_is_the_city_worked_out_afresh(players: int, seed: int, bo
         assert list(kept.clear) == list(new.clear)
         for colour, orders in kept.clear_palaces.items():  # in step with the clear squares
             assert list(orders) == [medina.PALACE_ORDER[colour][s] for s in kept.clear]
+        for colour, made in kept.clear_lists.items():  # the lists kept are those of the clear squares now
+            assert made == [medina.PALACE_ORDER[colour][s] for s in kept.clear]
         assert R.legal_orders(state, player) == legal
 
 
@@ -172,6 +174,17 @@ def test_the_kept_lines_of_a_bots_view_are_made_afresh_alike(players: int, seed:
     for state, player in positions(players, seed, bot):
         kept = R.bot_view(state, player)
         assert kept == R.bot_view(fresh(state), player)
+
+
+@pytest.mark.parametrize("players,seed,bot", GAMES)
+def test_after_any_placement_no_more_pieces_go_back(players: int, seed: int, bot: bool) -> None:
+    """Why a wall need not look for pieces to send back: each placement sends back all it can, and looking
+    again (as after a wall, which changes nothing they go back for) finds nothing."""
+    for state, _ in positions(players, seed, bot):
+        if state["phase"] == "build":
+            copied = fresh(state)
+            events: list[dict[str, Any]] = []
+            assert not R._return_pieces(copied, events, R._city(copied)) and events == [] and copied == state
 
 
 def test_the_wall_squares_worked_out_once_are_the_wall_squares() -> None:

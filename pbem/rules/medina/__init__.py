@@ -10,15 +10,14 @@ Orders are one placement each: `start E5`, `palace grey C7`, `stable D7`, `merch
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any
 
 from pbem.errors import IllegalOrder, SetupError
 from pbem.rng import Rng
 from pbem.rules.base import Decision, Event, Order, Ruleset, State, register
-from pbem.rules.medina.board import (ALL_SQUARES, ALL_WALLS, AROUND, AT_TOWER, COLOURS, COLS, DATA, decision_of,
-                                     in_board_order, LETTERS, MERCHANT_ORDER, on_edge, row_major, ORTHO, PALACE_KEY,
-                                     PALACE_ORDER, parse_order, ROWS, SIDE_LENGTH, SIDE_WALLS, SQUARE_INDEX,
-                                     STABLE_ORDER, START_ORDERS, WALL_NEIGHBOURS, WALL_ORDER, WALL_SQUARE, WALLS_AT)
+from pbem.rules.medina.board import (ALL_SQUARES, ALL_WALLS, AROUND, AT_TOWER, COLOURS, COLS, DATA, decision_of, LETTERS,
+                                     on_edge, row_major, ORTHO, PALACE_KEY, parse_order, ROWS, SIDE_LENGTH, SQUARE_INDEX,
+                                     START_ORDERS, WALL_NEIGHBOURS, WALL_SQUARE, WALLS_AT)
 from pbem.rules.medina.city import City, CityKeeper
 from pbem.rules.medina.scores import Scoring
 from pbem.rules.medina.view import Views
@@ -122,38 +121,43 @@ class Medina(CityKeeper, Scoring, Views, Ruleset):
 
     def legal_orders(self, state: State, player: str) -> list[Order]:
         """The candidates `why_illegal` lets through, in their order, picked from the city directly."""
-        out: list[Order] = []
-        for group in self._legal_groups(state, player, self._city(state)):
-            out += group
-        return out
+        return self._legal(state, player, self._city(state), False)
 
     def _can_place(self, state: State, player: str, city: City) -> bool:
-        """Whether `player` has any legal order (looking no further than the first)."""
-        return any(self._legal_groups(state, player, city))
+        """Whether `player` has any legal order (looking no further than the first kind of piece that has)."""
+        return bool(self._legal(state, player, city, True))
 
-    def _legal_groups(self, state: State, player: str, city: City) -> Iterator[list[Order]]:
-        """The legal orders, one group per kind of piece, in the order of `candidate_orders`."""
-        if state["phase"] == "over" or player != state["current"]:  # not his decision (see `decision`)
-            return
-        if state["phase"] == "start":
-            yield START_ORDERS
-            return
+    def _legal(self, state: State, player: str, city: City, first: bool) -> list[Order]:
+        """The legal orders, kind of piece after kind in the order of `candidate_orders`; with `first`, those
+        of the first kind that has any."""
+        phase = state["phase"]
+        if phase == "over" or player != state["current"]:  # not his decision (see `decision`)
+            return []
+        if phase == "start":
+            return list(START_ORDERS)
         supply = state["supply"][player]
         claimed = state["roofed"][player]
-        duty = self._roof_duty(state, player)
+        # the duty to roof needs a roof in hand: asked at every placement, so looked at here first
+        duty = self._roof_duty(state, player) if supply["roof"] > 0 and not state["roofed_this_turn"] else None
+        made = city.orders  # each kind's orders, when made already (an empty list is made again: cheap)
+        out: list[Order] = []
         if duty != "roof":
+            hand = supply["palace"]
             for colour in COLOURS:
-                if supply["palace"][colour] and (duty is None or colour not in claimed):
-                    yield self._palace_orders(state, colour, city)
+                if hand[colour] and (duty is None or colour not in claimed):
+                    out += made.get(PALACE_KEY[colour]) or self._palace_orders(state, colour, city)
+                    if first and out:
+                        return out
         if duty is None:
             if supply["stable"]:
-                yield self._stable_orders(state, city)
-            if supply["merchant"]:
-                yield self._merchant_orders(state, city)
-            if supply["wall"]:
-                yield self._wall_orders(state, city)
-        if supply["roof"]:
-            yield [order for colour, order in self._roof_orders(state, city) if colour not in claimed]
+                out += made.get("stable") or self._stable_orders(state, city)
+            if supply["merchant"] and not (first and out):
+                out += made.get("merchant") or self._merchant_orders(state, city)
+            if supply["wall"] and not (first and out):
+                out += made.get("wall") or self._wall_orders(state, city)
+        if supply["roof"] and not (first and out):
+            out += [order for colour, order in self._roof_orders(state, city) if colour not in claimed]
+        return out
 
     def _roof_duty(self, state: State, player: str) -> str | None:
         """What the only player with roofs left must place now: "roof" (nothing else), "claim" (a roof, or
@@ -170,72 +174,14 @@ class Medina(CityKeeper, Scoring, Views, Ruleset):
         """Whether a palace piece of `colour` fits anywhere (an open palace always has room to grow)."""
         return city.open_palace[colour] is not None or bool(city.clear)
 
-    def _palace_orders(self, state: State, colour: str, city: City) -> list[Order]:
-        """Where a palace piece of `colour` may go: onto its open palace, else where it touches none."""
-        key = PALACE_KEY[colour]
-        if key not in city.orders:
-            open_id = city.open_palace[colour]
-            if open_id is not None:
-                growth, made = city.growth[open_id], city.growth_orders.get(open_id)
-                if made is None or made[0] != growth:
-                    made = city.growth_orders[open_id] = (
-                        frozenset(growth), list(map(PALACE_ORDER[colour].__getitem__, in_board_order(growth))))
-                city.orders[key] = made[1]
-            else:
-                if colour not in city.clear_palaces:
-                    city.clear_palaces[colour] = dict.fromkeys(map(PALACE_ORDER[colour].__getitem__, city.clear))
-                city.orders[key] = list(city.clear_palaces[colour])
-        return city.orders[key]
-
-    def _stable_orders(self, state: State, city: City) -> list[Order]:
-        """Where a stable may go: beside exactly one palace, touching no other even diagonally."""
-        if "stable" not in city.orders:
-            sites, around = city.beside_palace.difference(state["board"]), city.palaces_around
-            city.orders["stable"] = [STABLE_ORDER[s] for s in in_board_order(sites) if len(around[s]) == 1]
-        return city.orders["stable"]
-
-    def _merchant_orders(self, state: State, city: City) -> list[Order]:
-        """Where a merchant may go: onto an end of the street, or, when it cannot grow, clear of it."""
-        if "merchant" not in city.orders:
-            if city.street_next:
-                sites = in_board_order(city.street_next)
-            else:
-                blocked = {n for m in city.merchants for n in ORTHO[m]}.union(state["board"])
-                sites = [s for s in ALL_SQUARES if s not in blocked]
-            city.orders["merchant"] = list(map(MERCHANT_ORDER.__getitem__, sites))
-        return city.orders["merchant"]
-
-    def _roof_orders(self, state: State, city: City) -> list[tuple[str, Order]]:
-        """Every unclaimed palace's colour and the order that roofs it."""
-        if city.roofs is None:
-            city.roofs = [(p["colour"], f"roof {p['colour']} {p['parts'][0]}") for p in state["palaces"]
-                          if p["owner"] is None]
-        return city.roofs
-
-    def _wall_orders(self, state: State, city: City) -> list[Order]:
-        """The wall segments that may be built now."""
-        if "wall" not in city.orders:
-            walls = state["walls"]
-            built = dict.fromkeys(SIDE_LENGTH, 0)
-            for w in walls:
-                built[w[0]] += 1
-            joins = AT_TOWER.union(*map(WALL_NEIGHBOURS.__getitem__, walls))  # a tower or a wall beside it
-            orders: list[Order] = []
-            for side, segments in SIDE_WALLS.items():  # in the order of `ALL_WALLS`
-                if built[side] + 1 < SIDE_LENGTH[side]:  # one more leaves a gate open
-                    orders += [WALL_ORDER[w] for w in segments if w in joins and w not in walls]
-            city.orders["wall"] = orders
-        return city.orders["wall"]
-
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
         return self._why(state, player, order, self._city(state))
 
     def _why(self, state: State, player: str, order: Order, city: City) -> str | None:
-        decision = self.decision(state)
-        if decision is None:
+        if state["phase"] == "over":  # `decision`, asked without making one
             return "the game is over"
-        if player not in decision.players:
-            return f"it is not your turn: the game waits for {', '.join(decision.players)}"
+        if player != state["current"]:
+            return f"it is not your turn: the game waits for {state['current']}"
         parsed = parse_order(order)
         if parsed is None:
             return f"{order!r} is not a placement (e.g. 'palace grey C7', 'wall N5', 'roof orange E4')"
@@ -253,7 +199,7 @@ class Medina(CityKeeper, Scoring, Views, Ruleset):
         supply = state["supply"][player]
         if kind != "wall" and where not in SQUARE_INDEX:
             return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
-        duty = self._roof_duty(state, player) if kind != "roof" else None
+        duty = self._roof_duty(state, player) if kind != "roof" and supply["roof"] > 0 else None  # none without a roof
         if duty == "roof":
             return "you are the only player with roofs left: this placement must be a roof"
         if duty == "claim" and not (kind == "palace" and colour not in state["roofed"][player]):
@@ -424,7 +370,9 @@ class Medina(CityKeeper, Scoring, Views, Ruleset):
                     if holders[colour] is not None:
                         tiles_moved.add(self.palace(state, holders[colour])["owner"])
         city = self._city_after(state, city, kind, where)  # returning pieces leaves it as it is
-        went_back = self._return_pieces(state, events, city)
+        # a wall changes nothing pieces go back for (what is in hand, claimed, or where a palace fits), and
+        # the placement before it sent back all it could: looking again would find nothing
+        went_back = kind != "wall" and self._return_pieces(state, events, city)
         self._renew_lines(state, city, player, kind, where, went_back, tiles_moved)
         state["placed"] += 1
         self._next(state, player, events, city)
@@ -463,33 +411,39 @@ class Medina(CityKeeper, Scoring, Views, Ruleset):
         """Pieces of a colour go back once every player has claimed one palace of it, or once none fits;
         roofs go back that can no longer find a palace. Whether any went back."""
         players, supply, roofed, returned = state["players"], state["supply"], state["roofed"], state["returned"]
+        hands = [supply[p]["palace"] for p in players]
         to_come: list[str] = []  # colours with pieces to place
         for colour in COLOURS:
-            for p in players:
-                if supply[p]["palace"][colour]:
+            for hand in hands:
+                if hand[colour]:
                     to_come.append(colour)
                     break
         went_back = False
         if to_come and (not city.clear or all(map(roofed.__getitem__, players))):  # else every colour fits, none is claimed by all
             claimed_by_all = set(COLOURS).intersection(*[roofed[p] for p in players])
-            for colour in to_come.copy():
-                claimed = colour in claimed_by_all
-                if claimed or not self._palace_fits(colour, city):
-                    counts = {p: supply[p]["palace"][colour] for p in players}
-                    for p in players:
-                        returned[p][colour] = returned[p].get(colour, 0) + counts[p]
-                        supply[p]["palace"][colour] = 0
-                    events.append({"type": "return", "colour": colour, "counts": counts,
-                                   "why": "every player has claimed one" if claimed else "no piece fits any more"})
-                    to_come.remove(colour)
-                    went_back = True
-        live = set(to_come)  # the colours a roof may go onto: pieces to come, or an unclaimed palace
-        if len(live) < len(COLOURS):
-            live.update(x["colour"] for x in state["palaces"] if x["owner"] is None)
+            if claimed_by_all or not city.clear:  # else again every colour fits, none is claimed by all
+                for colour in to_come.copy():
+                    claimed = colour in claimed_by_all
+                    if claimed or not self._palace_fits(colour, city):
+                        counts = {p: hand[colour] for p, hand in zip(players, hands)}
+                        for p, hand in zip(players, hands):
+                            returned[p][colour] = returned[p].get(colour, 0) + counts[p]
+                            hand[colour] = 0
+                        events.append({"type": "return", "colour": colour, "counts": counts,
+                                       "why": "every player has claimed one" if claimed else "no piece fits any more"})
+                        to_come.remove(colour)
+                        went_back = True
+        live: set[str] | None = None  # the colours a roof may go onto: pieces to come, or an unclaimed palace
         for p in players:
             roofs = supply[p]["roof"]
-            if not roofs:  # no roof: none too many
+            # none too many: no roof, or no more roofs and claims than colours to come (`live` has those and more)
+            if not roofs or roofs + len(roofed[p]) <= len(to_come):
                 continue
+            if live is None:
+                live = set(to_come)
+                if len(live) < len(COLOURS):
+                    palaces = state["palaces"]
+                    live.update([palaces[pid]["colour"] for pid in city.growth])  # the unclaimed ones (see `City`)
             extra = roofs - len(live.difference(roofed[p]))  # roofs less the colours he may still roof
             if extra > 0:
                 supply[p]["roof"] -= extra

@@ -64,6 +64,7 @@ def _near(sq: str, diagonal: bool) -> list[str]:
 
 ORTHO = {s: _near(s, False) for s in ALL_SQUARES}
 AROUND = {s: _near(s, True) for s in ALL_SQUARES}
+AROUND_SELF = {s: (s, *AROUND[s]) for s in ALL_SQUARES}  # a square and the squares around it
 
 
 def wall_square(wall: str) -> str:
@@ -74,6 +75,7 @@ def wall_square(wall: str) -> str:
 
 SIDE_WALLS = {side: [f"{side}{i}" for i in range(1, SIDE_LENGTH[side] + 1)] for side in "NSWE"}
 ALL_WALLS = [w for side in "NSWE" for w in SIDE_WALLS[side]]
+WALL_INDEX = {w: i for i, w in enumerate(ALL_WALLS)}  # a wall segment's place in `ALL_WALLS`
 WALLS_AT: dict[str, list[str]] = {s: [] for s in ALL_SQUARES}
 for _w in ALL_WALLS:
     WALLS_AT[wall_square(_w)].append(_w)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import chain, filterfalse
+from math import inf
 from operator import itemgetter
 from typing import Any
 
@@ -27,7 +28,9 @@ class Layout:
     palaces_beside: dict[int, tuple[Order, ...]]    # a square's cell -> the palace orders onto squares beside it
     palace_orders: frozenset[Order]                 # every palace order
     other_orders: frozenset[Order]                  # every other order: start, stable, merchant, wall, roof
-    start_score: dict[str, float]                   # square -> the score of starting the street there
+    #: each other order -> its kind and what scores it: a wall's `inside`; a stable's `seconds`; a merchant's
+    #: `firsts` and `seconds`; a roof's colour and square; a start's score (the nearer the middle, the better)
+    plan: dict[Order, tuple[str, Any, Any]]
 
 
 @cache
@@ -54,19 +57,25 @@ def _layout(letters: str, grid_rows: int, colours: tuple[str, ...]) -> Layout:
         inside[f"N{pos}"], inside[f"S{pos}"] = 2 * cell(pos - 1, 1), 2 * cell(pos - 1, rows)
     for pos in range(1, rows + 1):
         inside[f"W{pos}"], inside[f"E{pos}"] = 2 * cell(0, pos), 2 * cell(len(letters) - 1, pos)
-    others = [*(f"{kind} {name}" for kind in ("start", "stable", "merchant") for name in names),
-              *(f"wall {wall}" for wall in walls),
-              *(f"roof {colour} {name}" for colour in colours for name in names)]
+    firsts = {f"{letters[col]}{row}": itemgetter(*[2 * cell(*n) for n in near(col, row)]) for col, row in squares}
+    seconds = {f"{letters[col]}{row}": itemgetter(*[2 * cell(*n) + 1 for n in near(col, row)]) for col, row in squares}
+    plan: dict[Order, tuple[str, Any, Any]] = {}
+    for (col, row), name in zip(squares, names):
+        plan[f"start {name}"] = ("start", -abs(col - len(letters) / 2) - abs(row - 6), None)
+        plan[f"stable {name}"] = ("stable", seconds[name], None)
+        plan[f"merchant {name}"] = ("merchant", firsts[name], seconds[name])
+        plan.update({f"roof {colour} {name}": ("roof", colour, name) for colour in colours})
+    plan.update({f"wall {wall}": ("wall", inside[wall], None) for wall in walls})
     return Layout(
         cells=width * grid_rows,
-        firsts={f"{letters[col]}{row}": itemgetter(*[2 * cell(*n) for n in near(col, row)]) for col, row in squares},
-        seconds={f"{letters[col]}{row}": itemgetter(*[2 * cell(*n) + 1 for n in near(col, row)]) for col, row in squares},
+        firsts=firsts,
+        seconds=seconds,
         inside=inside,
         palaces_beside={cell(col, row): tuple(chain.from_iterable(palaces(*n) for n in near(col, row)))
                         for col, row in squares},
         palace_orders=frozenset(chain.from_iterable(palaces(col, row) for col, row in squares)),
-        other_orders=frozenset(others),
-        start_score={f"{letters[col]}{row}": -abs(col - len(letters) / 2) - abs(row - 6) for col, row in squares})
+        other_orders=frozenset(plan),
+        plan=plan)
 
 
 class _Words(dict[str, tuple[str, str, str]]):
@@ -124,46 +133,55 @@ def medina_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     text = "".join(map("".join, grid))
     if len(text) != 2 * layout.cells:
         raise ValueError("a Medina grid has cells of two characters")
-    # the cells beside a square, by their first characters (`M`, `m`: a merchant; a palace letter: a palace
-    # piece or a stable) and their second (my seat: a piece of mine; no other cell of a square has a digit)
-    firsts, seconds, mood = layout.firsts, layout.seconds, _mood(me)
+    # the cells beside a square are read by their first characters (`M`, `m`: a merchant; a palace letter: a
+    # palace piece or a stable) and their second (my seat: a piece of mine; no other cell of a square has a digit)
+    mood = _mood(me)
     palace = 3 + mood  # a palace piece, and half a point for each merchant beside it
 
     others = layout.other_orders.intersection(legal)
-    scores: dict[Order, float] = {}
+    merchants = text.encode().translate(ONLY_MERCHANTS)
+    beside_merchants = _palaces_beside_merchants(layout, merchants)
+    # seldom any is legal: looking for one is cheaper than gathering none
+    beside_merchants = frozenset() if beside_merchants.isdisjoint(legal) else beside_merchants.intersection(legal)
+    plain = len(legal) - len(others) > len(beside_merchants)  # a palace piece beside no merchant is legal
+    best: float = palace if plain else -inf  # the best score so far
+    tied: list[Order] = []  # the orders scored so far that score it
+    plan = layout.plan
     for order in others:
-        kind, colour, where = WORDS[order]
+        kind, how, more = plan[order]
         if kind == "wall":
-            at = layout.inside[where]
-            mark = text[at:at + 2]
-            scores[order] = 4 if mark[1] == seat else 1 if mark != ".." else 0.5
+            mark = text[how:how + 2]  # the square inside
+            value = 4 if mark[1] == seat else 1 if mark != ".." else 0.5
         elif kind == "stable":
-            scores[order] = 2 + 3 * seconds[where](text).count(seat)
+            value = 2 + 3 * how(text).count(seat)
         elif kind == "merchant":
-            near = firsts[where](text)
-            scores[order] = 1 + 2 * seconds[where](text).count(seat) + 0.5 * sum(map(PALACE_LETTERS.__contains__, near))
+            value = 1 + 2 * more(text).count(seat) + 0.5 * sum(map(PALACE_LETTERS.__contains__, how(text)))
         elif kind == "roof":
             for p in view["palaces"]:  # the palace at the square (or before it, an unclaimed one of its colour)
-                if p["at"] == where or p["colour"] == colour and p["owner"] is None:
+                if p["at"] == more or p["colour"] == how and p["owner"] is None:
                     size = p["size"]
                     break
             else:
-                raise ValueError(f"no {colour} palace to roof at {where}")
-            scores[order] = size * (1.5 + mood) + (6 if size >= 3 + 2 * mood else -5)
+                raise ValueError(f"no {how} palace to roof at {more}")
+            value = size * (1.5 + mood) + (6 if size >= 3 + 2 * mood else -5)
         else:
-            scores[order] = layout.start_score[where]
-    merchants = text.encode().translate(ONLY_MERCHANTS)
-    beside_merchants = _palaces_beside_merchants(layout, merchants).intersection(legal)
+            value = how
+        if value >= best:
+            if value > best:
+                best, tied = value, [order]
+            else:
+                tied.append(order)
     for order in beside_merchants:
-        near = firsts[WORDS[order][2]](text)
-        scores[order] = palace + 0.5 * (near.count("M") + near.count("m"))
-    plain = len(legal) - len(others) > len(beside_merchants)  # a palace piece beside no merchant is legal
-    best = max(scores.values(), default=palace)
-    if plain and palace > best:
-        best = palace
-    tied = [order for order, value in scores.items() if value == best]
-    if plain and palace == best:
-        tied.append(min(filterfalse(others.union(beside_merchants).__contains__, legal)))
+        near = layout.firsts[WORDS[order][2]](text)
+        value = palace + 0.5 * (near.count("M") + near.count("m"))
+        if value >= best:
+            if value > best:
+                best, tied = value, [order]
+            else:
+                tied.append(order)
+    if plain and best == palace:  # every palace order left ties (none beside a merchant: those score more)
+        least = min(legal)  # a palace order unless a merchant is legal ("merchant" < "palace" < the rest)
+        tied.append(least if least not in others else min(filterfalse(others.__contains__, legal)))
     return min(tied)
 
 

@@ -1,5 +1,5 @@
 """What the rules ask about a position of Medina, worked out once per position and kept up to date by
-each placement (`City`), and how `Medina` keeps it."""
+each placement (`City`), how `Medina` keeps it, and the sites of each kind of piece as orders."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from pbem.rules.base import Order, State
-from pbem.rules.medina.board import ALL_SQUARES, AROUND, COLOURS, ORTHO, PALACE_ORDER, WALL_SQUARE
+from pbem.rules.medina.board import (ALL_SQUARES, AROUND, AROUND_SELF, AT_TOWER, COLOURS, in_board_order,
+                                     MERCHANT_ORDER, ORTHO, PALACE_KEY, PALACE_ORDER, SIDE_LENGTH,
+                                     STABLE_ORDER, WALL_INDEX, WALL_NEIGHBOURS, WALL_ORDER, WALL_SQUARE)
 
 @dataclass(eq=False)
 class City:
@@ -28,6 +30,8 @@ class City:
     #: a palace piece of each colour onto each clear square, as orders in board order, made when first asked
     #: for and kept in step with `clear`: taking out a few is cheaper than making them anew for each position
     clear_palaces: dict[str, dict[Order, None]] = field(default_factory=dict)
+    #: the same as lists, made when first asked for and kept until a clear square is taken
+    clear_lists: dict[str, list[Order]] = field(default_factory=dict)
     #: the sites of each kind of piece ("palace grey", "stable", "merchant", "wall") as orders, made
     #: when first asked for: the check of who moves next and the next legal list share them
     orders: dict[str, list[Order]] = field(default_factory=dict)
@@ -68,7 +72,8 @@ def _stamp(state: State) -> tuple[Any, ...]:
 
 
 class CityKeeper:
-    """`Medina`'s part that makes the city of a position and brings it up to date after a placement."""
+    """`Medina`'s part that makes the city of a position, brings it up to date after a placement, and reads
+    the sites of each kind of piece off it as orders."""
 
     def city(self, state: State) -> City:
         """The city of a position, worked out afresh."""
@@ -164,10 +169,10 @@ class CityKeeper:
             if kind == "palace" and len(self.palace(state, board[where]["palace"])["parts"]) == 1:  # founded
                 city.roofs = None
             city.street_next.discard(where)
-            for growth in city.growth.values():
-                growth.discard(where)
             touching = {owner_of[n] for n in ORTHO[where] if n in owner_of}  # the palaces beside it
             if kind == "merchant":
+                for growth in city.growth.values():
+                    growth.discard(where)
                 for pid in touching:
                     self._add_points(city, pid, "merchants")
                 city.merchants.add(where)
@@ -180,14 +185,21 @@ class CityKeeper:
                 around = AROUND[where]
                 city.near_palace.update(around)
                 city.beside_palace.update(ORTHO[where])
+                palaces_around = city.palaces_around
                 for n in around:
-                    city.palaces_around.setdefault(n, set()).add(pid)
+                    if (near := palaces_around.get(n)) is None:
+                        palaces_around[n] = {pid}
+                    else:
+                        near.add(pid)
+                taken = AROUND_SELF[where]
                 for other, growth in city.growth.items():
                     if other != pid:
-                        growth.difference_update(around)
+                        growth.difference_update(taken)
+                    else:
+                        growth.discard(where)
                 if kind == "palace":
                     city.growth.setdefault(pid, set()).update(self._room_to_grow(state, city, pid, [where]))
-                self._unclear(city, (where, *around))
+                self._unclear(city, taken)
             if self._open_palaces_may_change(state, city, kind, where):
                 self._find_open_palaces(state, city)
         if city.grid is not None:
@@ -238,6 +250,68 @@ class CityKeeper:
                 del clear[sq]
                 for colour, orders in city.clear_palaces.items():
                     del orders[PALACE_ORDER[colour][sq]]
+                city.clear_lists.clear()
+
+    # -- the sites of each kind of piece, as orders (kept in the city until a placement changes them) ---------
+
+    def _palace_orders(self, state: State, colour: str, city: City) -> list[Order]:
+        """Where a palace piece of `colour` may go: onto its open palace, else where it touches none."""
+        key = PALACE_KEY[colour]
+        if key not in city.orders:
+            open_id = city.open_palace[colour]
+            if open_id is not None:
+                growth, made = city.growth[open_id], city.growth_orders.get(open_id)
+                if made is None or made[0] != growth:
+                    made = city.growth_orders[open_id] = (
+                        frozenset(growth), list(map(PALACE_ORDER[colour].__getitem__, in_board_order(growth))))
+                city.orders[key] = made[1]
+            else:
+                made = city.clear_lists.get(colour)
+                if made is None:
+                    if colour not in city.clear_palaces:
+                        city.clear_palaces[colour] = dict.fromkeys(map(PALACE_ORDER[colour].__getitem__, city.clear))
+                    made = city.clear_lists[colour] = list(city.clear_palaces[colour])
+                city.orders[key] = made
+        return city.orders[key]
+
+    def _stable_orders(self, state: State, city: City) -> list[Order]:
+        """Where a stable may go: beside exactly one palace, touching no other even diagonally."""
+        if "stable" not in city.orders:
+            sites, around = city.beside_palace.difference(state["board"]), city.palaces_around
+            beside_one = in_board_order([s for s in sites if len(around[s]) == 1])  # fewer to put in order
+            city.orders["stable"] = list(map(STABLE_ORDER.__getitem__, beside_one))
+        return city.orders["stable"]
+
+    def _merchant_orders(self, state: State, city: City) -> list[Order]:
+        """Where a merchant may go: onto an end of the street, or, when it cannot grow, clear of it."""
+        if "merchant" not in city.orders:
+            if city.street_next:
+                sites = in_board_order(city.street_next)
+            else:
+                blocked = {n for m in city.merchants for n in ORTHO[m]}.union(state["board"])
+                sites = [s for s in ALL_SQUARES if s not in blocked]
+            city.orders["merchant"] = list(map(MERCHANT_ORDER.__getitem__, sites))
+        return city.orders["merchant"]
+
+    def _roof_orders(self, state: State, city: City) -> list[tuple[str, Order]]:
+        """Every unclaimed palace's colour and the order that roofs it."""
+        if city.roofs is None:
+            city.roofs = [(p["colour"], f"roof {p['colour']} {p['parts'][0]}") for p in state["palaces"]
+                          if p["owner"] is None]
+        return city.roofs
+
+    def _wall_orders(self, state: State, city: City) -> list[Order]:
+        """The wall segments that may be built now."""
+        if "wall" not in city.orders:
+            walls = state["walls"]
+            built = dict.fromkeys(SIDE_LENGTH, 0)
+            for w in walls:
+                built[w[0]] += 1
+            joins = AT_TOWER.union(*map(WALL_NEIGHBOURS.__getitem__, walls))  # a tower or a wall beside it
+            joins.difference_update(walls)  # a few: put in the order of `ALL_WALLS`
+            city.orders["wall"] = [WALL_ORDER[w] for w in sorted(joins, key=WALL_INDEX.__getitem__)
+                                   if built[w[0]] + 1 < SIDE_LENGTH[w[0]]]  # one more leaves a gate open
+        return city.orders["wall"]
 
     def _city(self, state: State) -> City:
         """The city of a position: the one kept from the last look when the position is the same."""

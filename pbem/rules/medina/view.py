@@ -61,14 +61,17 @@ class Views:
             if streets[-1] == [where] and len(streets) > 1:  # a new street: the old one is current no more
                 marks.update(dict.fromkeys(streets[-2], "mm"))
             marks[where] = "MM"
-        else:  # a palace part, a stable or a roof: the palace's pieces as they show now
+        elif kind == "roof":  # the owner shows on every piece of the palace
             palace = self.palace(state, state["board"][where]["palace"])
             part, stable = self._palace_marks(state, palace)
-            if kind == "roof":  # the owner shows on every piece
-                marks.update(dict.fromkeys(palace["parts"], part))
-                marks.update(dict.fromkeys(palace["stables"], stable))
-            else:  # the palace's other pieces show as they did
-                marks[where] = stable if kind == "stable" else part
+            marks.update(dict.fromkeys(palace["parts"], part))
+            marks.update(dict.fromkeys(palace["stables"], stable))
+        else:  # a palace part or a stable, shown as the palace's other pieces show: one cell changes
+            palace = self.palace(state, state["board"][where]["palace"])
+            row, col = SQUARE_CELL[where]
+            grid[row] = grid[row].copy()
+            grid[row][col] = self._palace_marks(state, palace)[kind == "stable"]
+            return
         copied: set[int] = set()
         for sq, mark in marks.items():
             row, col = SQUARE_CELL[sq]
