@@ -548,6 +548,8 @@ def as_typed(text: str) -> str:
 def typed(line: str) -> str:
     """An order line as the player meant it (`as_typed`), without blanks around it."""
     return as_typed(line).strip()
+
+
 STANDING_LINE = re.compile(r"^standing\s*:(.*)$", re.IGNORECASE)
 
 
@@ -562,7 +564,7 @@ def order_lines(block: str, mail: Incoming) -> Found:
     orders: list[Any] = []
     standing: list[Any] | None = None
     names: dict[tuple, tuple[int, str]] = {}  # the place each line gave in the turn file: its line and name
-    lines = [typed(line) for line in block.split("\n") if line.strip()]  # HTML mail has blank ones between
+    lines = [text for text in map(typed, block.split("\n")) if text]  # HTML mail has blank ones between
     for n, text in enumerate(lines, start=1):
         if text.startswith("#"):
             continue

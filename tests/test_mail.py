@@ -309,7 +309,7 @@ NBSP, NARROW, ZWSP = "\u00a0", "\u202f", "\u200b"
 @pytest.mark.parametrize("lines, orders", [
     # a no-break space where the player typed a space (HTML mail, phones), in the markers too
     ([f"token:{NBSP}abc", f"bid:{NBSP}7"], [{"bid": 7}]),
-    ([f"token: abc{ZWSP}", f"{ZWSP}draw"], ["draw"]),
+    ([f"token: abc{ZWSP}", f"{ZWSP}draw", ZWSP], ["draw"]),
     ([f"token:{NARROW}abc", f"bid: 7{NBSP}"], [{"bid": 7}]),
     # typographic quotes an autocorrect made of plain ones
     (["token: \u201cabc\u201d", "draw"], ["draw"]),
