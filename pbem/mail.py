@@ -445,21 +445,22 @@ def orders_in(mail: Incoming) -> Found:
                           "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
     if block is None:
         if plain is not None and _orders_in_quote(plain):
-            raise TurnFileError("your orders are in the quoted part of your mail (the lines that begin with "
-                                "'>'), which pbem does not read: write them between the marker lines "
-                                "without the '>' in front")
+            raise TurnFileError("your orders are inside the report your mail quotes, which pbem does not read "
+                                "(lines that begin with '>', or below a line such as 'On ... wrote:' or "
+                                "'From: ...'): write them between marker lines of your own, above the quote "
+                                "and without '>' in front")
         raise TurnFileError(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
                             f"of your report, or attach a turn file")
     return order_lines(block, mail)
 
 
 def _orders_in_quote(body: str) -> bool:
-    """Whether the player filled in the order block of the report his mail quotes: a token there is his
-    own writing (a report only ever shows the placeholder). A common slip, which gets its own answer."""
-    quoted = [re.sub(r"^(\s*>)+ ?", "", line) for line in body.replace("\r\n", "\n").split("\n")
-              if line.lstrip().startswith(">")]
+    """Whether the player filled in the order block of the report his mail quotes (with '>', or below a
+    reply header, where `own_text` does not look): a token there is his own writing (a report only ever
+    shows the placeholder). A common slip, which gets its own answer."""
+    unquoted = [re.sub(r"^(\s*>)+ ?", "", line) for line in body.replace("\r\n", "\n").split("\n")]
     try:
-        marked = between_markers("\n".join(quoted))
+        marked = between_markers("\n".join(unquoted))
     except TurnFileError:
         return False
     return marked is not None and bool(tokens_in_text(marked[0]))

@@ -619,13 +619,17 @@ def test_orders_written_inside_the_quoted_report_get_their_own_answer(g: MailGam
     edited = "\n".join(f"> {line}" for line in filled.replace(f"{BEGIN}\n{order}\n{END}\n", "").splitlines())
     edited = edited.replace(f"> {END}", f"> {order}\n> {END}", 1)
     untouched = "\n".join(f"> {line}" for line in report.splitlines())
+    outlook = edited.replace("> ", "").replace(">", "")  # a copy under a header, not quoted line by line
     g.inbox.deliver(answer(g, player, f"Here you are.\n\nOn Sat, GM wrote:\n{edited}\n", subject="edited"))
+    g.inbox.deliver(answer(g, player, f"Done.\n\nFrom: GM <gm@pbem.test>\nSent: Sat\n\n{outlook}\n", subject="copy"))
     g.inbox.deliver(answer(g, player, f"Thanks!\n\nOn Sat, GM wrote:\n{untouched}\n", subject="untouched"))
     r = g.advance()
+    inside = (f"mail from {address(player)}: refused: your orders are inside the report your mail quotes, which "
+              f"pbem does not read (lines that begin with '>', or below a line such as 'On ... wrote:' or "
+              f"'From: ...'): write them between marker lines of your own, above the quote and without '>' in "
+              f"front")
     assert mail_lines(r.output) == [
-        f"mail from {address(player)}: refused: your orders are in the quoted part of your mail (the lines "
-        f"that begin with '>'), which pbem does not read: write them between the marker lines without the "
-        f"'>' in front",
+        inside, inside,
         f"mail from {address(player)}: refused: the mail holds no orders: put them between the lines {BEGIN!r} "
         f"and {END!r} of your report, or attach a turn file"]
     assert g.queued() == []
