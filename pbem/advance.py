@@ -41,6 +41,7 @@ class Outcome:
     finished: bool = False
     substitutes: list[str] = field(default_factory=list)
     reminded: list[str] = field(default_factory=list)
+    overdue: list[str] = field(default_factory=list)  # their deadline passed under `wait`: the game needs the GM
     pending: tuple[str, list[str]] | None = None  # a deferred commit: its message and the files written
     dequeue: list[Path] = field(default_factory=list)  # queue files the run clears after its one sync
 
@@ -57,6 +58,9 @@ class Outcome:
             parts.append(f"substitute moves: {'; '.join(self.substitutes)}")
         if self.reminded:
             parts.append(f"reminded {', '.join(self.reminded)}")
+        if self.overdue:
+            parts.append(f"{', '.join(self.overdue)} missed the deadline: the game waits for the GM (policy: wait; "
+                         f"`pbem set`, `pbem replace` or `pbem pause` decides)")
         if self.finished:
             parts.append("the game is over")
         return f"{self.game}: {', '.join(parts) if parts else 'nothing to do'}"
@@ -134,6 +138,8 @@ def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], 
         head += f"; substitute moves for {', '.join(dict.fromkeys(a.split(' ')[0] for a in outcome.substitutes))}"
     if outcome.reminded:
         head += f"; reminded {', '.join(outcome.reminded)}"
+    if outcome.overdue:
+        head += f"; {', '.join(outcome.overdue)} missed the deadline, waiting for the GM"
     if outcome.finished:
         head += "; the game is over"
     lines = [head, ""]
@@ -254,7 +260,7 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
                                               standing=entry.get("standing")))
     outcome.applied += auto
     if state["status"] == "active":
-        state, substitutes, outcome.reminded = deadline_actions(state, at or parse_now())
+        state, substitutes, outcome.reminded, outcome.overdue = deadline_actions(state, at or parse_now())
         outcome.substitutes += substitutes
         if substitutes:  # standing orders may answer what comes after a substitute move
             state, _, more = play_queue(state, [])

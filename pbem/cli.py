@@ -257,8 +257,8 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: t
         if bar is not None:
             bar.__exit__(None, None, None)
 
-    def say(text: str, err: bool = False) -> None:  # --quiet: only what needs the GM
-        if err or not quiet:
+    def say(text: str, err: bool = False, needed: bool = False) -> None:  # --quiet: only what needs the GM
+        if err or needed or not quiet:
             click.echo(text, err=err)
 
     for warning in gd.warnings:  # first: what pbem mended before the run
@@ -269,7 +269,7 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: t
         say(line, err=line.startswith("Warning: "))
     busy = [o for o in outcomes if o.error or o.summary() != f"{o.game}: nothing to do"]
     for o in busy if len(outcomes) > 1 else outcomes:  # from cron over many games: only what happened
-        say(o.summary(), err=bool(o.error))
+        say(o.summary(), err=bool(o.error), needed=bool(o.overdue))
     if len(outcomes) > 1 and not busy:
         say(f"nothing to do in {len(outcomes)} games")
     if run.sent:

@@ -37,6 +37,7 @@ def deadline_rule(deadline: str | None, grace: str | None, policy: str | None,
 
 def set_deadline(state: dict[str, Any], rule: dict[str, Any] | None) -> dict[str, Any]:
     new = copy.deepcopy(state)
+    new.pop("overdue", None)  # under the new rule a passed deadline is news again
     if rule is None:
         new.pop("deadline", None)
         notice(new, "The GM removed the deadline.")
@@ -67,6 +68,7 @@ def replace(state: dict[str, Any], old: str, spec: str) -> tuple[dict[str, Any],
         entry.pop("person", None)
     new["waiting_since"] = now()
     new.pop("reminded", None)
+    new.pop("overdue", None)
     notice(new, f"{person} takes over the seat {seat['name']!r} from {before}.")
     return new, token
 
@@ -87,6 +89,7 @@ def resume(state: dict[str, Any]) -> dict[str, Any]:
     new["status"] = "active"
     new["waiting_since"] = now()
     new.pop("reminded", None)
+    new.pop("overdue", None)
     notice(new, "The GM resumed the game; the deadline starts again now.")
     return new
 
@@ -113,6 +116,7 @@ def rollback(state: dict[str, Any], to_turn: int) -> tuple[dict[str, Any], list[
     new["reported"] = {p: min(n, len(events)) for p, n in state["reported"].items()}
     new["undone"] = state.get("undone", []) + [dict(e, undone_at=now()) for e in undone]
     new.pop("reminded", None)
+    new.pop("overdue", None)
     lines = "; ".join(f"{e['player']} {order_text(e['order'])} (turn {e['turn']})" for e in undone)
     notice(new, f"The GM rolled the game back to turn {to_turn}. Undone: {lines}. "
                 f"The game waits for {', '.join(waiting_for(new))}.")
@@ -135,9 +139,10 @@ def substitute(state: dict[str, Any], player: str, policy: str) -> tuple[dict[st
     return new, order, how
 
 
-def deadline_actions(state: dict[str, Any], at: datetime) -> tuple[dict[str, Any], list[str], list[str]]:
-    """Substitute moves due at `at` under the game's policy; returns the state, what was done, and the
-    players to remind now (each decision is reminded once)."""
+def deadline_actions(state: dict[str, Any], at: datetime) -> tuple[dict[str, Any], list[str], list[str], list[str]]:
+    """Substitute moves due at `at` under the game's policy; returns the state, what was done, the
+    players to remind now (each decision is reminded once), and, under the `wait` policy, the players
+    whose deadline has just passed: the game now needs the GM, who is told once a decision."""
     done: list[str] = []
     for _ in range(1000):  # each substitute restarts the clock, so this ends; the bound is a guard
         when = substitute_at(state)
@@ -155,7 +160,12 @@ def deadline_actions(state: dict[str, Any], at: datetime) -> tuple[dict[str, Any
         state["reminded"] = turn = state["engine"]["turn"]
         counts = state.setdefault("reminders", {})
         counts[str(turn)] = counts.get(str(turn), 0) + 1
-    return state, done, remind
+    late = []
+    if overdue(state, at) and state.get("overdue") != state["engine"]["turn"]:
+        late = waiting_for(state)
+        state = copy.deepcopy(state)
+        state["overdue"] = state["engine"]["turn"]
+    return state, done, remind, late
 
 
 def needs_gm(state: dict[str, Any], at: datetime) -> str | None:

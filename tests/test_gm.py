@@ -379,6 +379,24 @@ def test_a_second_reminder_for_the_same_turn_is_a_new_mail(pbem: Any, inbox: Pat
 
 # -- at the deadline: policy wait ----------------------------------------------------------------------
 
+def test_policy_wait_tells_the_gm_again_under_a_new_deadline(pbem: Any, inbox: Path, clock: Clock) -> None:
+    """Once a decision and a rule: `pbem set` gives a new deadline; when that one passes too, the GM is
+    told again."""
+    t = Table(pbem, inbox, "--deadline", "48h")
+    told = ["m1: reminded ben, ben missed the deadline: the game waits for the GM (policy: wait; `pbem set`, "
+            "`pbem replace` or `pbem pause` decides)"]
+    clock.at(48)
+    assert advance(pbem) == told
+    assert t.state()["overdue"] == 1
+    assert pbem("set", "m1", "--deadline", "72h").exit_code == 0
+    assert "overdue" not in t.state()
+    clock.at(71)
+    assert advance(pbem) == ["m1: nothing to do"]
+    clock.at(72)
+    assert advance(pbem) == [told[0].replace("reminded ben, ", "")]
+    assert advance(pbem) == ["m1: nothing to do"]
+
+
 def test_policy_wait_applies_nothing_and_the_game_needs_the_gm(pbem: Any, inbox: Path, clock: Clock) -> None:
     t = Table(pbem, inbox, "--deadline", "48h", "--grace", "6h")
     assert t.state()["deadline"] == {"hours": 48, "grace_hours": 6, "policy": "wait"}
@@ -387,10 +405,18 @@ def test_policy_wait_applies_nothing_and_the_game_needs_the_gm(pbem: Any, inbox:
     assert t.status()["needs_gm"] is None  # the grace period is not over
     clock.at(54)
     engine = t.state()["engine"]
-    assert advance(pbem) == ["m1: nothing to do"]
+    # the run that finds the deadline past says so once, under --quiet too (cron mails it to the GM)
+    r = pbem("advance", "--quiet")
+    assert (r.exit_code, r.stdout) == (0, "m1: ben missed the deadline: the game waits for the GM (policy: wait; "
+                                          "`pbem set`, `pbem replace` or `pbem pause` decides)\n")
+    assert last_commit(t.games) == ("m1: turn 1; ben missed the deadline, waiting for the GM\n\n"
+                                    "Now turn 1, waiting for ben.\n\n")
     assert t.state()["engine"] == engine
     assert t.state()["log"] == []
     assert t.status()["needs_gm"] == "ben missed the deadline (policy: wait)"
+    r = pbem("advance", "--quiet")  # and not again: each run of cron would mail it
+    assert (r.exit_code, r.output) == (0, "")
+    assert advance(pbem) == ["m1: nothing to do"]
     r = pbem("status")
     assert r.exit_code == 0
     assert r.stdout.endswith("\nNeeds the GM:\n  m1: ben missed the deadline (policy: wait)\n")
@@ -1006,7 +1032,8 @@ def test_dry_run_says_what_a_run_would_do_and_changes_nothing(pbem: Any, inbox: 
     assert r.stderr == ""
     expected = [
         "g1: substitute moves: ben missed the deadline: auction (default)",
-        "g2: reminded ben",
+        "g2: reminded ben, ben missed the deadline: the game waits for the GM (policy: wait; `pbem set`, "
+        "`pbem replace` or `pbem pause` decides)",
         "g3: applied ben draw",
         "g4: nothing to do",
         "g5: applied ben auction, refused cleo (turn 5): your orders answer turn 5, but game 'g5' is only at turn 2",
