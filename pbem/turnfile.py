@@ -621,6 +621,39 @@ def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFi
                     value.get("standing"), value.get("reports"))
 
 
+_PAIR = re.compile(r"^\s*([A-Za-z_]+)\s*(?:[:=]\s*|\s+)(-?\d+|[A-Za-z_]+)\s*$")
+
+
+def _as_pair(item: Any, part: dict[str, Any]) -> Any:
+    """`bid 7`, `bid:7`, `bid = 7` or `pass day`, which the game's schema refuses as text, is `bid: 7`
+    (`pass: day`) where that reading fits it (a game whose orders are words, `send 4`, keeps them as
+    sent: they fit as text)."""
+    found = _PAIR.match(item) if isinstance(item, str) else None
+    if found is None or _fits(item, part):
+        return item
+    key, value = found.groups()
+    if key.casefold() not in _property_names(json.dumps(part, sort_keys=True)):
+        return item  # no order of the game is keyed so: left for the schema to refuse as sent
+    # a bid the schema refuses (`bid x`) is refused as a bid, in words about its amount
+    return fold_case({key: int(value) if value.lstrip("-").isdigit() else value}, part)
+
+
+@cache
+def _property_names(text: str) -> frozenset[str]:
+    """Every property name a schema (as JSON text) knows, in any of its branches, case-folded."""
+    names: set[str] = set()
+    stack: list[Any] = [json.loads(text)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("properties"), dict):
+                names.update(k.casefold() for k in node["properties"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return frozenset(names)
+
+
 def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] | None = None,
                  key: str = "orders") -> None:
     """Each item of `key` against a schema; every problem at once. Each item is first put in the case
@@ -628,7 +661,7 @@ def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] |
     reads them. A schema that does not exist raises FileNotFoundError before anything changes."""
     part = schema(order_schema)
     for i, item in enumerate(orders):
-        orders[i] = fold_case(item, part)
+        orders[i] = _as_pair(fold_case(item, part), part)
     problems = []
     for i, item in enumerate(orders):
         problems += schema_errors(item, order_schema, lines, (key, i))

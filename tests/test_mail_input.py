@@ -228,6 +228,18 @@ def test_order_lines_in_any_case(g: MailGames) -> None:
     assert [(e["player"], e["order"]) for e in g.state()["log"]] == [(player, "draw"), (player, "auction")]
 
 
+def test_an_order_written_without_its_colon(g: MailGames) -> None:
+    """`Draw` then `bid 7`, as the reports themselves word a bid ('anna bids 7'): the game's schema reads
+    it as `bid: 7`, as it reads `bid:7`; a standing `pass day` as `pass: day`."""
+    tokens = new(g.pbem, mail=g)
+    player, turn = g.mover()
+    lines, _ = run(g, answer(g, player, block(f"token: {tokens[player]}", "auction")))
+    bidder = g.mover()[0]
+    lines, (ack,) = run(g, answer(g, bidder, block(f"token: {tokens[bidder]}", "Bid 7", "standing: pass day")))
+    assert lines == [f"mail from {address(bidder)}: m1 turn {turn + 1}: queued bid: 7; standing orders pass: day"]
+    assert g.state()["log"][-1]["order"] == {"bid": 7}
+
+
 def test_order_lines_with_their_envelope_in_any_case(g: MailGames) -> None:
     """A fresh mail, not a reply: game, player and turn on lines of their own, capitalised."""
     tokens = new(g.pbem, mail=g)

@@ -108,6 +108,32 @@ def test_utf16_with_a_byte_order_mark_is_read() -> None:
     assert rejected(b"\xff\xfeg\x00a") == "the turn file is not UTF-8 text (byte 4)"
 
 
+@pytest.mark.parametrize("schema_name, key, sent, read", [
+    ("medici.orders", "orders", ["bid 7", "Bid:7", "bid = 12", "BID 3"], [{"bid": 7}, {"bid": 7}, {"bid": 12}, {"bid": 3}]),
+    ("medici.standing", "standing", ["max_bid 9", "Pass Day"], [{"max_bid": 9}, {"pass": "day"}]),
+    ("medici-strozzi.orders", "orders", ["price 3"], [{"price": 3}]),
+    # orders that are words keep them: they fit as sent
+    ("florenz.orders", "orders", ["send 4", "place 3"], ["send 4", "place 3"]),
+])
+def test_an_order_without_its_colon_is_read_as_the_pair_it_spells(schema_name: str, key: str, sent: list[str],
+                                                                  read: list[Any]) -> None:
+    orders = list(sent)
+    check_orders(orders, schema_name, None, key)
+    assert orders == read
+
+
+@pytest.mark.parametrize("sent, problem", [
+    ("bid x", "orders[0].bid: must be a whole number, not 'x'"),  # a bid, refused in words about a bid
+    ("bid -1", "orders[0].bid: must be at least 1, not -1"),
+    ("hello 3", "orders[0]: is not a Medici order; send one of: draw, auction, pass, bid: N"),
+    ("draw 2", "orders[0]: is not a Medici order; send one of: draw, auction, pass, bid: N"),
+])
+def test_an_order_without_its_colon_that_is_wrong(sent: str, problem: str) -> None:
+    with pytest.raises(TurnFileError) as err:
+        check_orders([sent], "medici.orders")
+    assert str(err.value) == f"the turn file is not valid:\n  - {problem}"
+
+
 def test_invalid_yaml_names_the_line() -> None:
     data = "game: m1\nplayer: [anna\ntoken: x\n"
     assert rejected(data) == "the turn file, line 3: not valid YAML (did not find expected ',' or ']')"
