@@ -621,21 +621,32 @@ def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFi
                     value.get("standing"), value.get("reports"))
 
 
-_PAIR = re.compile(r"^\s*([A-Za-z_]+)\s*(?:[:=]\s*|\s+)(-?\d+|[A-Za-z_]+)\s*$")
+_WORD = re.compile(r"^(?:-?\d+|[A-Za-z_]+)$")
 
 
 def _as_pair(item: Any, part: dict[str, Any]) -> Any:
     """`bid 7`, `bid:7`, `bid = 7` or `pass day`, which the game's schema refuses as text, is `bid: 7`
-    (`pass: day`) where that reading fits it (a game whose orders are words, `send 4`, keeps them as
-    sent: they fit as text)."""
-    found = _PAIR.match(item) if isinstance(item, str) else None
-    if found is None or _fits(item, part):
+    (`pass: day`), and `load 4 harbour B` or `load: 4, harbour: B` is `{load: 4, harbour: B}`, where
+    the game has orders keyed so. A game whose orders are words (`send 4`) keeps them: they fit as sent."""
+    if isinstance(item, dict) and len(item) == 1:
+        (key, value), = item.items()  # `load: 4, harbour: B` without braces: YAML reads one key
+        if not (isinstance(key, str) and isinstance(value, str) and re.search("[,:=]", value)):
+            return item
+        text = f"{key}: {value}"
+    elif isinstance(item, str):
+        text = item
+    else:
         return item
-    key, value = found.groups()
-    if key.casefold() not in _property_names(json.dumps(part, sort_keys=True)):
+    words = [w for w in re.split(r"[\s,:=]+", text.strip()) if w]
+    if len(words) < 2 or len(words) % 2 or not all(_WORD.match(w) for w in words) or _fits(item, part):
+        return item
+    keys = words[0::2]
+    known = _property_names(json.dumps(part, sort_keys=True))
+    if any(k.casefold() not in known or k[0].isdigit() or k[0] == "-" for k in keys) or len(set(keys)) < len(keys):
         return item  # no order of the game is keyed so: left for the schema to refuse as sent
+    pairs = {k: int(v) if v.lstrip("-").isdigit() else v for k, v in zip(keys, words[1::2])}
     # a bid the schema refuses (`bid x`) is refused as a bid, in words about its amount
-    return fold_case({key: int(value) if value.lstrip("-").isdigit() else value}, part)
+    return fold_case(pairs, part)
 
 
 @cache

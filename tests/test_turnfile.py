@@ -111,11 +111,12 @@ def test_utf16_with_a_byte_order_mark_is_read() -> None:
 @pytest.mark.parametrize("schema_name, key, sent, read", [
     ("medici.orders", "orders", ["bid 7", "Bid:7", "bid = 12", "BID 3"], [{"bid": 7}, {"bid": 7}, {"bid": 12}, {"bid": 3}]),
     ("medici.standing", "standing", ["max_bid 9", "Pass Day"], [{"max_bid": 9}, {"pass": "day"}]),
-    ("medici-strozzi.orders", "orders", ["price 3"], [{"price": 3}]),
+    ("medici-strozzi.orders", "orders", ["price 3", "load 4 harbour B", "Load: 4, harbour: b", {"load": "4, harbour: B"}],
+     [{"price": 3}] + [{"load": 4, "harbour": "B"}] * 3),  # the last: `load: 4, harbour: B` without braces
     # orders that are words keep them: they fit as sent
     ("florenz.orders", "orders", ["send 4", "place 3"], ["send 4", "place 3"]),
 ])
-def test_an_order_without_its_colon_is_read_as_the_pair_it_spells(schema_name: str, key: str, sent: list[str],
+def test_an_order_without_its_colon_is_read_as_the_pair_it_spells(schema_name: str, key: str, sent: list[Any],
                                                                   read: list[Any]) -> None:
     orders = list(sent)
     check_orders(orders, schema_name, None, key)
@@ -127,6 +128,7 @@ def test_an_order_without_its_colon_is_read_as_the_pair_it_spells(schema_name: s
     ("bid -1", "orders[0].bid: must be at least 1, not -1"),
     ("hello 3", "orders[0]: is not a Medici order; send one of: draw, auction, pass, bid: N"),
     ("draw 2", "orders[0]: is not a Medici order; send one of: draw, auction, pass, bid: N"),
+    ("bid 7 bid 8", "orders[0]: is not a Medici order; send one of: draw, auction, pass, bid: N"),
 ])
 def test_an_order_without_its_colon_that_is_wrong(sent: str, problem: str) -> None:
     with pytest.raises(TurnFileError) as err:
