@@ -19,6 +19,7 @@ from typing import Any, Iterable
 
 import yaml
 
+from helpers import seed_args
 from pbem.report import BEGIN, END
 from pbem.store import GamesDir
 
@@ -303,7 +304,7 @@ class MailGames:
     def new(self, game: str = "m1", players: Iterable[str] = PLAYERS, seed: str = SEED) -> dict[str, str]:
         """A game; returns the tokens as the players read them in their welcome mails."""
         self.write_config()
-        args = ["new", "medici", game, "--seed", seed, "--json"]
+        args = ["new", "medici", game, *seed_args(seed), "--json"]
         for p in players:
             args += ["--player", f"{p}={address(p)}"]
         r = self.pbem(*args)

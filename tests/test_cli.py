@@ -240,7 +240,7 @@ def test_unknown_option_is_a_usage_error(pbem: Any) -> None:
 # -- pbem new: success ---------------------------------------------------------------------------------
 
 def test_new_json(pbem: Any) -> None:
-    r = pbem("new", "medici", "m1", *GOOD, "--seed", "s", "--json")
+    r = pbem("new", "medici", "m1", *GOOD, "--seed", "s", "--weak-seed", "--json")
     assert r.exit_code == 0, r.output
     out = json.loads(r.stdout)
     assert set(out) == {"game", "ruleset", "players"}

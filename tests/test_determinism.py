@@ -28,7 +28,7 @@ CHECKSUM = re.compile(rb"^checksum: [0-9a-f]{64}$", re.M)
 def cli_bot_game(pbem, tmp_path: Path, seed: str, edition: str = "riogrande") -> list[tuple[str, int, Any]]:
     """A whole game of bots through `pbem new`, `submit` and `advance`; the orders sent. The bots read
     the view `pbem show --as` prints (checked against the CLI now and then)."""
-    args = ["new", "medici", "m1", "--seed", seed, "--json", "--option", f"edition={edition}"]
+    args = ["new", "medici", "m1", *helpers.seed_args(seed), "--json", "--option", f"edition={edition}"]
     for p in PLAYERS:
         args += ["--player", f"{p}={p}@example.org"]
     r = pbem(*args)
@@ -183,7 +183,7 @@ def test_deck_file_fixes_the_first_reveal_via_cli(pbem, tmp_path: Path) -> None:
     firsts = set()
     for i, seed in enumerate(("deck-a", "deck-b", "deck-c")):
         game = f"d{i}"
-        args = ["new", "medici", game, "--seed", seed, "--deck", str(path)]
+        args = ["new", "medici", game, "--seed", seed, "--weak-seed", "--deck", str(path)]
         for p in PLAYERS:
             args += ["--player", f"{p}={p}@example.org"]
         r = pbem(*args)
@@ -238,7 +238,7 @@ def test_new_game_stores_the_deck_file_as_given(tmp_path: Path) -> None:
 
 def test_a_deck_file_game_verifies_via_cli(pbem, tmp_path: Path) -> None:
     path = write_deck(tmp_path, DECK)
-    args = ["new", "medici", "m1", "--seed", "deck-verify", "--deck", str(path)]
+    args = ["new", "medici", "m1", "--seed", "deck-verify", "--weak-seed", "--deck", str(path)]
     for p in PLAYERS:
         args += ["--player", f"{p}={p}@example.org"]
     assert pbem(*args).exit_code == 0

@@ -471,7 +471,7 @@ def test_a_deck_file_through_the_cli(tmp_path) -> None:
     deck.write_text(yaml.safe_dump(FULL_DECK, sort_keys=False))
     pbem = Pbem(tmp_path / "games")
     r = pbem("new", "florenz", "g1", "--player", "blue=b@x.org", "--player", "orange=o@x.org",
-             "--seed", "s", "--deck", str(deck), "--json")
+             "--seed", "s", "--weak-seed", "--deck", str(deck), "--json")
     assert r.exit_code == 0, r.output
     shown = pbem.show("g1")
     assert json.dumps(shown)   # a readable state
@@ -486,7 +486,7 @@ def test_a_deck_file_through_the_cli(tmp_path) -> None:
     solo = tmp_path / "solo.yaml"
     solo.write_text("strozzi_cards: [6, 1]\nplan_cards: {anna: 2, Strozzi: 5}\ndestinations: [3, 5]\n")
     r = pbem("new", "florenz", "g3", "--player", "anna=a@x.org", "--option", "solo=harder", "--seed", "s",
-             "--deck", str(solo))
+             "--weak-seed", "--deck", str(solo))
     assert r.exit_code == 0, r.output
     engine = yaml.safe_load((tmp_path / "games" / "g3" / "state.yaml").read_text())["engine"]
     assert errors(STATE, engine) == []

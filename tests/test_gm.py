@@ -228,7 +228,7 @@ def test_deadline_rule() -> None:
 # -- pbem new with a deadline --------------------------------------------------------------------------
 
 def new_args(*extra: str) -> list[str]:
-    args = ["new", "medici", "m1", "--seed", "test-seed", *extra]
+    args = ["new", "medici", "m1", *helpers.seed_args("test-seed"), *extra]
     for p in PLAYERS:
         args += ["--player", f"{p}={p}@example.org"]
     return args

@@ -89,7 +89,7 @@ def test_a_normal_install_runs_outside_the_source_tree(tmp_path: Path) -> None:
 
     new = run_installed(site, work, CLI, "new", "medici", "g1", "--player", "anna=anna@example.org",
                         "--player", "ben=ben@example.org", "--player", "cleo=cleo@example.org",
-                        "--seed", "install-test", "--games-dir", str(games), "--json")
+                        "--seed", "install-test", "--weak-seed", "--games-dir", str(games), "--json")
     assert new.returncode == 0, new.stderr
     created = json.loads(new.stdout)
     assert created["game"] == "g1"

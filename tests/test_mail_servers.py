@@ -13,15 +13,16 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
+from helpers import seed_args
 from conftest_mail import (GM, GM_NAME, PLAYERS, SEED, FilesOut, ImapDrop, MaildirDrop, MailGames, MboxDrop,
                            SmtpOut, address, order_body, order_html, order_line, parse, player_mail, player_of,
                            turn_file)
 from mailservers import Dovecot, SmtpServer, certs, dovecot, free_port, imap_user, smtp, smtp_tls  # noqa: F401
 from pbem import advance as batch
 from pbem import bots
-from pbem import mailrun
+from pbem.mail import run as mailrun
 from pbem.errors import StoreError
-from pbem.mail import LOOP_HEADER
+from pbem.mail.incoming import LOOP_HEADER
 from pbem.report import BEGIN, END
 from pbem.store import CommitBatch, GamesDir
 
@@ -193,7 +194,7 @@ def test_new_while_the_smtp_server_is_down(pbem: Pbem, certs: Any) -> None:
     down.port = free_port()  # nothing listens there
     g = MailGames(pbem, MaildirDrop(pbem.games), SmtpOut(down))
     g.write_config()
-    r = pbem("new", "medici", "m1", "--seed", SEED, "--json",
+    r = pbem("new", "medici", "m1", *seed_args(SEED), "--json",
              *[a for p in PLAYERS for a in ("--player", f"{p}={address(p)}")])
     assert r.exit_code == 0, r.output
     assert "Warning: a welcome mail was not sent" in r.stderr
@@ -206,7 +207,7 @@ def test_welcome_mails_wait_for_the_next_run_when_the_server_was_down(pbem: Pbem
     down.port = free_port()
     g = MailGames(pbem, MaildirDrop(pbem.games), SmtpOut(down))
     g.write_config()
-    pbem("new", "medici", "m1", "--seed", SEED, *[a for p in PLAYERS for a in ("--player", f"{p}={address(p)}")])
+    pbem("new", "medici", "m1", *seed_args(SEED), *[a for p in PLAYERS for a in ("--player", f"{p}={address(p)}")])
     assert GamesDir(pbem.games).exists("m1")
     assert len(list((pbem.games / "mail" / "outgoing").glob("m1.*.eml"))) == 3
     up = SmtpServer(certs, "starttls").start()
@@ -911,7 +912,7 @@ def test_a_whole_game_by_mail_ends_as_the_same_game_by_turn_files(pbem: Pbem, do
 
     # the same game by turn files
     files = Pbem(tmp_path / "by-turn-files")
-    r = files("new", "medici", "m1", "--seed", SEED, "--json",
+    r = files("new", "medici", "m1", *seed_args(SEED), "--json",
               *[a for p in PLAYERS for a in ("--player", f"{p}={address(p)}")])
     assert r.exit_code == 0, r.output
     files_tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}

@@ -70,7 +70,7 @@ def check_views_ignore_hidden(state: dict[str, Any], events: list[dict[str, Any]
 def test_cli_game_reports_and_shows_keep_the_secrets(pbem, tmp_path: Path) -> None:
     seed = "Hush-Seed-31337"
     players = NAMES[:3]
-    args = ["new", "medici", "m1", "--seed", seed, "--json"]
+    args = ["new", "medici", "m1", *helpers.seed_args(seed), "--json"]
     for p in players:
         args += ["--player", f"{p}={p}@example.org"]
     r = pbem(*args)
