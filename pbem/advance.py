@@ -23,7 +23,7 @@ from pbem.errors import PbemError, StoreError
 from pbem.game import NEXT, copy_game, describe_turn, play_queue, player_names, ruleset_of, waiting_for
 from pbem.rules.base import Event, order_text
 from pbem.config import load_config
-from pbem.mailbox import Postman, inbox_exists
+from pbem.mail.boxes import Postman, inbox_exists
 from pbem.gm import deadline_actions, parse_now
 from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker
 
@@ -72,7 +72,7 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
     postman (with `tokens`: the welcome mail of a new game); updates the counters in `state`."""
     # the reports and the mail stack are imported when a game has something to tell (an idle cron
     # run over every game needs neither)
-    from pbem.mailrun import post_report, welcome_text
+    from pbem.mail.run import post_report, welcome_text
     from pbem.report import render_report, visible
 
     paths = []
@@ -114,7 +114,7 @@ def must_hear(state: dict[str, Any], player: str, unseen: list[Event]) -> bool:
 def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int | str | None, orders: list[Any],
            message: str, postman: Postman | None = None, standing: list[Any] | None = None) -> Path:
     """An error report for the sender alone; the game is not touched (only his report counter)."""
-    from pbem.mailrun import post_report
+    from pbem.mail.run import post_report
     from pbem.report import render_error
 
     seq = state["reports_sent"][player] + 1
@@ -277,7 +277,7 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     if changed:
         for player in outcome.reminded:
             if postman is not None:
-                from pbem.mailrun import post_reminder
+                from pbem.mail.run import post_reminder
 
                 post_reminder(postman, state, player)
         crash_point("reports")
@@ -345,7 +345,7 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
     """Read new mail, advance every game as far as its queued orders allow, commit, send.
 
     The inbox is read first and its mail taken out only after the commits, so a run that dies half
-    way leaves the mail to be read again (see pbem.mailrun). Mail for a game whose run did not commit
+    way leaves the mail to be read again (see pbem.mail.run). Mail for a game whose run did not commit
     stays in the inbox; all other handled mail leaves it."""
     run = Run()
     with gd.lock():
@@ -355,7 +355,7 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
         postman = Postman(config) if config else None
         intake = None
         if config and postman and inbox_exists(config):
-            from pbem import mailrun
+            from pbem.mail import run as mailrun
 
             try:
                 intake = mailrun.read_inbox(gd, config, postman, lambda game: in_shard(game, shard))
@@ -394,7 +394,7 @@ def dry_run(gd: GamesDir, shard: tuple[int, int] | None = None) -> list[str]:
     """What `pbem advance` would do now: each waiting mail, then game by game (the mail's own orders
     not counted); nothing is written, no mail is moved, marked or sent. With `shard`, only what that
     shard's run would do."""
-    from pbem.mailrun import preview_inbox
+    from pbem.mail.run import preview_inbox
 
     config = load_config(gd.root)
     try:  # read without marking anything seen or moving it

@@ -23,7 +23,7 @@ from pbem.advance import advance, write_reports
 from pbem.rules.medici_bot import medici_worth
 from pbem.config import load_config
 from pbem.game import apply_orders, new_game, show, submit, waiting_for
-from pbem.mailbox import Postman
+from pbem.mail.boxes import Postman
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir, dump_yaml

@@ -156,7 +156,7 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
     from pbem import gm
 
     from pbem import advance as batch  # the mail stack and the templates: only for commands that mail
-    from pbem.mailbox import Postman
+    from pbem.mail.boxes import Postman
 
     rules = get_ruleset(ruleset)
     opts = dict(options)
@@ -454,7 +454,7 @@ def gm_change(gd: GamesDir, game: str, change: Callable[[dict[str, Any]], dict[s
               postman: bool = True) -> dict[str, Any]:
     """Load a game, change it, tell the players (reports), save and commit, all under the lock."""
     from pbem import advance as batch
-    from pbem.mailbox import Postman
+    from pbem.mail.boxes import Postman
 
     with gd.lock():
         state = games.load_checked(gd, game)
@@ -514,8 +514,8 @@ def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bo
     from pbem import gm
 
     from pbem import advance as batch
-    from pbem.mailbox import Postman
-    from pbem.mailrun import post_report, welcome_text
+    from pbem.mail.boxes import Postman
+    from pbem.mail.run import post_report, welcome_text
     from pbem.report import render_report, visible
 
     person, email = new

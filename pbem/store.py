@@ -4,7 +4,7 @@
       .pbem.lock                 held by every command that writes (an flock: the kernel drops it when
                                  the process dies, so it is never stale)
       .gitignore, pbem.yaml      pbem's own; with a game folder, what marks a games dir
-      mail/                      the mail pbem read and sends (see pbem.mailrun)
+      mail/                      the mail pbem read and sends (see pbem.mail.run)
       m1/
         state.yaml               the game: format version, players, seed, engine state, what it reported
         events.yaml, log.yaml    its history: every event and every accepted order, only ever appended

@@ -28,10 +28,10 @@ import helpers
 from conftest_mail import (FilesOut, MaildirDrop, MailGames, MboxDrop, address, player_mail, turn_file)
 from helpers import Pbem, commit_count, git
 from mailservers import certs, dovecot, imap_user  # noqa: F401 (fixtures)
-from pbem import mailbox as pbem_mailbox
+from pbem.mail import boxes as pbem_mailbox
 from pbem.config import Config
 from pbem.errors import PbemError, StoreError
-from pbem.mailbox import ImapInbox, MaildirInbox, MboxInbox
+from pbem.mail.boxes import ImapInbox, MaildirInbox, MboxInbox
 from pbem.store import CommitBatch, GamesDir, process_start
 
 SEED = "crash-test-seed-0123"

@@ -16,9 +16,12 @@ import pytest
 from conftest_mail import GM, address, order_body, order_html, player_mail, quote
 from pbem.config import CONFIG_FILE, Config, load_config, starter_config
 from pbem.errors import PbemError, TurnFileError
-from pbem.mail import (LOOP_HEADER, THREAD_ID, compose, find_orders, html_to_text, not_for_pbem, orders_in,
-                       own_text, read_mail, thread_id)
-from pbem.mailbox import Postman
+from pbem.mail.compose import compose
+from pbem.mail.ids import THREAD_ID, thread_id
+from pbem.mail.incoming import LOOP_HEADER, not_for_pbem, read_mail
+from pbem.mail.orders import find_orders, orders_in
+from pbem.mail.own_text import html_to_text, own_text
+from pbem.mail.boxes import Postman
 from pbem.report import BEGIN, END
 from pbem.turnfile import Source, load_yaml, schema_errors
 

@@ -21,7 +21,8 @@ from conftest_mail import GM, address, order_body, order_line, parse, player_mai
 from pbem import bots
 from pbem.errors import PbemError
 from pbem.game import check_submission, show, waiting_for
-from pbem.mail import orders_in, read_mail
+from pbem.mail.incoming import read_mail
+from pbem.mail.orders import orders_in
 from pbem.store import GamesDir
 
 PLAYERS = {"medici": 3, "medici-strozzi": 2, "medina": 3, "florenz": 3}

@@ -17,10 +17,12 @@ from conftest import Pbem
 from conftest_mail import (GM, mail_error, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
                            parse, player_mail, player_of, token_of, turn_file)
 from helpers import git
-from pbem import mailrun
+from pbem.mail import run as mailrun
 from pbem.config import Config, load_config
-from pbem.mail import (NEUTRAL_EXAMPLE, hide_tokens, not_for_pbem, read_mail, reminder_id,
-                       reply_id, thread_id, thread_of)
+from pbem.mail.ids import reminder_id, reply_id, thread_id, thread_of
+from pbem.mail.incoming import not_for_pbem, read_mail
+from pbem.mail.seats import NEUTRAL_EXAMPLE
+from pbem.mail.secrets import hide_tokens
 from pbem.report import BEGIN, END
 
 SEED = "hardening-seed-0001"

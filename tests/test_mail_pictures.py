@@ -19,7 +19,10 @@ from conftest_mail import (GM, PLAYERS, FilesOut, MaildirDrop, MailGames, SmtpOu
                            order_html, order_line, parse, player_mail, player_of, quote)
 from mailservers import SmtpServer, certs, smtp  # noqa: F401
 from pbem import pictures
-from pbem.mail import find_orders, html_to_text, picture_cid, read_mail
+from pbem.mail.compose import picture_cid
+from pbem.mail.incoming import read_mail
+from pbem.mail.orders import find_orders
+from pbem.mail.own_text import html_to_text
 from pbem.pictures import board_png, board_svg
 from pbem.report import BEGIN, END
 from test_pictures import decode_png
@@ -177,7 +180,7 @@ def test_the_same_report_mail_is_the_same_bytes(tmp_path: Path) -> None:
     """Boundaries and the Content-ID come from the Message-ID, the PNG from the state: a mail composed
     twice is the same bytes."""
     from pbem.config import Config
-    from pbem.mail import Picture, compose
+    from pbem.mail.compose import Picture, compose
 
     cfg = Config(root=tmp_path, gm_name="Game Master", gm_address=GM)
     pic = Picture(b"\x89PNG\r\n\x1a\nnot really", "the board", "m1-turn-1.png")

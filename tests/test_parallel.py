@@ -16,7 +16,7 @@ import helpers
 from helpers import Pbem, assert_usage_error, git
 from pbem.advance import advance_game, in_shard
 from pbem.config import load_config
-from pbem.mailbox import Postman
+from pbem.mail.boxes import Postman
 from pbem.store import GamesDir
 
 GAMES = [f"g{i}" for i in range(10)]

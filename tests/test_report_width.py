@@ -56,7 +56,7 @@ def too_wide(text: str, what: str) -> list[str]:
 
 
 def rules_text(state: dict[str, Any], player: str) -> str:
-    """The rules in short, as `pbem.mailrun.welcome_text` renders them for a player's welcome mail."""
+    """The rules in short, as `pbem.mail.run.welcome_text` renders them for a player's welcome mail."""
     view = show(state, player)["view"]
     return env().get_template(f"{state['ruleset']}/rules.txt.j2").render(view=view)
 

@@ -19,10 +19,13 @@ from typing import Any, Callable, Collection
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError
 from pbem.game import apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
-from pbem.mail import (Incoming, Picture, compose, example_orders, find_orders, orders_in, game_tokens_in,
-                       hide_tokens, not_for_pbem, peek_inbox, read_mail, reminder_id, reply_id, scrub,
-                       sender_seat, thread_id, tokens_in)
-from pbem.mailbox import Inbox, Postman, open_inbox
+from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
+from pbem.mail.compose import Picture, compose
+from pbem.mail.ids import reminder_id, reply_id, thread_id
+from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
+from pbem.mail.orders import find_orders, orders_in
+from pbem.mail.seats import example_orders, sender_seat
+from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.report import BEGIN, END, env, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic

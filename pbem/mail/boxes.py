@@ -428,3 +428,38 @@ class _sender:
                 self.smtp.quit()
             except self.errors:
                 pass
+
+
+def peek_inbox(config: Config) -> list[tuple[str, bytes]]:
+    """Every mail waiting in the configured inbox, in the order a run reads them, read without changing
+    anything: nothing moved or flagged, no folder created, no IMAP expunge."""
+    import imaplib
+    import mailbox
+
+    kind = config.inbox["type"]
+    path = inbox_path(config)
+    if path is None:
+        inbox = ImapInbox(config)
+        try:
+            return [(key, inbox.read(key)) for key in inbox.keys()]
+        finally:
+            try:
+                inbox.imap.logout()  # not close(): that expunges
+            except (OSError, imaplib.IMAP4.error):
+                pass
+    if not path.exists():
+        return []
+    if kind == "maildir":
+        box = mailbox.Maildir(path, factory=None, create=False)
+
+        def delivered(key: str) -> tuple[int, int, str]:  # as MaildirInbox.keys orders them
+            m = re.match(r"^(\d+)\.(?:M(\d+))?", key)
+            return (int(m.group(1)), int(m.group(2) or 0), key) if m else (0, 0, key)
+        return [(key, box.get_bytes(key)) for key in sorted(box.keys(), key=delivered)]
+    mbox = mailbox.mbox(path, factory=None, create=False)
+    mbox.lock()
+    try:
+        return [(str(k), mbox.get_bytes(k)) for k in sorted(mbox.keys())]
+    finally:
+        mbox.unlock()
+        mbox.close()

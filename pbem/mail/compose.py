@@ -1,0 +1,87 @@
+"""Outgoing mail: plain text at 72 columns, and with a picture of the board an HTML part beside it."""
+
+from __future__ import annotations
+
+import email.policy
+import hashlib
+import html
+from dataclasses import dataclass
+from datetime import datetime
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime
+
+from pbem.config import Config
+from pbem.mail.incoming import LOOP_HEADER, one_line as _one_line
+from pbem.report import wrap72
+
+@dataclass(frozen=True)
+class Picture:
+    """An image shown inside a mail's HTML part: PNG bytes, its alternative text and file name."""
+
+    png: bytes
+    alt: str
+    filename: str
+
+
+def picture_cid(message_id: str) -> str:
+    """The Content-ID of a mail's picture, made from the mail's own Message-ID (so it is unique and
+    the same mail gets the same bytes)."""
+    return f"<board.{message_id.strip('<>')}>"
+
+
+def report_html(body: str, cid: str, picture: Picture) -> str:
+    """The HTML part of a mail with a picture: the picture, then the text exactly as the plain part
+    has it, in a <pre> (so that the HTML part read as text, or quoted back, is that text)."""
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n"
+            f"<p><img src=\"cid:{html.escape(cid.strip('<>'))}\" alt=\"{html.escape(picture.alt)}\" "
+            "style=\"max-width: 100%; height: auto;\"></p>\n"
+            f"<pre style=\"font-family: monospace; white-space: pre-wrap;\">{html.escape(body, quote=False)}</pre>\n"
+            "</body></html>\n")
+
+
+def compose(config: Config, to_name: str, to_address: str, subject: str, body: str, message_id: str,
+            in_reply_to: str | None = None, references: list[str] | None = None,
+            date: datetime | None = None, picture: Picture | None = None) -> EmailMessage:
+    """A plain-text mail from the GM; headers encoded so that non-ASCII names and subjects survive. A
+    line of the body wider than 72 columns is broken at spaces, with a hanging indent.
+
+    With a `picture`: multipart/alternative, the same plain text first (what every reader and pbem's
+    own order parsing take), then multipart/related with an HTML part (the picture and the text) and
+    the PNG, which the HTML shows by its Content-ID (mail clients do not show SVG)."""
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = Address(_one_line(config.gm_name), addr_spec=config.gm_address)
+    msg["To"] = Address(_one_line(to_name), addr_spec=to_address)
+    msg["Subject"] = _one_line(subject)
+    if date is not None:
+        msg["Date"] = format_datetime(date)
+    msg["Message-ID"] = message_id
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+    if references:
+        msg["References"] = " ".join(references)
+    msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: auto-responders must not answer
+    msg[LOOP_HEADER] = config.gm_address
+    body = wrap72(body)  # every mail pbem writes, not only the reports, is read at 72 columns
+    msg.set_content(body, charset="utf-8", cte=_seven_bit(body))
+    if picture is not None:
+        cid = picture_cid(message_id)
+        markup = report_html(body, cid, picture)
+        msg.add_alternative(markup, subtype="html", charset="utf-8", cte=_seven_bit(markup))
+        html_part = msg.get_payload()[1]
+        html_part.add_related(picture.png, maintype="image", subtype="png", cid=cid, disposition="inline",
+                              filename=picture.filename)
+        html_part.set_param("type", "text/html")  # RFC 2387: the root part's type
+        # boundaries from the Message-ID, not random: the same mail is the same bytes (`=_` never
+        # occurs in quoted-printable or base64 text)
+        mark = hashlib.sha256(message_id.encode()).hexdigest()[:24]
+        msg.set_boundary(f"=_pbem_a_{mark}")
+        html_part.set_boundary(f"=_pbem_r_{mark}")
+    return msg
+
+
+def _seven_bit(text: str) -> str | None:
+    """The transfer encoding of a text part: its own 7 bits, or quoted-printable when it is not ASCII
+    (left to itself, the email package sends short lines as 8bit, which a relay without 8BITMIME
+    refuses or mangles)."""
+    return None if text.isascii() else "quoted-printable"

@@ -1,0 +1,226 @@
+"""A mail as it comes in: its sender, what it answers, its parts, and whether it is for pbem at all
+(bounces, auto-replies, loops are not)."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from email.message import EmailMessage
+from email.utils import getaddresses
+from functools import cache
+
+from pbem.config import Config
+from pbem.errors import TurnFileError
+from pbem.mail.own_text import html_to_text
+
+LOOP_HEADER = "X-Pbem-Loop"
+ATTACHMENT_SUFFIXES = (".yaml", ".yml", ".txt")
+
+
+def one_line(text: str) -> str:
+    """A header value from text a stranger may have written: no line breaks, capped."""
+    return " ".join(text.split())[:200]
+
+
+@dataclass
+class Incoming:
+    """A mail as read from the inbox."""
+
+    message_id: str
+    sender: str          # the address, lower case
+    sender_name: str
+    subject: str
+    in_reply_to: list[str]  # the ids of In-Reply-To, then those of References
+    message: EmailMessage
+    size: int
+    doubt: str | None = None  # why the sender is not clear (several addresses, a malformed From:...)
+    thread: list[str] = field(default_factory=list)  # the ids it answers, the closest first
+
+
+ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
+ADDRESS_IN_TEXT = re.compile(r"[^\s@<>()\[\],;:\"']+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    """A header as text; a header too broken to parse reads as its raw bytes, or as nothing."""
+    try:
+        return str(msg.get(name, ""))
+    except Exception:  # the email package raises several kinds on hostile headers
+        raw = msg.get_all(name, failobj=[]) if hasattr(msg, "get_all") else []
+        return " ".join(str(getattr(v, "_value", "")) for v in raw) if raw else ""
+
+
+def sender_of(msg: EmailMessage) -> tuple[str, str, str | None]:
+    """(address, display name, doubt): the one address a mail comes from, as the email package itself
+    parses From:. A From: that could be read as more than one sender (several headers or addresses,
+    a malformed header) gives no address, so the mail is set aside; a display name that is another
+    address keeps the real one, with the doubt, so the mail is answered as a stranger's."""
+    unclear = "so its sender is not clear"
+    try:
+        headers = msg.get_all("From", failobj=[])
+        if len(headers) > 1:
+            return "", "", f"it has {len(headers)} From: headers, {unclear}"
+        if not headers:
+            return "", "", None
+        addresses, defects = list(headers[0].addresses), list(headers[0].defects)
+    except Exception:  # the email package raises several kinds on hostile headers
+        return "", "", f"its From: header cannot be read, {unclear}"
+    if len(addresses) > 1:
+        return "", "", f"its From: header names {len(addresses)} addresses, {unclear}"
+    if defects:
+        # `anna@x.org <anna@x.org>`, the name unquoted, names one sender all the same
+        raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "from"), "")
+        same = re.fullmatch(r"\s*([^\s\"<>@]+@[^\s\"<>@]+)\s*<([^\s<>@]+@[^\s<>@]+)>\s*", raw)
+        if same and same.group(1).lower() == same.group(2).lower() and ADDRESS.match(same.group(2)):
+            return same.group(2).lower(), "", None
+        return "", "", f"its From: header is malformed, {unclear}"
+    if not addresses or not ADDRESS.match(addresses[0].addr_spec.strip()):
+        return "", "", None
+    address = addresses[0].addr_spec.strip().lower()
+    name = one_line(addresses[0].display_name or "")
+    folded = unicodedata.normalize("NFKC", name).lower()
+    others = [a for a in ADDRESS_IN_TEXT.findall(folded) if a != address]
+    if others:
+        return address, "", f"the name in its From: header is another address ({one_line(others[0])[:80]!r})"
+    return address, name, None
+
+
+def read_mail(raw: bytes) -> Incoming:
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    address, name, doubt = sender_of(msg)
+    found = re.search(r"<[^<>\s]+>", _header(msg, "Message-ID"))
+    # a mail without a usable id is still read once: its content names it
+    mid = found.group(0) if found else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
+    answered = re.findall(r"<[^<>\s]+>", _header(msg, "In-Reply-To"))
+    refs = re.findall(r"<[^<>\s]+>", _header(msg, "References"))
+    # what it answers: In-Reply-To first (the mail answered), then References from the latest back
+    thread = list(dict.fromkeys(answered + refs[::-1]))
+    return Incoming(mid, address, name, one_line(_header(msg, "Subject")), answered + refs,
+                    msg, len(raw), doubt, thread)
+
+
+def _fold(text: str) -> str:
+    """Text compared without case or accents: `Réponse` reads as `reponse`, `ＯＯＯ` as `ooo`."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+# The subjects auto-responders give (they start the subject; the words are folded as `_fold` does).
+# A word that a player's own subject might start with is matched only as a whole word.
+AUTO_REPLY_WORDS = [
+    # English
+    r"auto[ _-]?(matic|mated)?[ _-]?(reply|replied|response|respond|responder|answer)",
+    r"out[ _-]?of[ _-]?(the[ _-]?)?office", r"ooo\b", r"absen(ce|t)\b", r"vacation\b", r"on (holiday|leave)\b",
+    # German
+    r"automatische (antwort|ruckantwort|abwesenheitsnotiz)", r"abwesenheit", r"abwesend\b",
+    r"nicht im buro\b", r"autoantwort", r"urlaubsabwesenheit",
+    # French
+    r"reponse automatique", r"message d['’ ]?absence", r"absente?\b", r"absence du bureau",
+    # Spanish, Portuguese, Italian
+    r"respuesta automatica", r"fuera de (la )?oficina", r"ausente\b", r"resposta automatica",
+    r"fora do escritorio", r"risposta automatica", r"fuori (sede|ufficio)\b", r"assente\b",
+    # Dutch, Scandinavian, Finnish
+    r"automatisch antwoord", r"afwezig\b", r"afwezigheid", r"niet aanwezig\b", r"automatiskt svar",
+    r"automatisk svar", r"autosvar", r"franvaro", r"frav(ae|æ)r", r"ikke til stede\b", r"automaattinen vastaus",
+    r"poissa\b",
+    # Polish, Czech, Slovak, Hungarian, Turkish
+    r"automatyczna odpowiedz", r"nieobecnosc", r"poza biurem\b", r"automaticka odpoved", r"mimo kancelar",
+    r"nepritomnost", r"automatikus valasz", r"hazon kivul", r"otomatik (yan[iı]t|cevap)", r"ofis d[iı]s[iı]nda",
+    # Russian, Ukrainian, Greek
+    r"автоматическии ответ", r"автоответ", r"вне офиса", r"нет на месте", r"автоматична відповідь",
+    r"αυτοματη απαντηση", r"εκτος γραφειου",
+    # Japanese, Chinese, Korean
+    r"自動応答", r"自動返信", r"不在", r"自动回复", r"自動回覆", r"自动答复", r"자동\s?응답", r"부재",
+]
+
+
+@cache
+def auto_reply_subject() -> re.Pattern[str]:
+    """The subject of an out-of-office reply, compiled on first use (only a run that reads mail needs it)."""
+    return re.compile(r"^[\s\[\](){}*\"'<>:!-]*(" + "|".join(_fold(w) for w in AUTO_REPLY_WORDS) + ")")
+
+
+def not_for_pbem(mail: Incoming, config: Config) -> str | None:
+    """Why this mail must be set aside without a reply (bounce, auto-reply, own mail, loop), or None."""
+    msg = mail.message
+    if not mail.sender:
+        return mail.doubt or "it has no sender address"
+    if mail.sender == config.gm_address.lower():
+        return "it comes from the GM's own address"
+    if msg.get(LOOP_HEADER) is not None:
+        return "it is pbem's own mail coming back (a mail loop)"
+    local = mail.sender.partition("@")[0]
+    if local in ("mailer-daemon", "postmaster", "noreply", "no-reply", "bounce", "bounces"):
+        return f"it comes from {local}@, a bounce or a robot"
+    if str(msg.get("Return-Path", "")).strip() == "<>":
+        return "it has an empty Return-Path (a bounce)"
+    if msg.get_content_type() == "multipart/report":
+        return "it is a delivery report (a bounce)"
+    auto = str(msg.get("Auto-Submitted", "no")).strip().lower()
+    if auto and auto != "no":
+        return f"it is automatic (Auto-Submitted: {auto})"
+    if str(msg.get("Precedence", "")).strip().lower() in ("bulk", "junk", "list", "auto_reply"):
+        return "it is bulk or list mail (Precedence)"
+    for header in ("X-Autoreply", "X-Autorespond", "List-Id", "List-Unsubscribe"):
+        if msg.get(header) is not None:
+            return f"it is automatic or list mail ({header})"
+    if auto_reply_subject().match(_fold(mail.subject)):
+        return "it is an out-of-office reply"
+    if mail.size > config.max_mail_bytes:
+        return f"it is {mail.size} bytes, more than the limit of {config.max_mail_bytes}"
+    return None
+
+
+def parts(msg: EmailMessage) -> tuple[list[tuple[str, str]], str | None, str | None]:
+    """(attachments that may hold a turn file, the plain-text body, the HTML body)."""
+    attachments: list[tuple[str, str]] = []
+    plain = markup = None
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        filename = part.get_filename()
+        ctype = part.get_content_type()
+        if filename:
+            if filename.lower().endswith(ATTACHMENT_SUFFIXES):
+                payload = part.get_payload(decode=True) or b""
+                try:
+                    attachments.append((filename, payload.decode("utf-8")))
+                except UnicodeDecodeError:
+                    raise TurnFileError(f"the attachment {filename!r} is not UTF-8 text") from None
+            continue
+        if ctype in ("text/plain", "text/html"):
+            try:
+                text = part.get_content()
+            except (LookupError, ValueError):  # an unknown charset: read it as UTF-8, replacing the rest
+                text = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
+            if ctype == "text/plain" and plain is None:
+                plain = text
+            elif ctype == "text/html" and markup is None:
+                markup = text
+    return attachments, plain, markup
+
+
+def mail_texts(msg: EmailMessage) -> list[str]:
+    """Every text a mail holds (its text parts, HTML as text, its text attachments), decoded loosely."""
+    out = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        filename = part.get_filename() or ""
+        ctype = part.get_content_type()
+        if not (ctype.startswith("text/") or filename.lower().endswith(ATTACHMENT_SUFFIXES)):
+            continue
+        try:
+            text = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
+        except Exception:  # a part too broken to decode holds nothing pbem reads either
+            continue
+        out.append(html_to_text(text) if ctype == "text/html" and not filename else text)
+    return out
+
+
+def recipients(msg: EmailMessage) -> list[str]:
+    return [a for _, a in getaddresses([str(msg.get("To", ""))])]
