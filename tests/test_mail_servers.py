@@ -20,9 +20,9 @@ from conftest_mail import (GM, GM_NAME, PLAYERS, SEED, FilesOut, ImapDrop, Maild
 from mailservers import Dovecot, SmtpServer, certs, dovecot, free_port, imap_user, smtp, smtp_tls  # noqa: F401
 from pbem import advance as batch
 from pbem import bots
-from pbem import mailrun
+from pbem.mail import run as mailrun
 from pbem.errors import StoreError
-from pbem.mail import LOOP_HEADER
+from pbem.mail.incoming import LOOP_HEADER
 from pbem.report import BEGIN, END
 from pbem.store import CommitBatch, GamesDir
 
