@@ -137,8 +137,8 @@ def read_deck(path: Path, ruleset: str) -> Any:
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_usage(_key_value),
               help="A rules option, e.g. edition=amigo.")
 @click.option("--seed", default=None, help=f"The secret seed of the game's chance (default: a random one; "
-                                            f"at least {games.STRONG_SEED} characters).")
-@click.option("--weak-seed", is_flag=True, help="Allow a short, guessable seed (tests, demos, replays).")
+                                            f"at least {games.STRONG_SEED} characters, unless --weak-seed).")
+@click.option("--weak-seed", is_flag=True, help="Accept a short, guessable seed (tests, demos, replays).")
 @click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A YAML file fixing the card order.")
 @click.option("--deadline", default=None, metavar="DURATION", callback=_usage(_duration("deadline", ())),
@@ -163,9 +163,7 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
     people = list(players)
     if deadline is None and (grace is not None or policy is not None):
         raise click.UsageError("set a deadline (such as --deadline 48h) before a grace period or a policy")
-    weak = games.weak_seed(seed)
-    if weak and not weak_seed:
-        click.echo(f"Warning: {weak}", err=True)
+    games.check_seed(seed, weak_seed)
     fixed = read_deck(deck, rules.name) if deck is not None else None
     rule = gm.deadline_rule(deadline, grace, policy) if (deadline or grace or policy) else None
     config = load_config(gd.root)

@@ -79,8 +79,15 @@ def weak_seed(seed: str | None) -> str | None:
     if not seed or len(seed) >= STRONG_SEED:  # an empty seed is refused by new_game
         return None
     return (f"a seed of {len(seed)} characters can be guessed from the sha256 every report carries, "
-            f"and with it every shuffle of the game; use at least {STRONG_SEED} characters, or leave "
-            f"--seed out (--weak-seed silences this for tests and demos)")
+            f"and with it every shuffle of the game")
+
+
+def check_seed(seed: str | None, weak_ok: bool = False) -> None:
+    """Refuse a seed that is too easy to guess, unless the GM says it is meant (`--weak-seed`)."""
+    why = weak_seed(seed)
+    if why and not weak_ok:
+        raise SetupError(f"the seed {seed!r} is weak: {why}; use at least {STRONG_SEED} characters or leave "
+                         f"--seed out, or pass --weak-seed if that is meant (tests, demos)")
 
 
 def check_addresses(players: list[tuple[str, str]], config: Any) -> None:

@@ -36,19 +36,40 @@ def turnfile(tmp_path: Path, text: str) -> Path:
 
 # -- seeds ------------------------------------------------------------------------------------------
 
-def test_a_short_seed_is_warned_about(pbem: Pbem) -> None:
-    r = pbem("new", "medici", "m1", *GOOD, "--seed", "hello")
-    assert r.exit_code == 0, r.output
-    assert r.stderr == ("Warning: a seed of 5 characters can be guessed from the sha256 every report "
-                        "carries, and with it every shuffle of the game; use at least 16 characters, or "
-                        "leave --seed out (--weak-seed silences this for tests and demos)\n")
+def weak(seed: str) -> str:
+    return (f"the seed {seed!r} is weak: a seed of {len(seed)} characters can be guessed from the sha256 every "
+            f"report carries, and with it every shuffle of the game; use at least 16 characters or leave "
+            f"--seed out, or pass --weak-seed if that is meant (tests, demos)")
 
 
-@pytest.mark.parametrize("seed", [["--seed", "hello", "--weak-seed"], ["--seed", "x" * 16], []])
-def test_a_strong_seed_or_weak_seed_gives_no_warning(pbem: Pbem, seed: list[str]) -> None:
+def test_a_short_seed_is_refused_and_nothing_is_made(pbem: Pbem) -> None:
+    assert_error(pbem("new", "medici", "m1", *GOOD, "--seed", "hello"),
+                 "the seed 'hello' is weak: a seed of 5 characters can be guessed from the sha256 every report "
+                 "carries, and with it every shuffle of the game; use at least 16 characters or leave --seed "
+                 "out, or pass --weak-seed if that is meant (tests, demos)")
+    assert not pbem.games.exists()  # not even the games dir
+
+
+@pytest.mark.parametrize("seed", ["hello", "x" * 15, "1"])
+def test_a_short_seed_is_refused_in_a_games_dir_with_games(pbem: Pbem, seed: str) -> None:
+    new(pbem)
+    before = snapshot(pbem.games)
+    assert_error(pbem("new", "medici", "m2", *GOOD, "--seed", seed), weak(seed))
+    assert not (pbem.games / "m2").exists()
+    assert snapshot(pbem.games) == before  # no file and no commit
+
+
+@pytest.mark.parametrize("seed", [["--seed", "hello", "--weak-seed"], ["--seed", "x" * 16], []],
+                         ids=["short-with-weak-seed", "sixteen-characters", "no-seed"])
+def test_a_strong_seed_weak_seed_or_no_seed_is_accepted_without_a_word(pbem: Pbem, seed: list[str]) -> None:
     r = pbem("new", "medici", "m1", *GOOD, *seed)
     assert r.exit_code == 0, r.output
     assert r.stderr == ""
+    assert r.stdout.startswith("New Medici game 'm1' in ")
+    assert (pbem.games / "m1" / "state.yaml").is_file()
+    if seed[:1] == ["--seed"]:
+        state = pbem.games / "m1" / "state.yaml"
+        assert f"seed: {seed[1]}\n" in state.read_text()
 
 
 def test_without_a_seed_pbem_draws_one_no_one_can_guess(pbem: Pbem) -> None:
