@@ -586,4 +586,5 @@ def list_rulesets() -> None:
     for name in sorted(KNOWN):
         cls = type(get_ruleset(name))
         opts = "; ".join(f"{k}: {'|'.join(v)}" for k, v in cls.options.items()) or "no options"
-        click.echo(f"{name:<16} {cls.title}, {cls.min_players}-{cls.max_players} players ({opts})")
+        count = f"{cls.min_players}" if cls.min_players == cls.max_players else f"{cls.min_players}-{cls.max_players}"
+        click.echo(f"{name:<16} {cls.title}, {count} players ({opts})")

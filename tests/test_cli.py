@@ -904,9 +904,10 @@ def test_version_and_rulesets(pbem: Any) -> None:
     assert r.exit_code == 0 and "0.1.0" in r.stdout
     r = pbem.runner.invoke(pbem_main, ["rulesets"])
     assert r.exit_code == 0
-    lines = r.stdout.splitlines()
-    assert lines[0] == "florenz          Florenz, 1-5 players (solo: normal|easier|harder)"
-    assert lines[1] == "medici           Medici, 3-6 players (edition: riogrande|amigo)"
+    assert r.stdout == ("florenz          Florenz, 1-5 players (solo: normal|easier|harder)\n"
+                        "medici           Medici, 3-6 players (edition: riogrande|amigo)\n"
+                        "medici-strozzi   Medici vs Strozzi, 2 players (no options)\n"  # a fixed count, no range
+                        "medina           Medina, 3-4 players (no options)\n")
 
 
 

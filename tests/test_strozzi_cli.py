@@ -138,7 +138,7 @@ def test_new_needs_exactly_two_players(table: Table, names: tuple[str, ...]) -> 
     """DE: 'aber dieses Spiel ist für 2 Spieler!'"""
     before = snapshot_at_head(table.games)
     assert_error(table.pbem("new", "medici-strozzi", "s1", *player_args(*names)),
-                 f"Medici vs Strozzi needs 2 to 2 players, not {len(names)}")
+                 f"Medici vs Strozzi needs 2 players, not {len(names)}")
     assert snapshot_at_head(table.games) == before
     assert not (table.games / "s1").exists()
 

@@ -258,7 +258,7 @@ def test_two_players_only(players: list[str]) -> None:
     """DE: 'aber dieses Spiel ist für 2 Spieler!'"""
     with pytest.raises(SetupError) as err:
         R.setup(players, {}, Rng("s"))
-    assert str(err.value) == f"Medici vs Strozzi needs 2 to 2 players, not {len(players)}"
+    assert str(err.value) == f"Medici vs Strozzi needs 2 players, not {len(players)}"
 
 
 def test_no_options() -> None:

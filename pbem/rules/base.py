@@ -99,8 +99,9 @@ class Ruleset(ABC):
     def check_players(self, players: list[str]) -> None:
         n = len(players)
         if not self.min_players <= n <= self.max_players:
-            raise SetupError(
-                f"{self.title} needs {self.min_players} to {self.max_players} players, not {n}")
+            count = (f"{self.min_players}" if self.min_players == self.max_players
+                     else f"{self.min_players} to {self.max_players}")
+            raise SetupError(f"{self.title} needs {count} players, not {n}")
 
     @abstractmethod
     def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
