@@ -178,6 +178,11 @@ def page_name(turn: int) -> str:
     return f"turn-{turn:04d}"
 
 
+def board_when(turn: int) -> str:
+    """When a turn page's board is drawn, in the words of the page's caption."""
+    return "at the start" if turn == 0 else f"after turn {turn}"
+
+
 def _mark(entry: dict[str, Any]) -> str | None:
     if entry.get("substitute"):
         return f"substitute move ({entry['substitute']})"
@@ -255,7 +260,8 @@ def game_pages(state: dict[str, Any], commits: list[Commit]) -> tuple[list[Page]
         page.next = pages[i + 1].name if i + 1 < len(pages) else None
         last = i + 1 == len(pages)
         shown = dict(state, engine=engine, status=state["status"] if last else "active")
-        pictures[f"{page.name}.svg"] = board_svg(shown, None)
+        # the page shows the board after its own turn; the engine already waits for the next decision
+        pictures[f"{page.name}.svg"] = board_svg(shown, None, board_when(turn))
         if finished:
             page.hidden = hidden_then(ruleset, engine)
     return pages, pictures

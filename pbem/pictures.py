@@ -81,8 +81,9 @@ def seats(state: dict[str, Any]) -> list[dict[str, Any]]:
             for i, name in enumerate(names)]
 
 
-def board_svg(state: dict[str, Any], viewer: str | None) -> str:
-    """The SVG text of the board as `viewer` may see it (None: what every player may see)."""
+def board_svg(state: dict[str, Any], viewer: str | None, when: str | None = None) -> str:
+    """The SVG text of the board as `viewer` may see it (None: what every player may see). Its title
+    names `when` it is drawn ("after turn 65"), by default the decision the game waits for ("turn 66")."""
     names = [p["name"] for p in state["players"]]
     if viewer is not None and viewer not in names:
         raise ValueError(f"game {state['game']!r} has no player {viewer!r}")
@@ -91,7 +92,7 @@ def board_svg(state: dict[str, Any], viewer: str | None) -> str:
     seat_list = seats(state)
     return env().get_template(f"{state['ruleset']}/board.svg.j2").render(
         view=view, viewer=viewer, game=state["game"], title=ruleset.title, status=state["status"],
-        turn=state["engine"]["turn"], seats=seat_list, seat={s["name"]: s for s in seat_list},
+        turn=state["engine"]["turn"], when=when or "", seats=seat_list, seat={s["name"]: s for s in seat_list},
         board=ruleset.picture_board())
 
 

@@ -156,6 +156,32 @@ def test_finished_games_show_everything(finished) -> None:
         assert check.standings == [{k: r[k] for k in ("player", "score", "rank")} for r in rules.result(state["engine"])]
 
 
+TITLE = re.compile(r"<title>([^<]*)</title>")
+
+
+def test_a_turn_page_and_its_picture_name_the_same_turn(finished) -> None:
+    """The page of turn 65 shows the board after turn 65, when the game already waits for turn 66: its
+    title, its decision line, its caption and the picture's own title and heading all name turn 65."""
+    _, states, out = finished
+    for game, state in states.items():
+        title = ruleset_of(state).title
+        turns = [0] + [e["turn"] for e in state["log"]]
+        gaps = [t for t, after in zip(turns[1:], turns[2:]) if after > t + 1]  # the next decision is not t + 1
+        chosen = {0, turns[1], turns[2], turns[len(turns) // 2], *gaps[:2], turns[-2], turns[-1]}
+        assert len(chosen) >= 5
+        for t in sorted(chosen):
+            page = (out / game / f"turn-{t:04d}.html").read_text("utf-8")
+            svg = (out / game / f"turn-{t:04d}.svg").read_text("utf-8")
+            when = "at the start" if t == 0 else f"after turn {t}"
+            assert TITLE.findall(page) == [f"{game}: " + ("the start" if t == 0 else f"turn {t}")]
+            assert (f"Turn {t}: " in page) == (t > 0)
+            assert f"<figcaption>The board {when}." in page
+            assert f'alt="The board {when}"' in page
+            assert TITLE.findall(svg) == [f"{title} {game}, {when}, as every player sees it"]
+            over = " - over" if t == turns[-1] else ""
+            assert f'font-weight="bold">{title} - {game} - {when}{over}</text>' in svg
+
+
 def escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&#34;").replace("'", "&#39;")
 
