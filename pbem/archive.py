@@ -37,7 +37,7 @@ from pbem.pictures import PUBLIC, board_svg
 from pbem.report import _load, addressed, bytecode_cache, event_lines
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, get_ruleset, order_text
-from pbem.store import GamesDir, dump_yaml
+from pbem.store import GamesDir, dies_with_pbem, dump_yaml
 from pbem.turnfile import yaml_problem
 
 LOG_FORMAT = 1  # the format of game.yaml, the file `pbem verify --log` reads
@@ -59,8 +59,8 @@ def game_commits(root: Path, game: str) -> list[Commit]:
     if not (root / ".git").exists():
         return []
     try:
-        r = subprocess.run(["git", "log", "--format=%H%x00%s", "--", f"{game}/"], cwd=root,
-                           capture_output=True, text=True)
+        argv, child = dies_with_pbem(["git", "log", "--format=%H%x00%s", "--", f"{game}/"])
+        r = subprocess.run(argv, cwd=root, capture_output=True, text=True, **child)
     except OSError:
         return []
     if r.returncode != 0:

@@ -24,6 +24,7 @@ state file) is read, and the next save writes format 2.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import functools
 import hashlib
@@ -32,9 +33,11 @@ import marshal
 import os
 import re
 import signal
+import stat
+import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import yaml
 
@@ -60,6 +63,8 @@ RESERVED = frozenset({"mail", ".git", ".gitignore", ".pbem.lock", CONFIG_FILE})
 GAME_PARTS = (STATE_FILE, "events.yaml", "log.yaml", "queue", "reports", "rejected")  # what a game folder holds
 # lock files a killed git leaves behind (besides refs/**/*.lock), relative to .git
 GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "config.lock", "packed-refs.lock")
+GIT_WAIT = 5.0  # seconds a command waits in all for a git at work to let go of its lock files
+_LOCK_TAKEN = re.compile(r"\.lock': File exists")  # what git says when another git holds a lock it needs
 _IMPORTED = time.time()
 _crash_counts: dict[str, int] = {}
 
@@ -122,6 +127,95 @@ def process_start() -> float:
         return btime + ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, StopIteration):
         return _IMPORTED
+
+
+def dies_with_pbem(argv: list[str]) -> tuple[list[str], dict[str, Any]]:
+    """The argv and the subprocess arguments that start `argv` as a child the kernel SIGKILLs when this
+    process dies (Linux; elsewhere it is started as it is): a git that outlived a killed pbem would hold
+    its lock files against the next run. A missing program raises FileNotFoundError, as subprocess does."""
+    if not sys.platform.startswith("linux"):
+        return argv, {}
+    setpriv = _setpriv()
+    if setpriv is not None:
+        import shutil
+
+        program = shutil.which(argv[0])
+        if program is None:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
+        return [setpriv, "--pdeathsig", "KILL", "--", program, *argv[1:]], {}
+    setup = _death_signal_setup()
+    return argv, ({"preexec_fn": setup} if setup is not None else {})
+
+
+@functools.cache
+def _setpriv() -> str | None:
+    """util-linux's setpriv where it sets the death signal (2.33 and later), asked once. It sets the
+    signal and execs the program, so subprocess keeps its vfork path: a `preexec_fn` makes it fork,
+    and run Python in the child, which costs more the more memory pbem holds."""
+    import shutil
+    import subprocess
+
+    found = shutil.which("setpriv")
+    if found is None:
+        return None
+    try:  # an older setpriv refuses the option before it reads --help
+        ok = subprocess.run([found, "--pdeathsig", "KILL", "--help"], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    except OSError:
+        return None
+    return found if ok else None
+
+
+def _death_signal_setup() -> Callable[[], None] | None:
+    """A `preexec_fn` that sets the death signal with prctl(2), where there is no setpriv that does."""
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+
+    def setup() -> None:
+        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # pbem died before the signal was set: nobody would send it
+            os.kill(os.getpid(), signal.SIGKILL)
+    return setup
+
+
+def git_at_work(root: Path, owners: frozenset[int] | None = None) -> bool | None:
+    """Whether a live git process works in `root` (its working directory there or below, its .git
+    too): what holds a git lock file there, when one does. None where /proc cannot tell: no /proc, or
+    a git whose working directory this user may not see, run by one of `owners` (the users the lock
+    files belong to: a git makes its lock as the user it runs as; None: any user)."""
+    try:
+        pids = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return None
+    if not pids:
+        return None
+    top = str(root)
+    unsure = False
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                stat_line = f.read()
+        except OSError:  # it ended meanwhile
+            continue
+        name, _, rest = stat_line.partition(b" (")[2].rpartition(b") ")
+        if not (name == b"git" or name.startswith(b"git-")) or rest[:1] in (b"Z", b"X"):
+            continue  # a killed git not yet reaped holds nothing
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except PermissionError:  # another user's git
+            with contextlib.suppress(OSError):
+                unsure = unsure or owners is None or os.stat(f"/proc/{pid}").st_uid in owners
+            continue
+        except OSError:
+            continue
+        if cwd == top or cwd.startswith(top + "/"):
+            return True
+    return None if unsure else False
 
 
 def _first_line(text: str) -> str:
@@ -323,6 +417,8 @@ class GamesDir:
         # them durable at once, before their queues are cleared (the inbox and the queues stay until then)
         self.sync_later = False
         self._reserved: frozenset[str] | None = None
+        self.holds_lock = False  # inside `lock`: the git lock files are this process's to judge
+        self._git_wait_left = GIT_WAIT
 
     # -- what a games dir is ----------------------------------------------------------------------
 
@@ -597,7 +693,8 @@ class GamesDir:
     def lock(self, timeout: float = 60.0) -> Iterator[None]:
         """One writer at a time (a cron run and a GM at the keyboard). Only a GamesDir made with
         `create` makes the folder; the lock file is never left in a folder that is not a games dir.
-        Under the lock, lock files a killed git left behind are removed (see `remove_stale_git_locks`)."""
+        Under the lock, lock files a killed git left behind are removed, and a git at work is waited
+        for a few seconds (see `remove_stale_git_locks`)."""
         if self.create:
             self.check_can_create()
             self.root.mkdir(parents=True, exist_ok=True)
@@ -615,34 +712,85 @@ class GamesDir:
                                          f"try again later") from None
                     time.sleep(0.1)
             _held_locks.append(f.fileno())
+            self.holds_lock = True
             try:
                 self.remove_stale_git_locks()
                 yield
             finally:
+                self.holds_lock = False
                 _held_locks.remove(f.fileno())
                 fcntl.flock(f, fcntl.LOCK_UN)
 
     def remove_stale_git_locks(self) -> list[str]:
         """Remove the lock files of a git that was killed (they make every later git call fail). Under
-        pbem's own lock no other pbem's git runs, so a git lock file older than this process was left
-        by a dead git. Each removal is added to `warnings`; returns them."""
+        pbem's own lock no other pbem's git runs, and every git pbem starts dies with it (see
+        `dies_with_pbem`): on Linux, a lock file is stale, whatever its age, when no live git works in
+        the games dir (`git_at_work`); where that cannot be told, when it is older than this process.
+        A lock a live git holds is waited for, GIT_WAIT seconds in all for the command, then left
+        (the git call that needs it fails, and says why). Each removal is added to `warnings`;
+        returns them."""
         git_dir = self.root / ".git"
         if not git_dir.is_dir():
             return []
-        started = process_start()
+        locks: dict[Path, tuple[int, int, int]] = {}
+        held: set[Path] = set()
+        started = None
+        begun = time.monotonic()
+        while True:
+            locks = self._git_lock_files()  # listed before asking after the gits: see below
+            if not locks:
+                break
+            at_work = git_at_work(self.root, frozenset(uid for _, _, uid in locks.values()))
+            if at_work is None:
+                started = started or process_start()
+                held = {path for path, (_, mtime, _) in locks.items() if mtime / 1e9 >= started}
+            else:
+                held = set(locks) if at_work else set()
+            if not held or time.monotonic() - begun >= self._git_wait_left:
+                break
+            time.sleep(0.05)
+        self._git_wait_left = max(0.0, self._git_wait_left - (time.monotonic() - begun))
+        removed = []
+        for path, made in locks.items():
+            if path in held:
+                continue
+            try:
+                # the very file seen before no git was found at work: a git started since cannot
+                # have made it (git makes its lock with O_EXCL), one someone removed meanwhile stays
+                now = path.stat()
+                if (now.st_ino, now.st_mtime_ns, now.st_uid) != made:
+                    continue
+                path.unlink()
+            except FileNotFoundError:
+                continue
+            removed.append(f"removed a stale .git/{path.relative_to(git_dir)} left by a killed git")
+        self.warnings += removed
+        return removed
+
+    def _git_lock_files(self) -> dict[Path, tuple[int, int, int]]:
+        """The lock files in .git a killed git may leave, each with its inode, mtime (ns) and owner."""
+        git_dir = self.root / ".git"
         candidates = [git_dir / name for name in GIT_LOCKS]
         if (git_dir / "refs").is_dir():
             candidates += sorted((git_dir / "refs").rglob("*.lock"))
-        removed = []
+        found = {}
         for path in candidates:
             try:
-                if path.is_file() and path.stat().st_mtime < started:
-                    path.unlink()
-                    removed.append(f"removed a stale .git/{path.relative_to(git_dir)} left by a killed git")
-            except FileNotFoundError:
+                st = path.stat()
+            except OSError:
                 continue
-        self.warnings += removed
-        return removed
+            if stat.S_ISREG(st.st_mode):
+                found[path] = (st.st_ino, st.st_mtime_ns, st.st_uid)
+        return found
+
+    def _try_git_again(self, stderr: str) -> bool:
+        """After a git call failed on a lock file another git holds, under pbem's lock: wait for a
+        git at work (within what is left of GIT_WAIT), remove a killed one's lock; whether no lock
+        file is left, so that the call is worth trying once more."""
+        if not self.holds_lock or not _LOCK_TAKEN.search(stderr):
+            return False
+        self.remove_stale_git_locks()
+        return not self._git_lock_files()
 
     # -- git --------------------------------------------------------------------------------------
 
@@ -652,7 +800,10 @@ class GamesDir:
         try:
             import subprocess
 
-            r = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True, env=_git_env())
+            argv, child = dies_with_pbem(["git", *args])
+            r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=_git_env(), **child)
+            if r.returncode != 0 and self._try_git_again(r.stderr):
+                r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=_git_env(), **child)
         except OSError as exc:
             raise StoreError(f"{what or self.root}: cannot run git ({exc.strerror}); pbem needs git") from None
         if check and r.returncode != 0:
@@ -761,8 +912,10 @@ class CommitBatch:
     def _start(self) -> None:
         gd = self.gd
         self.branch = self._branch()
-        # a git at work (the GM's?) holds the index, which the run brings up to date last: leave the
-        # commits to the next run, as `git commit` would (a stale lock was removed under pbem's lock)
+        # a git at work (the GM's?) holds the index, which the run brings up to date last: it is given
+        # a few seconds, then the commits are left to the next run, as `git commit` would
+        if gd.holds_lock:  # and a killed git's lock on the branch would stop fast-import at the end
+            gd.remove_stale_git_locks()
         lock = gd.root / ".git" / "index.lock"
         if lock.exists():
             raise StoreError(f"git commit failed: Unable to create '{lock}': File exists "
@@ -774,8 +927,9 @@ class CommitBatch:
         env.setdefault("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=8388608:glibc.malloc.trim_threshold=134217728")
         import subprocess
 
-        self.proc = subprocess.Popen(["git", "fast-import", "--quiet", "--done"], cwd=gd.root, env=env,
-                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=self._errors)
+        argv, child = dies_with_pbem(["git", "fast-import", "--quiet", "--done"])
+        self.proc = subprocess.Popen(argv, cwd=gd.root, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                     stderr=self._errors, **child)
 
     def _branch(self) -> str:
         """The branch HEAD is on (read from .git/HEAD: no git process for it), which must have a commit."""
@@ -855,9 +1009,11 @@ class CommitBatch:
         # the index learns the files' ids and stat data; fast-import wrote the objects already
         import subprocess
 
-        r = subprocess.run(["git", "update-index", "--add", "--info-only", "-z", "--stdin"], cwd=self.gd.root,
-                           input="".join(f"{p}\0" for p in self.paths).encode("utf-8"), capture_output=True,
-                           env=_git_env())
+        argv, child = dies_with_pbem(["git", "update-index", "--add", "--info-only", "-z", "--stdin"])
+        paths = "".join(f"{p}\0" for p in self.paths).encode("utf-8")
+        r = subprocess.run(argv, cwd=self.gd.root, input=paths, capture_output=True, env=_git_env(), **child)
+        if r.returncode != 0 and self.gd._try_git_again(r.stderr.decode("utf-8", "replace")):
+            r = subprocess.run(argv, cwd=self.gd.root, input=paths, capture_output=True, env=_git_env(), **child)
         if r.returncode != 0:  # the commits are made; only git's cache of the files is behind
             self.gd.warnings.append(f"git update-index after the commits failed: "
                                     f"{_first_line(r.stderr.decode('utf-8', 'replace'))}")
