@@ -259,29 +259,6 @@ def table(pbem: Pbem, tmp_path: Path) -> helpers.Table:
     return t
 
 
-def test_a_git_lock_newer_than_the_run_stops_the_game_with_its_cause(table: helpers.Table) -> None:
-    who = table.waiting()
-    assert table.submit(who, 1, ["auction"]).exit_code == 0
-    head = git(table.games, "rev-parse", "HEAD")
-    lock = table.games / ".git" / "index.lock"
-    lock.write_bytes(b"")  # a git running now (newer than this process): not pbem's to remove
-    r = table.pbem("advance")
-    assert r.exit_code == 1
-    root = table.games.resolve()
-    assert r.stderr == (f"m1: SKIPPED: git commit failed: Unable to create '{root}/.git/index.lock': File exists "
-                        f"(a git is at work in the games dir); the new state is saved in m1/state.yaml but not "
-                        f"committed (the next `pbem advance` commits it)\nError: 1 game skipped: m1\n")
-    assert lock.exists() and git(table.games, "rev-parse", "HEAD") == head
-    lock.unlink()  # that git is done
-    r = table.pbem("advance")
-    assert r.exit_code == 0, r.output
-    assert r.stdout == "m1: nothing to do\n"
-    assert git(table.games, "status", "--porcelain") == ""
-    assert git(table.games, "log", "-1", "--format=%B").startswith(f"m1: turn 1\n\n")
-    assert "(committed by the next run: the run that made it did not commit)" in git(table.games, "log", "-1", "--format=%B")
-    assert [e["player"] for e in table.state()["log"]] == [who]
-
-
 @pytest.mark.parametrize("name", ["index.lock", "HEAD.lock", "refs/heads/main.lock"])
 def test_a_stale_git_lock_is_removed_with_a_warning(table: helpers.Table, name: str) -> None:
     who = table.waiting()
