@@ -243,6 +243,38 @@ def test_cards_search_a_b_c_a() -> None:
     assert names(s["queues"]["9"]) == ["a:deb"] * 3 + ["o:deb"] and names(s["queues"]["6"]) == ["b:deb"]
 
 
+def test_giovanni_second_debutant_searches_again_after_the_box_rule() -> None:
+    """Card 1, round 9 (A = B = C = Giovanni, whose target is 8; the others have none left). The text:
+    "Giovanni: Er setzt 2 Debütanten (1 orange, 1 blau) nach den üblichen Regeln ein. Ist in der
+    Warteschlange kein Feld frei, versucht er es an den Zielorten der anderen Medici in der Reihenfolge
+    A-B-C-A. Findet er auch dort kein freies Feld, geht er vom Zielort von Medici A entgegen den Pfeilen
+    rückwärts, bis er einen Ort mit einem freien Feld findet", and the box: "1. Stelle alle
+    Familienmitglieder dieser Farbe zurück auf sein Tableau, sofern sie nicht auf dem Zielort eines
+    Medici stehen. 2. Setze dann das Familienmitglied ein." The plan: "R64 Each debutant takes the first
+    location of the search with a free slot (orange first, then blue)" (R26: "each with the full
+    search").
+
+    State: 8 (the target) is full; 9, the first location backwards from 8, is full and holds two orange
+    debutants of his; 6, next backwards, is empty; all five orange debutants are on the board, the blue
+    ones on his family board. Outcome: orange's search passes the full 9 and finds 6; no orange debutant
+    is on his family board, so the box rule sends the two at 9 home (8 is a target: its three stay) and
+    orange enters at 6. Blue then searches on its own, from the target: 8 is still full, and 9 now has
+    two free slots, so blue enters at 9, not beside orange at 6."""
+    s = board(round_=9, q8=["o:deb", "o:deb", "o:deb", "a:deb"], q9=["a:deb", "o:deb", "o:deb", "a:deb"])
+    s["targets"] = {"giovanni": "8"}
+    assert SOLO.on_board(s, "orange", "debutant") == 0 and SOLO.on_board(s, "blue", "debutant") == 5
+    events = card(s, 1)
+    assert [e for e in events if e["type"] != "strozzi_card"] == [
+        {"type": "strozzi_recall", "colour": "orange", "pieces": 2},
+        {"type": "strozzi_place", "location": "6", "rank": "debutant", "colour": "orange"},
+        {"type": "strozzi_place", "location": "9", "rank": "debutant", "colour": "blue"},
+    ]
+    assert names(s["queues"]["6"]) == ["o:deb"]
+    assert names(s["queues"]["9"]) == ["a:deb", "a:deb", "b:deb"]
+    assert names(s["queues"]["8"]) == ["o:deb", "o:deb", "o:deb", "a:deb"]
+    assert SOLO.on_board(s, "orange", "debutant") == 1 and SOLO.on_board(s, "blue", "debutant") == 4
+
+
 def test_cards_backward_search_from_a() -> None:
     """"geht er vom Zielort von Medici A entgegen den Pfeilen rückwärts, bis er einen Ort mit einem
     freien Feld findet" (placing what A calls for). Round 1: 6, 8, 9 full, then 3 (before 6) full: 2,

@@ -1,5 +1,5 @@
 """The solo game of Florenz: one player against Strozzi, a family the engine runs from ten cards
-(FLORENZ-PLAN.md §15; readings R6, R10-R14, R20-R29, R48-R51).
+(FLORENZ-PLAN.md §15; readings R6, R10-R14, R20-R29, R48-R51, R63-R66).
 
 Strozzi is one family (`STROZZI`) with pieces of two colours; his board holds the totals of both
 colours, and what he has of one colour is derived from the pieces of that colour in play. His deck and
@@ -181,7 +181,10 @@ def place(state: State, letter: str, colour: str, events: list[Event]) -> None:
     medici, loc = found
     if medici == "giovanni":
         for c in COLOURS:
-            spot = loc if A.room(state, loc) else (_place_search(state, letter) or (None, None))[1]
+            # each debutant searches on its own, from the card's target, on the board as it stands after
+            # the one before (whose box rule may have freed a slot the search reaches first) (R26, R64)
+            again = _place_search(state, letter)
+            spot = again[1] if again is not None else None
             if spot is None or not _available(state, "debutant", c, events):
                 continue
             _enter(state, spot, "debutant", c)
