@@ -28,6 +28,8 @@ gm:
 subject_prefix: "[pbem]"
 max_mail_bytes: 262144       # larger mail is set aside unread
 pictures: true               # a picture of the board in each report (false: text alone, ~3 KB a mail)
+reply_keys: true             # a player replies with his order alone; his mail proves itself by a key
+reply_address: plus          # the key in Reply-To as gm+KEY@...; none: only in the Message-ID
 
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:
@@ -67,6 +69,8 @@ class Config:
     subject_prefix: str = "[pbem]"
     max_mail_bytes: int = 262144
     pictures: bool = True  # a picture of the board in report mails
+    reply_keys: bool = True  # mail to a player carries his reply key; a reply with it needs no token
+    reply_address: str = "plus"  # plus: the key also in Reply-To (gm+KEY@host); none: Message-ID only
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -105,6 +109,8 @@ def load_config(root: Path) -> Config:
     config.subject_prefix = value.get("subject_prefix", config.subject_prefix)
     config.max_mail_bytes = value.get("max_mail_bytes", config.max_mail_bytes)
     config.pictures = value.get("pictures", config.pictures)
+    config.reply_keys = value.get("reply_keys", config.reply_keys)
+    config.reply_address = value.get("reply_address", config.reply_address)
     config.inbox = value.get("inbox", config.inbox)
     config.outbox = value.get("outbox", config.outbox)
     for section, what in ((config.inbox, "inbox"), (config.outbox, "outbox")):

@@ -160,16 +160,23 @@ def seat_of(state: dict[str, Any], name: str) -> str | None:
     return None
 
 
-def authenticate(gd: GamesDir, tf: TurnFile) -> tuple[dict[str, Any], str]:
-    """The game a turn file is for and the seat its sender plays, once he has proved who he is."""
+def authenticate(gd: GamesDir, tf: TurnFile, proven: tuple[str, str] | None = None) -> tuple[dict[str, Any], str]:
+    """The game a turn file is for and the seat its sender plays, once he has proved who he is: by his
+    token, or (`proven`: the game and seat a reply key proved) by his reply key, with his token too if
+    he gave it."""
     if not GAME_ID.match(tf.game) or not gd.exists(tf.game):
         raise AuthError(f"there is no game {tf.game!r}")
     state = gd.load(tf.game)
     seat = seat_of(state, tf.player)
     if seat is None:
         raise AuthError(f"game {tf.game!r} has no player {tf.player!r}")
+    if proven is not None and proven != (tf.game, seat):
+        raise AuthError(f"the mail you answer is about {proven[1]!r} in game {proven[0]!r}, not {tf.player!r} "
+                        f"in game {tf.game!r}")
+    if proven is not None and tf.token is None:
+        return state, seat
     stored = next(p["token_sha256"] for p in state["players"] if p["name"] == seat)
-    if not hmac.compare_digest(stored, token_hash(tf.token)):
+    if not hmac.compare_digest(stored, token_hash(tf.token or "")):
         raise AuthError(f"the token for {tf.player!r} in game {tf.game!r} is wrong")
     return state, seat
 
@@ -258,12 +265,13 @@ class Submitted:
     reports: str | None = None  # when he wants mail, if the turn file says
 
 
-def check_submission(gd: GamesDir, data: bytes, sender: str | None = None,
-                     source: str = "file") -> tuple[Submitted, dict[str, Any]]:
+def check_submission(gd: GamesDir, data: bytes, sender: str | None = None, source: str = "file",
+                     proven: tuple[str, str] | None = None) -> tuple[Submitted, dict[str, Any]]:
     """Everything `submit` checks, without queueing: the answer and the queue entry it would write.
-    `sender`: the address a mail came from, which must be the player's own."""
-    tf = parse_turnfile(data)
-    state, seat = authenticate(gd, tf)
+    `sender`: the address a mail came from, which must be the player's own. `proven`: the game and seat
+    the mail's reply key proved; it then needs no token."""
+    tf = parse_turnfile(data, need_token=proven is None)
+    state, seat = authenticate(gd, tf, proven)
     if sender is not None:
         registered = next(p["email"] for p in state["players"] if p["name"] == seat)
         if sender.lower() != registered.lower():
@@ -297,9 +305,10 @@ def check_submission(gd: GamesDir, data: bytes, sender: str | None = None,
     return done, entry
 
 
-def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None = None) -> Submitted:
+def submit(gd: GamesDir, data: bytes, source: str = "file", sender: str | None = None,
+           proven: tuple[str, str] | None = None) -> Submitted:
     """Check a turn file as far as the game stands now and queue it for the next `advance`."""
-    done, entry = check_submission(gd, data, sender, source)
+    done, entry = check_submission(gd, data, sender, source, proven)
     done.queued, replaced = gd.enqueue(done.game, entry)
     done.replaced = len(replaced)
     return done

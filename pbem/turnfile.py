@@ -582,7 +582,7 @@ class Lines(dict):  # type: ignore[type-arg]
 class TurnFile:
     game: str
     player: str
-    token: str
+    token: str | None                    # None: the mail's reply key proved its sender
     turn: int | str | None               # a decision number, NEXT, or None (standing orders alone)
     orders: list[Order] | None
     lines: dict[tuple, int] = field(default_factory=dict, compare=False, repr=False)
@@ -590,10 +590,11 @@ class TurnFile:
     reports: str | None = None           # moves | all: when he wants mail
 
 
-def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFile:
+def parse_turnfile(data: bytes | str, order_schema: str | None = None, need_token: bool = True) -> TurnFile:
     """Read a turn file (a `Source` names itself in the errors). Keys and words are put in the schemas'
     case first. The envelope is checked first; the orders against `order_schema`, which the caller
-    finds from the game (None: leave the orders to be checked once the game is known)."""
+    finds from the game (None: leave the orders to be checked once the game is known). Without
+    `need_token` (a mail whose reply key proved its sender) the token may be left out."""
     what, names = getattr(data, "what", "the turn file"), getattr(data, "names", None)
     try:
         value, found = load_yaml(data, what, case_blind=True)
@@ -612,12 +613,13 @@ def parse_turnfile(data: bytes | str, order_schema: str | None = None) -> TurnFi
                                 f"in front of it")
         # its orders left commented out, standing: or reports: added: those alone, for no turn
         value = {k: v for k, v in value.items() if k not in ("orders", "turn")}
-    problems = schema_errors(value, "turnfile", lines)
+    proven = not need_token and isinstance(value, dict) and "token" not in value
+    problems = schema_errors(dict(value, token="-") if proven else value, "turnfile", lines)
     if problems:
         raise TurnFileError(f"{what} is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
     if order_schema and "orders" in value:
         check_orders(value["orders"], order_schema, lines)
-    return TurnFile(value["game"], value["player"], value["token"], value.get("turn"), value.get("orders"), lines,
+    return TurnFile(value["game"], value["player"], value.get("token"), value.get("turn"), value.get("orders"), lines,
                     value.get("standing"), value.get("reports"))
 
 

@@ -367,3 +367,10 @@ def mail_error(subject: str, message: str, example: str) -> str:
             "or attach the turn file from the report (.yaml or .txt) with your token\n"
             "filled in. Lines quoted with '>' and everything below your signature\n"
             "are ignored.\n")
+
+
+def unkeyed(ref: object) -> str:
+    """One of pbem's Message-IDs without the reply key it carries."""
+    from pbem.mail.ids import split_key
+
+    return split_key(str(ref))[0]

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import (GM, mail_error, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
+from conftest_mail import (unkeyed, GM, mail_error, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
                            parse, player_mail, player_of, token_of, turn_file)
 from helpers import git
 from pbem.mail import run as mailrun
@@ -172,8 +172,9 @@ def test_a_token_reaches_no_message_git_console_or_reply(g: MailGames) -> None:
     for line, (_, expected) in zip(lines, cases):
         if expected is not None:
             assert line == f"mail from {address(player)}: {expected}"
-    assert lines[-2] == (f"mail from {address(player)}: refused: there is no token line between the lines "
-                         f"{BEGIN!r} and {END!r}: write 'token: ' and your token there, above your orders")
+    # the reply carries his reply key, so no token line is needed: the pasted token is read as an order
+    # line, and refused as one without being shown
+    assert lines[-2] == f"mail from {address(player)}: refused: the order block is not valid:"
     assert lines[-1] == (f"mail from {address(other)}: refused: order line 1 (the token line): not valid YAML "
                          f"(found unexpected end of stream)")
     assert g.state()["log"] == before["log"] and g.queued() == []
@@ -338,8 +339,8 @@ def test_a_reply_to_a_reminder_with_only_in_reply_to(g: MailGames, monkeypatch: 
     assert set(reminders) == set(tokens)
     for p, msg in reminders.items():
         root = f"<pbem.m1.{p}.1.t1@pbem.test>"
-        assert msg["Message-ID"] == f"<pbem.remind.m1.{p}.t{turn}.1@pbem.test>"
-        assert msg["In-Reply-To"] == root and msg["References"] == root
+        assert unkeyed(msg["Message-ID"]) == f"<pbem.remind.m1.{p}.t{turn}.1@pbem.test>"
+        assert unkeyed(msg["In-Reply-To"]) == root and unkeyed(msg["References"]) == root
     order = g.legal_order(player)
     g.inbox.deliver(answer(g, player, order_body(tokens[player], [order_line(order)]), reply_to=reminders[player],
                            only_in_reply_to=True))
@@ -361,7 +362,8 @@ def test_a_reply_to_an_ack_or_a_refusal_with_only_in_reply_to(g: MailGames) -> N
     (ack,) = replies(g.outbox.new())
     assert ack["Message-ID"].startswith(f"<pbem.reply.m1.{player}.t{turn + 1}.")
     # the ack is in the player's thread: root, latest report, the mail it answers
-    assert str(ack["References"]).split() == [f"<pbem.m1.{player}.1.t1@pbem.test>", ack["In-Reply-To"]]
+    assert [unkeyed(r) for r in str(ack["References"]).split()] == [f"<pbem.m1.{player}.1.t1@pbem.test>",
+                                                                    ack["In-Reply-To"]]
     assert g.mover() == (player, turn + 1)  # the Medici drawer draws again
     g.inbox.deliver(answer(g, player, order_body(tokens[player], ["bid: 1000"]), reply_to=ack,
                            only_in_reply_to=True))
@@ -426,7 +428,10 @@ RULESETS = {"medici": ("anna", "ben", "cleo"), "medici-strozzi": ("anna", "ben")
 
 @pytest.mark.parametrize("ruleset", list(RULESETS))
 def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, ruleset: str) -> None:
+    """With tokens alone (`reply_keys: false`): a mail without orders gets an example of his game."""
     from pbem.rules.base import order_text
+
+    g.extra["reply_keys"] = False
 
     tokens = new_game(g, ruleset, RULESETS[ruleset])
     mover, turn = g.mover("g1")
@@ -612,7 +617,9 @@ def test_every_mail_fits_72_columns_with_the_longest_names(g: MailGames, monkeyp
 
 def test_orders_written_inside_the_quoted_report_get_their_own_answer(g: MailGames) -> None:
     """A player who fills in the order block of the report his client quotes (his token is there, which
-    a report never shows) is told so; a quote of the untouched report is only a mail with no orders."""
+    a report never shows) is told so; a quote of the untouched report is only a mail with no orders
+    (tokens alone, `reply_keys: false`)."""
+    g.extra["reply_keys"] = False
     tokens = g.new()
     player, _ = g.mover()
     order = order_line(g.legal_order(player))
@@ -636,3 +643,4 @@ def test_orders_written_inside_the_quoted_report_get_their_own_answer(g: MailGam
         f"and {END!r} of your report, or attach a turn file"]
     assert g.queued() == []
     assert_nowhere(tokens[player], "\n".join(text(m) for m in replies(g.outbox.new())))
+

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import Pbem
 from helpers import seed_args
-from conftest_mail import (GM, GM_NAME, PLAYERS, SEED, FilesOut, ImapDrop, MaildirDrop, MailGames, MboxDrop,
+from conftest_mail import (unkeyed, GM, GM_NAME, PLAYERS, SEED, FilesOut, ImapDrop, MaildirDrop, MailGames, MboxDrop,
                            SmtpOut, address, order_body, order_html, order_line, parse, player_mail, player_of,
                            turn_file)
 from mailservers import Dovecot, SmtpServer, certs, dovecot, free_port, imap_user, smtp, smtp_tls  # noqa: F401
@@ -92,7 +92,7 @@ def test_welcome_mails_through_smtp_with_starttls_and_auth(served: MailGames, sm
         msg = served.welcome[player]
         assert msg["From"].addresses[0].display_name == GM_NAME
         assert msg["From"].addresses[0].addr_spec == GM
-        assert msg["Message-ID"] == f"<pbem.m1.{player}.1.t1@pbem.test>"
+        assert unkeyed(msg["Message-ID"]) == f"<pbem.m1.{player}.1.t1@pbem.test>"
         assert msg["In-Reply-To"] is None
         assert msg["Subject"].startswith("[pbem] m1 ")
         assert msg["Auto-Submitted"] == "auto-generated"
@@ -411,10 +411,11 @@ def test_a_stale_turn_is_refused(served: MailGames) -> None:
     # the same player answers his welcome mail (turn 1) once more
     served.inbox.deliver(orders_mail(served, player, ["auction"], reply_to=welcome))
     r = served.advance()
-    assert "refused: your orders answer turn 1, but game 'm1' is at turn 2: they are stale" in r.output
+    stale = "your reply answers turn 1; the game is at turn 2: reply to your latest report (or send 'status'"
+    assert f"refused: {stale}" in r.output
     sent = served.outbox.new()
     assert len(sent) == 1
-    assert "your orders answer turn 1, but game 'm1' is at turn 2: they are stale" in text(sent[0])
+    assert stale in " ".join(text(sent[0]).split())
     assert_unchanged(served, before)
 
 
@@ -441,8 +442,11 @@ def test_a_mail_without_orders_is_refused(served: MailGames) -> None:
     served.advance()
     sent = served.outbox.new()
     assert len(sent) == 1
-    assert (f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} of your report, or "
-            f"attach a turn file") in " ".join(text(sent[0]).split())  # broken over lines of 72 columns
+    # his reply carries his reply key, so his own line is read as an order, and refused as one
+    answer = text(sent[0])
+    assert ("your reply is not valid:\n    - order line 1 ('When do we play again?'): is not a Medici order;\n"
+            "      send one of: draw, auction, pass, bid: N\n") in answer
+    assert "What you may send now, as a reply to this mail, alone on a line:\n  - draw\n  - auction\n" in answer
     assert_unchanged(served, before)
 
 
@@ -553,7 +557,8 @@ def test_orders_in_every_form_are_acknowledged(ondisk: MailGames, form: str) -> 
     sender_mid = parse(raw)["Message-ID"]
     # in the player's thread: its root (the welcome mail, also his latest report here), then his mail
     assert acks[0]["In-Reply-To"] == sender_mid
-    assert str(acks[0]["References"]).split() == [f"<pbem.m1.{player}.1.t1@pbem.test>", sender_mid]
+    assert [unkeyed(r) for r in str(acks[0]["References"]).split()] == [f"<pbem.m1.{player}.1.t1@pbem.test>",
+                                                                         sender_mid]
     # the player to move now hears of it; the others' news waits for a mail that matters to them
     assert {player_of(m) for m in reports(sent)} == set(ondisk.pbem.show("m1")["waiting_for"])
 
@@ -902,11 +907,12 @@ def test_a_whole_game_by_mail_ends_as_the_same_game_by_turn_files(pbem: Pbem, do
     for player in PLAYERS:
         thread = [m for m in inbox[player] if not str(m["Message-ID"]).startswith("<pbem.reply.")]
         root = f"<pbem.m1.{player}.1.t1@pbem.test>"
-        assert thread[0]["Message-ID"] == root
+        assert unkeyed(thread[0]["Message-ID"]) == root
         for n, (prev, msg) in enumerate(zip(thread, thread[1:]), start=2):
-            assert re.fullmatch(rf"<pbem\.m1\.{player}\.{n}\.t\d+@pbem\.test>", str(msg["Message-ID"]))
+            assert re.fullmatch(rf"<pbem\.m1\.{player}\.{n}\.t\d+@pbem\.test>", unkeyed(msg["Message-ID"]))
             assert msg["In-Reply-To"] == prev["Message-ID"]
-            assert str(msg["References"]).split() == list(dict.fromkeys([root, str(prev["Message-ID"])]))
+            assert [unkeyed(r) for r in str(msg["References"]).split()] == \
+                list(dict.fromkeys([root, unkeyed(prev["Message-ID"])]))
         final = text(thread[-1])
         assert "FINAL STANDINGS" in final and f"The seed was: {SEED}" in final
 

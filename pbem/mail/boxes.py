@@ -336,7 +336,9 @@ class Postman:
         from email import policy
 
         path = self.outgoing / f"{name}.eml"
-        write_atomic(path, msg.as_bytes(policy=policy.SMTP))
+        # SMTP's line ends; pbem's own policy (`compose`) keeps its one-id headers on one line
+        smtp = msg.policy if msg.policy.linesep == "\r\n" else policy.SMTP
+        write_atomic(path, msg.as_bytes(policy=smtp))
         return path
 
     def describe(self) -> str:
@@ -419,7 +421,13 @@ class _sender:
         smtp = self.smtp
 
         def to_smtp(name: str, raw: bytes) -> None:
-            smtp.send_message(mailbox_message(raw), from_addr=self.config.gm_address)
+            from email.utils import getaddresses
+
+            # the bytes `post` wrote, as they are: sent again through the email package, its headers
+            # would be folded anew
+            msg = mailbox_message(raw)
+            to = [a for _, a in getaddresses([str(v) for v in msg.get_all("To", []) + msg.get_all("Cc", [])]) if a]
+            smtp.sendmail(self.config.gm_address, to, raw)
         return to_smtp
 
     def __exit__(self, *exc: object) -> None:

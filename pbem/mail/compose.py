@@ -40,18 +40,42 @@ def report_html(body: str, cid: str, picture: Picture) -> str:
             "</body></html>\n")
 
 
+class _Policy(email.policy.EmailPolicy):
+    """SMTP's policy, but a header of one id (Message-ID, In-Reply-To) stays on one line: one folded
+    before its id (it carries a reply key, so it is long) reads back with a blank in front in some
+    readers, which then miss the thread."""
+
+    ONE_ID = frozenset({"message-id", "in-reply-to"})
+
+    def fold(self, name: str, value: str) -> str:
+        if name.lower() in self.ONE_ID:
+            return f"{name}: {str(value).strip()}{self.linesep}"
+        return super().fold(name, value)
+
+    def fold_binary(self, name: str, value: str) -> bytes:
+        if name.lower() in self.ONE_ID:
+            return f"{name}: {str(value).strip()}{self.linesep}".encode("ascii", "replace")
+        return super().fold_binary(name, value)
+
+
+_SMTP = _Policy(linesep="\r\n")
+
+
 def compose(config: Config, to_name: str, to_address: str, subject: str, body: str, message_id: str,
             in_reply_to: str | None = None, references: list[str] | None = None,
-            date: datetime | None = None, picture: Picture | None = None) -> EmailMessage:
+            date: datetime | None = None, picture: Picture | None = None,
+            reply_to: str | None = None) -> EmailMessage:
     """A plain-text mail from the GM; headers encoded so that non-ASCII names and subjects survive. A
     line of the body wider than 72 columns is broken at spaces, with a hanging indent.
 
     With a `picture`: multipart/alternative, the same plain text first (what every reader and pbem's
     own order parsing take), then multipart/related with an HTML part (the picture and the text) and
     the PNG, which the HTML shows by its Content-ID (mail clients do not show SVG)."""
-    msg = EmailMessage(policy=email.policy.SMTP)
+    msg = EmailMessage(policy=_SMTP)
     msg["From"] = Address(_one_line(config.gm_name), addr_spec=config.gm_address)
     msg["To"] = Address(_one_line(to_name), addr_spec=to_address)
+    if reply_to:  # the GM's address with the player's reply key: his reply proves itself
+        msg["Reply-To"] = Address(_one_line(config.gm_name), addr_spec=reply_to)
     msg["Subject"] = _one_line(subject)
     if date is not None:
         msg["Date"] = format_datetime(date)

@@ -3,11 +3,18 @@ reply (In-Reply-To, References) tells pbem what it answers."""
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
+import os
 import re
-from typing import TYPE_CHECKING
+import secrets
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pbem.config import Config
+from pbem.errors import PbemError
 
 if TYPE_CHECKING:
     from pbem.mail.incoming import Incoming
@@ -43,7 +50,9 @@ def reply_id(config: Config, answered: str, game: str | None = None, player: str
 
 
 def thread_of(ref: str) -> tuple[str, str, int] | None:
-    """(game, player, turn) of one of pbem's own Message-IDs (report, welcome, reminder, answer)."""
+    """(game, player, turn) of one of pbem's own Message-IDs (report, welcome, reminder, answer), with
+    or without its reply key."""
+    ref = split_key(ref)[0]
     m = THREAD_ID.match(ref)
     if m:
         return m.group(1), m.group(2), int(m.group(4))
@@ -61,3 +70,100 @@ def mail_thread(mail: Incoming) -> tuple[str, str, int] | None:
         if found:
             return found
     return None
+
+
+# -- reply keys ---------------------------------------------------------------------------------------
+
+KEY_CHARS = 16  # base32 characters of the MAC kept: 80 bits
+SECRET_FILE = ("mail", "reply-key.secret")  # mail/ is kept out of git
+KEYED_ID = re.compile(rf"^(<pbem\.[^<>@\s]+)\.k([a-z2-7]{{{KEY_CHARS}}})(@[^<>\s]+>)$")
+
+
+def split_key(ref: str) -> tuple[str, str | None]:
+    """One of pbem's Message-IDs without its reply key, and the key (None: it carries none)."""
+    m = KEYED_ID.match(ref)
+    return (m.group(1) + m.group(3), m.group(2)) if m else (ref, None)
+
+
+class Keyring:
+    """The games dir's reply keys. A key is HMAC-SHA256 under a secret that never enters git, over a
+    game, a seat, the seat's generation (its token's hash, which `pbem replace` renews) and the turn
+    of the mail that carries it: it proves that whoever writes with it received that mail."""
+
+    def __init__(self, secret: bytes) -> None:
+        self._secret = secret
+
+    def key(self, game: str, player: str, generation: str, turn: int) -> str:
+        message = "\0".join(("pbem-reply-key", game, player, generation, str(turn))).encode("utf-8")
+        digest = hmac.new(self._secret, message, hashlib.sha256).digest()
+        return base64.b32encode(digest).decode("ascii").lower()[:KEY_CHARS]
+
+    def seat_key(self, state: dict[str, Any], player: str, turn: int) -> str | None:
+        """The key of `player`'s seat in a game at `turn` (None: the game has no such seat)."""
+        entry = next((p for p in state["players"] if p["name"] == player), None)
+        return None if entry is None else self.key(state["game"], player, entry["token_sha256"], turn)
+
+    def matches(self, state: dict[str, Any], player: str, turn: int, key: str) -> bool:
+        """Whether `key` is the seat's key at `turn`, compared in constant time."""
+        expected = self.seat_key(state, player, turn)
+        return expected is not None and hmac.compare_digest(expected, key.lower())
+
+    def sign(self, ref: str, state: dict[str, Any], player: str) -> str:
+        """`ref` with the seat's key when it is a Message-ID of pbem's about this game and seat (a
+        reply to it then proves itself); anything else unchanged."""
+        found = thread_of(ref)
+        if found is None or found[:2] != (state["game"], player) or split_key(ref)[1] is not None:
+            return ref
+        key = self.seat_key(state, player, found[2])
+        return ref if key is None else f"{ref[:ref.rindex('@')]}.k{key}{ref[ref.rindex('@'):]}"
+
+    def reply_address(self, config: Config, state: dict[str, Any], player: str, turn: int) -> str | None:
+        """The GM's address with `+TURN.KEY` before the @ (None where the host has no plus-addressing)."""
+        key = self.seat_key(state, player, turn)
+        if config.reply_address != "plus" or key is None:
+            return None
+        local, _, domain = config.gm_address.rpartition("@")
+        return f"{local}+{turn}.{key}@{domain}"
+
+
+def keyring(config: Config) -> Keyring | None:
+    """The games dir's keyring (its secret made on first use), or None when reply keys are off."""
+    if not config.reply_keys:
+        return None
+    return _keyring(str(config.root.resolve()))
+
+
+@cache
+def _keyring(root: str) -> Keyring:
+    path = Path(root).joinpath(*SECRET_FILE)
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(temp, path)  # never replaces a secret another process made meanwhile
+        except FileExistsError:
+            pass
+        finally:
+            temp.unlink()
+    text = path.read_text("ascii").strip()
+    if len(text) < 32:
+        raise PbemError(f"{path} is not a reply-key secret (too short); delete it to make a new one "
+                        f"(the keys of mail sent so far stop working)")
+    return Keyring(text.encode("ascii"))
+
+
+def plus_keys(recipients: list[str], config: Config) -> list[tuple[int, str]]:
+    """(turn, key) of each address among `recipients` that is the GM's plus a reply key."""
+    local, _, domain = config.gm_address.lower().rpartition("@")
+    pattern = re.compile(rf"^{re.escape(local)}\+(\d{{1,9}})\.([a-z2-7]{{{KEY_CHARS}}})@{re.escape(domain)}$")
+    found = []
+    for address in recipients:
+        m = pattern.match(address.strip().lower())
+        if m:
+            found.append((int(m.group(1)), m.group(2)))
+    return list(dict.fromkeys(found))

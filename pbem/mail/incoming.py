@@ -224,3 +224,12 @@ def mail_texts(msg: EmailMessage) -> list[str]:
 
 def recipients(msg: EmailMessage) -> list[str]:
     return [a for _, a in getaddresses([str(msg.get("To", ""))])]
+
+
+def addressed_to(msg: EmailMessage) -> list[str]:
+    """Every address a mail was sent or delivered to (To, Cc, Delivered-To, X-Original-To)."""
+    values = [_header(msg, name) for name in ("To", "Cc", "Delivered-To", "X-Original-To")]
+    try:
+        return [a for _, a in getaddresses(values) if a][:50]
+    except Exception:  # a header too broken to read names nobody
+        return []

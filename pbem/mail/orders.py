@@ -10,6 +10,7 @@ from pbem.errors import TurnFileError
 from pbem.mail.ids import mail_thread
 from pbem.mail.incoming import Incoming, parts as _parts
 from pbem.mail.own_text import as_typed, html_to_text, own_text, typed
+from pbem.mail.seats import Proven
 from pbem.mail.secrets import ENVELOPE_LINE, TOKEN_LINE, hide_tokens, tokens_in_text
 from pbem.report import BEGIN, END
 from pbem.store import dump_yaml
@@ -54,17 +55,23 @@ def _found(value: dict[str, Any], text: str, what: str,
     return fold_case(value, schema("turnfile")), Source(text, what, names)
 
 
+class NoOrders(TurnFileError):
+    """A mail that holds no orders at all: no turn file, no marker lines, no reply key."""
+
+
 def find_orders(mail: Incoming) -> dict[str, Any]:
     """The turn file a mail carries, as a mapping (see `orders_in`)."""
     return orders_in(mail)[0]
 
 
-def orders_in(mail: Incoming) -> Found:
+def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
     """The turn file a mail carries: an attachment, the body, or the order lines between the report's
     reply markers. Order lines need no envelope: game, player and turn come from the report the mail
     answers, the token from a `token:` line. Returns the turn file as a mapping (not yet checked) and
     the bytes to submit, which name the player's own lines in an error.
-    A mail that holds orders in more than one of these places is refused: pbem does not guess."""
+    A mail that holds orders in more than one of these places is refused: pbem does not guess.
+    With `proven` (the mail carries its sender's reply key) no token is needed, and without marker
+    lines the player's own text, above the quote and his signature, is his order lines."""
     attachments, plain, markup = _parts(mail.message)
     if plain is not None:
         body: str | None = own_text(plain, keep_places=True)
@@ -88,15 +95,20 @@ def orders_in(mail: Incoming) -> Found:
     if turn_file:  # its lines keep their numbers in the mail; typed in a mail client, as order lines are
         return _turn_file("\n" * before + as_typed(text), "the turn file in the mail",
                           "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
+    if block is None and proven is not None and any(typed(line) for line in text.split("\n")):
+        return order_lines(text, mail, proven, own=True)
     if block is None:
         if plain is not None and _orders_in_quote(plain):
             raise TurnFileError("your orders are inside the report your mail quotes, which pbem does not read "
                                 "(lines that begin with '>', or below a line such as 'On ... wrote:' or "
                                 "'From: ...'): write them between marker lines of your own, above the quote "
                                 "and without '>' in front")
-        raise TurnFileError(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
-                            f"of your report, or attach a turn file")
-    return order_lines(block, mail)
+        if proven is not None:
+            raise TurnFileError("your mail gives no order: write your order alone on a line above the quoted "
+                                "mail")
+        raise NoOrders(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
+                       f"of your report, or attach a turn file")
+    return order_lines(block, mail, proven)
 
 
 def _orders_in_quote(body: str) -> bool:
@@ -177,16 +189,29 @@ def _unclosed(line: str) -> bool:
 
 
 ORDER_BLOCK = "the order block"  # what an error calls the order lines of a mail
+OWN_REPLY = "your reply"  # and the lines of a reply without marker lines
 
 
 STANDING_LINE = re.compile(r"^standing\s*:(.*)$", re.IGNORECASE)
 
 
-def order_lines(block: str, mail: Incoming) -> Found:
+NEXT_LINE = re.compile(r"^next\s*:\s*(.*)$", re.IGNORECASE)
+# what a player writes around his orders in a reply: a greeting, thanks, a closing with his name
+PLEASANTRY = re.compile(
+    r"^(hi|hello|hey|dear|hallo|hoi|moin|servus|thanks|thank you|thx|ty|cheers|regards|best|best regards|"
+    r"kind regards|greetings|danke|danke schön|vielen dank|grüße|viele grüße|liebe grüße|gruß|lg|vg|mfg|"
+    r"bedankt|dank je|dank je wel|dankjewel|groeten|groetjes|met vriendelijke groet|mvg|ciao|bye)"
+    r"(?:[\s,.!]+[\w.-]{1,30})?[\s,.!]*$", re.IGNORECASE)
+
+
+def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: bool = False) -> Found:
     """`bid: 7` and `pass` lines (with `token: ...`) into a turn file, the rest taken from the thread.
     Besides orders, a line may give `turn: next` (the orders answer his next decision), `reports: all`
     or `moves`, and `standing: ORDER` (one standing order a line; all of them replace his standing
-    orders; `standing: []` clears them). Keys and words may come in any case. An error names the line
+    orders; `standing: []` clears them). Keys and words may come in any case. With `proven` (the
+    mail's reply key proved its sender) no token is needed; `own`: the lines are the player's own text
+    of a reply (no marker lines), where greetings and closings are passed over and `next: ORDER` sends
+    an order ahead. An error names the line
     (counting the lines that are not blank), here and in every later check of the turn file built from
     them; a line that gives or mentions the token is never quoted."""
     turnfile: dict[str, Any] = {}
@@ -194,9 +219,17 @@ def order_lines(block: str, mail: Incoming) -> Found:
     standing: list[Any] | None = None
     names: dict[tuple, tuple[int, str]] = {}  # the place each line gave in the turn file: its line and name
     lines = [text for text in map(typed, block.split("\n")) if text]  # HTML mail has blank ones between
+    ahead: list[bool] = []  # for each order: whether it was written `next: ...`
+    his_names = {w.casefold() for w in (mail.sender_name, *mail.sender_name.split()[:1],
+                                        proven.player if proven else "") if w}
     for n, text in enumerate(lines, start=1):
         if text.startswith("#"):
             continue
+        if own and (PLEASANTRY.match(text) or text.rstrip(",.!").casefold() in his_names):
+            continue  # "Hi," and "Cheers, Anna" around the orders of a reply
+        sent_ahead = NEXT_LINE.match(text) if own else None
+        if sent_ahead:
+            text = sent_ahead.group(1).strip()
         text = text[1:].strip() if text.startswith(("- ", "-\t")) or text == "-" else text
         if not TOKEN_LINE.match(text):
             text = text.rstrip(".!").rstrip() or text  # `draw.`: an order ended as a sentence is that order
@@ -233,14 +266,26 @@ def order_lines(block: str, mail: Incoming) -> Found:
         else:
             names[("orders", len(orders))] = (n, label)
             orders.append(value)
+            ahead.append(bool(sent_ahead))
     # else the turn file check would name a line of a file the player never wrote
-    if "token" not in turnfile:
+    if "token" not in turnfile and proven is None:
         raise TurnFileError(f"there is no token line between the lines {BEGIN!r} and {END!r}: write "
                             f"'token: ' and your token there, above your orders")
     if not orders and standing is None and "reports" not in turnfile:
+        if own:
+            raise TurnFileError("your mail gives no order: write your order alone on a line above the "
+                                "quoted mail")
         raise TurnFileError(f"there is no order between the lines {BEGIN!r} and {END!r}: write your "
                             f"orders there, one a line, below your token")
-    thread = mail_thread(mail)
+    if any(ahead) and not all(ahead):
+        n = names[("orders", ahead.index(False) if ahead[0] else ahead.index(True))][0]
+        raise TurnFileError(f"order line {n}: orders for now and orders sent ahead ('next: ...') go in "
+                            f"separate mails")
+    if any(ahead):
+        if "turn" in turnfile and turnfile["turn"] != "next":
+            raise TurnFileError("the mail gives a 'turn:' line and orders sent ahead ('next: ...'); keep one")
+        turnfile["turn"] = "next"
+    thread = (proven.game, proven.player, proven.turn) if proven is not None else mail_thread(mail)
     if thread:
         turnfile.setdefault("game", thread[0])
         turnfile.setdefault("player", thread[1])
@@ -256,7 +301,7 @@ def order_lines(block: str, mail: Incoming) -> Found:
     if standing is not None:
         turnfile["standing"] = standing
     value = fold_case(turnfile, schema("turnfile"))
-    return _found(value, dump_yaml(value), ORDER_BLOCK, names)
+    return _found(value, dump_yaml(value), OWN_REPLY if own else ORDER_BLOCK, names)
 
 
 def _once(names: dict[tuple, tuple[int, str]], place: tuple, label: str) -> None:
@@ -276,3 +321,21 @@ def _token_line(text: str, label: str) -> str:
     if not isinstance(token, str):
         raise TurnFileError(f"{label}: {NOT_TEXT}")
     return token
+
+
+def own_lines(mail: Incoming) -> list[str]:
+    """The lines a reply's sender wrote himself (above the quote and the signature), as he meant them,
+    without blank lines or the greetings and closings around them. Empty when the mail carries a turn
+    file, an attachment or marker lines (those are read as orders)."""
+    attachments, plain, markup = _parts(mail.message)
+    if attachments:
+        return []
+    body = own_text(plain) if plain is not None else own_text(html_to_text(markup)) if markup is not None else ""
+    try:
+        if between_markers(body) is not None or _is_turn_file(body):
+            return []
+    except TurnFileError:
+        return []
+    own = {w.casefold() for w in (mail.sender_name, *mail.sender_name.split()[:1]) if w}
+    return [text for text in map(typed, body.split("\n"))
+            if text and not PLEASANTRY.match(text) and text.rstrip(",.!").casefold() not in own]

@@ -17,14 +17,15 @@ from datetime import datetime
 from typing import Any, Callable, Collection
 
 from pbem.config import Config
-from pbem.errors import AuthError, PbemError
+from pbem.errors import AuthError, PbemError, StaleTurn, TurnFileError
 from pbem.game import apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
-from pbem.mail.ids import reminder_id, reply_id, thread_id
+from pbem.mail.ids import keyring, reminder_id, reply_id, thread_id, thread_of
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
-from pbem.mail.orders import find_orders, orders_in
-from pbem.mail.seats import example_orders, sender_seat
+from pbem.mail.commands import command_in, games_lines, help_context, mentions_command, standing_context, withdraw
+from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
+from pbem.mail.seats import Proven, example_orders, proven_seat, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.report import BEGIN, END, env, wrap72
 from pbem.rules.base import order_text
@@ -43,6 +44,30 @@ def player_address(state: dict[str, Any], player: str) -> tuple[str, str]:
     seat over with `pbem replace`), not the seat's name."""
     entry = next(p for p in state["players"] if p["name"] == player)
     return entry.get("person") or player, entry["email"]
+
+
+@dataclass(frozen=True)
+class Keyed:
+    """The ids of a mail to a seat's player, carrying his reply key (as they are sent; the state keeps
+    them without), and the Reply-To address with the key."""
+
+    message_id: str
+    references: list[str]
+    reply_to: str | None
+
+    @property
+    def in_reply_to(self) -> str | None:
+        return self.references[-1] if self.references else None
+
+
+def keyed(config: Config, state: dict[str, Any], player: str, mid: str, refs: list[str]) -> Keyed:
+    """The ids of a mail to `player` with his reply key in each of pbem's own (none when keys are off)."""
+    keys = keyring(config)
+    if keys is None:
+        return Keyed(mid, refs, None)
+    found = thread_of(mid)
+    reply_to = keys.reply_address(config, state, player, found[2]) if found else None
+    return Keyed(keys.sign(mid, state, player), [keys.sign(r, state, player) for r in refs], reply_to)
 
 
 def subject(config: Config, state: dict[str, Any], player: str, kind: str = "report") -> str:
@@ -72,9 +97,11 @@ def post_report(postman: Postman, state: dict[str, Any], player: str, seq: int, 
     root = thread_id(config, game, player, 1, 1)
     refs = [r for r in dict.fromkeys([root, previous]) if r and r != mid]
     name, address = player_address(state, player)
-    msg = compose(config, name, address, subject(config, state, player, kind), text, mid,
-                  in_reply_to=refs[-1] if refs else None, references=refs or None, date=_date(),
-                  picture=board_picture(state, player) if kind in PICTURED and config.pictures else None)
+    ids = keyed(config, state, player, mid, refs)
+    msg = compose(config, name, address, subject(config, state, player, kind), text, ids.message_id,
+                  in_reply_to=ids.in_reply_to, references=ids.references or None, date=_date(),
+                  picture=board_picture(state, player) if kind in PICTURED and config.pictures else None,
+                  reply_to=ids.reply_to)
     postman.post(f"{game}.{player}.{seq:04d}", msg)
     threads[player] = mid
 
@@ -85,11 +112,12 @@ PICTURED = ("report", "welcome")  # the mails that show the board (a refusal doe
 def board_picture(state: dict[str, Any], player: str) -> Picture | None:
     """The board as `player` may see it, as a PNG for his mail; drawn only when a mail is posted.
     None (the mail goes out as text alone, complete on its own) if it cannot be drawn."""
-    from pbem.pictures import board_png, board_svg
+    from pbem.mail.phone import phone_board_svg
+    from pbem.pictures import board_png
 
     turn = state["engine"]["turn"]
     try:
-        png = board_png(board_svg(state, player))
+        png = board_png(phone_board_svg(state, player))
     except Exception as exc:  # a picture is never worth a lost report
         print(f"Warning: no board picture in {state['game']}'s mail to {player}: "
               f"{type(exc).__name__}: {exc}", file=sys.stderr)
@@ -122,9 +150,10 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
             text = wrap72(f"Game {game} is waiting for {late} (turn {turn}, due by "
                           f"{stamp(when) if when else '-'}).", 0) + "\n"
             what = f"turn {turn}: waiting for {late}"
+        ids = keyed(config, state, player, reminder_id(config, game, player, turn, sent), refs)
         msg = compose(config, name, address, f"{config.subject_prefix} {game} {what}".strip(), text,
-                      reminder_id(config, game, player, turn, sent), in_reply_to=refs[-1], references=refs,
-                      date=_date())
+                      ids.message_id, in_reply_to=ids.in_reply_to, references=ids.references, date=_date(),
+                      reply_to=ids.reply_to)
         postman.post(f"{state['game']}.{player}.remind-{turn:04d}" + (f"-{sent}" if sent > 1 else ""), msg)
 
 
@@ -167,7 +196,7 @@ def reply_name(mail: Incoming) -> str:
 
 
 def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str, Any], str] | None = None,
-          hidden: list[str] | None = None, **context: Any) -> None:
+          hidden: list[str] | None = None, picture: Picture | None = None, **context: Any) -> None:
     """An answer to a player's mail, threaded under it. With `seat` (the game and seat whose registered
     address sent the mail) the answer is in that seat's thread: its id names game, seat and turn, and
     its References carry the thread's root and latest report, so a reply to it finds the game. Without,
@@ -183,10 +212,12 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
         mid = reply_id(config, mail.message_id, game, player, state["engine"]["turn"])
         thread = [thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)]
         refs = [r for r in dict.fromkeys([*thread, mail.message_id]) if r]
+        ids = keyed(config, state, player, mid, refs)
+        mid, refs, reply_to = ids.message_id, ids.references, ids.reply_to
     else:
-        mid, refs = reply_id(config, mail.message_id), [mail.message_id]
+        mid, refs, reply_to = reply_id(config, mail.message_id), [mail.message_id], None
     msg = compose(config, "" if mail.doubt else mail.sender_name, mail.sender, subj.strip(), body, mid,
-                  in_reply_to=mail.message_id, references=refs, date=_date())
+                  in_reply_to=mail.message_id, references=refs, date=_date(), picture=picture, reply_to=reply_to)
     postman.post(reply_name(mail), msg)
 
 
@@ -255,30 +286,56 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
 
 
 def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
-    """One player's mail: queue its orders and acknowledge them, or say what was wrong. No token the
-    mail holds reaches the answer, the line returned (the console and the commit message) or an error
-    raised from here. An error names the lines of the player's own mail or order block, never those of
-    a turn file pbem built from them."""
+    """One player's mail: queue its orders and acknowledge them, answer its command, or say what was
+    wrong. A mail with its sender's reply key needs no token: its own lines are its orders or its
+    command. No token the mail holds reaches the answer, the line returned (the console and the commit
+    message) or an error raised from here. An error names the lines of the player's own mail or order
+    block, never those of a turn file pbem built from them."""
 
     hidden = tokens_in(mail)
     try:
         if mail.doubt:  # whom the mail comes from is not clear: it is answered as a stranger's
             reply(postman, mail, "common/stranger.txt.j2", hidden=hidden)
             return f"mail from {mail.sender}: refused as a stranger's: {mail.doubt}"
+        keys = keyring(postman.config)
+        proven = proven_seat(gd, mail, keys, postman.config) if keys is not None else None
+        lines: list[str] = []  # his own lines, when a proven reply has no marker lines or turn file
+        if proven is not None:
+            lines = own_lines(mail)
+            command = command_in(lines)
+            if command is not None:
+                return answer(gd, postman, mail, proven, command, hidden)
         turnfile = None
         try:
-            turnfile, data = orders_in(mail)  # data: the bytes to submit, naming the player's own lines
-            done = submit(gd, data, source=f"mail {mail.message_id}", sender=mail.sender)
+            turnfile, data = orders_in(mail, proven)  # data: the bytes to submit, naming the player's own lines
+            if proven is not None:
+                stale_reply(proven, turnfile)
+                also = mentions_command(lines)
+                if also:
+                    raise TurnFileError(f"'{also}' is a command: send it alone, in a mail of its own")
+            done = submit(gd, data, source=f"mail {mail.message_id}", sender=mail.sender,
+                          proven=(proven.game, proven.player) if proven is not None else None)
         except AuthError:
             reply(postman, mail, "common/stranger.txt.j2", hidden=hidden)
             return f"mail from {mail.sender}: refused (not a player's address with his token)"
         except PbemError as exc:
-            seat = sender_seat(gd, mail, turnfile)
+            seat = (proven.state, proven.player) if proven is not None else sender_seat(gd, mail, turnfile)
+            if keys is not None and proven is None and isinstance(exc, NoOrders) and not hidden:
+                plays = games_lines(gd, mail.sender)  # a fresh mail of a player: his games, and how to reply
+                if plays:
+                    return answer_games(postman, mail, plays, hidden, seat)
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
             message = hide_tokens(str(exc), hidden)
-            reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden, message=message,
-                  example=example_orders(seat))
+            if proven is not None and lines:  # a reply of his own lines: what he may send now
+                state = gd.load(proven.game)
+                context = help_context(state, proven.player)
+                reply(postman, mail, "common/reply-refused.txt.j2", seat=(state, proven.player), hidden=hidden,
+                      message=message, legal=context["legal"], game=proven.game, turn=context["turn"],
+                      move=context["move"])
+            else:
+                reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden, message=message,
+                      example=example_orders(seat))
             return f"mail from {mail.sender}: refused: {message.splitlines()[0]}"
         state = gd.load(done.game)
         # the ack names the turn after these orders: a reply to it gives the player's next ones (orders
@@ -300,6 +357,55 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         return f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}"
     except Exception as exc:  # the caller reports it: without the tokens
         raise scrub(exc, hidden) from None
+
+
+def stale_reply(proven: Proven, turnfile: dict[str, Any]) -> None:
+    """Refuse orders of a reply to a mail of a decision that has passed: they are never applied to
+    another decision."""
+    turn, current = turnfile.get("turn"), proven.state["engine"]["turn"]
+    if isinstance(turn, int) and turn < current and proven.state["status"] == "active":
+        raise StaleTurn(f"your reply answers turn {turn}; the game is at turn {current}: reply to your "
+                        f"latest report (or send 'status' to get it again)")
+
+
+def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, command: str,
+           hidden: list[str]) -> str:
+    """Answer a mail command by mail, to the player alone; none changes the game."""
+    from pbem.report import render_report
+
+    state, player = gd.load(proven.game), proven.player
+    seat = (state, player)
+    line = f"mail from {mail.sender}: {proven.game}: answered '{command}'"
+    if command == "help":
+        reply(postman, mail, "common/cmd-help.txt.j2", seat=seat, hidden=hidden, **help_context(state, player))
+    elif command == "status":
+        report = render_report(state, player, [])
+        picture = board_picture(state, player) if postman.config.pictures else None
+        reply(postman, mail, "common/cmd-status.txt.j2", seat=seat, hidden=hidden, picture=picture, report=report)
+    elif command == "games":
+        return answer_games(postman, mail, games_lines(gd, mail.sender), hidden, seat, intro=None)
+    elif command == "standing":
+        reply(postman, mail, "common/cmd-standing.txt.j2", seat=seat, hidden=hidden,
+              **standing_context(state, player))
+    elif command == "undo":
+        withdrawn = withdraw(gd, state, player)
+        reply(postman, mail, "common/cmd-undo.txt.j2", seat=seat, hidden=hidden, game=proven.game,
+              withdrawn=withdrawn)
+        line += f" (withdrew {len(withdrawn)})"
+    return line
+
+
+HOW_TO_REPLY = ("Your mail names no game and carries no orders pbem can read. To play, reply to the latest "
+                "mail of your game with your order alone on a line.")
+
+
+def answer_games(postman: Postman, mail: Incoming, plays: list[dict[str, str]], hidden: list[str],
+                 seat: tuple[dict[str, Any], str] | None, intro: str | None = HOW_TO_REPLY) -> str:
+    """The `games` answer: the sender's games on this host (also what a fresh mail of his gets)."""
+    name = mail.sender_name or (seat[1] if seat else "")
+    reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, intro=intro,
+          name=seat[1] if seat else name)
+    return f"mail from {mail.sender}: answered with the player's games ({len(plays)})"
 
 
 def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bool] = lambda game: True) -> list[str]:
@@ -339,9 +445,17 @@ def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], boo
             continue
         hidden = tokens_in(mail)
         turnfile = None
+        keys = keyring(config)
+        proven = proven_seat(gd, mail, keys, config) if keys is not None else None
+        if proven is not None and command_in(own_lines(mail)):
+            lines.append(f"mail from {mail.sender}: {proven.game}: would answer '{command_in(own_lines(mail))}'")
+            continue
         try:
-            turnfile, data = orders_in(mail)
-            done, _ = check_submission(gd, data, mail.sender)
+            turnfile, data = orders_in(mail, proven)
+            if proven is not None:
+                stale_reply(proven, turnfile)
+            done, _ = check_submission(gd, data, mail.sender,
+                                       proven=(proven.game, proven.player) if proven is not None else None)
         except AuthError:
             lines.append(f"mail from {mail.sender}: would be refused (not a player's address with his token)")
             continue

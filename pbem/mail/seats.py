@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.game import ruleset_of, seat_of, waiting_for
-from pbem.mail.ids import mail_thread
-from pbem.mail.incoming import Incoming
+from pbem.mail.ids import Keyring, mail_thread, plus_keys, split_key, thread_of
+from pbem.mail.incoming import Incoming, addressed_to
 from pbem.rules.base import order_text
 from pbem.store import GAME_ID, GamesDir
 
@@ -24,7 +26,7 @@ def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None) -> tuple[dic
     if thread:
         about.append(thread[:2])
     if not about:  # a mail that names no game: the one game its sender plays, if he plays one only
-        about = [(game, None) for game in _games_of(gd, mail.sender)]
+        about = [(game, None) for game in games_of(gd, mail.sender)]
         about = about if len(about) == 1 else []
     for game, player in about:
         if not isinstance(game, str) or not GAME_ID.match(game) or not gd.exists(game):
@@ -42,15 +44,15 @@ def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None) -> tuple[dic
     return None
 
 
-def _games_of(gd: GamesDir, address: str) -> list[str]:
-    """The active games in which `address` is a seat's registered address."""
+def games_of(gd: GamesDir, address: str, active_only: bool = True) -> list[str]:
+    """The (active) games in which `address` is a seat's registered address."""
     found = []
     for game in gd.games():
         try:
             state = gd.load(game)
         except PbemError:
             continue
-        if state["status"] == "active" and any(str(p.get("email", "")).lower() == address
+        if (state["status"] == "active" or not active_only) and any(str(p.get("email", "")).lower() == address
                                                for p in state["players"]):
             found.append(game)
     return found
@@ -70,3 +72,59 @@ def example_orders(seat: tuple[dict[str, Any], str] | None) -> list[str]:
         if legal:
             return [order_text(legal[0])]
     return [ruleset_of(state).example_order or NEUTRAL_EXAMPLE]
+
+
+@dataclass(frozen=True)
+class Proven:
+    """A mail proven to come from a seat's player: his registered address, with the reply key of a mail
+    pbem sent him. `turn` is the turn of that mail: the decision his reply answers."""
+
+    state: dict[str, Any]
+    player: str
+    turn: int
+
+    @property
+    def game(self) -> str:
+        return str(self.state["game"])
+
+
+def proven_seat(gd: GamesDir, mail: Incoming, keys: Keyring, config: Config) -> Proven | None:
+    """The seat whose reply key a mail carries, if it comes from that seat's registered address: from
+    the pbem mail it answers (In-Reply-To first, then References, the latest first), else from the
+    address it was sent to (the GM's plus the key). A key of another seat, of another address, of a
+    seat since replaced, or forged proves nothing."""
+    if not mail.sender or mail.doubt:
+        return None
+    loaded: dict[str, dict[str, Any] | None] = {}
+
+    def state_of(game: str) -> dict[str, Any] | None:
+        if game not in loaded:
+            try:
+                loaded[game] = gd.load(game) if GAME_ID.match(game) and gd.exists(game) else None
+            except PbemError:
+                loaded[game] = None
+        return loaded[game]
+
+    def registered(state: dict[str, Any], player: str) -> bool:
+        return any(p["name"] == player and str(p.get("email", "")).lower() == mail.sender
+                   for p in state["players"])
+
+    for ref in mail.thread[:50]:
+        found, key = thread_of(ref), split_key(ref)[1]
+        if found is None or key is None:
+            continue
+        game, player, turn = found
+        state = state_of(game)
+        if state is not None and registered(state, player) and keys.matches(state, player, turn, key):
+            return Proven(state, player, turn)
+    plus = plus_keys(addressed_to(mail.message), config)
+    if plus:
+        for game in games_of(gd, mail.sender, active_only=False):
+            state = state_of(game)
+            if state is None:
+                continue
+            for player in (p["name"] for p in state["players"] if registered(state, p["name"])):
+                for turn, key in plus:
+                    if keys.matches(state, player, turn, key):
+                        return Proven(state, player, turn)
+    return None
