@@ -4,6 +4,7 @@ The board templates use a small part of SVG: `g`, `rect` (with `rx`), `circle`, 
 straight lines (M, L, Z), and one-line `text` in DejaVu Sans, with fill, stroke, stroke width, dashes,
 font size and weight, and text anchor (inherited from the enclosing groups, as in SVG). `draw` paints
 exactly that, at `SUPERSAMPLE` times the size, then shrinks the image by averaging (the anti-aliasing).
+A picture whose size is a whole multiple of its viewBox is drawn that many times larger.
 Anything else (a transform, an opacity, a curve, a template a GM changed) raises `Unsupported`, and the
 caller hands the SVG to resvg, which draws all of SVG.
 """
@@ -48,16 +49,20 @@ def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
     if root.tag != f"{SVG_NS}svg":
         raise Unsupported(f"the root is {root.tag!r}, not svg")
     width, height = _number(root, "width"), _number(root, "height")
-    if root.get("viewBox", f"0 0 {width:g} {height:g}").split() != ["0", "0", f"{width:g}", f"{height:g}"]:
-        raise Unsupported(f"the viewBox {root.get('viewBox')!r} is not the picture's size")
     if width != int(width) or height != int(height):
         raise Unsupported(f"a size of {width:g} x {height:g}, not whole pixels")
+    # the picture's size a whole multiple of its viewBox: drawn that many times larger (a board for a
+    # phone is drawn at twice its size, for a screen of two pixels or more to the CSS pixel)
+    scale = next((k for k in (1, 2, 3, 4) if root.get("viewBox", f"0 0 {width:g} {height:g}").split()
+                  == ["0", "0", f"{width / k:g}", f"{height / k:g}"]), None)
+    if scale is None:
+        raise Unsupported(f"the viewBox {root.get('viewBox')!r} is not the picture's size")
     size = (int(width) * SUPERSAMPLE, int(height) * SUPERSAMPLE)
     image = Image.new("RGB", size, "#FFFFFF")
     pen = ImageDraw.Draw(image)
     for element, style in _walk(root, {"fill": "#000000", "stroke": "none", "stroke-width": "1",
                                        "font-size": "16", "font-weight": "normal", "text-anchor": "start"}):
-        _paint(image, pen, element, style, fonts)
+        _paint(image, pen, element, style, fonts, SUPERSAMPLE * scale)
     return image.reduce(SUPERSAMPLE)  # each pixel the mean of its SUPERSAMPLE x SUPERSAMPLE square
 
 
@@ -104,8 +109,8 @@ def _colour(value: str) -> tuple[int, int, int] | None:
 
 
 def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
-           fonts: tuple[Path, Path]) -> None:
-    s = SUPERSAMPLE
+           fonts: tuple[Path, Path], s: int = SUPERSAMPLE) -> None:
+    """Paint one element, its coordinates `s` times larger."""
     tag = element.tag.removeprefix(SVG_NS)
     fill, stroke = _colour(style["fill"]), _colour(style["stroke"])
     try:
@@ -115,7 +120,7 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
     except ValueError:
         raise Unsupported(f"stroke-width {style['stroke-width']!r} or dashes {style.get('stroke-dasharray')!r}") from None
     if tag == "text":
-        _text(image, pen, element, style, fill, fonts)
+        _text(image, pen, element, style, fill, fonts, s)
         return
     if tag == "rect":
         x, y, w, h = (_number(element, k) * s for k in ("x", "y", "width", "height"))
@@ -160,7 +165,7 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
 
 
 def _text(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
-          fill: tuple[int, int, int] | None, fonts: tuple[Path, Path]) -> None:
+          fill: tuple[int, int, int] | None, fonts: tuple[Path, Path], s: int = SUPERSAMPLE) -> None:
     words = re.sub(r"[ \t\r\n]+", " ", element.text or "").strip(" ")
     if not words or fill is None:
         return
@@ -169,11 +174,11 @@ def _text(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, sty
     if anchor is None or weight not in ("normal", "bold", "400", "700"):
         raise Unsupported(f"text-anchor {style['text-anchor']!r} or font-weight {weight!r}")
     try:
-        size = round(float(style["font-size"].removesuffix("px")) * SUPERSAMPLE)
+        size = round(float(style["font-size"].removesuffix("px")) * s)
     except ValueError:
         raise Unsupported(f"font-size {style['font-size']!r}") from None
     font = str(fonts[weight in ("bold", "700")])
-    x, y = round(_number(element, "x") * SUPERSAMPLE), round(_number(element, "y") * SUPERSAMPLE)
+    x, y = round(_number(element, "x") * s), round(_number(element, "y") * s)
     key = (font, size, words, anchor)
     if key not in _SEEN:  # words met for the first time are drawn; met again, kept and pasted
         if len(_SEEN) > 8192:

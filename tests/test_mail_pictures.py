@@ -1,6 +1,6 @@
 """Report mails carry a picture of the board (issue 14): multipart/alternative, the text report first
 (unchanged: every reader and pbem's own order parsing take it), then multipart/related with an HTML part
-(the picture, then the same text in a <pre>) and the PNG it shows by its Content-ID. Sent through a
+(the board drawn for a phone, then the same text's words as HTML) and the PNG it shows by its Content-ID. Sent through a
 real SMTP server (aiosmtpd), parsed back by the stdlib email parser, the image found by its cid. A
 player's reply to such a mail, quoted as text or as HTML, gives exactly the orders it gave before.
 """
@@ -22,9 +22,10 @@ from pbem import pictures
 from pbem.mail.compose import picture_cid
 from pbem.mail.incoming import read_mail
 from pbem.mail.orders import find_orders
-from pbem.mail.own_text import html_to_text
-from pbem.pictures import board_png, board_svg
+from pbem.mail.phone import phone_board_svg
+from pbem.pictures import board_png
 from pbem.report import BEGIN, END
+from test_mail_phone import html_words, words_of
 from test_pictures import decode_png
 
 
@@ -62,11 +63,12 @@ def check_report_mail(msg: EmailMessage, state: dict[str, Any], player: str, rep
     html, png = picture_of(msg)
     (cid,) = re.findall(r'src="cid:([^"]+)"', html)
     assert f"<{cid}>" == picture_cid(str(msg["Message-ID"]))
-    # the HTML part read as text is the plain part (the same text in a <pre>)
-    assert html_to_text(html).strip("\n") == plain.strip("\n")
+    # the HTML part shows the plain part's words and no other, its order block the very lines
+    assert html_words(html) == words_of(plain)
+    assert (BEGIN in plain) == (f"{BEGIN}\n" in html and f"\n{END}</pre>" in html)
     width, height, _ = decode_png(png)
-    assert width == 720 and 300 < height < 1100
-    assert png == board_png(board_svg(state, player))  # his own view, and the same bytes again
+    assert width == 720 and 600 < height < 3200  # the board for a phone, drawn at twice its size
+    assert png == board_png(phone_board_svg(state, player))  # his own view, and the same bytes again
     return len(msg.as_bytes())
 
 
@@ -117,7 +119,7 @@ def html_reply_quoting_the_html(token: str, orders: list[str], report_mail: Emai
     """An HTML reply (with a plain alternative) that quotes the report's whole HTML part, picture and all,
     in a blockquote, and sends the picture back as an inline part, as Thunderbird or Apple Mail do."""
     html, png = picture_of(report_mail)
-    body = html.split("<body>", 1)[1].split("</body>", 1)[0]
+    body = re.split(r"<body[^>]*>", html, maxsplit=1)[1].split("</body>", 1)[0]
     rows = "".join(f"<div>{line}</div>" for line in [BEGIN, f"token: {token}", *orders, END])
     markup = (f"<html><body><div>Here you are.</div>{rows}<div>On Sat, 21 Nov 2026, Game Master wrote:</div>"
               f"<blockquote type=\"cite\">{body}</blockquote></body></html>")

@@ -80,12 +80,31 @@ def test_what_is_not_pbems_vocabulary_is_refused_by_name_and_drawn_by_resvg(body
 
 
 def test_a_viewbox_other_than_the_size_is_left_to_resvg() -> None:
-    svg = svg_of('<rect x="0" y="0" width="30" height="20" fill="#000000"/>').replace('viewBox="0 0 60 40"',
-                                                                                      'viewBox="0 0 30 20"')
+    svg = svg_of('<rect x="0" y="0" width="40" height="16" fill="#000000"/>').replace('viewBox="0 0 60 40"',
+                                                                                      'viewBox="0 0 40 16"')
     with pytest.raises(raster.Unsupported, match="viewBox"):
         raster.draw(svg, FONTS)
     with Image.open(io.BytesIO(board_png(svg))) as image:
         assert image.convert("L").getpixel((45, 30)) == 0  # resvg scaled the rectangle to fill it all
+
+
+@needs_fonts
+def test_a_picture_twice_its_viewbox_is_drawn_twice_as_large() -> None:
+    """A board for a phone: its viewBox half its size, every shape and word drawn at twice the size,
+    as resvg draws it."""
+    shapes = ('<rect x="5" y="4" width="20" height="10" fill="#FF0000" stroke="#000000"/>'
+              '<circle cx="40" cy="20" r="8" fill="#0000FF"/>')
+    svg = svg_of(shapes, 120, 80).replace('viewBox="0 0 120 80"', 'viewBox="0 0 60 40"')
+    drawn = raster.draw(svg, FONTS)
+    assert drawn.size == (120, 80)
+    assert drawn.getpixel((30, 18)) == (255, 0, 0) and drawn.getpixel((80, 40)) == (0, 0, 255)
+    assert drawn.getpixel((62, 18)) == (255, 255, 255)  # the rectangle ends at 25, drawn at 50
+    mean, far = difference(drawn, resvg_image(svg))
+    assert mean < 2 and far < 0.003, (mean, far)
+    words = raster.draw(svg_of('<text x="4" y="30" font-size="20">HH</text>', 120, 80)
+                        .replace('viewBox="0 0 120 80"', 'viewBox="0 0 60 40"'), FONTS)
+    ink = [y for x in range(120) for y in range(80) if words.getpixel((x, y))[0] < 128]
+    assert max(ink) <= 60 and max(ink) - min(ink) >= 26  # capitals of 20 units, 0.73 em, twice as tall
 
 
 @needs_fonts

@@ -31,13 +31,11 @@ def picture_cid(message_id: str) -> str:
 
 
 def report_html(body: str, cid: str, picture: Picture) -> str:
-    """The HTML part of a mail with a picture: the picture, then the text exactly as the plain part
-    has it, in a <pre> (so that the HTML part read as text, or quoted back, is that text)."""
-    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n"
-            f"<p><img src=\"cid:{html.escape(cid.strip('<>'))}\" alt=\"{html.escape(picture.alt)}\" "
-            "style=\"max-width: 100%; height: auto;\"></p>\n"
-            f"<pre style=\"font-family: monospace; white-space: pre-wrap;\">{html.escape(body, quote=False)}</pre>\n"
-            "</body></html>\n")
+    """The HTML part of a mail with a picture, for a phone's screen: the picture, then the plain
+    part's own text with its headings, tables, lists and order block as HTML (`pbem.mail.phone`)."""
+    from pbem.mail.phone import phone_html
+
+    return phone_html(body, cid.strip("<>"), picture.alt)
 
 
 class _Policy(email.policy.EmailPolicy):

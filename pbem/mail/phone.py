@@ -1,0 +1,520 @@
+"""The HTML part of a report mail, written for a phone: a screen 360 CSS pixels wide.
+
+The HTML is made from the mail's own text, the very text of the plain part, by reading the structure
+every report template writes: the title and the headings (lines of capitals at the margin), the events
+(`[  38] ...`), tables (a header of words over aligned rows; tables cut by `|` into groups; the boxes of
+a board drawn with `+--+` and `|`; a grid of short codes such as a city), lists under a line ending in
+`:`, the orders a player may send (`You may send: a; b.` and the lists under `You may send:` or `You may
+place:`), the order block between the reply markers, and lines broken at 72 columns (joined again where
+the next word would not have fitted). Whatever it does not recognise is shown line by line.
+
+So the HTML shows exactly the words of the text, nothing more (it cannot show what the player's report
+does not) and nothing less (a line a template adds shows up without anyone writing HTML for it), for
+every game, a fifth one, a template a GM changed and every other mail pbem writes with a picture.
+
+Styles are inline (mail clients strip <style> in places). Colours are the page's own (`Canvas`,
+`CanvasText`, with `color-scheme: light dark`) or tints that read on light and dark alike, so dark mode
+keeps every word readable; the picture has a white background of its own.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from pbem.report import BEGIN, END, WIDTH, _GLUED
+
+FONT = "-apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', Helvetica, Arial, sans-serif"
+MONO = "'DejaVu Sans Mono', Menlo, Consolas, 'Liberation Mono', 'Courier New', monospace"
+LINE = "#8A8A8A"  # rules and borders: seen on white and on black
+TINT = "rgba(128, 128, 128, 0.14)"  # a shade that darkens white and lightens black
+SHADE = "rgba(128, 128, 128, 0.30)"
+BODY = (f"margin: 0; padding: 8px; font-family: {FONT}; font-size: 15px; line-height: 1.45; "
+        "color-scheme: light dark; background-color: Canvas; color: CanvasText; "
+        "-webkit-text-size-adjust: 100%; text-size-adjust: 100%; overflow-wrap: break-word; word-wrap: break-word")
+CODE = (f"font-family: {MONO}; font-size: 14px; background-color: {TINT}; border-radius: 3px; "
+        "padding: 0 3px; -webkit-user-select: all; user-select: all")  # a tap selects the whole order
+# a table wider than the screen breaks its longest words rather than the page's width
+TABLE = "border-collapse: collapse; max-width: 100%; margin: 4px 0 10px; font-size: 14px; line-height: 1.3"
+CELL = (f"padding: 3px 4px; border-bottom: 1px solid {LINE}; vertical-align: top; text-align: left; "
+        "overflow-wrap: anywhere")
+
+HEADING = re.compile(r"[A-Z][A-Z0-9'&./-]*(?: [A-Z][A-Z0-9'&./-]*)*")
+EVENT = re.compile(r"(\s*)\[\s*(\d+)\] (.*)")
+BOX_RULE = re.compile(r"\s*\+-[-+]*\+\s*")
+INLINE_CHOICES = re.compile(r"(\s*)(You may \w+): (.*)")
+TICKED = re.compile(r"`([^`\n]+)`")
+GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
+CHIPS = re.compile(r"(?<=\S) {3,}(?=\S)")  # between the columns of a line of aligned pairs
+
+
+# -- the text's lines ---------------------------------------------------------------------------------
+
+def indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def first_chunk(line: str) -> str:
+    """The first piece of `line` the 72-column wrapping would not have broken (a number and its unit
+    stay together, as `report.wrap72` keeps them)."""
+    glued = _GLUED.sub("\x00", line.strip())
+    return glued.split(" ", 1)[0]
+
+
+def broken_before(previous: str, line: str, first: int = 0) -> bool:
+    """Whether `line` continues `previous`: the wrapping broke there because its first word did not
+    fit on `previous` (a line that ended early ended on purpose). A wrapped line never starts left of
+    its first line (`first`, that line's indent). Some templates wrap at 70 columns (then indent
+    by 2): a word that would have run past 70 counts as broken off."""
+    return bool(line.strip()) and len(previous) + 1 + len(first_chunk(line)) > WIDTH - 2 and indent(line) >= first
+
+
+def is_heading(line: str) -> bool:
+    """A heading: capitals at the margin (`THE TABLE`, `YOUR MOVE: ...`, `MEDICI g1 - turn 4 - ...`)."""
+    if not line or line[0] == " " or line in (BEGIN, END):
+        return False
+    caps = HEADING.match(line)
+    return caps is not None and sum(c.isalpha() for c in caps.group()) >= 4 and \
+        (caps.end() == len(line) or line[caps.end()] in " :(")
+
+
+def structural(lines: list[str], i: int) -> bool:
+    """Whether line `i` starts a block of its own (it never continues the line before it)."""
+    line = lines[i]
+    return (not line.strip() or line.strip() in (BEGIN, END) or is_heading(line) or EVENT.fullmatch(line) is not None
+            or BOX_RULE.fullmatch(line) is not None or is_rule(line))
+
+
+def is_rule(line: str) -> bool:
+    return len(line.strip()) >= 20 and set(line.strip()) <= {"=", "-"} and line.strip() not in (BEGIN, END)
+
+
+def joined(lines: list[str], i: int, deeper_only: bool = False) -> tuple[str, int]:
+    """The logical line starting at `i`: the physical lines the wrapping made of it, joined; and the
+    index after it."""
+    text, j = lines[i].strip(), i + 1
+    last = lines[i]
+    while j < len(lines) and not structural(lines, j) and broken_before(last, lines[j], indent(lines[i])) \
+            and (not deeper_only or indent(lines[j]) > indent(lines[i])):
+        text += " " + lines[j].strip()
+        last = lines[j]
+        j += 1
+    return text, j
+
+
+# -- blocks ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Block:
+    kind: str  # heading, rule, line, events, choices, list, orders, table, boxes, grid, gap
+    text: str = ""
+    level: int = 0  # heading level; a line's depth
+    items: list = field(default_factory=list)
+
+
+def blocks(text: str) -> Iterator[Block]:
+    """The text's blocks, in order."""
+    lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
+    base = 0  # the indent of a section's own lines
+    titled = False
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if not line.strip():
+            yield Block("gap")
+            i += 1
+        elif line.strip() == BEGIN:
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == END), len(lines) - 1)
+            yield Block("orders", items=lines[i:end + 1])
+            i = end + 1
+        elif is_rule(line):
+            yield Block("rule")
+            i += 1
+        elif BOX_RULE.fullmatch(line):
+            j = i
+            while j < len(lines) and lines[j].strip()[:1] in ("|", "+"):
+                j += 1
+            yield Block("boxes", items=box_cells(lines[i:j]))
+            i = j
+        elif is_heading(line):
+            text_, i = joined(lines, i)
+            yield Block("heading", text_, 2 if titled else 1)
+            titled, base = True, 2
+        elif m := EVENT.fullmatch(line):
+            events = []
+            while i < len(lines) and (m := EVENT.fullmatch(lines[i])):
+                words, j = [m.group(3)], i + 1
+                while j < len(lines) and not structural(lines, j) and indent(lines[j]) > len(m.group(1)) + 2:
+                    words.append(lines[j].strip())
+                    j += 1
+                events.append((m.group(2), " ".join(words)))
+                i = j
+            yield Block("events", items=events)
+        elif (grid := grid_rows(lines, i)) is not None:
+            rows, i = grid
+            yield Block("grid", items=rows)
+        elif (table := table_rows(lines, i)) is not None:
+            tables, i = table
+            for t in tables:
+                yield Block("table", t[0], items=t[1])
+        elif m := INLINE_CHOICES.fullmatch(line):
+            text_, i = joined(lines, i)
+            label, _, rest = text_.partition(": ")
+            yield Block("choices", label + ":", items=[c for c in re.split(r"; (?=\S)", rest.removesuffix("."))])
+        elif line.rstrip().endswith(":") and i + 1 < len(lines) and indent(lines[i + 1]) > indent(line) \
+                and not structural(lines, i + 1):
+            label = line.strip()
+            depth = indent(lines[i + 1])
+            items: list[str] = []
+            j = i + 1
+            while j < len(lines) and not structural(lines, j) and indent(lines[j]) >= depth:
+                if indent(lines[j]) == depth or not items or not broken_before(lines[j - 1], lines[j], depth):
+                    items.append(lines[j].strip() if indent(lines[j]) == depth or not items
+                                 else "\n" + lines[j].strip())
+                else:
+                    items[-1] += " " + lines[j].strip()
+                j += 1
+            merged: list[str] = []
+            for item in items:  # a deeper line that is not a wrapped one belongs to the item above it
+                if item.startswith("\n") and merged:
+                    merged[-1] += item
+                else:
+                    merged.append(item.lstrip("\n"))
+            kind = "choices" if label.startswith("You may") else "list"
+            yield Block(kind, label, items=merged)
+            i = j
+        else:
+            text_, j = joined(lines, i)
+            yield Block("line", text_, max(0, indent(line) - base) // 2)
+            i = j
+
+
+def box_cells(lines: list[str]) -> list[list[list[str]]]:
+    """The boxes of a board drawn with `+--+` and `|`: rows of cells, each cell its lines."""
+    rows: list[list[list[str]]] = []
+    current: list[list[str]] | None = None
+    for line in lines:
+        body = line.strip()
+        if body.startswith("+"):
+            if current:
+                rows.append(current)
+            current = None
+            continue
+        cells = body.strip("|").split("|")
+        if current is None:
+            current = [[] for _ in cells]
+        for k, cell in enumerate(cells[:len(current)]):
+            if cell.strip():
+                current[k].append(cell.strip())
+    if current:
+        rows.append(current)
+    return rows
+
+
+def grid_rows(lines: list[str], i: int) -> tuple[list[list[str]], int] | None:
+    """A grid of short codes (a city of squares): lines of at least 10 words of at most 3 characters,
+    one space or two between them; a single blank line may stand inside. Its rows of cells (by column,
+    '' where a row has none), and the index after it."""
+    def grid_line(line: str) -> bool:
+        words = line.split()
+        return len(words) >= 10 and all(len(w) <= 3 for w in words) and "   " not in line.strip()
+
+    j, rows = i, []
+    while j < len(lines):
+        if grid_line(lines[j]):
+            rows.append(lines[j])
+            j += 1
+        elif not lines[j].strip() and j + 1 < len(lines) and grid_line(lines[j + 1]) and rows:
+            j += 1
+        else:
+            break
+    if len(rows) < 3:
+        return None
+    most = max(len(r.split()) for r in rows)
+    spans = gaps([r for r in rows if len(r.split()) == most], 0)
+    cells = []
+    for row in rows:
+        out = [""] * len(spans)
+        for m in re.finditer(r"\S+", row):
+            k = next((k for k, (a, b) in enumerate(spans) if m.start() < b and a < m.end()), None)
+            if k is not None:
+                out[k] = m.group()
+        cells.append(out)
+    if all(r[-1] == r[0] for r in cells):  # labels repeated on the right: once is enough on a phone
+        cells = [r[:-1] for r in cells]
+    return cells, j
+
+
+def gaps(rows: list[str], start: int) -> list[tuple[int, int]]:
+    """The column spans of aligned rows: runs of positions where some row has a character, between
+    positions that are blank in every row."""
+    width = max(len(r) for r in rows)
+    filled = [any(p < len(r) and r[p] != " " for r in rows) for p in range(width)]
+    spans, at = [], None
+    for p in range(start, width):
+        if filled[p] and at is None:
+            at = p
+        elif not filled[p] and at is not None:
+            spans.append((at, p))
+            at = None
+    if at is not None:
+        spans.append((at, width))
+    return spans
+
+
+def cut(row: str, spans: list[tuple[int, int]]) -> list[str]:
+    return [row[a:b].strip() for a, b in spans]
+
+
+def tabular(line: str, columns: int) -> bool:
+    """A row of a table with `columns` columns: cells parted by two spaces or more."""
+    return len(re.split(r" {2,}", line.strip().removeprefix("* "))) >= max(2, columns - 1)
+
+
+def header_cells(line: str) -> list[str]:
+    words = line.split()
+    return words if len(words) >= 3 and not any(c.isdigit() for c in line) else []
+
+
+def table_rows(lines: list[str], i: int) -> tuple[list[tuple[str, list[list[str]]]], int] | None:
+    """A table at line `i`: a header of words over aligned rows, or rows cut by `|` into groups. Its
+    tables (a caption and rows of cells, the first row the header) and the index after it."""
+    piped = pipe_table(lines, i)
+    if piped is not None:
+        return piped
+    head = header_cells(lines[i])
+    if not head:
+        return None
+    j = i + 1
+    while j < len(lines) and not structural(lines, j) and (
+            tabular(lines[j], len(head)) or indent(lines[j]) > len(lines[i]) // 2):
+        j += 1
+    rows = lines[i:j]
+    if len(rows) < 2:
+        return None
+    spans = gaps(rows, min(indent(r) for r in rows))
+    header = cut(rows[0], spans)
+    # a column without a header word belongs to the one beside it: the `*` of the reader's own row
+    # before the first, a list of cards that happens to align after the last
+    merged: list[tuple[int, int]] = []
+    for k, (a, b) in enumerate(spans):
+        if not header[k] and merged and (k > 0 and any(header[:k])):
+            merged[-1] = (merged[-1][0], b)
+        elif not header[k] and k + 1 < len(spans):
+            spans[k + 1] = (a, spans[k + 1][1])
+        else:
+            merged.append((a, b))
+    if len(merged) < 3:
+        return None
+    body: list[list[str]] = []
+    for row in rows[1:]:
+        cells = cut(row, merged)
+        if not cells[0] and body:  # a row wrapped onto the next line
+            body[-1] = [f"{x} {y}".strip() for x, y in zip(body[-1], cells)]
+        else:
+            body.append(cells)
+    return [("", [cut(rows[0], merged), *body])], j
+
+
+def pipe_table(lines: list[str], i: int) -> tuple[list[tuple[str, list[list[str]]]], int] | None:
+    """Rows cut into groups by `|` at the same places: each group a table of its own (the first column
+    repeated in each), its caption the words over the group's column names."""
+    def pipes(line: str) -> tuple[int, ...]:
+        return tuple(p for p, c in enumerate(line) if c == "|")
+
+    marks = pipes(lines[i])
+    if not marks:
+        return None
+    j = i
+    while j < len(lines) and lines[j].strip() and pipes(lines[j]) == marks:
+        j += 1
+    rows = lines[i:j]
+    if len(rows) < 3:
+        return None
+    bounds = [0, *marks, max(len(r) for r in rows) + 1]
+    heads = 0
+    while heads < len(rows) and not any(c.isdigit() for c in rows[heads]):
+        heads += 1
+    if heads == 0 or heads == len(rows):
+        return None
+    tables = []
+    key: list[str] = []
+    for g in range(len(bounds) - 1):
+        part = [r[bounds[g] + (1 if g else 0):bounds[g + 1]] for r in rows]
+        caption = " ".join(p.strip() for p in part[:heads - 1] if p.strip())
+        body = part[heads - 1:]
+        spans = gaps(body, 0)
+        header = cut(body[0], spans)
+        merged: list[tuple[int, int]] = []
+        for k, (a, b) in enumerate(spans):
+            if not header[k] and k + 1 < len(spans):
+                spans[k + 1] = (a, spans[k + 1][1])
+            elif not header[k] and merged:
+                merged[-1] = (merged[-1][0], b)
+            else:
+                merged.append((a, b))
+        cells = [cut(r, merged) for r in body]
+        if g == 0:
+            key = [c[0] for c in cells]
+        else:
+            cells = [[k, *c] for k, c in zip(key, cells)]
+        tables.append((caption, cells))
+    return tables, j
+
+
+# -- HTML -------------------------------------------------------------------------------------------------
+
+def esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def words(text: str) -> str:
+    """Text as HTML: `quoted` orders as code, gaps of aligned columns kept visible."""
+    out, at = [], 0
+    for m in TICKED.finditer(text):
+        out.append(_gapped(text[at:m.start()]))
+        out.append(f'<code style="{CODE}">{esc(m.group(1))}</code>')
+        at = m.end()
+    out.append(_gapped(text[at:]))
+    return "".join(out)
+
+
+def _gapped(text: str) -> str:
+    return GAP.sub("\u00a0 ", esc(text))
+
+
+def chips(text: str) -> str:
+    """A line of columns (`1-2:  anna       1-4:  ben`, `Cosimo      carriage at 2`): each column a
+    piece that wraps as a whole, so that a narrow screen breaks the line between them."""
+    parts = CHIPS.split(text)
+    if len(parts) == 1:
+        return words(text)
+    return "\u00a0\u00a0 ".join(f'<span style="white-space: nowrap">{words(p)}</span>' if len(p) <= 24 else words(p)
+                                  for p in parts)
+
+
+def order_item(item: str) -> str:
+    """One order a player may send, as code he can copy, and what follows it in brackets as words."""
+    order, sep, rest = item.partition(" (")
+    if " | " in order and not sep:
+        return " | ".join(f'<code style="{CODE}">{esc(o)}</code>' for o in order.split(" | "))
+    head = f'<code style="{CODE}">{esc(order)}</code>'
+    return head + (f" {words('(' + rest)}" if sep else "")
+
+
+def render(block: Block) -> str:
+    if block.kind == "gap":
+        return ""
+    if block.kind == "rule":
+        return f'<hr style="border: 0; border-top: 1px solid {LINE}; margin: 16px 0">'
+    if block.kind == "heading":
+        if block.level == 1:
+            return f'<h1 style="font-size: 19px; line-height: 1.3; margin: 6px 0 8px">{words(block.text)}</h1>'
+        return (f'<h2 style="font-size: 16px; line-height: 1.3; margin: 18px 0 6px; padding-bottom: 2px; '
+                f'border-bottom: 1px solid {LINE}">{words(block.text)}</h2>')
+    if block.kind == "line":
+        own = block.text.startswith("* ")  # the reader's own row
+        style = f"margin: 0 0 4px; padding-left: {min(block.level, 2) * 14}px" + ("; font-weight: bold" if own else "")
+        return f'<p style="{style}">{chips(block.text)}</p>'
+    if block.kind == "events":
+        items = "".join(f'<p style="margin: 0 0 5px; padding-left: 40px; text-indent: -40px">'
+                        f'<span style="display: inline-block; min-width: 34px; margin-right: 6px; text-indent: 0; '
+                        f'font-family: {MONO}; font-size: 14px">[{esc(turn)}]</span> {words(text)}</p>'
+                        for turn, text in block.items)
+        return f"<div>{items}</div>"
+    if block.kind in ("choices", "list"):
+        item = order_item if block.kind == "choices" else chips
+        if len(block.items) == 1 and block.kind == "list":
+            return (f'<p style="margin: 6px 0 0">{words(block.text)}</p><p style="margin: 0 0 6px; padding-left: 14px">'
+                    f'{"<br>".join(chips(part) for part in block.items[0].split(chr(10)))}</p>')
+        lis = "".join(f'<li style="margin: 0 0 5px">{"<br>".join(item(part) for part in it.split(chr(10)))}</li>'
+                      for it in block.items)
+        return (f'<p style="margin: 6px 0 4px">{words(block.text)}</p>'
+                f'<ul style="margin: 0 0 8px; padding-left: 22px">{lis}</ul>')
+    if block.kind == "orders":
+        text = esc("\n".join(block.items))
+        return (f'<pre style="font-family: {MONO}; font-size: 14px; line-height: 1.4; white-space: pre-wrap; '
+                f'overflow-wrap: anywhere; word-break: break-word; margin: 8px 0 12px; padding: 8px; '
+                f'border: 1px solid {LINE}; border-radius: 4px; background-color: {TINT}">{text}</pre>')
+    if block.kind == "table":
+        return table_html(block.text, block.items)
+    if block.kind == "grid":
+        rows = "".join("<tr>" + "".join(  # squares shaded as a chessboard: each reads on its own
+            f'<td style="padding: 0; text-align: center; min-width: 17px; '
+            f'background-color: {(SHADE if (r + k) % 2 else TINT) if c else "transparent"}">{esc(c)}</td>'
+            for k, c in enumerate(row)) + "</tr>" for r, row in enumerate(block.items))
+        return (f'<table style="border-collapse: separate; border-spacing: 1px; margin: 4px 0 10px; '
+                f'font-family: {MONO}; font-size: 14px; line-height: 1.25">{rows}</table>')
+    if block.kind == "boxes":  # two boxes a row on a phone, three on a wider screen
+        boxes = "".join(
+            f'<div style="display: inline-block; vertical-align: top; box-sizing: border-box; width: 166px; '
+            f'max-width: 100%; margin: 0 4px 6px 0; padding: 4px 6px; border: 1px solid {LINE}; border-radius: 4px; '
+            f'font-size: 14px; line-height: 1.3; overflow-wrap: anywhere">'
+            + "".join(f'<div style="{"font-weight: bold; " if k == 0 else ""}margin: 0 0 1px">{words(x)}</div>'
+                      for k, x in enumerate(cell)) + "</div>" for row in block.items for cell in row)
+        return f'<div style="margin: 6px 0 8px">{boxes}</div>'
+    raise ValueError(block.kind)
+
+
+def table_html(caption: str, rows: list[list[str]]) -> str:
+    def right(k: int) -> bool:  # a column of numbers reads aligned on the right
+        return all(re.fullmatch(r"[-+]?\d+", r[k]) for r in rows[1:] if r[k])
+
+    def cell(tag: str, text: str, k: int) -> str:
+        align = "; text-align: right" if right(k) else "; white-space: nowrap" if k == 0 else ""
+        return f'<{tag} style="{CELL}{align}">{words(text)}</{tag}>'
+
+    head = "<tr>" + "".join(cell("th", c, k) for k, c in enumerate(rows[0])) + "</tr>"
+    bold = ' style="font-weight: bold"'
+    body = "".join(f"<tr{bold if r and r[0].startswith('* ') else ''}>"
+                   + "".join(cell("td", c, k) for k, c in enumerate(r)) + "</tr>" for r in rows[1:])
+    cap = f'<caption style="text-align: left; font-weight: bold; padding: 2px 0">{words(caption)}</caption>' \
+        if caption else ""
+    return f'<table style="{TABLE}">{cap}<thead>{head}</thead><tbody>{body}</tbody></table>'
+
+
+def body_html(text: str) -> str:
+    """The text as HTML blocks."""
+    return "\n".join(h for h in (render(b) for b in blocks(text)) if h)
+
+
+def phone_html(text: str, cid: str, alt: str) -> str:
+    """The HTML part of a mail: the picture (by its Content-ID `cid`, `alt` its words), then the text."""
+    picture = (f'<p style="margin: 0 0 10px"><img src="cid:{html.escape(cid)}" alt="{html.escape(alt)}" width="340" '
+               'style="display: block; width: 100%; max-width: 540px; height: auto; border: 0; border-radius: 4px; '
+               'background-color: #FFFFFF"></p>')
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">'
+            f'</head><body style="{BODY}">\n<div style="max-width: 640px">\n{picture}\n{body_html(text)}\n</div>\n'
+            "</body></html>\n")
+
+
+# -- the board, drawn for a phone ----------------------------------------------------------------------
+
+PHONE = 360  # the width of a board for a phone, in the units its words are measured in
+
+
+def phone_board_svg(state: dict[str, Any], viewer: str | None) -> str:
+    """The board as `viewer` may see it (None: what every player may see), drawn for a phone by
+    templates/<game>/board-phone.svg.j2: 360 units wide, no word under 10 units, drawn at twice
+    that size. A game without such a template gets the board of the archive."""
+    from pbem.pictures import PUBLIC, board_svg, env, seats
+    from pbem.report import _load
+    from pbem.rules.base import get_ruleset
+
+    name = f"{state['ruleset']}/board-phone.svg.j2"
+    if _load(name) is None:
+        return board_svg(state, viewer)
+    names = [p["name"] for p in state["players"]]
+    if viewer is not None and viewer not in names:
+        raise ValueError(f"game {state['game']!r} has no player {viewer!r}")
+    ruleset = get_ruleset(state["ruleset"])
+    view = ruleset.view(state["engine"], PUBLIC if viewer is None else viewer)
+    seat_list = seats(state)
+    return env().get_template(name).render(
+        view=view, viewer=viewer, game=state["game"], title=ruleset.title, status=state["status"],
+        turn=state["engine"]["turn"], seats=seat_list, seat={s["name"]: s for s in seat_list},
+        board=ruleset.picture_board(), PHONE=PHONE)

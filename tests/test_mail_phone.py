@@ -1,0 +1,473 @@
+"""The report mail on a phone: the HTML part of a report or welcome mail is written for a screen 360 CSS
+pixels wide, from the plain part's own text (pbem.mail.phone), with a board drawn for the phone.
+
+- The HTML shows exactly the words of the text report, no other (a secret of another player cannot get
+  in, and nothing of the report is left out), for reports of whole games of every ruleset, welcome
+  mails, final reports and refusals: headings as headings, tables as tables, the orders the player may
+  send as code in a list, the order block as the very lines of the text.
+- The board for a phone shows what the view says (the checks of the archive's boards, piece by piece),
+  keeps the same secrets, and no word in it is smaller than 9 pixels when the picture is 340 wide.
+- In Debian's chromium at 360 pixels (the archive's browser test drives it): no sideways scrolling,
+  no text under 14 pixels, the picture at least 340 wide; in dark mode every word keeps a contrast of
+  4.5 or more with what lies behind it. With PBEM_SCREENSHOTS=DIR a screenshot of each ruleset's report
+  is kept as DIR/phone-<ruleset>.png (the README shows them).
+"""
+
+from __future__ import annotations
+
+import html.parser
+import os
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import helpers
+from pbem.config import Config
+from pbem.game import new_game, waiting_for
+from pbem.mail.compose import Picture, compose, picture_cid
+from pbem.mail.phone import PHONE, blocks, phone_board_svg, phone_html
+from pbem.mail.run import board_picture, welcome_text
+from pbem.pictures import board_png
+from pbem.report import BEGIN, END, render_error, render_report, wrap72
+from pbem.rules.base import get_ruleset
+from pbem.store import GamesDir
+from test_pictures import CHECKS, SVG, check_legend, decode_png, hidden_variants, names_for
+
+SHOWN = 340  # the width a phone shows the picture at (360 less the page's margins)
+SMALLEST = 9  # pixels: the smallest word of the picture at that width
+
+# (ruleset, players, options, seed): whole bot games whose reports are read every few orders
+GAMES: list[tuple[str, int, dict[str, str], str]] = [
+    ("medici", 3, {}, "phone-medici-3"),
+    ("medici", 6, {"edition": "amigo"}, "phone-amigo-6"),
+    ("medici-strozzi", 2, {}, "phone-strozzi"),
+    ("medina", 4, {}, "phone-medina-4"),
+    ("florenz", 3, {}, "phone-florenz-3"),
+    ("florenz", 5, {}, "phone-florenz-5"),
+    ("florenz", 1, {"solo": "harder"}, "phone-solo"),
+]
+
+
+def words_of(text: str) -> set[str]:
+    """The words of a text (names, numbers, cards: runs of letters and digits), whatever marks of
+    layout stand around them (`|[1]`, `pass;`, `` `pass` ``)."""
+    return set(re.findall(r"\w+", text))
+
+
+class _Text(html.parser.HTMLParser):
+    """The text of HTML, every tag a break between words (a table's cells are words of their own)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.skip += tag in ("head", "style", "script")
+        self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.skip -= tag in ("head", "style", "script")
+        self.parts.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skip:
+            self.parts.append(data)
+
+
+def html_words(markup: str) -> set[str]:
+    parser = _Text()
+    parser.feed(markup)
+    parser.close()
+    return words_of("".join(parser.parts))
+
+
+def bot_states(tmp_path: Path, ruleset: str, names: list[str], options: dict[str, str], seed: str,
+               every: int) -> Iterator[dict[str, Any]]:
+    gd = GamesDir(tmp_path / "games")
+    state, _ = new_game(gd, ruleset, "p1", [(p, f"{p}@example.org") for p in names], options, seed)
+    steps = 0
+    while True:
+        if steps % every == 0 or state["status"] != "active":
+            yield state
+        if state["status"] != "active":
+            return
+        state = helpers.bot_move(state)
+        steps += 1
+
+
+def texts_of_game(tmp_path: Path, ruleset: str, n: int, options: dict[str, str], seed: str,
+                  every: int = 13) -> Iterator[tuple[str, str]]:
+    """(what, text) of every kind of text a game's mails carry: welcome mails, reports every `every`
+    orders (with the events since the last), refusals, the final report."""
+    names = names_for(ruleset, n)
+    gd = GamesDir(tmp_path / "games")
+    state, tokens = new_game(gd, ruleset, "p1", [(p, f"{p}@example.org") for p in names], options, seed)
+    seen = 0
+    steps = 0
+    while True:
+        if steps % every == 0 or state["status"] != "active":
+            for p in names:
+                text = render_report(state, p, state["events"][seen:])
+                yield (f"{seed} turn {state['engine']['turn']} {p}",
+                       wrap72(welcome_text(state, p, tokens[p], text) if steps == 0 else text))
+            if state["status"] == "active":
+                p = waiting_for(state)[0]
+                yield (f"{seed} refusal {p}", wrap72(render_error(
+                    state, p, state["engine"]["turn"], ["frob 7"], "order 'frob 7' is not one of this game's")))
+            seen = len(state["events"])
+        if state["status"] != "active":
+            return
+        state = helpers.bot_move(state)
+        steps += 1
+
+
+# -- the HTML is the text's own words, structured -----------------------------------------------------
+
+@pytest.mark.parametrize("ruleset,n,options,seed", GAMES, ids=[g[3] for g in GAMES])
+def test_the_html_shows_the_words_of_the_text_and_no_other(tmp_path: Path, ruleset: str, n: int,
+                                                          options: dict[str, str], seed: str) -> None:
+    checked = 0
+    for what, text in texts_of_game(tmp_path, ruleset, n, options, seed):
+        markup = phone_html(text, "board.x@pbem.test", "the board")
+        shown, written = html_words(markup), words_of(text)
+        assert shown == written, f"{what}: only in the HTML {sorted(shown - written)[:10]}, " \
+                                 f"only in the text {sorted(written - shown)[:10]}"
+        assert markup.count("<pre") == text.count(BEGIN + "\n"), what  # the order block, and nothing else
+        checked += 1
+    assert checked > 6
+
+
+def test_the_check_of_words_can_fail() -> None:
+    """A word the text does not have, or a word left out, is seen."""
+    text = "THE TABLE\n  player  money\n  anna       57\n"
+    markup = phone_html(text, "c", "the board")
+    assert html_words(markup) == words_of(text) == {"THE", "TABLE", "player", "money", "anna", "57"}
+    assert words_of("|[8]ruler-of-the-street|[9] `pass`;") == {"8", "ruler", "of", "the", "street", "9", "pass"}
+    assert html_words(markup.replace("57", "58")) != words_of(text)
+    assert html_words(markup.replace("anna", "")) != words_of(text)
+
+
+def report_of(ruleset: str, n: int, options: dict[str, str], seed: str, steps: int,
+              tmp_path: Path) -> tuple[dict[str, Any], str, str]:
+    """A game `steps` orders in, the player it waits for and his report of the last orders."""
+    names = names_for(ruleset, n)
+    gd = GamesDir(tmp_path / "games")
+    state, _ = new_game(gd, ruleset, "p1", [(p, f"{p}@example.org") for p in names], options, seed)
+    for _ in range(steps):
+        state = helpers.bot_move(state)
+    player = waiting_for(state)[0]
+    seen = max(0, len(state["events"]) - 12)
+    return state, player, wrap72(render_report(state, player, state["events"][seen:]))
+
+
+def kinds(markup: str) -> Counter[str]:
+    return Counter(re.findall(r"<(h1|h2|table|th|ul|li|code|pre|img)\b", markup))
+
+
+def test_headings_tables_and_orders_are_html() -> None:
+    text = "\n".join([
+        "MEDICI g1 - turn 4 - report for anna", "Seed commitment (sha256):", "  abc", "",
+        "SINCE YOUR LAST REPORT", "  [   3] ben bids 10.", "  [   4] cleo passes.", "",
+        "THE TABLE", "  player  money  value  free  hold", "* anna       30      0     5  -",
+        "  ben        20      7     4  dyes-5, grain-2", "",
+        "YOUR MOVE", "  You may send: pass; bid: N (N from 11 to 30).", "", BEGIN, "token: YOUR-TOKEN",
+        "orders:", "#  - pass", END, ""])
+    markup = phone_html(text, "c", "the board")
+    assert kinds(markup) == Counter({"h1": 1, "h2": 3, "table": 1, "th": 5, "ul": 1, "li": 2, "code": 2,
+                                     "pre": 1, "img": 1}), kinds(markup)
+    assert re.search(r"<code[^>]*>bid: N</code> \(N from 11 to 30\)", markup)
+    assert "<td " in markup and ">dyes-5, grain-2</td>" in markup
+    pre = re.search(r"<pre[^>]*>(.*?)</pre>", markup, re.S).group(1)
+    assert pre == "\n".join([BEGIN, "token: YOUR-TOKEN", "orders:", "#  - pass", END])
+    assert "</span> ben bids 10.</p>" in markup
+
+
+@pytest.mark.parametrize("ruleset,n,options,seed,steps,expect", [
+    ("medici", 3, {}, "phone-shape-medici", 31, {"table": 2, "code": 2}),
+    ("medici-strozzi", 2, {}, "phone-shape-strozzi", 20, {"code": 2}),
+    ("medina", 3, {}, "phone-shape-medina", 30, {"table": 1, "code": 3}),
+    ("florenz", 3, {}, "phone-shape-florenz", 40, {"table": 5, "code": 3}),
+], ids=["medici", "medici-strozzi", "medina", "florenz"])
+def test_each_games_report_has_its_tables_and_orders(tmp_path: Path, ruleset: str, n: int, options: dict[str, str],
+                                                     seed: str, steps: int, expect: dict[str, int]) -> None:
+    """Medici's two tables, Medina's city as a grid, Florenz's family tables (cut at their `|`) and
+    its board as nine boxes; each game's orders as code, the order block as its text's lines."""
+    state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
+    markup = phone_html(text, "c", "the board")
+    found = kinds(markup)
+    for tag, least in expect.items():
+        assert found[tag] >= least, (tag, found)
+    assert found["h1"] == 1 and found["h2"] >= 4 and found["pre"] == 1
+    pre = re.search(r"<pre[^>]*>(.*?)</pre>", markup, re.S).group(1).replace("&amp;", "&")
+    assert pre == text[text.index(BEGIN):text.index(END) + len(END)]
+    if ruleset == "medina":
+        grid = [b for b in blocks(text) if b.kind == "grid"][0].items
+        assert len(grid) == 14 and {len(r) for r in grid} == {19}  # letters, walls, 11 rows; row labels once
+    if ruleset == "florenz":
+        assert sum(len(row) for b in blocks(text) if b.kind == "boxes" for row in b.items) == 9
+
+
+# -- the board for a phone ------------------------------------------------------------------------------
+
+def parse_phone(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg" and root.get("version") == "1.1"
+    height = int(root.get("viewBox").split()[3])
+    assert root.get("viewBox") == f"0 0 {PHONE} {height}"
+    assert (root.get("width"), root.get("height")) == (str(2 * PHONE), str(2 * height))  # drawn twice as large
+    for el in root.iter():
+        assert el.tag.split("}")[1] not in ("image", "use", "script", "foreignObject", "a"), el.tag
+        assert not any("href" in k for k in el.attrib), el.attrib
+    return root
+
+
+def smallest_word(svg: str) -> float:
+    """The smallest word of a picture in pixels, when it is shown `SHOWN` pixels wide."""
+    root = ET.fromstring(svg)
+    sizes = []
+
+    def walk(el: ET.Element, size: float) -> None:
+        size = float(el.get("font-size", size))
+        if el.tag == f"{SVG}text" and "".join(el.itertext()).strip():
+            sizes.append(size)
+        for child in el:
+            walk(child, size)
+    walk(root, 16.0)  # SVG's initial font size
+    return min(sizes) * SHOWN / float(root.get("viewBox").split()[2])
+
+
+def test_the_measure_of_the_smallest_word_can_fail() -> None:
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 720 100" font-size="14"><text>a</text>'
+           '<g font-size="10"><text>b</text></g></svg>')
+    assert smallest_word(svg) == pytest.approx(10 * 340 / 720)  # the archive's boards: 4.7 pixels
+
+
+@pytest.mark.parametrize("ruleset,n,options,seed", GAMES, ids=[g[3] for g in GAMES])
+def test_every_phone_board_shows_the_view_in_words_of_9_pixels(tmp_path: Path, ruleset: str, n: int,
+                                                               options: dict[str, str], seed: str) -> None:
+    names = names_for(ruleset, n)
+    compared = drawn = 0
+    least = 99.0
+    for state in bot_states(tmp_path, ruleset, names, options, seed, every=9):
+        for viewer in [*names, None]:
+            svg = phone_board_svg(state, viewer)
+            root = parse_phone(svg)
+            seat = check_legend(root, state, viewer)
+            view = get_ruleset(ruleset).view(state["engine"], viewer or "")
+            compared += CHECKS[ruleset](root, view, seat)
+            least = min(least, smallest_word(svg))
+            drawn += 1
+    assert least >= SMALLEST, least
+    assert drawn >= 10 and compared > 100
+
+
+@pytest.mark.parametrize("ruleset,n,options,seed", [
+    ("medici", 4, {}, "phone-secret-medici"), ("medici-strozzi", 2, {}, "phone-secret-strozzi"),
+    ("medina", 3, {}, "phone-secret-medina"), ("florenz", 3, {}, "phone-secret-florenz"),
+    ("florenz", 1, {"solo": "harder"}, "phone-secret-solo")], ids=lambda x: x if isinstance(x, str) else "")
+def test_no_phone_board_moves_when_what_its_viewer_may_not_see_changes(tmp_path: Path, ruleset: str, n: int,
+                                                                      options: dict[str, str], seed: str) -> None:
+    names = names_for(ruleset, n)
+    tried = 0
+    for k, state in enumerate(bot_states(tmp_path, ruleset, names, options, seed, every=11)):
+        drawn = {p: phone_board_svg(state, p) for p in [*names, None]}
+        for what, other, blind in hidden_variants(state, f"{seed}-{k}"):
+            tried += 1
+            assert phone_board_svg(other, None) == drawn[None], f"the public picture depends on {what}"
+            for p in sorted(blind):
+                assert phone_board_svg(other, p) == drawn[p], f"{p}'s picture depends on {what}"
+    assert tried > 10
+
+
+@pytest.mark.parametrize("ruleset,n,options", [("medici", 6, {"edition": "amigo"}), ("medici-strozzi", 2, {}),
+                                               ("medina", 4, {}), ("florenz", 5, {}),
+                                               ("florenz", 1, {"solo": "normal"})])
+def test_a_phone_board_is_drawn_by_pillow_as_resvg_draws_it(tmp_path: Path, ruleset: str, n: int,
+                                                            options: dict[str, str]) -> None:
+    """Pillow draws the phone's boards (twice their viewBox) as resvg does; the PNG decodes at twice
+    the board's size."""
+    from PIL import ImageChops, ImageStat
+
+    from pbem import raster
+    from pbem.pictures import FONT_FILES
+    from test_raster import resvg_image
+
+    if not all(f.is_file() for f in FONT_FILES):
+        pytest.skip("DejaVu Sans is not installed (make install adds fonts-dejavu-core)")
+    state, player, _ = report_of(ruleset, n, options, f"phone-raster-{ruleset}", 25, tmp_path)
+    svg = phone_board_svg(state, player)
+    drawn = raster.draw(svg, (FONT_FILES[0], FONT_FILES[1]))
+    diff = ImageChops.difference(drawn, resvg_image(svg)).convert("L")
+    mean, far = ImageStat.Stat(diff).mean[0], sum(diff.histogram()[97:]) / (drawn.size[0] * drawn.size[1])
+    assert mean < 4 and far < 0.005, (mean, far)
+    width, height, _ = decode_png(board_png(svg))
+    assert (width, height) == (2 * PHONE, 2 * int(ET.fromstring(svg).get("viewBox").split()[3]))
+
+
+def test_a_game_without_a_phone_board_gets_the_archives(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbem import report
+    from pbem.pictures import board_svg
+
+    state, player, _ = report_of("medici", 3, {}, "phone-fallback", 3, tmp_path)
+    real = report._load
+    monkeypatch.setattr(report, "_load", lambda name: None if name.endswith("board-phone.svg.j2") else real(name))
+    assert phone_board_svg(state, player) == board_svg(state, player)
+
+
+# -- in a browser, 360 pixels wide ---------------------------------------------------------------------
+
+PHONE_GAMES = {  # ruleset (file name): (ruleset, players, options, seed, orders played)
+    "medici": ("medici", 3, {}, "phone-shot-medici", 44),
+    "medici-strozzi": ("medici-strozzi", 2, {}, "phone-shot-strozzi", 26),
+    "medina": ("medina", 3, {}, "phone-shot-medina", 34),
+    "florenz": ("florenz", 3, {}, "phone-shot-florenz", 46),
+    "florenz-solo": ("florenz", 1, {"solo": "normal"}, "phone-shot-solo", 24),
+}
+
+CONTRAST = 4.5
+# every text node's element: its font size, its colour and the colours behind it (innermost last)
+PAGE_TEXT = """(() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (!node.textContent.trim()) continue;
+    const el = node.parentElement;
+    const backs = [];
+    for (let e = el; e; e = e.parentElement) backs.unshift(getComputedStyle(e).backgroundColor);
+    const style = getComputedStyle(el);
+    out.push({tag: el.tagName, text: node.textContent.trim().slice(0, 40), size: parseFloat(style.fontSize),
+              color: style.color, backs: backs});
+  }
+  return out;
+})()"""
+
+
+def rgba(css: str) -> tuple[float, float, float, float]:
+    numbers = [float(x) for x in re.findall(r"[\d.]+", css)]
+    return (numbers[0], numbers[1], numbers[2], numbers[3] if len(numbers) > 3 else 1.0)
+
+
+def over(top: tuple[float, float, float, float], below: tuple[float, float, float]) -> tuple[float, float, float]:
+    r, g, b, a = top
+    return (r * a + below[0] * (1 - a), g * a + below[1] * (1 - a), b * a + below[2] * (1 - a))
+
+
+def luminance(rgb: tuple[float, float, float]) -> float:
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(fg: tuple[float, float, float], bg: tuple[float, float, float]) -> float:
+    a, b = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+def contrast_of(item: dict[str, Any], canvas: tuple[float, float, float]) -> float:
+    """The contrast of a text with what lies behind it: its element's and its ancestors' backgrounds
+    laid over the page's canvas."""
+    back = canvas
+    for css in item["backs"]:
+        back = over(rgba(css), back)
+    return contrast(over(rgba(item["color"]), back), back)
+
+
+def test_the_contrast_check_can_fail() -> None:
+    assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21)
+    grey_on_black = {"color": "rgb(90, 90, 90)", "backs": ["rgb(18, 18, 18)", "rgba(0, 0, 0, 0)"]}
+    assert contrast_of(grey_on_black, (255, 255, 255)) < CONTRAST
+    tinted = {"color": "rgb(255, 255, 255)", "backs": ["rgb(18, 18, 18)", "rgba(128, 128, 128, 0.14)"]}
+    assert contrast_of(tinted, (18, 18, 18)) > 12
+
+
+@pytest.fixture(scope="module")
+def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from test_browser import CHROMIUM, Browser
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (make test installs it)")
+    b = Browser(tmp_path_factory.mktemp("chromium-phone"))
+    b.call("Emulation.setDeviceMetricsOverride", session=True, width=360, height=780, deviceScaleFactor=2,
+           mobile=True)
+    yield b
+    b.close()
+
+
+def report_mail_page(folder: Path, key: str) -> tuple[Path, str, str]:
+    """A mid-game report mail as pbem composes it, its HTML part written as a page whose picture (the
+    PNG the mail carries, by its Content-ID) is a file beside it; the page, the text and the SVG."""
+    ruleset, n, options, seed, steps = PHONE_GAMES[key]
+    state, player, text = report_of(ruleset, n, options, seed, steps, folder)
+    picture = board_picture(state, player)
+    assert picture is not None
+    config = Config(root=folder, gm_name="Game Master", gm_address="gm@pbem.test")
+    mid = f"<pbem.p1.{player}.7.t{state['engine']['turn']}@pbem.test>"
+    msg = compose(config, player, f"{player}@example.org", "[pbem] p1 your move", text, mid, picture=picture)
+    markup = msg.get_body(("html",)).get_content()
+    (png,) = [p.get_content() for p in msg.walk() if p.get_content_type() == "image/png"]
+    (folder / "board.png").write_bytes(png)
+    page = folder / f"{key}.html"
+    page.write_text(markup.replace(f"cid:{picture_cid(mid)[1:-1]}", "board.png"), "utf-8")
+    return page, text, phone_board_svg(state, player)
+
+
+@pytest.mark.parametrize("key", list(PHONE_GAMES))
+def test_a_report_on_a_phone(phone: Any, tmp_path: Path, key: str) -> None:
+    page, text, svg = report_mail_page(tmp_path, key)
+    for dark in (False, True):
+        phone.call("Emulation.setEmulatedMedia", session=True,
+                   features=[{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}])
+        assert phone.open(page.as_uri()) == []
+        mode = "dark" if dark else "light"
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, mode  # no sideways scrolling
+        assert phone.evaluate("document.body.scrollWidth") <= 360, mode
+        items = phone.evaluate(PAGE_TEXT)
+        assert len(items) > 30
+        small = [(i["tag"], i["text"], i["size"]) for i in items if i["size"] < 14]
+        assert not small, f"{mode}: text under 14 pixels: {small[:5]}"
+        canvas = (18.0, 18.0, 18.0) if dark else (255.0, 255.0, 255.0)
+        poor = [(i["text"], round(contrast_of(i, canvas), 2)) for i in items if contrast_of(i, canvas) < CONTRAST]
+        assert not poor, f"{mode}: poor contrast: {poor[:5]}"
+        shown = phone.evaluate("document.querySelector('img').getBoundingClientRect().width")
+        assert shown >= SHOWN, shown
+        assert phone.evaluate("getComputedStyle(document.querySelector('img')).backgroundColor") == "rgb(255, 255, 255)"
+        if dark:  # the page follows the reader's choice of dark: its own colours are the dark ones
+            assert phone.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 18)"
+        else:
+            keep = os.environ.get("PBEM_SCREENSHOTS")
+            if keep:
+                shot = tmp_path / "shot.png"
+                phone_screenshot(phone, shot)
+                Path(keep).mkdir(parents=True, exist_ok=True)
+                shutil.copy(shot, Path(keep) / f"phone-{key}.png")
+    assert smallest_word(svg) >= SMALLEST
+    # what the page shows is the text's own words
+    assert words_of(phone.evaluate("document.body.innerText")) == words_of(text)
+
+
+def phone_screenshot(phone: Any, path: Path, most: int = 2400) -> None:
+    """The top of the page, 360 pixels wide (`most` high), at one pixel to the CSS pixel."""
+    import base64
+
+    size = phone.call("Page.getLayoutMetrics", session=True)["cssContentSize"]
+    clip = {"x": 0, "y": 0, "width": 360, "height": min(most, int(size["height"])), "scale": 0.5}
+    data = phone.call("Page.captureScreenshot", session=True, format="png", clip=clip, captureBeyondViewport=True)
+    path.write_bytes(base64.b64decode(data["data"]))
+
+
+def test_the_page_check_can_fail(phone: Any, tmp_path: Path) -> None:
+    """A page with a wide block and small print is seen as such."""
+    page = tmp_path / "bad.html"
+    page.write_text('<html><body style="margin: 0"><pre style="font-size: 12px">' + "x" * 90 + "</pre></body></html>")
+    assert phone.open(page.as_uri()) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") > 360
+    assert [i["size"] for i in phone.evaluate(PAGE_TEXT)] == [12]
