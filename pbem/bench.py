@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 import click
@@ -226,6 +227,201 @@ def mail_rounds() -> None:
                    + ", ".join(f"{p} {n} (of {play.needed[p]} runs needing him)" for p, n in play.mails.items()))
 
 
+# -- replies: a game played by one-line replies, against markers and token -------------------------
+
+REPLY_SEED = "bench-replies-seed-0001"
+REPLY_GM = "gm@pbem.test"
+REPLY_WAYS = ("reply", "token")  # the order alone in a reply; the order between marker lines, with the token
+
+
+@dataclass
+class ReplyPlay:
+    """A Medici game played by mail through `pbem new` and `pbem advance`, each order one player's
+    reply to the latest mail pbem sent him. `typed` is what the players wrote above the quote, `goal`
+    the characters of the orders alone; `mails` the mails pbem sent in the runs (the welcome mails
+    of `pbem new` not counted)."""
+
+    way: str
+    orders: int = 0
+    sent: int = 0  # the players' mails
+    typed: int = 0
+    goal: int = 0
+    refusals: int = 0
+    fallbacks: int = 0  # decisions no mail could answer, moved on by a turn file (`pbem submit`)
+    runs: int = 0
+    mails: int = 0
+    run_seconds: float = 0.0
+    finished: bool = False
+    day: int = 0
+
+
+def spoken(order: Any) -> str:
+    """An order as a player types it alone on a line: `draw`, `bid 7`."""
+    if isinstance(order, dict) and len(order) == 1:
+        (key, value), = order.items()
+        return f"{key} {value}"
+    from pbem.rules.base import order_text
+
+    return order_text(order)
+
+
+def phone_reply(answered: Any, sender: str, own: str, serial: int) -> bytes:
+    """A reply as a phone's mail client writes it: `own` on top, then "On ..., GM wrote:" and the
+    answered mail's text quoted with `> `; threaded by In-Reply-To and References, sent to its Reply-To."""
+    import email.policy
+    from email.message import EmailMessage
+    from email.utils import format_datetime
+
+    text = answered.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    quoted = "\n".join(f"> {line}" if line else ">" for line in text.rstrip("\n").split("\n"))
+    who = answered["From"].addresses[0]
+    header = f"On {answered['Date']}, {who.display_name} <{who.addr_spec}> wrote:"
+    reply_to = answered["Reply-To"] or answered["From"]
+    msg = EmailMessage(policy=email.policy.SMTP)
+    msg["From"] = sender
+    msg["To"] = str(reply_to)
+    subject = str(answered["Subject"])
+    msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    msg["Date"] = format_datetime(datetime.now(timezone.utc))
+    msg["Message-ID"] = f"<bench.{serial}.{sender.replace('@', '.')}@players.test>"
+    mid = str(answered["Message-ID"])
+    msg["In-Reply-To"] = mid
+    msg["References"] = " ".join([*str(answered.get("References", "")).split(), mid])
+    msg.set_content(f"{own}\n\n{header}\n{quoted}\n", cte="quoted-printable")
+    return msg.as_bytes()
+
+
+def play_by_replies(root: Path, way: str = "reply", players: int = 4, seed: str = REPLY_SEED,
+                    days: int | None = None, limit: int = 2000) -> ReplyPlay:
+    """Bots play a Medici game by mail through the `pbem` command (a Maildir inbox and an outbox of
+    files in the games dir): for each decision the mover's bot picks a legal order, he replies to the
+    latest mail pbem sent him with it (`way` "reply": the order alone; "token": between the marker
+    lines, below his token, as the report's order block asks), and `pbem advance` runs. A refused
+    mail is counted and the mover tries the next legal order; a decision no mail answers is moved
+    on by a turn file. `days`: stop when this many days are played (None: to the end)."""
+    import email
+    import email.policy
+    import json
+    import mailbox
+
+    from click.testing import CliRunner
+
+    from pbem.cli import main as pbem_main
+    from pbem.report import BEGIN, END
+
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pbem.yaml").write_text(dump_yaml({"gm": {"name": "Game Master", "address": REPLY_GM},
+                                               "inbox": {"type": "maildir", "path": "mail/inbox"},
+                                               "outbox": {"type": "files", "path": "mail/outbox"}}))
+    runner = CliRunner()
+
+    def pbem(*args: str, input: str | None = None) -> str:
+        r = runner.invoke(pbem_main, [*args, "--games-dir", str(root)], input=input)
+        if r.exit_code != 0:
+            raise RuntimeError(f"pbem {args[0]} failed ({r.exit_code}): {r.output}") from r.exception
+        return r.stdout
+
+    names = [f"p{i}" for i in range(players)]
+    args = ["new", "medici", "m1", "--seed", seed, "--json"]
+    for p in names:
+        args += ["--player", f"{p}={p}@example.org"]
+    tokens = {p["name"]: p["token"] for p in json.loads(pbem(*args))["players"]}
+    outbox, inbox = root / "mail" / "outbox", mailbox.Maildir(root / "mail" / "inbox", create=True)
+    taken: set[str] = set()
+    latest: dict[str, Any] = {}
+
+    def collect() -> int:
+        """Note the mails pbem sent since the last call; each player's latest is the one he answers.
+        In a run the answers to mails go first, the reports after (in the order of their number)."""
+        fresh = sorted(set(p.name for p in outbox.glob("*.eml")) - taken,
+                       key=lambda name: (not name.startswith("reply-"), name))
+        taken.update(fresh)
+        for name in fresh:
+            msg = email.message_from_bytes((outbox / name).read_bytes(), policy=email.policy.default)
+            latest[msg["To"].addresses[0].username] = msg
+        return len(fresh)
+
+    collect()
+    play = ReplyPlay(way)
+    gd = GamesDir(root)
+    refused: dict[tuple[int, str], set[str]] = {}  # (turn, player): the orders of his refused mails
+    while play.runs < limit:
+        state = gd.load("m1")
+        play.day = state["engine"]["day"]
+        if state["status"] == "finished" or (days is not None and play.day > days):
+            break
+        mover = waiting_for(state)[0]
+        seen = show(state, mover)
+        tried = refused.setdefault((seen["turn"], mover), set())
+        choice = bots.choose("medici", seen["view"], mover, seen["legal_orders"])
+        left = [o for o in [choice, *seen["legal_orders"]] if spoken(o) not in tried]
+        if not left:  # every legal order was refused: a turn file moves the game on
+            pbem("submit", "-", input=dump_yaml({"game": "m1", "player": mover, "token": tokens[mover],
+                                                 "turn": seen["turn"], "orders": [choice]}))
+            play.fallbacks += 1
+        else:
+            order = spoken(left[0])
+            own = order if way == "reply" else "\n".join([BEGIN, f"token: {tokens[mover]}", order, END])
+            inbox.add(phone_reply(latest[mover], f"{mover}@example.org", own, play.runs))
+            play.sent += 1
+            play.typed += len(own)
+            play.goal += len(order)
+        before = len(state["log"])
+        t0 = time.perf_counter()
+        pbem("advance")
+        play.run_seconds += time.perf_counter() - t0
+        play.runs += 1
+        play.mails += collect()
+        if len(gd.load("m1")["log"]) > before:
+            play.orders += 1
+        elif left:
+            play.refusals += 1
+            tried.add(spoken(left[0]))
+    play.finished = gd.load("m1")["status"] == "finished"
+    return play
+
+
+def replies(days: int | None = None) -> None:
+    """A 4-player Medici game by one-line replies, and the same game by marker lines and token: what a
+    player types per order against the order alone, refusals, runs and mails, wall time per order."""
+    plays = {}
+    for way in REPLY_WAYS:
+        root = Path(tempfile.mkdtemp(prefix="pbem-bench-replies-"))
+        try:
+            plays[way] = play_by_replies(root / "games", way, days=days)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    label = {"reply": "one-line reply", "token": "markers + token"}
+    first = plays["reply"]
+    how = "to its end" if first.finished else f"through day {days}"
+    click.echo(f"replies: 4-player Medici by mail {how} ({first.orders} orders), each order a reply quoting "
+               f"the latest mail")
+
+    def line(what: str, way: str, figure: str, goal: str, ratio: str) -> None:
+        click.echo(f"{'  ' + what + ', ' + label[way]:<58} {figure:>8} {goal}  {ratio}")
+
+    for way, play in plays.items():
+        typed, goal = play.typed / max(play.sent, 1), max(play.goal / max(play.sent, 1), 1e-9)
+        line("typed per order", way, f"{typed:.1f}", f"chars  goal {goal:5.1f}", f"ratio {typed / goal:5.2f}")
+    for way, play in plays.items():
+        line("refusals", way, str(play.refusals), "       goal     0",
+             ("ok" if play.refusals == 0 else "over")
+             + (f" ({play.fallbacks} decisions moved on by a turn file)" if play.fallbacks else ""))
+    # one run and one mail a decision: each answers the mail of the run before
+    for way, play in plays.items():
+        line("runs", way, str(play.runs), f"       goal {play.orders:5d}",
+             f"ratio {play.runs / max(play.orders, 1):5.2f}")
+    for way, play in plays.items():
+        line("mails from players", way, str(play.sent), f"       goal {play.orders:5d}",
+             f"ratio {play.sent / max(play.orders, 1):5.2f}")
+    for way, play in plays.items():
+        line("mails pbem sent", way, str(play.mails), "      ",
+             f"{play.mails / max(play.orders, 1):11.2f} an order")
+    for way, play in plays.items():
+        ms = play.run_seconds * 1000 / max(play.orders, 1)
+        line("time per order (advance in-process)", way, f"{ms:.1f}", "ms     goal   250", f"ratio {ms / 250:5.2f}")
+
+
 # -- the batch: cost per game against the floor of reading and writing its files --------------------
 
 def midgame_dir(root: Path, games: int, decision: int, players: int = 4, distinct: int = 50) -> dict[str, dict[str, str]]:
@@ -418,7 +614,7 @@ def commands(repeat: int = 5) -> None:
 @click.command()
 @click.option("--games", default=20, show_default=True, help="Games in the pipeline benchmark.")
 @click.option("--quick", is_flag=True, help="One repetition of each, for a smoke run.")
-@click.option("--only", type=click.Choice(["engines", "batch", "orders", "commands", "mail"]), default=None,
+@click.option("--only", type=click.Choice(["engines", "batch", "orders", "commands", "mail", "replies"]), default=None,
               help="Only this part.")
 def main(games: int, quick: bool, only: str | None) -> None:
     repeat = 1 if quick else 3
@@ -429,6 +625,8 @@ def main(games: int, quick: bool, only: str | None) -> None:
         batch((20, 100) if quick else (100, 1000))
     if only in (None, "orders"):
         order_cost(games=5 if quick else 20)
+    if only in (None, "replies"):
+        replies(days=1 if quick else None)
     if only not in (None, "engines", "mail"):
         return
     for label, ruleset, players, games_, goal, options in ENGINE_GOALS:
