@@ -83,12 +83,13 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
         if state["reports_sent"][player] and not must_hear(state, player, unseen):
             continue  # the events wait for his next mail
         seq = state["reports_sent"][player] + 1
-        text = render_report(state, player, unseen)
+        text = render_report(state, player, unseen, postman is None or postman.config.reply_keys)
         name = f"{seq:04d}-turn-{state['engine']['turn']:04d}.txt"
         paths.append(gd.write_report(state["game"], player, name, text))
         if postman is not None:
             if tokens:
-                post_report(postman, state, player, seq, welcome_text(state, player, tokens[player], text), "welcome")
+                post_report(postman, state, player, seq,
+                            welcome_text(state, player, tokens[player], text, postman.config.reply_keys), "welcome")
             else:
                 post_report(postman, state, player, seq, text)
         state["reports_sent"][player] = seq

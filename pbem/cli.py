@@ -339,7 +339,7 @@ def show(gd: GamesDir, game: str, player: str | None, as_json: bool) -> None:
     else:
         from pbem.report import render_report
 
-        click.echo(render_report(state, player, []), nl=False)
+        click.echo(render_report(state, player, [], load_config(gd.root).reply_keys), nl=False)
 
 
 @games_dir_option
@@ -525,10 +525,10 @@ def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bo
         seat = games.seat_of(state, person) or old
         post = Postman(config)
         # the newcomer's welcome comes first: it carries his token and the whole game so far
-        report = render_report(state, seat, visible(state["events"], seat))
+        report = render_report(state, seat, visible(state["events"], seat), config.reply_keys)
         seq = state["reports_sent"][seat] + 1
         gd.write_report(game, seat, f"{seq:04d}-welcome-turn-{state['engine']['turn']:04d}.txt", report)
-        post_report(post, state, seat, seq, welcome_text(state, seat, token, report), "welcome")
+        post_report(post, state, seat, seq, welcome_text(state, seat, token, report, config.reply_keys), "welcome")
         state["reports_sent"][seat] = seq
         state["reported"][seat] = len(state["events"])
         batch.write_reports(gd, state, post)  # the others hear who took the seat

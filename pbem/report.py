@@ -212,8 +212,9 @@ def turn_file(state: dict[str, Any], player: str, legal: list[Order]) -> str:
     return "\n".join(lines)
 
 
-def render_report(state: dict[str, Any], player: str | None, events: list[Event]) -> str:
-    """A turn report: what happened (these events), the table, whose move, and the orders to send."""
+def render_report(state: dict[str, Any], player: str | None, events: list[Event], reply_keys: bool = True) -> str:
+    """A turn report: what happened (these events), the table, whose move, and the orders to send
+    (`reply_keys`: by a reply of the order alone, else by the block with the token)."""
     shown = show(state, player)
     legal = shown.get("legal_orders", [])
     ruleset = get_ruleset(state["ruleset"])
@@ -222,7 +223,8 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
         if player and state["status"] == "active" and ruleset.standing_help else ""
     context = dict(shown, player=player, events=visible(events, player), standing_text=standing,
                    order_choices=summarize_orders(legal),
-                   turn_file=turn_file(state, player, legal) if player else "")
+                   turn_file=turn_file(state, player, legal) if player else "",
+                   one_line=order_text(legal[0]) if reply_keys and legal and player else None)
     if "result" not in context:
         context.update(result=None, seed=None)
     return env().get_template(f"{state['ruleset']}/report.txt.j2").render(context)

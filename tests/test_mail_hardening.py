@@ -483,9 +483,12 @@ def test_a_new_player_of_a_seat_is_greeted_and_addressed_by_his_name(g: MailGame
     assert text(welcome).startswith(
         "Welcome to Medici game m1, dora!\nYou play the seat ben.\n\n"
         f"Your secret token is:   {token}\n\n"
-        "Put it in every turn file (token: ...) or in every mail with orders.\n"
-        "Keep it to yourself: pbem keeps only a hash of it and cannot tell it to\n"
-        "you again.\nPlayers: anna, ben (played by dora), cleo.\n\n")
+        "To play, reply to the latest mail of the game with your order alone\n"
+        "on a line, such as you see it in your report. pbem knows the reply\n"
+        "for yours by the mail it answers and the address it comes from: you\n"
+        "need the token only in a turn file, or in a mail that answers none of\n"
+        "pbem's. Keep it to yourself: pbem keeps only a hash of it and cannot\n"
+        "tell it to you again.\nPlayers: anna, ben (played by dora), cleo.\n\n")
     assert all(m["To"].addresses[0].display_name == player_of(m) for m in sent if m not in to_dora)
     # a report and a reminder later: still dora
     mover, _ = g.mover()

@@ -52,9 +52,11 @@ def games_lines(gd: GamesDir, address: str) -> list[dict[str, str]]:
     out = []
     for game in games_of(gd, address, active_only=False):
         state = gd.load(game)
-        for player in (p["name"] for p in state["players"] if str(p.get("email", "")).lower() == address):
+        for entry in (p for p in state["players"] if str(p.get("email", "")).lower() == address):
+            player = entry["name"]
             when = due(state) if state["status"] == "active" else None
-            out.append({"game": game, "title": ruleset_of(state).title, "player": player,
+            # the seat is named where he took it over under a name of his own (`pbem replace`)
+            out.append({"game": game, "title": ruleset_of(state).title, "seat": player if entry.get("person") else "",
                         "turn": str(state["engine"]["turn"]), "move": whose_move(state, player),
                         "since": stamp(moment(state["waiting_since"])) if state["status"] == "active" else "",
                         "due": stamp(when) if when else "", "status": state["status"]})

@@ -95,14 +95,15 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
     if turn_file:  # its lines keep their numbers in the mail; typed in a mail client, as order lines are
         return _turn_file("\n" * before + as_typed(text), "the turn file in the mail",
                           "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
+    if block is None and plain is not None and _orders_in_quote(plain, proven is not None):
+        where = ("alone, one a line, above the quote" if proven is not None else
+                 "between marker lines of your own, above the quote and without '>' in front")
+        raise TurnFileError(f"your orders are inside the report your mail quotes, which pbem does not read "
+                            f"(lines that begin with '>', or below a line such as 'On ... wrote:' or "
+                            f"'From: ...'): write them {where}")
     if block is None and proven is not None and any(typed(line) for line in text.split("\n")):
         return order_lines(text, mail, proven, own=True)
     if block is None:
-        if plain is not None and _orders_in_quote(plain):
-            raise TurnFileError("your orders are inside the report your mail quotes, which pbem does not read "
-                                "(lines that begin with '>', or below a line such as 'On ... wrote:' or "
-                                "'From: ...'): write them between marker lines of your own, above the quote "
-                                "and without '>' in front")
         if proven is not None:
             raise TurnFileError("your mail gives no order: write your order alone on a line above the quoted "
                                 "mail")
@@ -111,7 +112,7 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
     return order_lines(block, mail, proven)
 
 
-def _orders_in_quote(body: str) -> bool:
+def _orders_in_quote(body: str, proven: bool = False) -> bool:
     """Whether the player filled in the order block of the report his mail quotes (with '>', or below a
     reply header, where `own_text` does not look): a token there is his own writing (a report only ever
     shows the placeholder). A common slip, which gets its own answer."""
@@ -120,14 +121,18 @@ def _orders_in_quote(body: str) -> bool:
         marked = between_markers("\n".join(unquoted))
     except TurnFileError:
         return False
-    return marked is not None and bool(tokens_in_text(marked[0]))
+    # (with a reply key he needs no token: an order line there without its '#' is his writing too)
+    return marked is not None and (bool(tokens_in_text(marked[0])) or proven and _holds_orders(marked[0]))
+
+
+ORDERS_KEY = re.compile(r"^orders\s*:\s*(#.*)?$", re.IGNORECASE)  # the list's key, with no order of its own
 
 
 def _holds_orders(block: str) -> bool:
     """Whether the lines between the markers give an order (not only the token or the envelope)."""
     for line in block.split("\n"):
         text = line.strip().removeprefix("- ").strip()
-        if text and not text.startswith("#") and not ENVELOPE_LINE.match(text):
+        if text and not text.startswith("#") and not ENVELOPE_LINE.match(text) and not ORDERS_KEY.match(text):
             return True
     return False
 

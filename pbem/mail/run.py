@@ -157,8 +157,9 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
         postman.post(f"{state['game']}.{player}.remind-{turn:04d}" + (f"-{sent}" if sent > 1 else ""), msg)
 
 
-def welcome_text(state: dict[str, Any], player: str, token: str, report: str) -> str:
-    """The welcome mail of a seat's player (a newcomer to a seat is greeted by his own name)."""
+def welcome_text(state: dict[str, Any], player: str, token: str, report: str, reply_keys: bool = True) -> str:
+    """The welcome mail of a seat's player (a newcomer to a seat is greeted by his own name); with
+    `reply_keys` he is told to reply with his order alone."""
     ruleset = ruleset_of(state)
     view = show(state, player)["view"]
     rules = env().get_template(f"{ruleset.name}/rules.txt.j2").render(view=view)
@@ -166,7 +167,7 @@ def welcome_text(state: dict[str, Any], player: str, token: str, report: str) ->
                for p in state["players"]]
     return env().get_template("common/welcome.txt.j2").render(
         title=ruleset.title, game=state["game"], player=player, name=player_address(state, player)[0],
-        token=token, players=players, rules=rules.strip(), report=report)
+        token=token, players=players, rules=rules.strip(), report=report, reply_keys=reply_keys)
 
 
 # -- reading the inbox ------------------------------------------------------------------------------
@@ -379,7 +380,7 @@ def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, comma
     if command == "help":
         reply(postman, mail, "common/cmd-help.txt.j2", seat=seat, hidden=hidden, **help_context(state, player))
     elif command == "status":
-        report = render_report(state, player, [])
+        report = render_report(state, player, [], postman.config.reply_keys)
         picture = board_picture(state, player) if postman.config.pictures else None
         reply(postman, mail, "common/cmd-status.txt.j2", seat=seat, hidden=hidden, picture=picture, report=report)
     elif command == "games":
@@ -402,9 +403,7 @@ HOW_TO_REPLY = ("Your mail names no game and carries no orders pbem can read. To
 def answer_games(postman: Postman, mail: Incoming, plays: list[dict[str, str]], hidden: list[str],
                  seat: tuple[dict[str, Any], str] | None, intro: str | None = HOW_TO_REPLY) -> str:
     """The `games` answer: the sender's games on this host (also what a fresh mail of his gets)."""
-    name = mail.sender_name or (seat[1] if seat else "")
-    reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, intro=intro,
-          name=seat[1] if seat else name)
+    reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, intro=intro)
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)})"
 
 
