@@ -129,8 +129,10 @@ def bytecode_cache(kind: str) -> jinja2.BytecodeCache | None:
 @cache
 def env() -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=False, keep_trailing_newline=True,
-                           undefined=jinja2.StrictUndefined, bytecode_cache=bytecode_cache("reports"))
+                           undefined=jinja2.StrictUndefined, bytecode_cache=bytecode_cache("reports"),
+                           extensions=["jinja2.ext.i18n"])
     e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, fit=fit)
+    e.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # English: as written
     return e
 
 

@@ -21,7 +21,7 @@ from pbem.errors import AuthError, PbemError, StaleTurn, TurnFileError
 from pbem.game import apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
-from pbem.mail.ids import keyring, reminder_id, reply_id, thread_id, thread_of
+from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, thread_id, thread_of
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
 from pbem.mail.commands import command_in, games_lines, help_context, mentions_command, standing_context, withdraw
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
@@ -223,12 +223,16 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
 
 
 def game_of(mail: Incoming) -> str | None:
-    """The game a mail's orders name (the mail stays in the inbox until that game's run commits)."""
+    """The game a mail's orders name, else the game of the mail of pbem's it answers (the mail stays in
+    the inbox until that game's run commits; a shard's host takes the mail of its own games)."""
     try:
         game = find_orders(mail).get("game")
-    except Exception:  # no orders to be found: it concerns no game
-        return None
-    return game if isinstance(game, str) else None
+    except Exception:  # no turn file or token: a reply of his own lines, a command, or nothing
+        game = None
+    if not isinstance(game, str):
+        thread = mail_thread(mail)
+        game = thread[0] if thread else None
+    return game
 
 
 def read_inbox(gd: GamesDir, config: Config, postman: Postman,
