@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test demo demo-florenz bench contract clean mail-servers browser fonts
+.PHONY: install test demo demo-florenz bench contract clean mail-servers browser fonts spamassassin
 
 install: $(STAMP) fonts
 
@@ -14,13 +14,20 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-test: install mail-servers browser
+test: install mail-servers browser spamassassin
 	$(PY) -m pytest -q -n 2
 
 # The mail tests run a real IMAP server (Debian's dovecot) on localhost; install it where it is missing.
 mail-servers:
 	@command -v dovecot >/dev/null 2>&1 || test -x /usr/sbin/dovecot || bash tests/install-dovecot.sh \
 		|| echo "warning: dovecot could not be installed; the IMAP tests will be skipped"
+
+# The spam test scores every kind of mail pbem writes with Debian's SpamAssassin (its own rules, no
+# network tests, a spamd of the test's own on localhost); install it where it is missing.
+spamassassin:
+	@{ command -v spamassassin >/dev/null 2>&1 && { command -v spamd >/dev/null 2>&1 || test -x /usr/sbin/spamd; }; } \
+		|| bash tests/install-spamassassin.sh \
+		|| echo "warning: spamassassin could not be installed; the spam test will be skipped"
 
 # The board pictures in report mails write their words in DejaVu Sans (Debian's fonts-dejavu-core);
 # install it where it is missing.

@@ -40,7 +40,7 @@ def structure(msg: EmailMessage) -> list[str]:
 def picture_of(msg: EmailMessage) -> tuple[str, bytes]:
     """The HTML part of a report mail and the PNG its <img> shows, found by its cid."""
     html = msg.get_body(("html",)).get_content().replace("\r\n", "\n")
-    (cid,) = re.findall(r'<img src="cid:([^"]+)"', html)
+    (cid,) = re.findall(r'<img\s+src="cid:([^"]+)"', html)
     images = [p for p in msg.walk() if p.get("Content-ID") == f"<{cid}>"]
     assert len(images) == 1, cid
     image = images[0]
