@@ -173,6 +173,19 @@ def test_a_bid_as_a_sentence_and_an_order_sent_ahead(g: MailGames) -> None:
     assert mail_lines(r.output)[0].startswith(f"mail from {address(later)}: m1 sent ahead: queued bid: 9")
 
 
+def test_a_bare_amount_is_a_bid_where_the_decision_takes_one_number(g: MailGames) -> None:
+    g.new()
+    auctioneer, _ = g.mover()
+    # where no order takes a number (the auctioneer draws or auctions), a number is no order
+    g.inbox.deliver(reply(latest(g, auctioneer), auctioneer, "3\n"))
+    assert mail_lines(g.advance().output) == [f"mail from {address(auctioneer)}: refused: your reply is not valid:"]
+    g.inbox.deliver(reply(latest(g, auctioneer), auctioneer, "draw\nauction\n"))
+    g.advance()
+    bidder, turn = g.mover()
+    g.inbox.deliver(reply(latest(g, bidder), bidder, "3!\n"))
+    assert mail_lines(g.advance().output) == [f"mail from {address(bidder)}: m1 turn {turn}: queued bid: 3"]
+
+
 def test_orders_now_and_orders_sent_ahead_go_in_separate_mails(g: MailGames) -> None:
     g.new()
     g.outbox.new()

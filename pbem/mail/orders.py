@@ -235,6 +235,8 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
         sent_ahead = NEXT_LINE.match(text) if own else None
         if sent_ahead:
             text = sent_ahead.group(1).strip()
+        if own and proven is not None and not sent_ahead:
+            text = _bare_amount(text, proven)
         text = text[1:].strip() if text.startswith(("- ", "-\t")) or text == "-" else text
         if not TOKEN_LINE.match(text):
             text = text.rstrip(".!").rstrip() or text  # `draw.`: an order ended as a sentence is that order
@@ -307,6 +309,23 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
         turnfile["standing"] = standing
     value = fold_case(turnfile, schema("turnfile"))
     return _found(value, dump_yaml(value), OWN_REPLY if own else ORDER_BLOCK, names)
+
+
+def _bare_amount(text: str, proven: Proven) -> str:
+    """`7` alone, where the one order of the player's decision that takes a number is `bid` (or `price`):
+    `bid: 7`, as a person reads it. Anything else as written."""
+    amount = text.rstrip(".!").strip()
+    if not re.fullmatch(r"\d{1,6}", amount):
+        return text
+    from pbem.game import ruleset_of, waiting_for
+
+    state = proven.state
+    if state["status"] != "active" or proven.player not in waiting_for(state) \
+            or state["engine"]["turn"] != proven.turn:
+        return text
+    legal = ruleset_of(state).legal_orders(state["engine"], proven.player)
+    keys = {k for o in legal if isinstance(o, dict) and len(o) == 1 for k, v in o.items() if isinstance(v, int)}
+    return f"{keys.pop()}: {amount}" if len(keys) == 1 else text
 
 
 def _once(names: dict[tuple, tuple[int, str]], place: tuple, label: str) -> None:
