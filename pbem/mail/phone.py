@@ -37,15 +37,15 @@ BODY = (f"margin:0;padding:8px;font-family:{FONT};font-size:15px;line-height:1.4
         "background-color:Canvas;color:CanvasText;-webkit-text-size-adjust:100%;text-size-adjust:100%;"
         "overflow-wrap:break-word;word-wrap:break-word")
 CODE = f"font-family:{MONO};font-size:14px;background-color:{TINT};padding:0 3px;-webkit-user-select:all;user-select:all"
-# a table wider than the screen breaks its longest words rather than the page's width
 TABLE = "border-collapse:collapse;max-width:100%;margin:4px 0 10px;font-size:14px;line-height:1.3"
-CELL = f"padding:3px 4px;border-bottom:1px solid {LINE};text-align:left;overflow-wrap:anywhere"
+CELL = f"padding:3px 3px;border-bottom:1px solid {LINE};text-align:left"
 FOLD = 76  # the HTML's lines: short enough for the mail to go as 7-bit text, not quoted-printable
 
-HEADING = re.compile(r"[A-Z][A-Z0-9'&./-]*(?: [A-Z][A-Z0-9'&./-]*)*")
 EVENT = re.compile(r"(\s*)\[\s*(\d+)\] (.*)")
 BOX_RULE = re.compile(r"\s*\+-[-+]*\+\s*")
 INLINE_CHOICES = re.compile(r"(\s*)(You may \w+): (.*)")
+LABELLED = re.compile(r"\s*\S[^:]{0,40}: \S.*")  # `Sie dürfen senden: ziehen; versteigern.`
+SHAPE = re.compile(r"#\s*-\s+(\S.*)")  # an order of the block, commented out: `#  - bid: N`
 TICKED = re.compile(r"`([^`\n]+)`")
 GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
 CHIPS = re.compile(r"(?<=\S) {3,}(?=\S)")  # between the columns of a line of aligned pairs
@@ -73,12 +73,17 @@ def broken_before(previous: str, line: str, first: int = 0) -> bool:
 
 
 def is_heading(line: str) -> bool:
-    """A heading: capitals at the margin (`THE TABLE`, `YOUR MOVE: ...`, `MEDICI g1 - turn 4 - ...`)."""
+    """A heading: capitals at the margin (`THE TABLE`, `YOUR MOVE: ...`, `MEDICI g1 - turn 4 - ...`,
+    `ÜBER DEN TISCH`), four letters or more of them."""
     if not line or line[0] == " " or line in (BEGIN, END):
         return False
-    caps = HEADING.match(line)
-    return caps is not None and sum(c.isalpha() for c in caps.group()) >= 4 and \
-        (caps.end() == len(line) or line[caps.end()] in " :(")
+    caps = []
+    for word in line.split(" "):
+        if not word or word != word.upper() or not any(c.isalpha() for c in word):
+            break
+        caps.append(word)
+    run = " ".join(caps)
+    return sum(c.isalpha() for c in run) >= 4 and (len(run) == len(line) or line[len(run)] in " :(")
 
 
 def structural(lines: list[str], i: int) -> bool:
@@ -115,9 +120,27 @@ class Block:
     items: list = field(default_factory=list)
 
 
+def order_shapes(lines: list[str]) -> set[str]:
+    """The orders the text's order blocks list (`bid: N`, `palace grey X`): in any language, an item
+    that starts with one is an order."""
+    shapes: set[str] = set()
+    inside = False
+    for line in lines:
+        if line.strip() in (BEGIN, END):
+            inside = line.strip() == BEGIN
+        elif inside and (m := SHAPE.fullmatch(line.strip())):
+            shapes.add(m.group(1))
+    return shapes
+
+
+def is_order(item: str, shapes: set[str]) -> bool:
+    return item.split(" (")[0].removesuffix(".") in shapes
+
+
 def blocks(text: str) -> Iterator[Block]:
     """The text's blocks, in order."""
     lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
+    shapes = order_shapes(lines)
     base = 0  # the indent of a section's own lines
     titled = False
     i = 0
@@ -160,10 +183,11 @@ def blocks(text: str) -> Iterator[Block]:
             tables, i = table
             for t in tables:
                 yield Block("table", t[0], items=t[1])
-        elif m := INLINE_CHOICES.fullmatch(line):
-            text_, i = joined(lines, i)
-            label, _, rest = text_.partition(": ")
-            yield Block("choices", label + ":", items=[c for c in re.split(r"; (?=\S)", rest.removesuffix("."))])
+        elif (INLINE_CHOICES.fullmatch(line) or LABELLED.fullmatch(line)) and \
+                (choices := inline_choices(joined(lines, i)[0], shapes)) is not None:
+            label, items = choices
+            yield Block("choices", label, items=items)
+            i = joined(lines, i)[1]
         elif line.rstrip().endswith(":") and i + 1 < len(lines) and indent(lines[i + 1]) > indent(line) \
                 and not structural(lines, i + 1):
             label = line.strip()
@@ -183,13 +207,29 @@ def blocks(text: str) -> Iterator[Block]:
                     merged[-1] += item
                 else:
                     merged.append(item.lstrip("\n"))
-            kind = "choices" if label.startswith("You may") else "list"
-            yield Block(kind, label, items=merged)
+            # the orders among the items: those of the order block, or where there is none (a refusal)
+            # all of them under an English `You may ...:`
+            orders = [is_order(item, shapes) if shapes else label.startswith("You may") for item in merged]
+            if any(orders):
+                yield Block("choices", label, items=list(zip(merged, orders)))
+            else:
+                yield Block("list", label, items=merged)
             i = j
         else:
             text_, j = joined(lines, i)
             yield Block("line", text_, max(0, indent(line) - base) // 2)
             i = j
+
+
+def inline_choices(text: str, shapes: set[str]) -> tuple[str, list[tuple[str, bool]]] | None:
+    """`You may send: pass; bid: N (N from 5 to 32).`, in any language: its label and its orders (each
+    with whether it is one), or None when the line lists no orders."""
+    label, _, rest = text.partition(": ")
+    items = re.split(r"; (?=\S)", rest.removesuffix("."))
+    orders = [is_order(item, shapes) if shapes else INLINE_CHOICES.fullmatch(text) is not None for item in items]
+    if not any(orders) or not (INLINE_CHOICES.fullmatch(text) or all(orders) and len(items) > 1):
+        return None
+    return label + ":", list(zip(items, orders))
 
 
 def box_cells(lines: list[str]) -> list[list[list[str]]]:
@@ -425,12 +465,13 @@ def render(block: Block) -> str:
         return "\n".join(f'<p style="margin:0 0 4px;padding-left:2.4em;text-indent:-2.4em"><b>{esc(turn)}</b>'
                          f" \u00a0{words(text)}</p>" for turn, text in block.items)
     if block.kind in ("choices", "list"):
-        item = order_item if block.kind == "choices" else chips
-        if len(block.items) == 1 and block.kind == "list":  # one paragraph: a code alone reads as a tracker
+        items = block.items if block.kind == "choices" else [(it, False) for it in block.items]
+        if len(items) == 1 and block.kind == "list":  # one paragraph: a code alone reads as a tracker
             return (f'<p style="margin:6px 0;padding-left:14px;text-indent:-14px">{words(block.text)}<br>'
                     f'{"<br>".join(chips(part) for part in block.items[0].split(chr(10)))}</p>')
-        lis = "\n".join(f'<li style="margin:0 0 5px">{"<br>".join(item(part) for part in it.split(chr(10)))}</li>'
-                        for it in block.items)
+        lis = "\n".join(f'<li style="margin:0 0 5px">'
+                        f'{"<br>".join((order_item if order else chips)(part) for part in it.split(chr(10)))}</li>'
+                        for it, order in items)
         return f'<p style="margin:6px 0 4px">{words(block.text)}</p><ul style="margin:0 0 8px;padding-left:22px">{lis}</ul>'
     if block.kind == "orders":
         text = esc("\n".join(block.items))
@@ -460,11 +501,15 @@ def table_html(caption: str, rows: list[list[str]]) -> str:
     def right(k: int) -> bool:  # a column of numbers reads aligned on the right
         return all(re.fullmatch(r"[-+]?\d+", r[k]) for r in rows[1:] if r[k])
 
-    aligns = [";text-align:right" if right(k) else ";white-space:nowrap" if k == 0 else ""
-              for k in range(len(rows[0]))]
+    # names, numbers and the column names keep whole; a column of words wraps, and breaks a word
+    # only where it must (the table never runs wider than the screen)
+    aligns = [";text-align:right;white-space:nowrap" if right(k) else ";white-space:nowrap" if k == 0
+              else ";overflow-wrap:anywhere" for k in range(len(rows[0]))]
+    heads = [";white-space:nowrap" + (";text-align:right" if right(k) else "") for k in range(len(rows[0]))]
 
     def cells(tag: str, row: list[str]) -> str:
-        return "\n".join(f'<{tag} style="{CELL}{aligns[k]}">{words(c)}</{tag}>' for k, c in enumerate(row))
+        return "\n".join(f'<{tag} style="{CELL}{aligns[k] if tag == "td" else heads[k]}">{words(c)}</{tag}>'
+                         for k, c in enumerate(row))
 
     body = "\n".join(f'<tr valign="top"{" style=font-weight:bold" if r and r[0].startswith("* ") else ""}>'
                    f"{cells('td', r)}</tr>" for r in rows[1:])
