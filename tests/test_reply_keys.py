@@ -510,3 +510,22 @@ def test_without_plus_addressing_the_key_is_in_the_message_id_alone(g: MailGames
     assert unkeyed(report["Message-ID"]) == f"<pbem.m1.{player}.1.t1@pbem.test>"
     g.inbox.deliver(reply(report, player, "draw\n"))
     assert mail_lines(g.advance().output) == [f"mail from {address(player)}: m1 turn {turn}: queued draw"]
+
+
+def test_pbems_own_mail_coming_back_leaves_no_key_in_seen_or_the_console(g: MailGames) -> None:
+    """A report that comes back into the inbox (a copy to the GM, a loop) is set aside; the id it is
+    remembered by in mail/seen.txt (committed) and any line about it carry no key."""
+    g.new()
+    player, _ = g.mover()
+    mine = latest(g, player)
+    key = split_key(str(mine["Message-ID"]))[1]
+    assert key
+    raw = mine.as_bytes()
+    g.inbox.deliver(raw)
+    first = g.advance().output
+    g.inbox.deliver(raw)  # read before: taken out of the inbox, with a line naming its id
+    second = g.advance().output
+    seen = (g.root / "mail" / "seen.txt").read_text("utf-8")
+    assert unkeyed(mine["Message-ID"]) in seen
+    assert key not in seen and key not in first and key not in second
+    assert key not in subprocess.run(["git", "log", "-p"], cwd=g.root, capture_output=True, text=True).stdout

@@ -15,6 +15,7 @@ from functools import cache
 
 from pbem.config import Config
 from pbem.errors import TurnFileError
+from pbem.mail.ids import split_key
 from pbem.mail.own_text import html_to_text
 
 LOOP_HEADER = "X-Pbem-Loop"
@@ -93,8 +94,9 @@ def read_mail(raw: bytes) -> Incoming:
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     address, name, doubt = sender_of(msg)
     found = re.search(r"<[^<>\s]+>", _header(msg, "Message-ID"))
-    # a mail without a usable id is still read once: its content names it
-    mid = found.group(0) if found else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
+    # a mail without a usable id is still read once: its content names it. pbem's own mail coming back
+    # is known by its id without the reply key, which must reach neither mail/seen.txt nor the console
+    mid = split_key(found.group(0))[0] if found else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
     answered = re.findall(r"<[^<>\s]+>", _header(msg, "In-Reply-To"))
     refs = re.findall(r"<[^<>\s]+>", _header(msg, "References"))
     # what it answers: In-Reply-To first (the mail answered), then References from the latest back
