@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install test demo demo-florenz bench contract clean mail-servers browser fonts spamassassin
+.PHONY: install test demo demo-florenz bench contract clean mail-servers browser fonts spamassassin catalogs
 
 install: $(STAMP) fonts
 
@@ -44,6 +44,26 @@ browser:
 		|| { SUDO=; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; export DEBIAN_FRONTEND=noninteractive; \
 		     $$SUDO apt-get update -qq >/dev/null && $$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; } \
 		|| echo "warning: chromium could not be installed; the browser tests will be skipped"
+
+# The players' words (pbem/i18n.py): every domain's messages extracted into its .pot, and its de and nl
+# catalogs updated from it (made where missing). The domain pbem is the pipeline's Python and
+# templates/common; each game's domain is templates/GAME and its rules' Python.
+PYBABEL  := $(VENV)/bin/pybabel
+LOCALE   ?= pbem/locale
+EXTRACT   = $(PYBABEL) -q extract -F pbem/locale/babel.cfg -k N_ -k ngettext:1,2 --project pbem --version 0.1.0 -w 100
+CATALOG_LANGUAGES := de nl
+catalogs: install
+	$(EXTRACT) --ignore-dirs '.* ._ rules locale' -o $(LOCALE)/pbem.pot pbem templates/common
+	$(EXTRACT) -o $(LOCALE)/medici.pot templates/medici pbem/rules/medici.py pbem/rules/medici_bot.py pbem/rules/medici_ranking.py
+	$(EXTRACT) -o $(LOCALE)/medici-strozzi.pot templates/medici-strozzi pbem/rules/medici_strozzi.py pbem/rules/medici_strozzi_bot.py
+	$(EXTRACT) -o $(LOCALE)/medina.pot templates/medina pbem/rules/medina
+	$(EXTRACT) -o $(LOCALE)/florenz.pot templates/florenz pbem/rules/florenz
+	@for pot in $(LOCALE)/*.pot; do domain=$$(basename $$pot .pot); \
+	  for lang in $(CATALOG_LANGUAGES); do \
+	    if [ -f $(LOCALE)/$$lang/LC_MESSAGES/$$domain.po ]; then \
+	      $(PYBABEL) -q update -w 100 --ignore-obsolete -D $$domain -l $$lang -i $$pot -d $(LOCALE); \
+	    else $(PYBABEL) -q init -w 100 -D $$domain -l $$lang -i $$pot -d $(LOCALE); fi; \
+	  done; done
 
 demo: install
 	$(PY) -m pbem.demo --dir demo-games

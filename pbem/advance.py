@@ -25,7 +25,7 @@ from pbem.rules.base import Event, order_text
 from pbem.config import load_config
 from pbem.mail.boxes import Postman, inbox_exists
 from pbem.gm import deadline_actions, parse_now
-from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker
+from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, queue_slot
 
 
 @dataclass
@@ -66,15 +66,28 @@ class Outcome:
         return f"{self.game}: {', '.join(parts) if parts else 'nothing to do'}"
 
 
+def readers_config(gd: GamesDir, postman: Postman | None) -> Any:
+    """Where the players' languages default from: the postman's settings, else pbem.yaml (a file that
+    cannot be read: none, and English)."""
+    if postman is not None:
+        return postman.config
+    try:
+        return load_config(gd.root)
+    except PbemError:
+        return None
+
+
 def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None = None,
                   tokens: dict[str, str] | None = None) -> list[Path]:
     """A report for every player with events he has not yet read, also posted as mail when there is a
     postman (with `tokens`: the welcome mail of a new game); updates the counters in `state`."""
     # the reports and the mail stack are imported when a game has something to tell (an idle cron
     # run over every game needs neither)
+    from pbem.i18n import language_of, timezone_of
     from pbem.mail.run import post_report, welcome_text
     from pbem.report import render_report, visible
 
+    config = readers_config(gd, postman)
     paths = []
     for player in player_names(state):
         unseen = visible(state["events"][state["reported"][player]:], player)
@@ -83,13 +96,15 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
         if state["reports_sent"][player] and not must_hear(state, player, unseen):
             continue  # the events wait for his next mail
         seq = state["reports_sent"][player] + 1
-        text = render_report(state, player, unseen, postman is None or postman.config.reply_keys)
+        lang = language_of(state, player, config)
+        text = render_report(state, player, unseen, postman is None or postman.config.reply_keys, lang,
+                             timezone_of(state, player, config))
         name = f"{seq:04d}-turn-{state['engine']['turn']:04d}.txt"
         paths.append(gd.write_report(state["game"], player, name, text))
         if postman is not None:
             if tokens:
                 post_report(postman, state, player, seq,
-                            welcome_text(state, player, tokens[player], text, postman.config.reply_keys), "welcome")
+                            welcome_text(state, player, tokens[player], text, postman.config.reply_keys, lang), "welcome")
             else:
                 post_report(postman, state, player, seq, text)
         state["reports_sent"][player] = seq
@@ -115,12 +130,14 @@ def must_hear(state: dict[str, Any], player: str, unseen: list[Event]) -> bool:
 def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int | str | None, orders: list[Any],
            message: str, postman: Postman | None = None, standing: list[Any] | None = None) -> Path:
     """An error report for the sender alone; the game is not touched (only his report counter)."""
+    from pbem.i18n import language_of
     from pbem.mail.run import post_report
     from pbem.report import render_error
 
     seq = state["reports_sent"][player] + 1
     state["reports_sent"][player] = seq
-    text = render_error(state, player, turn, orders, message, standing)
+    config = readers_config(gd, postman)
+    text = render_error(state, player, turn, orders, message, standing, language_of(state, player, config))
     if postman is not None:
         post_report(postman, state, player, seq, text, "refused")
     number = turn if isinstance(turn, int) else state["engine"]["turn"]
@@ -160,6 +177,8 @@ def already_applied(state: dict[str, Any], entry: dict[str, Any]) -> bool:
     as far back as the turn the orders answer (or, sent ahead, the turn they were sent at): a run never
     reads the whole history."""
     received, orders = entry.get("received"), entry.get("orders")
+    if "language" in entry:  # a choice of language: applied if the seat has it (applying it again is harmless)
+        return any(p["name"] == entry["player"] and p.get("language") == entry["language"] for p in state["players"])
     if orders is None:  # standing orders alone: the state names the last queue file that set them
         return state.get("standing_since", {}).get(entry["player"], "") >= entry.get("queued", "~")
     if not received or not orders:
@@ -231,11 +250,11 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     known = len(state["events"])
     first_turn = state["engine"]["turn"]
     done: list[tuple[Path, str | None]] = []  # queue file, and where to keep it (None: delete)
-    newest = {(e["player"], e.get("turn")): p for p, e in queue}  # a file a newer one replaced, left by a crash
+    newest = {queue_slot(e): p for p, e in queue}  # a file a newer one replaced, left by a crash
     pending = []
     for path, entry in queue:
         entry["queued"] = path.name  # unique and in the order of arrival (it starts with the time in ns)
-        if newest[(entry["player"], entry.get("turn"))] != path or already_applied(state, entry):
+        if newest[queue_slot(entry)] != path or already_applied(state, entry):
             done.append((path, None))
         elif already_refused(gd, state, path, entry):
             done.append((path, "rejected"))
@@ -251,6 +270,8 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
             what = [", ".join(order_text(o) for o in r.orders)] if r.orders else []
             if entry.get("standing") is not None:
                 what.append("standing orders")
+            if entry.get("language") is not None:
+                what.append(f"language {entry['language']}")
             outcome.applied.append(f"{r.player} {'; '.join(what)}")
         elif r.outcome in ("refused", "dropped"):
             message = r.message if r.outcome == "refused" else \

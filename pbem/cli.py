@@ -102,6 +102,44 @@ def _reports_choice(spec: str) -> tuple[str, str]:
     return name, choice
 
 
+def _seat_language(spec: str) -> tuple[str, str | None]:
+    """`anna=de`; `anna=default` gives the seat back the host's language."""
+    from pbem.i18n import check_language
+
+    name, sep, code = spec.partition("=")
+    if not sep or not name:
+        raise SetupError(f"{spec!r} is not PLAYER=LANGUAGE")
+    return name, None if code == "default" else check_language(code)
+
+
+def _seat_timezone(spec: str) -> tuple[str, str | None]:
+    """`anna=Europe/Berlin`; `anna=default` gives the seat back the host's time zone."""
+    from pbem.i18n import check_timezone
+
+    name, sep, zone = spec.partition("=")
+    if not sep or not name:
+        raise SetupError(f"{spec!r} is not PLAYER=TIMEZONE")
+    return name, None if zone == "default" else check_timezone(zone)
+
+
+def _language(code: str) -> str:
+    from pbem.i18n import check_language
+
+    return check_language(code)
+
+
+def seat_settings(state: dict[str, Any], languages: list[tuple[str, str | None]],
+                  zones: list[tuple[str, str | None]]) -> dict[str, Any]:
+    """The game with its seats' languages and time zones set; a name that plays no seat is refused."""
+    for key, pairs in (("language", languages), ("timezone", zones)):
+        for name, value in pairs:
+            seat = games.seat_of(state, name)
+            if seat is None:
+                raise SetupError(f"--{key} {name}=...: game {state['game']!r} has no player {name!r}")
+            state = games.set_seat(state, seat, key, value)
+    return state
+
+
 def _duration(what: str, off: tuple[str, ...]) -> Callable[[str], str]:
     def check(text: str) -> str:
         if text.strip().lower() not in off:
@@ -147,11 +185,16 @@ def read_deck(path: Path, ruleset: str) -> Any:
               help="Grace period after the deadline, e.g. 6h.")
 @click.option("--policy", default=None, type=click.Choice(POLICIES),
               help="At the deadline: wait (default), default (the most passive order) or bot.")
+@click.option("--language", "languages", multiple=True, metavar="PLAYER=LANG", callback=_usage(_seat_language),
+              help="A player's language (en, de, nl; default: pbem.yaml's language, else en); repeatable.")
+@click.option("--timezone", "zones", multiple=True, metavar="PLAYER=ZONE", callback=_usage(_seat_timezone),
+              help="A player's time zone, e.g. anna=Europe/Berlin (default: pbem.yaml's); repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @games_dir_option
 def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], options: list[tuple[str, str]],
         seed: str | None, weak_seed: bool, deck: Path | None, deadline: str | None, grace: str | None,
-        policy: str | None, as_json: bool) -> None:
+        policy: str | None, languages: list[tuple[str, str | None]], zones: list[tuple[str, str | None]],
+        as_json: bool) -> None:
     """Start a new game of RULESET called GAME."""
     from pbem import gm
 
@@ -169,6 +212,7 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
     config = load_config(gd.root)
     games.check_addresses(people, config)
     state, tokens = games.new_game(gd, rules.name, game, people, opts, seed, fixed, rule)  # checks everything first
+    state = seat_settings(state, languages or [], zones or [])
     with gd.lock():
         if gd.exists(game) or gd.is_game_folder(game):
             raise SetupError(f"game {game!r} already exists in {gd.root}")
@@ -328,18 +372,26 @@ def status(gd: GamesDir, as_json: bool) -> None:
 @main.command()
 @click.argument("game")
 @click.option("--as", "player", default=None, metavar="NAME", help="Show what this player sees.")
+@click.option("--language", "language", default=None, metavar="LANG", callback=_usage(_language),
+              help="Write it in this language (en, de, nl; default: the player's, else pbem.yaml's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @games_dir_option
-def show(gd: GamesDir, game: str, player: str | None, as_json: bool) -> None:
-    """What GAME looks like now: to the GM, or `--as` a player, with the orders he may give."""
+def show(gd: GamesDir, game: str, player: str | None, language: str | None, as_json: bool) -> None:
+    """What GAME looks like now: to the GM, or `--as` a player (in his language), with the orders he
+    may give."""
     state = games.load_checked(gd, game)
     shown = games.show(state, player)
     if as_json:
         emit_json(shown)
     else:
+        from pbem.i18n import language_of, timezone_of
         from pbem.report import render_report
 
-        click.echo(render_report(state, player, [], load_config(gd.root).reply_keys), nl=False)
+        config = load_config(gd.root)
+        seat = games.seat_of(state, player) if player else None
+        click.echo(render_report(state, seat or player, [], config.reply_keys,
+                                 lang=language or language_of(state, seat, config),
+                                 zone=timezone_of(state, seat, config)), nl=False)
 
 
 @games_dir_option
@@ -475,18 +527,25 @@ def gm_change(gd: GamesDir, game: str, change: Callable[[dict[str, Any]], dict[s
 @click.option("--policy", default=None, type=click.Choice(POLICIES), help="What happens at the deadline.")
 @click.option("--reports", "reports", multiple=True, metavar="PLAYER=moves|all", callback=_usage(_reports_choice),
               help="When a player gets mail: moves (when he must act, may bid, scorings, the end) or all.")
+@click.option("--language", "languages", multiple=True, metavar="PLAYER=LANG", callback=_usage(_seat_language),
+              help="A player's language: en, de, nl, or default (pbem.yaml's).")
+@click.option("--timezone", "zones", multiple=True, metavar="PLAYER=ZONE", callback=_usage(_seat_timezone),
+              help="A player's time zone (Europe/Berlin...), or default (pbem.yaml's).")
 @games_dir_option
 def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, policy: str | None,
-         reports: list[tuple[str, str]]) -> None:
-    """Change GAME's deadline, grace period or deadline policy, or when players get mail."""
+         reports: list[tuple[str, str]], languages: list[tuple[str, str | None]],
+         zones: list[tuple[str, str | None]]) -> None:
+    """Change GAME's deadline, grace period or deadline policy, when players get mail, or a player's
+    language or time zone."""
     from pbem import gm
 
-    if deadline is None and grace is None and policy is None and not reports:
-        raise click.UsageError("say what to set: --deadline, --grace, --policy or --reports")
+    if deadline is None and grace is None and policy is None and not reports and not languages and not zones:
+        raise click.UsageError("say what to set: --deadline, --grace, --policy, --reports, --language or --timezone")
     state = games.load_checked(gd, game)
     for name, _ in reports:
         if games.seat_of(state, name) is None:
             raise PbemError(f"game {game!r} has no player {name!r}")
+    seat_settings(state, languages or [], zones or [])  # every name checked before anything changes
     if deadline is not None or grace is not None or policy is not None:
         rule = gm.deadline_rule(deadline, grace, policy, state.get("deadline"))
         new_state = gm_change(gd, game, lambda s: gm.set_deadline(s, rule), f"deadline {deadlines.describe(dict(state, deadline=rule)) if rule else 'removed'}")
@@ -499,6 +558,11 @@ def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, polic
         said = ", ".join(f"{n} {c}" for n, c in reports)
         gm_change(gd, game, change, f"reports: {said}")
         click.echo(f"{game}: reports {said}.")
+    if languages or zones:
+        said = ", ".join([f"{n} language {v or 'default'}" for n, v in languages or []]
+                         + [f"{n} time zone {v or 'default'}" for n, v in zones or []])
+        gm_change(gd, game, lambda s: seat_settings(s, languages or [], zones or []), said)
+        click.echo(f"{game}: {said}.")
 
 
 @main.command()
@@ -513,6 +577,7 @@ def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bo
 
     from pbem import advance as batch
     from pbem.mail.boxes import Postman
+    from pbem.i18n import language_of, timezone_of
     from pbem.mail.run import post_report, welcome_text
     from pbem.report import render_report, visible
 
@@ -525,10 +590,13 @@ def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bo
         seat = games.seat_of(state, person) or old
         post = Postman(config)
         # the newcomer's welcome comes first: it carries his token and the whole game so far
-        report = render_report(state, seat, visible(state["events"], seat), config.reply_keys)
+        lang = language_of(state, seat, config)
+        report = render_report(state, seat, visible(state["events"], seat), config.reply_keys, lang,
+                               timezone_of(state, seat, config))
         seq = state["reports_sent"][seat] + 1
         gd.write_report(game, seat, f"{seq:04d}-welcome-turn-{state['engine']['turn']:04d}.txt", report)
-        post_report(post, state, seat, seq, welcome_text(state, seat, token, report, config.reply_keys), "welcome")
+        post_report(post, state, seat, seq, welcome_text(state, seat, token, report, config.reply_keys, lang),
+                    "welcome")
         state["reports_sent"][seat] = seq
         state["reported"][seat] = len(state["events"])
         batch.write_reports(gd, state, post)  # the others hear who took the seat
@@ -588,3 +656,42 @@ def list_rulesets() -> None:
         opts = "; ".join(f"{k}: {'|'.join(v)}" for k, v in cls.options.items()) or "no options"
         count = f"{cls.min_players}" if cls.min_players == cls.max_players else f"{cls.min_players}-{cls.max_players}"
         click.echo(f"{name:<16} {cls.title}, {count} players ({opts})")
+
+
+@main.command()
+@click.option("--interval", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
+              metavar="MINUTES", help="A run at least this often, mail or not.")
+@click.option("--poll", type=click.FloatRange(min=0.1), default=2.0, show_default=True, metavar="SECONDS",
+              help="How often a Maildir or mbox inbox, the clock and pbem.yaml are looked at.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Games advanced in parallel processes  [default: the number of cores]")
+@click.option("--once", is_flag=True, help="No run at the start: wait for one reason to run, run, exit.")
+@games_dir_option
+def watch(gd: GamesDir, interval: float, poll: float, jobs: int | None, once: bool) -> None:
+    """Run `pbem advance` as mail arrives (IMAP IDLE, a Maildir or mbox looked at every few seconds),
+    when a deadline comes, and at least every --interval; a line per run that did something. SIGTERM or
+    SIGINT: the run at work finishes, then exit 0."""
+    from pbem.watch import watch as watch_games
+
+    watch_games(gd.root, interval * 60, poll, jobs or os.cpu_count() or 1, once)
+
+
+@main.command()
+@click.option("--send", is_flag=True, help="Also mail the GM a test message through the outbox and wait for it "
+                                           "in the inbox (to gm+doctor.<random>@ where replies use plus-addressing).")
+@click.option("--wait", "wait_seconds", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              metavar="SECONDS", help="How long --send waits for the test message to arrive.")
+@games_dir_option
+def doctor(gd: GamesDir, send: bool, wait_seconds: float) -> None:
+    """Check the games dir and pbem.yaml, one line per check: the inbox opens, SMTP logs in (no mail
+    sent), the GM's address is no player's, git works, the disk has room, the reply-key secret is
+    private. Exit 1 if any check fails."""
+    from pbem.doctor import checks
+
+    failed = []
+    for check in checks(gd, send, wait_seconds):
+        click.echo(check.line())
+        if check.failed:
+            failed.append(check.name)
+    if failed:
+        raise click.ClickException(f"{len(failed)} check{'s' if len(failed) > 1 else ''} failed: {', '.join(failed)}")

@@ -30,6 +30,10 @@ max_mail_bytes: 262144       # larger mail is set aside unread
 pictures: true               # a picture of the board in each report (false: text alone, ~3 KB a mail)
 reply_keys: true             # a player replies with his order alone; his mail proves itself by a key
 reply_address: plus          # the key in Reply-To as gm+KEY@...; none: only in the Message-ID
+# The players' language and time zone where a seat sets none (`pbem new --language anna=de
+# --timezone anna=Europe/Berlin`, `pbem set`, or the player's reply `language de`):
+# language: de               # en (the default) | de | nl
+# timezone: Europe/Amsterdam # an IANA time zone; without one, English mail writes times in UTC as ISO
 
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:
@@ -71,6 +75,8 @@ class Config:
     pictures: bool = True  # a picture of the board in report mails
     reply_keys: bool = True  # mail to a player carries his reply key; a reply with it needs no token
     reply_address: str = "plus"  # plus: the key also in Reply-To (gm+KEY@host); none: Message-ID only
+    language: str = "en"  # the players' language where a seat sets none
+    timezone: str | None = None  # the players' time zone where a seat sets none (None: UTC)
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -111,6 +117,15 @@ def load_config(root: Path) -> Config:
     config.pictures = value.get("pictures", config.pictures)
     config.reply_keys = value.get("reply_keys", config.reply_keys)
     config.reply_address = value.get("reply_address", config.reply_address)
+    config.language = value.get("language", config.language)
+    config.timezone = value.get("timezone", config.timezone)
+    if config.timezone is not None:
+        from pbem.i18n import check_timezone
+
+        try:
+            check_timezone(config.timezone)
+        except PbemError as exc:
+            raise PbemError(f"{path}: timezone: {exc}") from None
     config.inbox = value.get("inbox", config.inbox)
     config.outbox = value.get("outbox", config.outbox)
     for section, what in ((config.inbox, "inbox"), (config.outbox, "outbox")):

@@ -74,17 +74,23 @@ def describe(state: dict[str, Any]) -> str:
     return f"{show_hours(rule['hours'])}{grace}, then {rule['policy']}"
 
 
-def after_the_deadline(rule: dict[str, Any], passive: str | None) -> str:
-    """What happens when a late player's time and grace are up, as a sentence for him; `passive`: the
-    order the `default` policy gives for him (None: his game has none, and the bot moves instead)."""
-    grace = f" and {show_hours(rule['grace_hours'])} of grace" if rule.get("grace_hours") else ""
+def after_the_deadline(rule: dict[str, Any], passive: str | None, lang: str = "en") -> str:
+    """What happens when a late player's time and grace are up, as a sentence for him in `lang`;
+    `passive`: the order the `default` policy gives for him, in his words (None: his game has none,
+    and the bot moves instead)."""
+    from pbem.i18n import translator
+
+    _ = translator(lang).gettext
     if rule["policy"] == "wait":
-        what = "the game waits for the game master"
+        what = _("the game waits for the game master")
     elif rule["policy"] == "default" and passive is not None:
-        what = f"the order '{passive}' is given for you"
+        what = _("the order '%(order)s' is given for you") % {"order": passive}
     else:
-        what = "the game's bot moves for you"
-    return f"After that{grace}, {what}."
+        what = _("the game's bot moves for you")
+    if rule.get("grace_hours"):
+        return _("After that and %(grace)s of grace, %(what)s.") % {"grace": show_hours(rule["grace_hours"]),
+                                                                      "what": what}
+    return _("After that, %(what)s.") % {"what": what}
 
 
 def overdue(state: dict[str, Any], now: datetime) -> bool:

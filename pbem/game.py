@@ -16,6 +16,7 @@ from typing import Any
 
 from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
+from pbem.i18n import N_
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
 from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
@@ -347,6 +348,23 @@ def set_standing(state: dict[str, Any], player: str, entries: list[dict[str, Any
     return new
 
 
+SEAT_SETTINGS = ("language", "timezone")  # a seat's own, in state["players"]; absent: the host's
+
+
+def set_seat(state: dict[str, Any], player: str, key: str, value: str | None) -> dict[str, Any]:
+    """A copy of the game with a seat's `language` or `timezone` set (None: the host's again). Nothing
+    is told to anyone: the seat's next mail is written so."""
+    if key not in SEAT_SETTINGS:
+        raise ValueError(key)
+    new = copy.deepcopy(state)
+    entry = next(p for p in new["players"] if p["name"] == player)
+    if value is None:
+        entry.pop(key, None)
+    else:
+        entry[key] = value
+    return new
+
+
 def set_reports(state: dict[str, Any], player: str, choice: str) -> dict[str, Any]:
     """When `player` wants mail: `moves` (when he must act, may bid, at scorings and the end; the
     default) or `all` (every change)."""
@@ -417,6 +435,8 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
                 state = set_standing(state, player, entry["standing"], entry.get("queued"))
             if entry.get("reports") is not None:
                 state = set_reports(state, player, entry["reports"])
+            if entry.get("language") is not None:  # a player's `language de` by mail
+                state = set_seat(state, player, "language", entry["language"])
         except PbemError as exc:
             results.append(QueueResult(key, player, turn, orders or [], "refused", str(exc)))
             continue
@@ -449,7 +469,7 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
                 state = copy.deepcopy(state)
                 _put_standing(state, player, move.entries)
                 for why in move.dropped:  # illegal now: dropped, and the game waits for him
-                    notice(state, f"Your standing order {why}; it was dropped.", to=[player])
+                    notice(state, STANDING_DROPPED, to=[player], args={"why": why})
             if move.order is None:
                 continue
             try:
@@ -457,8 +477,8 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
             except PbemError as exc:  # the rules refuse it now: dropped, and the game waits for him
                 state = copy.deepcopy(state)
                 _put_standing(state, player, [])
-                notice(state, f"Your standing orders gave {order_text(move.order)!r}, which the rules refuse "
-                              f"now ({exc}); they were dropped.", to=[player])
+                notice(state, STANDING_REFUSED, to=[player], args={"order": repr(order_text(move.order)),
+                                                                   "why": str(exc)})
                 continue
             auto.append(f"{player} {order_text(move.order)} (by standing order)")
             moved = True
@@ -538,10 +558,29 @@ def engine_events(events: list[Event]) -> list[Event]:
     return [{k: v for k, v in e.items() if k not in ("substitute", "by")} for e in events if not e.get("pipeline")]
 
 
-def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None) -> None:
+# What the pipeline tells players, in English. A notice keeps its English text; a report finds the
+# values back by its format and writes it in the reader's language (`pbem.report.notices_in`).
+STANDING_DROPPED = N_("Your standing order %(why)s; it was dropped.")
+STANDING_REFUSED = N_("Your standing orders gave %(order)s, which the rules refuse now (%(why)s); they were "
+                      "dropped.")
+DEADLINE_REMOVED = N_("The GM removed the deadline.")
+DEADLINE_SET = N_("The GM set the deadline: %(rule)s.")
+SEAT_TAKEN = N_("%(person)s takes over the seat %(seat)s from %(before)s.")
+PAUSED = N_("The GM paused the game. Orders wait until it resumes; no deadline runs.")
+RESUMED = N_("The GM resumed the game; the deadline starts again now.")
+ROLLED_BACK = N_("The GM rolled the game back to turn %(turn)s. Undone: %(undone)s. The game waits for "
+                 "%(waiting)s.")
+SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order plays for him: %(order)s.")
+SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot plays for him: %(order)s.")
+NOTICES = (STANDING_DROPPED, STANDING_REFUSED, DEADLINE_REMOVED, DEADLINE_SET, SEAT_TAKEN, PAUSED, RESUMED,
+           ROLLED_BACK, SUBSTITUTE_DEFAULT, SUBSTITUTE_BOT)
+
+
+def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,
+           args: dict[str, Any] | None = None) -> None:
     """Something the pipeline (not the rules) tells every player (or those `to`): a substitute move, a
-    new player, a standing order dropped..."""
-    event = {"type": kind, "pipeline": True, "text": text, "turn": state["engine"]["turn"]}
+    new player, a standing order dropped... `text` is English, with `args` a format of NOTICES."""
+    event = {"type": kind, "pipeline": True, "text": text % args if args else text, "turn": state["engine"]["turn"]}
     if to is not None:
         event["to"] = list(to)
     state["events"].append(event)

@@ -11,7 +11,8 @@ from typing import Any
 from pbem import bots
 from pbem.deadlines import POLICIES, describe, moment, overdue, parse_duration, remind_at, substitute_at
 from pbem.errors import PbemError
-from pbem.game import (apply_orders, engine_events, notice, now, parse_player, replay, ruleset_of, token_hash,
+from pbem.game import (DEADLINE_REMOVED, DEADLINE_SET, PAUSED, RESUMED, ROLLED_BACK, SEAT_TAKEN,
+                       SUBSTITUTE_BOT, SUBSTITUTE_DEFAULT, apply_orders, engine_events, notice, now, parse_player, replay, ruleset_of, token_hash,
                        waiting_for)
 from pbem.rules.base import Order, order_text
 
@@ -40,10 +41,10 @@ def set_deadline(state: dict[str, Any], rule: dict[str, Any] | None) -> dict[str
     new.pop("overdue", None)  # under the new rule a passed deadline is news again
     if rule is None:
         new.pop("deadline", None)
-        notice(new, "The GM removed the deadline.")
+        notice(new, DEADLINE_REMOVED)
     else:
         new["deadline"] = rule
-        notice(new, f"The GM set the deadline: {describe(new)}.")
+        notice(new, DEADLINE_SET, args={"rule": describe(new)})
     return new
 
 
@@ -62,6 +63,8 @@ def replace(state: dict[str, Any], old: str, spec: str) -> tuple[dict[str, Any],
     before = entry.get("person", entry["name"])
     token = secrets.token_urlsafe(12)
     entry.update(email=email, token_sha256=token_hash(token))
+    for key in ("language", "timezone"):  # the newcomer reads the host's until he or the GM says otherwise
+        entry.pop(key, None)
     if person != entry["name"]:
         entry["person"] = person
     else:
@@ -69,7 +72,8 @@ def replace(state: dict[str, Any], old: str, spec: str) -> tuple[dict[str, Any],
     new["waiting_since"] = now()
     new.pop("reminded", None)
     new.pop("overdue", None)
-    notice(new, f"{person} takes over the seat {seat['name']!r} from {before}.")
+    notice(new, SEAT_TAKEN,
+           args={"person": person, "seat": repr(seat["name"]), "before": before})
     return new, token
 
 
@@ -78,7 +82,7 @@ def pause(state: dict[str, Any]) -> dict[str, Any]:
         raise PbemError(f"game {state['game']!r} is {state['status']}; only an active game can be paused")
     new = copy.deepcopy(state)
     new["status"] = "paused"
-    notice(new, "The GM paused the game. Orders wait until it resumes; no deadline runs.")
+    notice(new, PAUSED)
     return new
 
 
@@ -90,7 +94,7 @@ def resume(state: dict[str, Any]) -> dict[str, Any]:
     new["waiting_since"] = now()
     new.pop("reminded", None)
     new.pop("overdue", None)
-    notice(new, "The GM resumed the game; the deadline starts again now.")
+    notice(new, RESUMED)
     return new
 
 
@@ -118,8 +122,7 @@ def rollback(state: dict[str, Any], to_turn: int) -> tuple[dict[str, Any], list[
     new.pop("reminded", None)
     new.pop("overdue", None)
     lines = "; ".join(f"{e['player']} {order_text(e['order'])} (turn {e['turn']})" for e in undone)
-    notice(new, f"The GM rolled the game back to turn {to_turn}. Undone: {lines}. "
-                f"The game waits for {', '.join(waiting_for(new))}.")
+    notice(new, ROLLED_BACK, args={"turn": to_turn, "undone": lines, "waiting": ", ".join(waiting_for(new))})
     return new, undone
 
 
@@ -133,8 +136,9 @@ def substitute(state: dict[str, Any], player: str, policy: str) -> tuple[dict[st
         order = bots.choose(ruleset.name, ruleset.bot_view(engine, player), player, ruleset.legal_orders(engine, player))
         how = "bot"
     flagged = copy.deepcopy(state)
-    notice(flagged, f"{player} missed the deadline; the {'default order' if how == 'default' else 'bot'} "
-                    f"plays for him: {order_text(order)}.")
+    notice(flagged, SUBSTITUTE_DEFAULT
+           if how == "default" else SUBSTITUTE_BOT,
+           args={"player": player, "order": order_text(order)})
     new, _ = apply_orders(flagged, player, engine["turn"], [order], substitute=how)
     return new, order, how
 

@@ -17,6 +17,7 @@ import jinja2
 
 from pbem import data_dir
 from pbem.game import show
+from pbem.i18n import DEFAULT_LANGUAGE, install, localize, moment_text, number_text, translator
 from pbem.rules.base import Event, Order, get_ruleset, order_text
 
 BEGIN = "----- pbem orders begin -----"
@@ -126,13 +127,43 @@ def bytecode_cache(kind: str) -> jinja2.BytecodeCache | None:
     return _QuietCache(folder)
 
 
-@cache
-def env() -> jinja2.Environment:
+def _moment(stamp: Any) -> Any:
+    from datetime import datetime
+
+    return stamp if isinstance(stamp, datetime) else datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
+
+
+def _environment(lang: str, game: str | None) -> jinja2.Environment:
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=False, keep_trailing_newline=True,
                            undefined=jinja2.StrictUndefined, bytecode_cache=bytecode_cache("reports"),
                            extensions=["jinja2.ext.i18n"])
-    e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, fit=fit)
+    # `words`: an order in the reader's order words; `number`: a number as his language writes it (English:
+    # the digits alone); `moment`: an ISO stamp as his language writes a date and time (the template
+    # passes the reader's `zone`)
+    e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, fit=fit,
+                     words=lambda text: localize(str(text), game, lang),
+                     number=lambda value: number_text(value, lang),
+                     moment=lambda stamp, zone=None: moment_text(_moment(stamp), lang, zone))
+    e.globals["lang"] = lang
+    return e
+
+
+@cache
+def env() -> jinja2.Environment:
+    """The templates in English, as written."""
+    e = _environment(DEFAULT_LANGUAGE, None)
     e.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # English: as written
+    return e
+
+
+@cache
+def env_for(lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> jinja2.Environment:
+    """The templates in `lang`, with the words of `game`'s catalog (then the common one); English is
+    `env()` itself. One environment per language and game, made once."""
+    if lang == DEFAULT_LANGUAGE:
+        return env()
+    e = _environment(lang, game)
+    install(e, lang, game)
     return e
 
 
@@ -153,14 +184,17 @@ def public(events: list[Event]) -> list[Event]:
     return [e for e in events if addressed(e) is None]
 
 
-def event_lines(ruleset: str, events: list[Event]) -> list[str]:
-    macro = env().get_template(f"{ruleset}/events.j2").module.event
-    return [str(macro(e)).strip() + (f" [substitute move: {e['substitute']}]" if e.get("substitute") else "")
+def event_lines(ruleset: str, events: list[Event], lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    _ = translator(lang, ruleset).gettext
+    macro = env_for(lang, ruleset).get_template(f"{ruleset}/events.j2").module.event
+    return [str(macro(e)).strip() + (_(" [substitute move: %(why)s]") % {"why": e["substitute"]}
+                                     if e.get("substitute") else "")
             for e in events]
 
 
-def summarize_orders(orders: list[Order]) -> list[str]:
-    """Legal orders in few words: `pass`, `bid: N (N from 5 to 32)`."""
+def summarize_orders(orders: list[Order], lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> list[str]:
+    """Legal orders in few words: `pass`, `bid: N (N from 5 to 32)`; in `lang`'s words for `game`."""
+    _ = translator(lang, game).gettext
     out: list[str] = []
     ranges: dict[str, list[int]] = {}
     places: dict[str, list[str]] = {}
@@ -172,24 +206,27 @@ def summarize_orders(orders: list[Order]) -> list[str]:
                 out.append(key)  # placeholder, filled in below
             ranges[key].append(value)
         elif isinstance(o, str) and " " in o:  # `palace grey C7`: grouped by all but the place
-            key, _, where = o.rpartition(" ")
+            key, _sep, where = o.rpartition(" ")
             if key not in places:
                 places[key] = []
                 out.append(key)
             places[key].append(where)
         else:
-            out.append(order_text(o))
+            out.append(localize(order_text(o), game, lang))
     for key, values in ranges.items():
         lo, hi = min(values), max(values)
+        word = localize(key, game, lang)
         if lo == hi:
-            text = f"{key}: {lo}"
+            text = f"{word}: {lo}"
         elif sorted(values) == list(range(lo, hi + 1)):
-            text = f"{key}: N (N from {lo} to {hi})"
+            text = f"{word}: N " + _("(N from %(lo)s to %(hi)s)") % {"lo": lo, "hi": hi}
         else:
-            text = f"{key}: N (N one of {' '.join(str(v) for v in sorted(values))})"
+            text = f"{word}: N " + _("(N one of %(values)s)") % {"values": " ".join(str(v) for v in sorted(values))}
         out[out.index(key)] = text
     for key, wheres in places.items():
-        text = f"{key} {wheres[0]}" if len(wheres) == 1 else f"{key} X (X one of {' '.join(wheres)})"
+        word = localize(key, game, lang)
+        text = f"{word} {wheres[0]}" if len(wheres) == 1 else \
+            f"{word} X " + _("(X one of %(places)s)") % {"places": " ".join(wheres)}
         out[out.index(key)] = text
     return out
 
@@ -197,16 +234,21 @@ def summarize_orders(orders: list[Order]) -> list[str]:
 BLANK = re.compile(r"[A-Z](\.[A-Z])?\Z")  # what a player fills in: N, X, L.P, M...
 
 
-def turn_file(state: dict[str, Any], player: str, legal: list[Order]) -> str:
+def turn_file(state: dict[str, Any], player: str, legal: list[Order], lang: str = DEFAULT_LANGUAGE) -> str:
     """A turn file ready to fill in, between the reply markers. Every alternative is commented out, so
-    the block sent back unchanged gives no order: the player keeps one by deleting its `#`."""
-    choices = get_ruleset(state["ruleset"]).order_block([c.split(" (")[0] for c in summarize_orders(legal)])
+    the block sent back unchanged gives no order: the player keeps one by deleting its `#`. The keys
+    stay as the schema spells them; the orders are in `lang`'s words, which pbem reads back."""
+    game = state["ruleset"]
+    _ = translator(lang, game).gettext
+    choices = get_ruleset(game).order_block([c.split(" (")[0] for c in summarize_orders(legal)])
+    choices = [localize(c, game, lang) for c in choices]
     blanks = sorted({word for c in choices for word in c.replace(":", " ").split() if BLANK.match(word)})
-    fill = f"and fill in {', '.join(blanks[:-1])} and {blanks[-1]}" if len(blanks) > 1 else \
-        f"and fill in {blanks[0]}" if blanks else ""
-    how = f"# To keep one order, delete the # in front of it{f' ({fill})' if fill else ''}:"
+    fill = _("and fill in %(blanks)s and %(last)s") % {"blanks": ", ".join(blanks[:-1]), "last": blanks[-1]} \
+        if len(blanks) > 1 else _("and fill in %(blank)s") % {"blank": blanks[0]} if blanks else ""
+    keep = _("# To keep one order, delete the # in front of it")
+    how = f"{keep} ({fill}):" if fill else f"{keep}:"
     if len(how) > 72:
-        how = f"# To keep one order, delete the # in front of it\n# {fill}:"
+        how = f"{keep}\n# {fill}:"
     lines = [BEGIN, f"game: {state['game']}", f"player: {player}", "token: YOUR-TOKEN",
              f"turn: {state['engine']['turn']}", "orders:", how]
     lines += [f"#  - {choice}" for choice in choices]
@@ -214,35 +256,103 @@ def turn_file(state: dict[str, Any], player: str, legal: list[Order]) -> str:
     return "\n".join(lines)
 
 
-def render_report(state: dict[str, Any], player: str | None, events: list[Event], reply_keys: bool = True) -> str:
-    """A turn report: what happened (these events), the table, whose move, and the orders to send
-    (`reply_keys`: by a reply of the order alone, else by the block with the token)."""
+def _formats(formats: tuple[str, ...]) -> list[tuple[re.Pattern[str], str]]:
+    """Each English format as a pattern that finds its values back in a text written from it."""
+    out = []
+    for fmt in formats:
+        parts = re.split(r"%\((\w+)\)s", fmt)
+        pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
+        out.append((re.compile(pattern + r"\Z", re.DOTALL), fmt))
+    return out
+
+
+@cache
+def _notice_formats() -> list[tuple[re.Pattern[str], str]]:
+    from pbem.game import NOTICES
+
+    return _formats(NOTICES)
+
+
+@cache
+def _refusal_formats() -> list[tuple[re.Pattern[str], str]]:
+    from pbem.mail.run import REFUSALS
+
+    return _formats(REFUSALS)
+
+
+def _written(text: str, formats: list[tuple[re.Pattern[str], str]], lang: str, game: str | None,
+             whole: bool) -> str:
+    """`text`, written from one of `formats`, in `lang` (an order in it in `lang`'s words); a text of no
+    format is translated whole (`whole`) or kept as it is."""
+    if lang == DEFAULT_LANGUAGE:
+        return text
+    _ = translator(lang).gettext
+    for pattern, fmt in formats:
+        found = pattern.match(text)
+        if found:
+            args = {k: localize(v, game, lang) if k == "order" else v for k, v in found.groupdict().items()}
+            return _(fmt) % args
+    return _(text) if whole else text
+
+
+def notice_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> str:
+    """One of pbem's own notices (a substitute move, a new player...) in `lang`: found by its English
+    format, written from its values (an order in `lang`'s order words)."""
+    return _written(text, _notice_formats(), lang, game, whole=True)
+
+
+def refusal_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> str:
+    """A refusal in `lang` where pbem words it in a language (the rest, worded by the rules and the
+    schema checks, stays English)."""
+    return _written(text, _refusal_formats(), lang, game, whole=False)
+
+
+def notices_in(events: list[Event], lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> list[Event]:
+    """The events with pbem's own notices in `lang` (see `notice_text`)."""
+    if lang == DEFAULT_LANGUAGE:
+        return events
+    return [dict(e, text=notice_text(e["text"], lang, game)) if e.get("pipeline") and isinstance(e.get("text"), str)
+            else e for e in events]
+
+
+def render_report(state: dict[str, Any], player: str | None, events: list[Event], reply_keys: bool = True,
+                  lang: str = DEFAULT_LANGUAGE, zone: str | None = None) -> str:
+    """A turn report in `lang`: what happened (these events), the table, whose move, and the orders to
+    send (`reply_keys`: by a reply of the order alone, else by the block with the token). `zone`: the
+    time zone the reader's times are written in."""
     shown = show(state, player)
     legal = shown.get("legal_orders", [])
-    ruleset = get_ruleset(state["ruleset"])
-    standing = env().get_template("common/standing.txt.j2").render(
-        standing=[order_text(o) for o in shown.get("standing", [])], kinds=ruleset.standing_help) \
+    game = state["ruleset"]
+    ruleset = get_ruleset(game)
+    templates = env_for(lang, game)
+    standing = templates.get_template("common/standing.txt.j2").render(
+        standing=[localize(order_text(o), game, lang) for o in shown.get("standing", [])],
+        kinds={localize(k, game, lang): v for k, v in ruleset.standing_help.items()}) \
         if player and state["status"] == "active" and ruleset.standing_help else ""
-    context = dict(shown, player=player, events=visible(events, player), standing_text=standing,
-                   order_choices=summarize_orders(legal),
-                   turn_file=turn_file(state, player, legal) if player else "",
-                   one_line=order_text(legal[0]) if reply_keys and legal and player else None)
+    context = dict(shown, player=player, events=notices_in(visible(events, player), lang, game), standing_text=standing,
+                   order_choices=summarize_orders(legal, lang, game),
+                   turn_file=turn_file(state, player, legal, lang) if player else "",
+                   one_line=localize(order_text(legal[0]), game, lang) if reply_keys and legal and player else None,
+                   zone=zone)
     if "result" not in context:
         context.update(result=None, seed=None)
-    return env().get_template(f"{state['ruleset']}/report.txt.j2").render(context)
+    return templates.get_template(f"{game}/report.txt.j2").render(context)
 
 
 def render_error(state: dict[str, Any], player: str, turn: int | str | None, orders: list[Order], message: str,
-                 standing: list[Any] | None = None) -> str:
-    """The report a player gets when his orders are refused; only he receives it."""
+                 standing: list[Any] | None = None, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The report a player gets when his orders are refused, in `lang`; only he receives it."""
     shown = show(state, player)
-    what = f"Your orders for turn {turn}:" if isinstance(turn, int) else \
-        "Your orders sent ahead (turn: next):" if orders else "Your standing orders:"
+    game = state["ruleset"]
+    _ = translator(lang, game).gettext
+    what = _("Your orders for turn %(turn)s:") % {"turn": turn} if isinstance(turn, int) else \
+        _("Your orders sent ahead (turn: next):") if orders else _("Your standing orders:")
     if not orders and standing:
         orders = standing
-    return env().get_template("common/error.txt.j2").render(
-        ruleset=state["ruleset"], game=state["game"], player=player, turn=turn, what=what,
-        orders=[order_text(o) for o in orders], message=message, current_turn=shown["turn"],
+    return env_for(lang, game).get_template("common/error.txt.j2").render(
+        ruleset=game, game=state["game"], player=player, turn=turn, what=what,
+        orders=[localize(order_text(o), game, lang) for o in orders], message=refusal_text(message, lang, game),
+        current_turn=shown["turn"],
         waiting_for=shown["waiting_for"],
-        legal=summarize_orders(shown["legal_orders"]) if player in shown["waiting_for"] else [])
+        legal=summarize_orders(shown["legal_orders"], lang, game) if player in shown["waiting_for"] else [])
 

@@ -402,6 +402,12 @@ def _errors(value: Any, name: str, prefix: str = "") -> list[str]:
     return out
 
 
+def queue_slot(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """What a queued entry answers: a newer entry of the same slot replaces it. A player's choice of
+    language (a mail command) is a slot of its own, so it never replaces his orders, nor they it."""
+    return entry["player"], entry.get("turn"), "language" in entry
+
+
 class GamesDir:
     """The folder holding every game; a git repository of its own.
 
@@ -658,7 +664,7 @@ class GamesDir:
         """Queue orders; a newer file from the same player for the same turn replaces the older one
         (should the process die before the older one is gone, `pbem advance` drops it)."""
         qdir = self.queue_dir(game)
-        replaced = [p for p, e in self.queued(game) if e["player"] == entry["player"] and e["turn"] == entry["turn"]]
+        replaced = [p for p, e in self.queued(game) if queue_slot(e) == queue_slot(entry)]
         path = qdir / f"{time.time_ns():020d}-{entry['player']}.yaml"
         write_atomic(path, dump_yaml(entry))
         for old in replaced:

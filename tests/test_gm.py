@@ -677,7 +677,7 @@ def test_set_refusals(pbem: Any, inbox: Path) -> None:
     before = snapshot(t.games)
     assert_usage_error(pbem("set", "m1", "--policy", "sometimes"),
                        "Invalid value for '--policy': 'sometimes' is not one of 'wait', 'default', 'bot'.")
-    assert_usage_error(pbem("set", "m1"), "say what to set: --deadline, --grace, --policy or --reports")
+    assert_usage_error(pbem("set", "m1"), "say what to set: --deadline, --grace, --policy, --reports, --language or --timezone")
     assert_error(pbem("set", "m1", "--grace", "6h"),
                  "set a deadline (such as --deadline 48h) before a grace period or a policy")
     assert_error(pbem("set", "m1", "--policy", "bot"),

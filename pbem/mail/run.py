@@ -23,11 +23,13 @@ from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
 from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, thread_id, thread_of
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
-from pbem.mail.commands import command_in, games_lines, help_context, mentions_command, standing_context, withdraw
+from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, translator
+from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
+                                standing_context, withdraw)
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
 from pbem.mail.seats import Proven, example_orders, proven_seat, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
-from pbem.report import BEGIN, END, env, wrap72
+from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
 
@@ -71,18 +73,22 @@ def keyed(config: Config, state: dict[str, Any], player: str, mid: str, refs: li
 
 
 def subject(config: Config, state: dict[str, Any], player: str, kind: str = "report") -> str:
+    """A mail's subject, in the player's language: the prefix, the game, the turn and whose move."""
+    _ = translator(language_of(state, player, config)).gettext
     game, turn = state["game"], state["engine"]["turn"]
+    waiting = ", ".join(waiting_for(state))
     if kind == "welcome":
-        move = "your move" if player in waiting_for(state) else f"waiting for {', '.join(waiting_for(state))}"
-        what = f"welcome to {ruleset_of(state).title}; turn {turn}: {move}"
+        move = _("your move") if player in waiting_for(state) else _("waiting for %(players)s") % {"players": waiting}
+        what = _("welcome to %(title)s; turn %(turn)s: %(move)s") % {"title": ruleset_of(state).title,
+                                                                    "turn": turn, "move": move}
     elif kind == "refused":
-        what = f"turn {turn}: your orders were refused"
+        what = _("turn %(turn)s: your orders were refused") % {"turn": turn}
     elif state["status"] == "finished":
-        what = "the game is over"
+        what = _("the game is over")
     elif player in waiting_for(state):
-        what = f"turn {turn}: your move"
+        what = _("turn %(turn)s: your move") % {"turn": turn}
     else:
-        what = f"turn {turn}: waiting for {', '.join(waiting_for(state))}"
+        what = _("turn %(turn)s: waiting for %(players)s") % {"turn": turn, "players": waiting}
     return f"{config.subject_prefix} {game} {what}".strip()
 
 
@@ -100,7 +106,8 @@ def post_report(postman: Postman, state: dict[str, Any], player: str, seq: int, 
     ids = keyed(config, state, player, mid, refs)
     msg = compose(config, name, address, subject(config, state, player, kind), text, ids.message_id,
                   in_reply_to=ids.in_reply_to, references=ids.references or None, date=_date(),
-                  picture=board_picture(state, player) if kind in PICTURED and config.pictures else None,
+                  picture=board_picture(state, player, language_of(state, player, config))
+                  if kind in PICTURED and config.pictures else None,
                   reply_to=ids.reply_to)
     postman.post(f"{game}.{player}.{seq:04d}", msg)
     threads[player] = mid
@@ -109,7 +116,7 @@ def post_report(postman: Postman, state: dict[str, Any], player: str, seq: int, 
 PICTURED = ("report", "welcome")  # the mails that show the board (a refusal does not)
 
 
-def board_picture(state: dict[str, Any], player: str) -> Picture | None:
+def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> Picture | None:
     """The board as `player` may see it, as a PNG for his mail; drawn only when a mail is posted.
     None (the mail goes out as text alone, complete on its own) if it cannot be drawn."""
     from pbem.mail.phone import phone_board_svg
@@ -122,13 +129,16 @@ def board_picture(state: dict[str, Any], player: str) -> Picture | None:
         print(f"Warning: no board picture in {state['game']}'s mail to {player}: "
               f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return None
-    return Picture(png, f"The board of {state['game']} at turn {turn}, as {player} may see it",
-                   f"{state['game']}-turn-{turn}.png")
+    alt = translator(lang).gettext("The board of %(game)s at turn %(turn)s, as %(player)s may see it") % {
+        "game": state["game"], "turn": turn, "player": player}
+    return Picture(png, alt, f"{state['game']}-turn-{turn}.png")
 
 
 def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
-    """Remind a late player once; tell the others whom the game waits for."""
-    from pbem.deadlines import after_the_deadline, due, stamp
+    """Remind a late player once; tell the others whom the game waits for. Each reads it in his
+    language, the due time in his time zone."""
+    from pbem.deadlines import after_the_deadline, due
+    from pbem.i18n import moment_text
 
     config = postman.config
     when = due(state)
@@ -136,20 +146,24 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
     sent = state.get("reminders", {}).get(str(turn), 0)  # a turn reminded again (after a pause) gets new mail
     for player in player_names(state):
         name, address = player_address(state, player)
+        lang = language_of(state, player, config)
+        _ = translator(lang).gettext
+        by = moment_text(when, lang, timezone_of(state, player, config), _date()) if when else "-"
         # in the player's thread: a reply to a reminder finds game, player and turn like one to a report
         root, previous = thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)
         refs = [r for r in dict.fromkeys([root, previous]) if r]
         if player == late:
             passive = ruleset_of(state).passive_order(state["engine"], late)
-            after = after_the_deadline(state["deadline"], None if passive is None else order_text(passive))
-            text = (f"Game {game} waits for your orders for turn {turn}.\n"
-                    + wrap72(f"They are due by {stamp(when) if when else '-'}. {after}", 0)
-                    + "\nYour latest report has a turn file ready to fill in.\n")
-            what = f"reminder: turn {turn} is due"
+            order = None if passive is None else localize(order_text(passive), state["ruleset"], lang)
+            after = after_the_deadline(state["deadline"], order, lang)
+            text = (_("Game %(game)s waits for your orders for turn %(turn)s.") % {"game": game, "turn": turn} + "\n"
+                    + wrap72(_("They are due by %(due)s.") % {"due": by} + f" {after}", 0)
+                    + "\n" + _("Your latest report has a turn file ready to fill in.") + "\n")
+            what = _("reminder: turn %(turn)s is due") % {"turn": turn}
         else:
-            text = wrap72(f"Game {game} is waiting for {late} (turn {turn}, due by "
-                          f"{stamp(when) if when else '-'}).", 0) + "\n"
-            what = f"turn {turn}: waiting for {late}"
+            text = wrap72(_("Game %(game)s is waiting for %(player)s (turn %(turn)s, due by %(due)s).")
+                          % {"game": game, "player": late, "turn": turn, "due": by}, 0) + "\n"
+            what = _("turn %(turn)s: waiting for %(players)s") % {"turn": turn, "players": late}
         ids = keyed(config, state, player, reminder_id(config, game, player, turn, sent), refs)
         msg = compose(config, name, address, f"{config.subject_prefix} {game} {what}".strip(), text,
                       ids.message_id, in_reply_to=ids.in_reply_to, references=ids.references, date=_date(),
@@ -157,15 +171,18 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
         postman.post(f"{state['game']}.{player}.remind-{turn:04d}" + (f"-{sent}" if sent > 1 else ""), msg)
 
 
-def welcome_text(state: dict[str, Any], player: str, token: str, report: str, reply_keys: bool = True) -> str:
-    """The welcome mail of a seat's player (a newcomer to a seat is greeted by his own name); with
-    `reply_keys` he is told to reply with his order alone."""
+def welcome_text(state: dict[str, Any], player: str, token: str, report: str, reply_keys: bool = True,
+                 lang: str = DEFAULT_LANGUAGE) -> str:
+    """The welcome mail of a seat's player in `lang` (a newcomer to a seat is greeted by his own name);
+    with `reply_keys` he is told to reply with his order alone."""
     ruleset = ruleset_of(state)
+    templates = env_for(lang, ruleset.name)
+    _ = translator(lang).gettext
     view = show(state, player)["view"]
-    rules = env().get_template(f"{ruleset.name}/rules.txt.j2").render(view=view)
-    players = [f"{p['name']} (played by {p['person']})" if p.get("person") else p["name"]
-               for p in state["players"]]
-    return env().get_template("common/welcome.txt.j2").render(
+    rules = templates.get_template(f"{ruleset.name}/rules.txt.j2").render(view=view)
+    players = [_("%(seat)s (played by %(person)s)") % {"seat": p["name"], "person": p["person"]}
+               if p.get("person") else p["name"] for p in state["players"]]
+    return templates.get_template("common/welcome.txt.j2").render(
         title=ruleset.title, game=state["game"], player=player, name=player_address(state, player)[0],
         token=token, players=players, rules=rules.strip(), report=report, reply_keys=reply_keys)
 
@@ -196,16 +213,25 @@ def reply_name(mail: Incoming) -> str:
     return "reply-" + hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]
 
 
+def seat_language(config: Config, seat: tuple[dict[str, Any], str] | None) -> str:
+    """The language an answer to a seat's player is written in (no seat: the host's)."""
+    return language_of(seat[0], seat[1], config) if seat is not None else config.language
+
+
 def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str, Any], str] | None = None,
-          hidden: list[str] | None = None, picture: Picture | None = None, **context: Any) -> None:
-    """An answer to a player's mail, threaded under it. With `seat` (the game and seat whose registered
-    address sent the mail) the answer is in that seat's thread: its id names game, seat and turn, and
-    its References carry the thread's root and latest report, so a reply to it finds the game. Without,
-    it names nothing. The mail's subject is echoed with its `hidden` words (tokens) left out."""
+          hidden: list[str] | None = None, picture: Picture | None = None, lang: str | None = None,
+          **context: Any) -> None:
+    """An answer to a player's mail, threaded under it, in his language (`lang`, else his seat's, else
+    the host's). With `seat` (the game and seat whose registered address sent the mail) the answer is
+    in that seat's thread: its id names game, seat and turn, and its References carry the thread's root
+    and latest report, so a reply to it finds the game. Without, it names nothing. The mail's subject is
+    echoed with its `hidden` words (tokens) left out."""
     config = postman.config
     subject = hide_tokens(mail.subject, hidden or [])
-    body = env().get_template(template).render(date=mail.message.get("Date", "(no date)"),
-                                               subject=subject, begin=BEGIN, end=END, **context)
+    lang = lang or seat_language(config, seat)
+    templates = env_for(lang, seat[0]["ruleset"] if seat is not None else None)
+    body = templates.get_template(template).render(date=mail.message.get("Date", translator(lang).gettext("(no date)")),
+                                                   subject=subject, begin=BEGIN, end=END, **context)
     subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     if seat is not None:
         state, player = seat
@@ -317,7 +343,7 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                 stale_reply(proven, turnfile)
                 also = mentions_command(lines)
                 if also:
-                    raise TurnFileError(f"'{also}' is a command: send it alone, in a mail of its own")
+                    raise TurnFileError(COMMAND_ALONE % {"command": also})
             done = submit(gd, data, source=f"mail {mail.message_id}", sender=mail.sender,
                           proven=(proven.game, proven.player) if proven is not None else None)
         except AuthError:
@@ -326,21 +352,27 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         except PbemError as exc:
             seat = (proven.state, proven.player) if proven is not None else sender_seat(gd, mail, turnfile)
             if keys is not None and proven is None and isinstance(exc, NoOrders) and not hidden:
-                plays = games_lines(gd, mail.sender)  # a fresh mail of a player: his games, and how to reply
+                return_to = seat or first_seat(gd, mail.sender)  # a fresh mail of a player: his games, and how to reply
+                lang = seat_language(postman.config, return_to)
+                plays = games_lines(gd, mail.sender, lang, timezone_of(*return_to, postman.config) if return_to else None)
                 if plays:
-                    return answer_games(postman, mail, plays, hidden, seat)
+                    return answer_games(postman, mail, plays, hidden, seat, lang=lang)
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
             message = hide_tokens(str(exc), hidden)
             if proven is not None and lines:  # a reply of his own lines: what he may send now
                 state = gd.load(proven.game)
-                context = help_context(state, proven.player)
+                lang = language_of(state, proven.player, postman.config)
+                context = help_context(state, proven.player, lang)
                 reply(postman, mail, "common/reply-refused.txt.j2", seat=(state, proven.player), hidden=hidden,
-                      message=message, legal=context["legal"], game=proven.game, turn=context["turn"],
-                      move=context["move"])
+                      message=refusal_text(message, lang, state["ruleset"]), legal=context["legal"],
+                      game=proven.game, turn=context["turn"], move=context["move"])
             else:
-                reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden, message=message,
-                      example=example_orders(seat))
+                lang = seat_language(postman.config, seat)
+                game = seat[0]["ruleset"] if seat is not None else None
+                reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden,
+                      message=refusal_text(message, lang, game),
+                      example=[localize(line, game, lang) for line in example_orders(seat)])
             return f"mail from {mail.sender}: refused: {message.splitlines()[0]}"
         state = gd.load(done.game)
         # the ack names the turn after these orders: a reply to it gives the player's next ones (orders
@@ -352,10 +384,13 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             except PbemError:
                 pass
         seat = (state, done.player)
+        lang, game = language_of(state, done.player, postman.config), state["ruleset"]
         orders = [hide_tokens(order_text(o), hidden) for o in done.orders]
         standing = None if done.standing is None else [order_text(o) for o in done.standing]
         reply(postman, mail, "common/ack.txt.j2", seat=seat, hidden=hidden, game=done.game, turn=done.turn,
-              orders=orders, replaced=done.replaced, paused=done.paused, standing=standing, reports=done.reports)
+              orders=[localize(o, game, lang) for o in orders], replaced=done.replaced, paused=done.paused,
+              standing=None if standing is None else [localize(o, game, lang) for o in standing],
+              reports=done.reports)
         what = [f"queued {', '.join(orders)}"] if orders else []
         what += [] if standing is None else [f"standing orders {'; '.join(standing) or 'cleared'}"]
         what += [] if done.reports is None else [f"reports {done.reports}"]
@@ -364,50 +399,81 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         raise scrub(exc, hidden) from None
 
 
+# Refusals worded here, in English (the GM's console and the commit read them so); the player reads
+# them in his language (`pbem.report.refusal_text` finds the values back by the format).
+STALE_REPLY = N_("your reply answers turn %(turn)s; the game is at turn %(current)s: reply to your latest report "
+                 "(or send 'status' to get it again)")
+COMMAND_ALONE = N_("'%(command)s' is a command: send it alone, in a mail of its own")
+REFUSALS = (STALE_REPLY, COMMAND_ALONE)
+
+
 def stale_reply(proven: Proven, turnfile: dict[str, Any]) -> None:
     """Refuse orders of a reply to a mail of a decision that has passed: they are never applied to
     another decision."""
     turn, current = turnfile.get("turn"), proven.state["engine"]["turn"]
     if isinstance(turn, int) and turn < current and proven.state["status"] == "active":
-        raise StaleTurn(f"your reply answers turn {turn}; the game is at turn {current}: reply to your "
-                        f"latest report (or send 'status' to get it again)")
+        raise StaleTurn(STALE_REPLY % {"turn": turn, "current": current})
 
 
 def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, command: str,
            hidden: list[str]) -> str:
-    """Answer a mail command by mail, to the player alone; none changes the game."""
+    """Answer a mail command by mail, to the player alone, in his language; none changes the game
+    (`language XX` queues his choice, which this run applies to his seat)."""
     from pbem.report import render_report
 
+    config = postman.config
     state, player = gd.load(proven.game), proven.player
     seat = (state, player)
+    lang, zone = language_of(state, player, config), timezone_of(state, player, config)
     line = f"mail from {mail.sender}: {proven.game}: answered '{command}'"
     if command == "help":
-        reply(postman, mail, "common/cmd-help.txt.j2", seat=seat, hidden=hidden, **help_context(state, player))
+        reply(postman, mail, "common/cmd-help.txt.j2", seat=seat, hidden=hidden, **help_context(state, player, lang))
     elif command == "status":
-        report = render_report(state, player, [], postman.config.reply_keys)
-        picture = board_picture(state, player) if postman.config.pictures else None
+        report = render_report(state, player, [], config.reply_keys, lang, zone)
+        picture = board_picture(state, player, lang) if config.pictures else None
         reply(postman, mail, "common/cmd-status.txt.j2", seat=seat, hidden=hidden, picture=picture, report=report)
     elif command == "games":
-        return answer_games(postman, mail, games_lines(gd, mail.sender), hidden, seat, intro=None)
+        return answer_games(postman, mail, games_lines(gd, mail.sender, lang, zone), hidden, seat, intro=None)
     elif command == "standing":
         reply(postman, mail, "common/cmd-standing.txt.j2", seat=seat, hidden=hidden,
-              **standing_context(state, player))
+              **standing_context(state, player, lang))
     elif command == "undo":
-        withdrawn = withdraw(gd, state, player)
+        withdrawn = withdraw(gd, state, player, lang)
         reply(postman, mail, "common/cmd-undo.txt.j2", seat=seat, hidden=hidden, game=proven.game,
               withdrawn=withdrawn)
         line += f" (withdrew {len(withdrawn)})"
+    elif command.startswith("language "):
+        asked = command.split(" ", 1)[1]
+        known = asked in dict(language_choices())
+        if known:
+            choose_language(gd, state, player, asked, mail.message_id)
+            line += f" (queued language {asked})"
+        reply(postman, mail, "common/cmd-language.txt.j2", seat=seat, hidden=hidden, lang=asked if known else lang,
+              known=known, asked=asked, game=proven.game, choices=language_choices())
     return line
 
 
-HOW_TO_REPLY = ("Your mail names no game and carries no orders pbem can read. To play, reply to the latest "
-                "mail of your game with your order alone on a line.")
+def choose_language(gd: GamesDir, state: dict[str, Any], player: str, lang: str, message_id: str) -> None:
+    """A player's `language XX`, queued as his orders are: the run that read it applies it to his seat,
+    saves and commits the state as it does every change, and writes his next mail in it. (The state
+    has one writer, the batch; the queue is what survives a run that dies before its commit.)"""
+    from pbem.game import now
+
+    gd.enqueue(state["game"], {"player": player, "turn": None, "received": now(),
+                               "source": f"mail {message_id}", "language": lang})
+
+
+HOW_TO_REPLY = N_("Your mail names no game and carries no orders pbem can read. To play, reply to the latest "
+                  "mail of your game with your order alone on a line.")
 
 
 def answer_games(postman: Postman, mail: Incoming, plays: list[dict[str, str]], hidden: list[str],
-                 seat: tuple[dict[str, Any], str] | None, intro: str | None = HOW_TO_REPLY) -> str:
+                 seat: tuple[dict[str, Any], str] | None, intro: str | None = HOW_TO_REPLY,
+                 lang: str | None = None) -> str:
     """The `games` answer: the sender's games on this host (also what a fresh mail of his gets)."""
-    reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, intro=intro)
+    lang = lang or seat_language(postman.config, seat)
+    reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, lang=lang,
+          intro=translator(lang).gettext(intro) if intro else intro)
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)})"
 
 
