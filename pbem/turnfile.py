@@ -669,12 +669,17 @@ def _property_names(text: str) -> frozenset[str]:
 
 def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] | None = None,
                  key: str = "orders") -> None:
-    """Each item of `key` against a schema; every problem at once. Each item is first put in the case
-    the schema expects (`fold_case`), in the list itself: the caller goes on with them as the game
-    reads them. A schema that does not exist raises FileNotFoundError before anything changes."""
+    """Each item of `key` against a schema; every problem at once. Each item is first written in the
+    game's canonical order words (a player's `bieten 7` is `bid 7`: pbem.i18n.canonical, so the queue,
+    the order log and turn files keep one form whatever language he wrote in) and put in the case the
+    schema expects (`fold_case`), in the list itself: the caller goes on with them as the game reads
+    them. A schema that does not exist raises FileNotFoundError before anything changes."""
+    from pbem.i18n import canonical
+
     part = schema(order_schema)
+    game = order_schema.rsplit(".", 1)[0]  # `medici.orders`, `medici.standing`: the game's words
     for i, item in enumerate(orders):
-        orders[i] = _as_pair(fold_case(item, part), part)
+        orders[i] = _as_pair(fold_case(canonical(item, game), part), part)
     problems = []
     for i, item in enumerate(orders):
         problems += schema_errors(item, order_schema, lines, (key, i))
