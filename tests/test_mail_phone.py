@@ -30,7 +30,7 @@ import pytest
 import helpers
 from pbem.config import Config
 from pbem.game import new_game, waiting_for
-from pbem.mail.compose import Picture, compose, picture_cid
+from pbem.mail.compose import compose, picture_cid
 from pbem.mail.phone import PHONE, blocks, phone_board_svg, phone_html
 from pbem.mail.run import board_picture, welcome_text
 from pbem.pictures import board_png

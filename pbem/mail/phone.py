@@ -1,12 +1,14 @@
-"""The HTML part of a report mail, written for a phone: a screen 360 CSS pixels wide.
+"""The HTML part of a report mail, written for a phone (a screen 360 CSS pixels wide), and the board
+drawn for it.
 
 The HTML is made from the mail's own text, the very text of the plain part, by reading the structure
 every report template writes: the title and the headings (lines of capitals at the margin), the events
 (`[  38] ...`), tables (a header of words over aligned rows; tables cut by `|` into groups; the boxes of
 a board drawn with `+--+` and `|`; a grid of short codes such as a city), lists under a line ending in
-`:`, the orders a player may send (`You may send: a; b.` and the lists under `You may send:` or `You may
-place:`), the order block between the reply markers, and lines broken at 72 columns (joined again where
-the next word would not have fitted). Whatever it does not recognise is shown line by line.
+`:`, the orders a player may send (the items that start with an order of the report's order block, in
+any language; in a refusal, which has no block, those under an English `You may send:`), the order
+block between the reply markers, and lines broken at 72 columns (joined again where the next word would
+not have fitted). Whatever it does not recognise is shown line by line.
 
 So the HTML shows exactly the words of the text, nothing more (it cannot show what the player's report
 does not) and nothing less (a line a template adds shows up without anyone writing HTML for it), for
@@ -14,7 +16,11 @@ every game, a fifth one, a template a GM changed and every other mail pbem write
 
 Styles are inline (mail clients strip <style> in places). Colours are the page's own (`Canvas`,
 `CanvasText`, with `color-scheme: light dark`) or tints that read on light and dark alike, so dark mode
-keeps every word readable; the picture has a white background of its own.
+keeps every word readable; the picture has a white background of its own. The HTML is ASCII in lines
+of at most 76 characters, so the part goes as 7-bit text.
+
+The board for a phone (`phone_board_svg`) is templates/<game>/board-phone.svg.j2: 360 units wide, no
+word under 10 units (9.4 pixels when shown 340 wide), drawn at twice its size.
 """
 
 from __future__ import annotations
@@ -97,13 +103,12 @@ def is_rule(line: str) -> bool:
     return len(line.strip()) >= 20 and set(line.strip()) <= {"=", "-"} and line.strip() not in (BEGIN, END)
 
 
-def joined(lines: list[str], i: int, deeper_only: bool = False) -> tuple[str, int]:
+def joined(lines: list[str], i: int) -> tuple[str, int]:
     """The logical line starting at `i`: the physical lines the wrapping made of it, joined; and the
     index after it."""
     text, j = lines[i].strip(), i + 1
     last = lines[i]
-    while j < len(lines) and not structural(lines, j) and broken_before(last, lines[j], indent(lines[i])) \
-            and (not deeper_only or indent(lines[j]) > indent(lines[i])):
+    while j < len(lines) and not structural(lines, j) and broken_before(last, lines[j], indent(lines[i])):
         text += " " + lines[j].strip()
         last = lines[j]
         j += 1
@@ -259,8 +264,8 @@ def grid_rows(lines: list[str], i: int) -> tuple[list[list[str]], int] | None:
     one space or two between them; a single blank line may stand inside. Its rows of cells (by column,
     '' where a row has none), and the index after it."""
     def grid_line(line: str) -> bool:
-        words = line.split()
-        return len(words) >= 10 and all(len(w) <= 3 for w in words) and "   " not in line.strip()
+        codes = line.split()
+        return len(codes) >= 10 and all(len(c) <= 3 for c in codes) and "   " not in line.strip()
 
     j, rows = i, []
     while j < len(lines):
@@ -315,8 +320,9 @@ def tabular(line: str, columns: int) -> bool:
 
 
 def header_cells(line: str) -> list[str]:
-    words = line.split()
-    return words if len(words) >= 3 and not any(c.isdigit() for c in line) else []
+    """The column names of a table's header: three words or more, no number among them."""
+    names = line.split()
+    return names if len(names) >= 3 and not any(c.isdigit() for c in line) else []
 
 
 def table_rows(lines: list[str], i: int) -> tuple[list[tuple[str, list[list[str]]]], int] | None:
