@@ -30,7 +30,7 @@ from pbem.store import GamesDir
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "pbem" / "locale"
-GAMES = ("medici",)
+GAMES = ("medici", "medici-strozzi")
 LANGS = ("de", "nl")
 WIDTH = 72
 
@@ -115,6 +115,8 @@ PLAYED = [
     ("medici", NAMES[:3], {"edition": "amigo"}, "i18n-amigo-3", "g1"),
     ("medici", LONG[:6], {"edition": "amigo"}, "i18n-amigo-6-long", "a-game-id-of-forty-characters-0123456789"),
     ("medici", LONG[:5], {"edition": "riogrande"}, "i18n-rg-5-long", "g1"),
+    ("medici-strozzi", ["lorenzo", "filippo"], {}, "i18n-strozzi", "g1"),
+    ("medici-strozzi", LONG[:2], {}, "i18n-strozzi-long", "a-game-id-of-forty-characters-0123456789"),
 ]
 
 
@@ -147,6 +149,38 @@ def test_every_report_is_in_the_language_and_fits(tmp_path: Path, ruleset: str, 
         state = helpers.bot_move(state)
     assert not bad, "\n".join(bad[:20])
     assert rendered > 20 * len(names)
+
+
+# the engines' reasons, which the events carry in English, in every shape they come in
+REASONS = {
+    "medici": [
+        {"type": "day_start", "day": 1, "cards": 18, "start_player": "anna", "why": "drawn at random"},
+        {"type": "day_start", "day": 2, "cards": 18, "start_player": "anna", "why": "the poorest"},
+        {"type": "day_start", "day": 3, "cards": 18, "start_player": "ben", "why": "drawn among the poorest (anna, ben)"},
+        {"type": "pass", "player": "cleo", "forced": "only 1 free space in the hold"},
+        {"type": "pass", "player": "cleo", "forced": "only 2 free spaces in the hold"},
+        {"type": "pass", "player": "cleo", "forced": "only 3 money, the lowest bid is 7"},
+        {"type": "unsold", "lot": ["gold-10"]},
+    ],
+    "medici-strozzi": [
+        {"type": "round_over", "round": 1, "why": "the bag is empty"},
+        {"type": "round_over", "round": 2, "why": "lorenzo's ships are full"},
+        {"type": "score_harbour", "round": 1, "harbour": "C", "values": {"lorenzo": 4, "filippo": 4}, "winner": None,
+         "moves": {"spices": {"from": 0, "to": 1}, "silk": {"from": 0, "to": 0}}, "markers": {"lorenzo": 10, "filippo": 0}},
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engines_reasons_are_in_the_language(lang: str, game: str) -> None:
+    event = fresh_env(lang, game).get_template(f"{game}/events.j2").module.event
+    english = report.env().get_template(f"{game}/events.j2").module.event
+    for e in REASONS[game]:
+        text = str(event(e))
+        assert not english_left(text, game), (text, english_left(text, game))
+        assert text != str(english(e))
+        assert "(anna, ben)" in text or "anna, ben" not in str(english(e))
 
 
 def test_the_english_reports_are_as_written(tmp_path: Path) -> None:
