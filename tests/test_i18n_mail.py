@@ -1,0 +1,238 @@
+"""Players in German and Dutch by mail: whole games of every ruleset with a German and a Dutch player who
+reply with the order alone in their own order words (`bieten 7`, `passen`, `ziehen`), from the shapes
+of reply real clients write; every mail in its reader's language, at 72 columns, with no other
+player's secret; the log and turn files keep the canonical orders. And the player's own `language de`,
+the stranger's answer in the host's language, a reminder's due time in the player's time zone."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+
+from conftest import Pbem
+from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, address, player_of
+from helpers import seed_args
+from pbem import bots
+from pbem.i18n import order_words
+from pbem.rules.base import get_ruleset, order_text
+from test_mail_hardening import SEED, at
+from test_reply_keys import CLIENTS, answers, latest, mail_lines, plain, reply, typed
+
+PLAYERS = {"medici": ("anna", "ben", "cleo"), "medici-strozzi": ("anna", "ben"), "medina": ("anna", "ben", "cleo"),
+           "florenz": ("anna", "ben", "cleo")}
+LANGS = {"anna": "de", "ben": "nl", "cleo": "en"}
+# a word each language's mail to a player is sure to hold in its subject
+SUBJECT_WORD = {"de": re.compile(r"\b(Zug|Partie|willkommen)\b"), "nl": re.compile(r"\b(beurt|partij|welkom)\b"),
+                "en": re.compile(r"\b(turn|game|welcome)\b")}
+
+
+@pytest.fixture
+def g(pbem: Pbem) -> MailGames:
+    return MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+
+
+def new_game(g: MailGames, ruleset: str, players: tuple[str, ...], *extra: str) -> dict[str, str]:
+    """A game whose German and Dutch players read their welcome in their language; the tokens as
+    `pbem new` printed them."""
+    g.write_config()
+    args = ["new", ruleset, "g1", *seed_args(SEED), "--json", *extra]
+    for p in players:
+        args += ["--player", f"{p}={address(p)}"]
+        if LANGS[p] != "en":
+            args += ["--language", f"{p}={LANGS[p]}"]
+    r = g.pbem(*args)
+    assert r.exit_code == 0, r.output
+    for msg in g.outbox.new():
+        g.welcome[player_of(msg)] = msg
+    g.tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
+    return g.tokens
+
+
+def in_words(text: str, game: str, lang: str, pick: int) -> str:
+    """An order as a player of `lang` types it: each canonical word in one of his words (`pick` chooses
+    among them, so every word a language has is sent now and then)."""
+    words = order_words(game)
+
+    def swap(m: re.Match[str]) -> str:
+        spelt = words.get(m.group(0), {}).get(lang)
+        return spelt[pick % len(spelt)] if spelt else m.group(0)
+
+    return re.sub(r"(?<![\w-])[A-Za-z_][\w-]*(?![\w-])", swap, text) if lang != "en" else text
+
+
+def body(msg: Any) -> str:
+    return plain(msg)
+
+
+@pytest.mark.parametrize("ruleset", list(PLAYERS))
+def test_a_whole_game_with_a_german_and_a_dutch_player_in_their_order_words(g: MailGames, ruleset: str) -> None:
+    """Every decision answered by a one-line reply in the mover's own words, to the end: each queued as
+    its canonical order, none refused; each player's mail in his language, at 72 columns, with no
+    other player's token and no seed before the end; the log holds exactly the canonical orders."""
+    tokens = new_game(g, ruleset, PLAYERS[ruleset])
+    mails = list(g.welcome.values())
+    sent: list[tuple[str, Any]] = []
+    typed_words: set[str] = set()
+    for n in range(2000):
+        shown = g.pbem.show("g1")
+        if shown["status"] != "active":
+            break
+        player = shown["waiting_for"][0]
+        seen = g.pbem.show("g1", player)
+        order = bots.choose(ruleset, seen["view"], player, seen["legal_orders"])
+        line = in_words(typed(order), ruleset, LANGS[player], n)
+        typed_words.add(line.split()[0].casefold())
+        client = CLIENTS[n % len(CLIENTS)]
+        g.inbox.deliver(client(latest(g, player), player, line))
+        r = g.advance()
+        assert mail_lines(r.output) == [f"mail from {address(player)}: g1 turn {seen['turn']}: queued "
+                                        f"{order_text(order)}"], (client.__name__, line, r.output)
+        sent.append((player, order))
+        mails += g.outbox.new()
+    assert g.pbem.show("g1")["status"] == "finished"
+    log = g.state("g1")["log"]
+    assert [(e["player"], e["order"]) for e in log if e.get("by") is None] == sent
+    assert g.pbem("verify", "g1").exit_code == 0
+    assert g.inbox.set_aside() == []
+    if order_words(ruleset):  # the players did type words of their own languages
+        assert typed_words - {typed(o).split()[0].casefold() for _, o in sent}, typed_words
+    seed = g.state("g1")["seed"]
+    for msg in mails:
+        to = player_of(msg)
+        text = body(msg)
+        assert [line for line in text.splitlines() if len(line) > 72] == [], (to, msg["Subject"])
+        assert SUBJECT_WORD[LANGS[to]].search(str(msg["Subject"])), (to, msg["Subject"])
+        for other, token in tokens.items():
+            if other != to:
+                assert token not in text, f"{other}'s token in a mail to {to}"
+        if "the game is over" not in str(msg["Subject"]) and "Partie ist zu Ende" not in str(msg["Subject"]) \
+                and "partij is afgelopen" not in str(msg["Subject"]):
+            assert seed not in text, f"the seed in a mail to {to} before the end"
+    acks = [m for m in mails if str(m["Message-ID"]).startswith("<pbem.reply.")]
+    for m in acks:
+        first = body(m).splitlines()[0]
+        assert first.startswith({"de": "Deine Befehle für die Partie g1", "nl": "Je orders voor partij g1",
+                                 "en": "Your orders for game g1"}[LANGS[player_of(m)]]), first
+
+
+def test_a_medici_game_keeps_the_hidden_cards_in_every_language(g: MailGames) -> None:
+    """The secrecy checks of tests/test_secrets.py over the German and Dutch reports of a whole game:
+    no player reads the bag's order or the cards set aside, in any language."""
+    from test_secrets import Secrets
+
+    rules = get_ruleset("medici")
+    tokens = new_game(g, "medici", PLAYERS["medici"])
+    for _ in range(400):
+        state = g.state("g1")
+        finished = state["status"] != "active"
+        secrets = Secrets(state["seed"], tokens, rules.view(state["engine"], None), finished)
+        for p in PLAYERS["medici"]:
+            text = g.pbem("show", "g1", "--as", p).stdout
+            secrets.check_text(text, p, f"show --as {p} ({LANGS[p]}) at turn {state['engine']['turn']}")
+        for msg in g.outbox.new():
+            secrets.check_text(body(msg), player_of(msg), f"mail {msg['Subject']}")
+        if finished:
+            break
+        player = g.pbem.show("g1")["waiting_for"][0]
+        seen = g.pbem.show("g1", player)
+        order = bots.choose("medici", seen["view"], player, seen["legal_orders"])
+        g.inbox.deliver(reply(latest(g, player), player, in_words(typed(order), "medici", LANGS[player], 0)))
+        g.advance()
+    assert g.state("g1")["status"] == "finished"
+
+
+# -- the player's own language ----------------------------------------------------------------------
+
+def command(g: MailGames, player: str, line: str) -> tuple[list[str], str]:
+    g.inbox.deliver(reply(latest(g, player), player, line))
+    r = g.advance()
+    got = answers(g)
+    assert len(got) == 1, r.output
+    return mail_lines(r.output), plain(got[0])
+
+
+@pytest.mark.parametrize("line, lang, said", [
+    ("language de", "de", "Ab jetzt schreibt pbem dir auf Deutsch, in der Partie g1."),
+    ("Sprache de.", "de", "Ab jetzt schreibt pbem dir auf Deutsch, in der Partie g1."),
+    ("taal nl", "nl", "Vanaf nu schrijft pbem je in het Nederlands, in partij g1."),
+])
+def test_a_player_chooses_his_language_by_mail(g: MailGames, line: str, lang: str, said: str) -> None:
+    new_game(g, "medici", ("cleo", "anna", "ben"))
+    lines, text = command(g, "cleo", line)
+    assert lines == [f"mail from {address('cleo')}: g1: answered 'language {lang}' (queued language {lang})"]
+    assert text.startswith(said + "\n"), text
+    assert next(p for p in g.state("g1")["players"] if p["name"] == "cleo")["language"] == lang
+    assert not any((g.root / "g1" / "queue").glob("*.yaml"))
+    _, text = command(g, "cleo", "status")  # and he reads his report in it
+    assert text.startswith({"de": "Dein letzter Bericht", "nl": "Je laatste verslag"}[lang]), text
+
+
+def test_an_unknown_language_is_answered_with_the_ones_pbem_writes(g: MailGames) -> None:
+    new_game(g, "medici", ("anna", "ben", "cleo"))
+    before = g.state("g1")
+    lines, text = command(g, "cleo", "language fr")
+    assert lines == [f"mail from {address('cleo')}: g1: answered 'language fr'"]
+    assert text == ("pbem does not write fr. Reply with one of these:\n"
+                    "  language en   (English)\n  language de   (Deutsch)\n  language nl   (Nederlands)\n")
+    assert g.state("g1")["players"] == before["players"]
+    _, text = command(g, "anna", "sprache xx")  # a German player is answered in German
+    assert text.startswith("pbem schreibt kein xx. Antworte mit einem von diesen:\n"), text
+
+
+def test_a_language_command_among_orders_is_refused(g: MailGames) -> None:
+    new_game(g, "medici", ("anna", "ben", "cleo"))
+    mover = g.pbem.show("g1")["waiting_for"][0]
+    g.inbox.deliver(reply(latest(g, mover), mover, "language de\ndraw"))
+    r = g.advance()
+    assert "'language de' is a command: send it alone, in a mail of its own" in r.output  # the GM reads English
+    (msg,) = answers(g)
+    assert {"anna": "'language de' ist ein Kommando: schicke es allein, in einer eigenen Mail",
+            "ben": "'language de' is een opdracht: stuur die alleen, in een eigen mail",
+            "cleo": "'language de' is a command: send it alone, in a mail of its own"}[mover] in plain(msg)
+
+
+def test_the_help_in_german_lists_command_words_pbem_reads(g: MailGames) -> None:
+    """Each command word the German and Dutch help names is one pbem takes."""
+    from pbem.mail.commands import command_in
+
+    new_game(g, "medici", ("anna", "ben", "cleo"))
+    for player, words in (("anna", ("hilfe", "status", "spiele", "dauerbefehle", "zurück", "sprache")),
+                          ("ben", ("hulp", "status", "spellen", "vast", "terug", "taal"))):
+        _, text = command(g, player, {"anna": "hilfe", "ben": "hulp"}[player])
+        for word in words:
+            assert re.search(rf"^  {word}\b", text, re.MULTILINE), (word, text)
+            assert command_in([word if word not in ("sprache", "taal") else f"{word} en"]) is not None, word
+
+
+def test_a_stranger_is_answered_in_the_hosts_language(g: MailGames) -> None:
+    from conftest_mail import player_mail
+
+    g.extra["language"] = "nl"
+    new_game(g, "medici", ("anna", "ben", "cleo"))
+    g.inbox.deliver(player_mail("mallory@evil.test", "bid: 7", subject="hello"))
+    g.advance()
+    (msg,) = answers(g)
+    assert plain(msg).startswith('Je mail van Sat, 21 Nov 2026 12:30:00 +0000 ("hello")\nkon niet worden gebruikt')
+
+
+def test_a_reminder_names_the_due_time_in_the_players_language_and_time_zone(
+        g: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
+    new_game(g, "medici", ("anna", "ben", "cleo"), "--deadline", "48h", "--grace", "6h", "--policy", "default",
+             "--timezone", "anna=Europe/Berlin", "--timezone", "ben=Europe/Amsterdam")
+    mover = g.pbem.show("g1")["waiting_for"][0]
+    at(monkeypatch, 37)
+    g.advance()
+    mails = {player_of(m): m for m in g.outbox.new()}
+    due = {"anna": "Montag, 23. November, 13:00 MEZ", "ben": "maandag 23 november, 13:00 CET",
+           "cleo": "2026-11-23T12:00:00Z"}
+    for p, m in mails.items():
+        text = " ".join(plain(m).split())
+        assert due[p] in text, (p, text)
+    late = " ".join(plain(mails[mover]).split())
+    assert {"anna": "Danach, nach weiteren 6h Nachfrist, wird der Befehl",
+            "ben": "Daarna, na nog 6h extra tijd, wordt de order",
+            "cleo": "After that and 6h of grace, the order"}[mover] in late, late
+    assert GM  # the mail came from the GM
