@@ -29,7 +29,7 @@ import pytest
 
 import helpers
 from pbem.config import Config
-from pbem.game import new_game, waiting_for
+from pbem.game import new_game, set_seat, waiting_for
 from pbem.mail.compose import compose, picture_cid
 from pbem.mail.phone import PHONE, blocks, phone_board_svg, phone_html
 from pbem.mail.run import board_picture, welcome_text
@@ -103,12 +103,14 @@ def bot_states(tmp_path: Path, ruleset: str, names: list[str], options: dict[str
 
 
 def texts_of_game(tmp_path: Path, ruleset: str, n: int, options: dict[str, str], seed: str,
-                  every: int = 13) -> Iterator[tuple[str, str]]:
+                  every: int = 13, language: str | None = None) -> Iterator[tuple[str, str]]:
     """(what, text) of every kind of text a game's mails carry: welcome mails, reports every `every`
-    orders (with the events since the last), refusals, the final report."""
+    orders (with the events since the last), refusals, the final report; in the players' `language`."""
     names = names_for(ruleset, n)
     gd = GamesDir(tmp_path / "games")
     state, tokens = new_game(gd, ruleset, "p1", [(p, f"{p}@example.org") for p in names], options, seed)
+    for p in names if language else []:
+        state = set_seat(state, p, "language", language)
     seen = 0
     steps = 0
     while True:
@@ -142,6 +144,20 @@ def test_the_html_shows_the_words_of_the_text_and_no_other(tmp_path: Path, rules
         assert markup.count("<pre") == text.count(BEGIN + "\n"), what  # the order block, and nothing else
         checked += 1
     assert checked > 6
+
+
+@pytest.mark.parametrize("ruleset,language", [("medici", "de"), ("medina", "nl"), ("florenz", "de")])
+def test_a_report_in_another_language_is_html_alike(tmp_path: Path, ruleset: str, language: str) -> None:
+    """Its headings, tables and orders are found as in English: the orders by the order block's."""
+    checked = 0
+    for what, text in texts_of_game(tmp_path, ruleset, 3, {}, f"phone-{language}-{ruleset}", 17, language):
+        markup = phone_html(text, "c", "the board")
+        assert html_words(markup) == words_of(text), what
+        if "refusal" not in what and BEGIN in text:
+            found = kinds(markup)
+            assert found["h1"] == 1 and found["h2"] >= 3 and found["pre"] == 1 and found["code"] >= 1, (what, found)
+            checked += 1
+    assert checked > 3
 
 
 def test_the_check_of_words_can_fail() -> None:
