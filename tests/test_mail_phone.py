@@ -29,7 +29,8 @@ import pytest
 
 import helpers
 from pbem.config import Config
-from pbem.game import new_game, set_seat, waiting_for
+from pbem.game import new_game, waiting_for
+from pbem.i18n import DEFAULT_LANGUAGE
 from pbem.mail.compose import compose, picture_cid
 from pbem.mail.phone import PHONE, blocks, phone_board_svg, phone_html
 from pbem.mail.run import board_picture, welcome_text
@@ -109,20 +110,20 @@ def texts_of_game(tmp_path: Path, ruleset: str, n: int, options: dict[str, str],
     names = names_for(ruleset, n)
     gd = GamesDir(tmp_path / "games")
     state, tokens = new_game(gd, ruleset, "p1", [(p, f"{p}@example.org") for p in names], options, seed)
-    for p in names if language else []:
-        state = set_seat(state, p, "language", language)
+    lang = language or DEFAULT_LANGUAGE
     seen = 0
     steps = 0
     while True:
         if steps % every == 0 or state["status"] != "active":
             for p in names:
-                text = render_report(state, p, state["events"][seen:])
+                text = render_report(state, p, state["events"][seen:], lang=lang)
                 yield (f"{seed} turn {state['engine']['turn']} {p}",
-                       wrap72(welcome_text(state, p, tokens[p], text) if steps == 0 else text))
+                       wrap72(welcome_text(state, p, tokens[p], text, lang=lang) if steps == 0 else text))
             if state["status"] == "active":
                 p = waiting_for(state)[0]
                 yield (f"{seed} refusal {p}", wrap72(render_error(
-                    state, p, state["engine"]["turn"], ["frob 7"], "order 'frob 7' is not one of this game's")))
+                    state, p, state["engine"]["turn"], ["frob 7"], "order 'frob 7' is not one of this game's",
+                    lang=lang)))
             seen = len(state["events"])
         if state["status"] != "active":
             return
