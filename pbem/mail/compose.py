@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
-import html
 from dataclasses import dataclass
 from datetime import datetime
 from email.headerregistry import Address
