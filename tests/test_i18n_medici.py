@@ -193,6 +193,62 @@ def test_the_english_reports_are_as_written(tmp_path: Path) -> None:
         assert render(state, p, state["events"], "en") == report.render_report(state, p, state["events"])
 
 
+# -- the boards ------------------------------------------------------------------------------------------------
+
+BOARD_ENGLISH = {
+    "medici": ["Goods tracks", "Holds", "money", "value", "auctioneer", "cards left", "high bid", "No lot", "The lot",
+               "day"],
+    "medici-strozzi": ["Harbours", "monopoly markers", "side", "Ships", "money", "ship", "harbour", "empty", "value",
+                       "drawn by", "tiles in the bag", "price", "bought by", "The lot", "No lot", "round"],
+}
+
+
+def picture_env(lang: str | None, game: str) -> jinja2.Environment:
+    """The pictures' environment, with the words of `lang` for `game` (None: as pbem.pictures makes it)."""
+    import pbem.pictures as pictures
+
+    base = pictures.env()
+    e = jinja2.Environment(loader=base.loader, autoescape=True, keep_trailing_newline=True,
+                           undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                           extensions=["jinja2.ext.i18n"] if lang else [])
+    e.globals.update({k: v for k, v in base.globals.items()
+                      if k not in ("_", "gettext", "ngettext", "pgettext", "npgettext")})
+    if lang:
+        install(e, lang, game)
+    return e
+
+
+def board_words(state: dict[str, Any], e: jinja2.Environment) -> str:
+    """The words of both boards (the wide one and the phone's) of `state`, drawn in `e`."""
+    import pbem.pictures as pictures
+    from pbem.mail.phone import phone_board_svg
+
+    saved = pictures.env
+    pictures.env = lambda: e  # type: ignore[assignment]
+    try:
+        svgs = [pictures.board_svg(state, state["players"][0]["name"]), phone_board_svg(state, None)]
+    finally:
+        pictures.env = saved  # type: ignore[assignment]
+    return "\n".join(re.sub(r"<title>.*?</title>", "", svg) for svg in svgs)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_boards_words_are_in_the_language(tmp_path: Path, lang: str, game: str) -> None:
+    """Where the pictures' environment has a language, the boards' own words are in it; where it has
+    none, the boards are drawn as written."""
+    names = NAMES[:4] if game == "medici" else ["lorenzo", "filippo"]
+    state, _ = new_game(GamesDir(tmp_path / "games"), game, "g1", [(p, f"{p}@example.org") for p in names], {},
+                        "i18n-boards")
+    for _step in range(12):
+        state = helpers.bot_move(state)
+    texts = " ".join(re.findall(r">([^<>]+)<", board_words(state, picture_env(lang, game))))
+    left = [w for w in BOARD_ENGLISH[game] if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", texts)]
+    assert not left
+    english = " ".join(re.findall(r">([^<>]+)<", board_words(state, picture_env(None, game))))
+    assert all(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", english) for w in ("money", "value"))
+
+
 # -- the catalogs -------------------------------------------------------------------------------------------
 
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
