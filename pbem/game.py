@@ -574,6 +574,20 @@ SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order plays
 SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot plays for him: %(order)s.")
 NOTICES = (STANDING_DROPPED, STANDING_REFUSED, DEADLINE_REMOVED, DEADLINE_SET, SEAT_TAKEN, PAUSED, RESUMED,
            ROLLED_BACK, SUBSTITUTE_DEFAULT, SUBSTITUTE_BOT)
+# Refusals a player meets most, in English (the GM's console and the commits read them so); the player
+# reads them in his language (`pbem.report.refusal_text` finds the values back by the format). Those
+# worded in pbem.game and pbem.mail.orders are listed by their English.
+STALE_REPLY = N_("your reply answers turn %(turn)s; the game is at turn %(current)s: reply to your latest report "
+                 "(or send 'status' to get it again)")
+COMMAND_ALONE = N_("'%(command)s' is a command: send it alone, in a mail of its own")
+SENT_AHEAD_FAILED = N_("your orders sent ahead could not be applied when your decision came: %(why)s")
+REFUSALS = (STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
+            N_("your mail gives no order: write your order alone on a line above the quoted mail"),
+            N_("your orders answer turn %(turn)s, but game %(game)s is at turn %(current)s: they are stale"),
+            N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),
+            N_("turn %(turn)s of game %(game)s is not yours: the game waits for %(players)s"),
+            N_("game %(game)s is paused by the GM; send your orders when it resumes"),
+            N_("game %(game)s is finished; it takes no more orders"))
 
 
 def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,

@@ -275,7 +275,7 @@ def _notice_formats() -> list[tuple[re.Pattern[str], str]]:
 
 @cache
 def _refusal_formats() -> list[tuple[re.Pattern[str], str]]:
-    from pbem.mail.run import REFUSALS
+    from pbem.game import REFUSALS
 
     return _formats(REFUSALS)
 

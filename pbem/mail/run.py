@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection
 
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError, StaleTurn, TurnFileError
-from pbem.game import apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
+from pbem.game import COMMAND_ALONE, STALE_REPLY, apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
 from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, thread_id, thread_of
@@ -397,14 +397,6 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         return f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}"
     except Exception as exc:  # the caller reports it: without the tokens
         raise scrub(exc, hidden) from None
-
-
-# Refusals worded here, in English (the GM's console and the commit read them so); the player reads
-# them in his language (`pbem.report.refusal_text` finds the values back by the format).
-STALE_REPLY = N_("your reply answers turn %(turn)s; the game is at turn %(current)s: reply to your latest report "
-                 "(or send 'status' to get it again)")
-COMMAND_ALONE = N_("'%(command)s' is a command: send it alone, in a mail of its own")
-REFUSALS = (STALE_REPLY, COMMAND_ALONE)
 
 
 def stale_reply(proven: Proven, turnfile: dict[str, Any]) -> None:
