@@ -236,3 +236,45 @@ def test_a_reminder_names_the_due_time_in_the_players_language_and_time_zone(
             "ben": "Daarna, na nog 6h extra tijd, wordt de order",
             "cleo": "After that and 6h of grace, the order"}[mover] in late, late
     assert GM  # the mail came from the GM
+
+
+def test_a_game_played_in_order_words_is_the_game_played_in_english(g: MailGames, tmp_path: Any) -> None:
+    """The same orders sent by mail in German and Dutch words (game g1) and as English turn files (game
+    g2, the same seed and players): the same order log, events and engine, and the same archive pages
+    but for the game's id and its commits."""
+    new_game(g, "medici", PLAYERS["medici"])
+    args = ["new", "medici", "g2", *seed_args(SEED), "--json"]
+    for p in PLAYERS["medici"]:  # the same seats, other addresses: no mail of g2 is taken for g1's
+        args += ["--player", f"{p}={p}.twin@players.test"]
+    r = g.pbem(*args)
+    assert r.exit_code == 0, r.output
+    tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
+    g.outbox.new()
+    turn = tmp_path / "turn.yaml"
+    for n in range(15):
+        player = g.pbem.show("g1")["waiting_for"][0]
+        seen = g.pbem.show("g1", player)
+        order = bots.choose("medici", seen["view"], player, seen["legal_orders"])
+        g.inbox.deliver(reply(latest(g, player), player, in_words(typed(order), "medici", LANGS[player], n)))
+        turn.write_text(json.dumps({"game": "g2", "player": player, "token": tokens[player], "turn": seen["turn"],
+                                    "orders": [order]}))
+        r = g.pbem("submit", str(turn))
+        assert r.exit_code == 0, r.output
+        g.advance()
+    one, two = g.state("g1"), g.state("g2")
+    assert len(one["log"]) == 15
+    for key in ("log", "events"):
+        assert [{k: v for k, v in e.items() if k != "received"} for e in one[key]] == \
+            [{k: v for k, v in e.items() if k != "received"} for e in two[key]], key
+    assert one["engine"] == two["engine"]
+    assert g.pbem("verify", "g1").exit_code == 0
+    out = tmp_path / "site"
+    assert g.pbem("archive", "g1", "g2", "--out", str(out)).exit_code == 0
+    pages = sorted(p.name for p in (out / "g1").iterdir())
+    assert pages == sorted(p.name for p in (out / "g2").iterdir()) and len(pages) > 15
+
+    def same(text: str) -> str:
+        return re.sub(r"\b[0-9a-f]{7,40}\b", "COMMIT", text.replace("g2", "g1"))
+
+    for page in pages:
+        assert same((out / "g1" / page).read_text("utf-8")) == same((out / "g2" / page).read_text("utf-8")), page
