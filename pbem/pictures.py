@@ -26,6 +26,7 @@ from typing import Any
 
 import jinja2
 
+from pbem.i18n import DEFAULT_LANGUAGE, install
 from pbem.report import _load, bytecode_cache
 from pbem.rules.base import get_ruleset
 
@@ -64,14 +65,36 @@ def card_parts(card: str) -> tuple[str, str]:
     return good, value
 
 
-@cache
-def env() -> jinja2.Environment:
+def _environment(extensions: list[str]) -> jinja2.Environment:
+    kind = "pictures-i18n" if extensions else "pictures"  # each compiles differently
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, keep_trailing_newline=True,
                            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                           bytecode_cache=bytecode_cache("pictures"))
+                           bytecode_cache=bytecode_cache(kind), extensions=extensions)
     e.globals.update(FONT=FONT, WIDTH=WIDTH, ink=ink, good_colour=good_colour, card_parts=card_parts,
                      family_colours=FAMILY_COLOURS)
     return e
+
+
+@cache
+def env() -> jinja2.Environment:
+    """The board templates in English: their words as written."""
+    return _environment([])
+
+
+@cache
+def env_for(lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> jinja2.Environment:
+    """The board templates with the words of `lang` (the game's catalog, then the common one); English
+    is `env()` itself. One environment per language and game, made once."""
+    if lang == DEFAULT_LANGUAGE:
+        return env()
+    e = _environment(["jinja2.ext.i18n"])
+    install(e, lang, game)
+    return e
+
+
+def picture_env(lang: str, game: str) -> jinja2.Environment:
+    """The environment a board of `game` is drawn in for a reader of `lang`."""
+    return env() if lang == DEFAULT_LANGUAGE else env_for(lang, game)
 
 
 def seats(state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -81,16 +104,18 @@ def seats(state: dict[str, Any]) -> list[dict[str, Any]]:
             for i, name in enumerate(names)]
 
 
-def board_svg(state: dict[str, Any], viewer: str | None, when: str | None = None) -> str:
-    """The SVG text of the board as `viewer` may see it (None: what every player may see). Its title
-    names `when` it is drawn ("after turn 65"), by default the decision the game waits for ("turn 66")."""
+def board_svg(state: dict[str, Any], viewer: str | None, when: str | None = None,
+              lang: str = DEFAULT_LANGUAGE) -> str:
+    """The SVG text of the board as `viewer` may see it (None: what every player may see), its words in
+    `lang`. Its title names `when` it is drawn ("after turn 65"), by default the decision the game
+    waits for ("turn 66")."""
     names = [p["name"] for p in state["players"]]
     if viewer is not None and viewer not in names:
         raise ValueError(f"game {state['game']!r} has no player {viewer!r}")
     ruleset = get_ruleset(state["ruleset"])
     view = ruleset.view(state["engine"], PUBLIC if viewer is None else viewer)
     seat_list = seats(state)
-    return env().get_template(f"{state['ruleset']}/board.svg.j2").render(
+    return picture_env(lang, state["ruleset"]).get_template(f"{state['ruleset']}/board.svg.j2").render(
         view=view, viewer=viewer, game=state["game"], title=ruleset.title, status=state["status"],
         turn=state["engine"]["turn"], when=when or "", seats=seat_list, seat={s["name"]: s for s in seat_list},
         board=ruleset.picture_board())

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from pbem.i18n import DEFAULT_LANGUAGE
 from pbem.report import BEGIN, END, WIDTH, _GLUED
 
 # Styles are written without spaces: they stand on every element (mail clients strip <style> in places),
@@ -601,24 +602,24 @@ def phone_html(text: str, cid: str, alt: str) -> str:
 PHONE = 360  # the width of a board for a phone, in the units its words are measured in
 
 
-def phone_board_svg(state: dict[str, Any], viewer: str | None) -> str:
-    """The board as `viewer` may see it (None: what every player may see), drawn for a phone by
+def phone_board_svg(state: dict[str, Any], viewer: str | None, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The board as `viewer` may see it (None: what every player may see), its words in `lang`, drawn for a phone by
     templates/<game>/board-phone.svg.j2: 360 units wide, no word under 10 units, drawn at twice
     that size. A game without such a template gets the board of the archive."""
-    from pbem.pictures import PUBLIC, board_svg, env, seats
+    from pbem.pictures import PUBLIC, board_svg, picture_env, seats
     from pbem.report import _load
     from pbem.rules.base import get_ruleset
 
     name = f"{state['ruleset']}/board-phone.svg.j2"
     if _load(name) is None:
-        return board_svg(state, viewer)
+        return board_svg(state, viewer, lang=lang)
     names = [p["name"] for p in state["players"]]
     if viewer is not None and viewer not in names:
         raise ValueError(f"game {state['game']!r} has no player {viewer!r}")
     ruleset = get_ruleset(state["ruleset"])
     view = ruleset.view(state["engine"], PUBLIC if viewer is None else viewer)
     seat_list = seats(state)
-    return env().get_template(name).render(
+    return picture_env(lang, state["ruleset"]).get_template(name).render(
         view=view, viewer=viewer, game=state["game"], title=ruleset.title, status=state["status"],
         turn=state["engine"]["turn"], seats=seat_list, seat={s["name"]: s for s in seat_list},
         board=ruleset.picture_board(), PHONE=PHONE)

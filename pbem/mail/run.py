@@ -124,7 +124,7 @@ def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUA
 
     turn = state["engine"]["turn"]
     try:
-        png = board_png(phone_board_svg(state, player))
+        png = board_png(phone_board_svg(state, player, lang))
     except Exception as exc:  # a picture is never worth a lost report
         print(f"Warning: no board picture in {state['game']}'s mail to {player}: "
               f"{type(exc).__name__}: {exc}", file=sys.stderr)
