@@ -65,13 +65,23 @@ def card_parts(card: str) -> tuple[str, str]:
     return good, value
 
 
+def english(message: str, **variables: Any) -> str:
+    """A board's words as written, where its environment has no language (`_` of the templates)."""
+    return message % variables if variables else message
+
+
+def english_n(singular: str, plural: str, num: int, **variables: Any) -> str:
+    """`english` for a word counted (`ngettext` of the templates)."""
+    return (singular if num == 1 else plural) % {"num": num, **variables}
+
+
 def _environment(extensions: list[str]) -> jinja2.Environment:
     kind = "pictures-i18n" if extensions else "pictures"  # each compiles differently
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, keep_trailing_newline=True,
                            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                            bytecode_cache=bytecode_cache(kind), extensions=extensions)
     e.globals.update(FONT=FONT, WIDTH=WIDTH, ink=ink, good_colour=good_colour, card_parts=card_parts,
-                     family_colours=FAMILY_COLOURS)
+                     family_colours=FAMILY_COLOURS, english=english, english_n=english_n)
     return e
 
 

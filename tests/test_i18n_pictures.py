@@ -62,3 +62,23 @@ def test_the_boards_are_drawn_in_the_readers_language(tmp_path: Path, game: str,
     for draw in (pictures.board_svg, phone_board_svg):
         english, local = words(draw(state, viewer)), words(draw(state, viewer, lang=lang))
         assert "money" in english and "money" not in local
+
+
+#: the English words of each game's boards that a German or Dutch board may not show
+BOARD_ENGLISH = {
+    "florenz": ["round", "setting up", "The disc", "sectors in sight", "to", "reached", "time", "time gained",
+                "The families", "scandal card", "scandal cards", "plan card", "VP", "spy", "doorman", "carriage",
+                "target", "cups"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", sorted(BOARD_ENGLISH))
+def test_no_english_board_word_is_left(tmp_path: Path, game: str, lang: str) -> None:
+    for steps in (0, 40):
+        state = game_state(tmp_path / str(steps), game, steps)
+        for viewer in (None, state["players"][0]["name"]):
+            for draw in (pictures.board_svg, phone_board_svg):
+                shown = words(draw(state, viewer, lang=lang))
+                left = [w for w in BOARD_ENGLISH[game] if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", shown)]
+                assert not left, f"{draw.__name__} {viewer} after {steps}: {left}"
