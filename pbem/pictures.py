@@ -75,13 +75,31 @@ def english_n(singular: str, plural: str, num: int, **variables: Any) -> str:
     return (singular if num == 1 else plural) % {"num": num, **variables}
 
 
+def pick(items: list[Any], words: dict[Any, Any]) -> list[Any]:
+    """Each item's word in `words` (an item with none: itself)."""
+    return [words.get(item, item) for item in items]
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """The width of `text` in DejaVu Sans at `size` units, as pbem.raster draws it (no font: an
+    estimate of 0.62 em a character)."""
+    fonts = _fonts()
+    if len(fonts) < len(FONT_FILES):
+        return len(text) * size * 0.62
+    from PIL import ImageFont
+
+    return float(ImageFont.truetype(fonts[1 if bold else 0], 100).getlength(text)) * size / 100
+
+
 def _environment(extensions: list[str]) -> jinja2.Environment:
     kind = "pictures-i18n" if extensions else "pictures"  # each compiles differently
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, keep_trailing_newline=True,
                            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                            bytecode_cache=bytecode_cache(kind), extensions=extensions)
     e.globals.update(FONT=FONT, WIDTH=WIDTH, ink=ink, good_colour=good_colour, card_parts=card_parts,
-                     family_colours=FAMILY_COLOURS, english=english, english_n=english_n)
+                     family_colours=FAMILY_COLOURS, english=english, english_n=english_n,
+                     pick=pick, text_width=text_width)
     return e
 
 

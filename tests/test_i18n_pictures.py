@@ -82,3 +82,60 @@ def test_no_english_board_word_is_left(tmp_path: Path, game: str, lang: str) -> 
                 shown = words(draw(state, viewer, lang=lang))
                 left = [w for w in BOARD_ENGLISH[game] if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", shown)]
                 assert not left, f"{draw.__name__} {viewer} after {steps}: {left}"
+
+
+BOARD_ENGLISH["medina"] = ["the start of the market street", "current player", "Palaces", "points", "claimed",
+                           "stables", "merchants", "walls", "roofs", "the owner", "a merchant"]
+
+FONTS = {"normal": Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+         "bold": Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")}
+
+
+def text_width(text: str, size: float, bold: bool) -> float:
+    """The width of `text` in DejaVu Sans at `size`, as pbem.raster draws it."""
+    from PIL import ImageFont
+
+    return ImageFont.truetype(str(FONTS["bold" if bold else "normal"]), 100).getlength(text) * size / 100
+
+
+def overflows(svg: str) -> list[str]:
+    """The texts of an SVG that run out of their box (the rect beside them in their group) or out of
+    the picture."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(svg)
+    width = float(root.get("viewBox", "0 0 0 0").split()[2])
+    out = []
+
+    def walk(node: ET.Element, size: float) -> None:
+        size = float(node.get("font-size", size))
+        rects = [r for r in node if r.tag == f"{ns}rect" and r.get("class") not in ("background",)]
+        for child in node:
+            if child.tag == f"{ns}text" and child.text:
+                s = float(child.get("font-size", size))
+                w = text_width(child.text, s, child.get("font-weight") == "bold")
+                x, anchor = float(child.get("x", 0)), child.get("text-anchor", "start")
+                left = x - (w / 2 if anchor == "middle" else w if anchor == "end" else 0)
+                y = float(child.get("y", 0))
+                inside = [r for r in rects if float(r.get("x", 0)) <= x <= float(r.get("x", 0)) + float(r.get("width", 0))
+                          and float(r.get("y", 0)) <= y <= float(r.get("y", 0)) + float(r.get("height", 0))]
+                lo, hi = (float(inside[0].get("x", 0)), float(inside[0].get("x", 0)) + float(inside[0].get("width", 0))) \
+                    if inside and node.tag == f"{ns}g" else (0.0, width)
+                if left < lo - 1.5 or left + w > hi + 1.5:  # the advance, a little wider than the ink
+                    out.append(f"{child.text!r} ({left:.0f}-{left + w:.0f} in {lo:.0f}-{hi:.0f})")
+            elif child.tag == f"{ns}g" or child.tag == f"{ns}svg":
+                walk(child, size)
+    walk(root, float(root.get("font-size", 14)))
+    return out
+
+
+@pytest.mark.skipif(not FONTS["normal"].is_file(), reason="no DejaVu Sans")
+@pytest.mark.parametrize("lang", ("en", *LANGS))
+@pytest.mark.parametrize("game", GAMES)
+def test_every_word_fits_its_box(tmp_path: Path, game: str, lang: str) -> None:
+    for steps in (0, 30, 400):
+        state = game_state(tmp_path / str(steps), game, steps)
+        for viewer in (None, state["players"][0]["name"]):
+            for draw in (pictures.board_svg, phone_board_svg):
+                assert not overflows(draw(state, viewer, lang=lang)), f"{draw.__name__}, {viewer}, after {steps}"
