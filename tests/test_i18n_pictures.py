@@ -139,3 +139,13 @@ def test_every_word_fits_its_box(tmp_path: Path, game: str, lang: str) -> None:
         for viewer in (None, state["players"][0]["name"]):
             for draw in (pictures.board_svg, phone_board_svg):
                 assert not overflows(draw(state, viewer, lang=lang)), f"{draw.__name__}, {viewer}, after {steps}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_headers_words_are_in_the_language(tmp_path: Path, game: str, lang: str) -> None:
+    state = game_state(tmp_path, game)
+    for viewer in (None, state["players"][0]["name"]):
+        for draw in (pictures.board_svg, phone_board_svg):
+            shown = words(draw(state, viewer, lang=lang))
+            assert not re.search(r"\b(turn|sees it|every player)\b", shown), shown[:200]
