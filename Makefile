@@ -54,8 +54,8 @@ EXTRACT   = $(PYBABEL) -q extract -F pbem/locale/babel.cfg -k N_ -k ngettext:1,2
 CATALOG_LANGUAGES := de nl
 catalogs: install
 	$(EXTRACT) --ignore-dirs '.* ._ rules locale' -o $(LOCALE)/pbem.pot pbem templates/common
-	$(EXTRACT) -o $(LOCALE)/medici.pot templates/medici pbem/rules/medici.py pbem/rules/medici_bot.py pbem/rules/medici_ranking.py
-	$(EXTRACT) -o $(LOCALE)/medici-strozzi.pot templates/medici-strozzi pbem/rules/medici_strozzi.py pbem/rules/medici_strozzi_bot.py
+	$(EXTRACT) -o $(LOCALE)/medici.pot templates/medici pbem/rules/medici.py pbem/rules/medici_bot.py pbem/rules/medici_ranking.py pbem/rules/medici_refusals.py
+	$(EXTRACT) -o $(LOCALE)/medici-strozzi.pot templates/medici-strozzi pbem/rules/medici_strozzi.py pbem/rules/medici_strozzi_bot.py pbem/rules/medici_strozzi_refusals.py
 	$(EXTRACT) -o $(LOCALE)/medina.pot templates/medina pbem/rules/medina
 	$(EXTRACT) -o $(LOCALE)/florenz.pot templates/florenz pbem/rules/florenz
 	@for pot in $(LOCALE)/*.pot; do domain=$$(basename $$pot .pot); \

@@ -587,7 +587,18 @@ REFUSALS = (STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
             N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),
             N_("turn %(turn)s of game %(game)s is not yours: the game waits for %(players)s"),
             N_("game %(game)s is paused by the GM; send your orders when it resumes"),
-            N_("game %(game)s is finished; it takes no more orders"))
+            N_("game %(game)s is finished; it takes no more orders"),
+            N_("%(title)s takes no standing orders; send your next orders ahead with 'turn: next' instead"),
+            N_("the standing order %(kind)s is given %(count)s times; keep one"))
+# A refusal of one of several orders, or of a part of a composite refusal: the frame in the player's
+# language, the refusal it holds (`why`) found back by its own format (the rules' in the game's catalog:
+# pbem/rules/*refusals.py).
+REFUSAL_FRAMES = (
+    N_("order %(n)s (%(order)s): after order %(before)s the decision is no longer yours (the game waits for "
+       "%(players)s); nothing was applied"),
+    N_("order %(n)s (%(order)s): %(why)s; nothing was applied"),
+    N_("order %(n)s (%(order)s): %(why)s"),
+    N_("order %(order)s: %(why)s"))
 
 
 def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,

@@ -256,12 +256,25 @@ def turn_file(state: dict[str, Any], player: str, legal: list[Order], lang: str 
     return "\n".join(lines)
 
 
-def _formats(formats: tuple[str, ...]) -> list[tuple[re.Pattern[str], str]]:
-    """Each English format as a pattern that finds its values back in a text written from it."""
+QUOTED = r"(?:'[^'\n]*'|\"[^\"\n]*\")"  # a value written with repr(): an order, a key
+
+
+def _formats(formats: tuple[str, ...], quoted: bool = False) -> list[tuple[re.Pattern[str], str]]:
+    """Each English format as a pattern that finds its values back in a text written from it (`quoted`:
+    an `order` as repr() writes it, in quotes)."""
     out = []
     for fmt in formats:
         parts = re.split(r"%\((\w+)\)s", fmt)
-        pattern = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
+        seen: set[str] = set()
+        pattern = ""
+        for i, p in enumerate(parts):
+            if i % 2 == 0:
+                pattern += re.escape(p)
+            elif p in seen:
+                pattern += f"(?P={p})"
+            else:
+                seen.add(p)
+                pattern += f"(?P<{p}>{QUOTED})" if quoted and p == "order" else f"(?P<{p}>.*?)"
         out.append((re.compile(pattern + r"\Z", re.DOTALL), fmt))
     return out
 
@@ -302,9 +315,71 @@ def notice_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = None
 
 
 def refusal_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> str:
-    """A refusal in `lang` where pbem words it in a language (the rest, worded by the rules and the
-    schema checks, stays English)."""
-    return _written(text, _refusal_formats(), lang, game, whole=False)
+    """A refusal in `lang`, found back by its English format: pbem's own (`pbem.game.REFUSALS`), the
+    rules' (the game's `REFUSALS`, pbem/rules/*refusals.py), and the frames around them (an order of
+    several, a list of problems: each line on its own). Its values are kept, an order and the game's
+    words written in `lang`; a part of no known format stays English."""
+    if lang == DEFAULT_LANGUAGE:
+        return text
+    return "\n".join(_refusal_line(line, lang, game) for line in text.split("\n"))
+
+
+PERSONS = {"player", "players", "owner", "game", "title", "person"}  # values written as they are
+
+
+def _refusal_line(text: str, lang: str, game: str | None) -> str:
+    """One line of a refusal in `lang` (a list item keeps its dash)."""
+    item = re.match(r"(\s*-\s+)(.*)\Z", text, re.DOTALL)
+    if item:
+        return item.group(1) + _refusal_line(item.group(2), lang, game)
+    translated = translator(lang, game)
+    for pattern, fmt in _all_refusal_formats(game):
+        found = pattern.match(text)
+        if not found:
+            continue
+        args = {}
+        for key, value in found.groupdict().items():
+            if key == "why":
+                args[key] = _refusal_line(value, lang, game)
+            elif key == "order":
+                args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
+            elif key in PERSONS:
+                args[key] = value
+            else:
+                args[key] = localize(value, game, lang)
+        words = re.sub(r"'([^'%]*)'", lambda m: f"'{localize(m.group(1), game, lang)}'", translated.gettext(fmt))
+        return words % args
+    return text
+
+
+@cache
+def _all_refusal_formats(game: str | None) -> list[tuple[re.Pattern[str], str]]:
+    """The formats a refusal is found back by: pbem's own, the game's rules', then the frames."""
+    from pbem.game import REFUSAL_FRAMES
+
+    return _refusal_formats() + _engine_formats(game) + _formats(REFUSAL_FRAMES, quoted=True)
+
+
+ENGINE_REFUSALS = {"medici": "pbem.rules.medici_refusals", "medici-strozzi": "pbem.rules.medici_strozzi_refusals",
+                   "medina": "pbem.rules.medina.refusals", "florenz": "pbem.rules.florenz.refusals"}
+
+
+def engine_refusals(game: str | None) -> tuple[str, ...]:
+    """The English formats of a game's rules' refusals (none known: empty)."""
+    import importlib
+
+    name = ENGINE_REFUSALS.get(game or "")
+    if name is None:
+        return ()
+    try:
+        return tuple(importlib.import_module(name).REFUSALS)
+    except ModuleNotFoundError:
+        return ()
+
+
+@cache
+def _engine_formats(game: str | None) -> list[tuple[re.Pattern[str], str]]:
+    return _formats(engine_refusals(game), quoted=True)
 
 
 def notices_in(events: list[Event], lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> list[Event]:

@@ -192,9 +192,9 @@ def test_extracting_the_common_domain_again_changes_nothing(tmp_path: Path) -> N
 
 
 GAME_SOURCES = {"medici": ["templates/medici", "pbem/rules/medici.py", "pbem/rules/medici_bot.py",
-                           "pbem/rules/medici_ranking.py"],
+                           "pbem/rules/medici_ranking.py", "pbem/rules/medici_refusals.py"],
                 "medici-strozzi": ["templates/medici-strozzi", "pbem/rules/medici_strozzi.py",
-                                   "pbem/rules/medici_strozzi_bot.py"],
+                                   "pbem/rules/medici_strozzi_bot.py", "pbem/rules/medici_strozzi_refusals.py"],
                 "medina": ["templates/medina", "pbem/rules/medina"],
                 "florenz": ["templates/florenz", "pbem/rules/florenz"]}
 

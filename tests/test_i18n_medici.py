@@ -255,13 +255,13 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
 
 
 def marked(game: str) -> set[Any]:
-    """Every message the game's templates mark, as the catalogs key them."""
+    """Every message the game's templates mark, and its rules' refusals, as the catalogs key them."""
     out: set[Any] = set()
     for path in sorted((ROOT / "templates" / game).glob("*.j2")):
         for _line, message, _comments, _context in extract_from_file(
                 "jinja2", str(path), keywords=KEYWORDS, options={"extensions": "jinja2.ext.i18n"}):
             out.add(message)
-    return out
+    return out | set(report.engine_refusals(game))  # and the rules' refusals (pbem/rules/*refusals.py)
 
 
 def catalog(lang: str, game: str) -> Any:

@@ -166,13 +166,15 @@ def catalog(lang: str, game: str):
 
 
 def extracted(game: str) -> set[tuple[str | None, str]]:
-    """The messages the game's templates mark now (as pybabel extract finds them)."""
+    """The messages the game's templates mark now (as pybabel extract finds them), and its rules' refusals."""
     found = extract_from_dir(str(ROOT / "templates" / game), method_map=[("**.j2", "jinja2")],
                              options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}}, keywords=DEFAULT_KEYWORDS)
     out = set()
     for _file, _line, message, _comments, context in found:
         out.add((context, message[0] if isinstance(message, tuple) else message))
-    return out
+    from pbem.report import engine_refusals
+
+    return out | {(None, fmt) for fmt in engine_refusals(game)}  # and the rules' refusals (pbem/rules/*refusals.py)
 
 
 @pytest.mark.parametrize("game", GAMES)

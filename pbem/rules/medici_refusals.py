@@ -1,0 +1,16 @@
+"""The Medici rules' refusals, in English as the rules word them (`pbem.rules.medici`), as formats a
+player's refusal is found back by and written in his language from (`pbem.report.refusal_text`)."""
+
+from pbem.i18n import N_
+
+REFUSALS = (
+    N_("the game is over"),
+    N_("it is not your decision: the game waits for %(player)s"),
+    N_("the lot may not grow beyond %(n)s card"),
+    N_("the lot may not grow beyond %(n)s cards"),
+    N_("you are the auctioneer: send 'draw' or 'auction', not %(order)s"),
+    N_("bid %(amount)s is not higher than the high bid of %(high)s by %(player)s"),
+    N_("the lowest bid is 1"),
+    N_("bid %(amount)s is more than your money (%(money)s)"),
+    N_("the lot is up for auction: send 'pass' or 'bid: N', not %(order)s"),
+)

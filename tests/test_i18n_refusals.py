@@ -1,0 +1,119 @@
+"""The rules' refusals a German or Dutch player meets, in his language: each game is played out by
+random legal orders, every refusal its rules give on the way (to the players' candidates and to orders
+of the wrong kind) is written for a de and an nl player through `pbem.report.refusal_text`, and no
+English word is left in it (but what quotes an order), its numbers kept. Every English format of the
+rules' refusals (pbem/rules/*refusals.py) is found in its game's catalogs, translated."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+
+from pbem.game import REFUSAL_FRAMES, REFUSALS
+from pbem.report import ENGINE_REFUSALS, engine_refusals, refusal_text
+from pbem.rng import Rng
+from pbem.rules.base import get_ruleset, order_text
+
+LOCALE = Path(__file__).parent.parent / "pbem" / "locale"
+PLAYERS = ["anna", "ben", "cleo"]
+# English words no German or Dutch refusal has (outside a quoted order)
+ENGLISH = {"the", "is", "not", "your", "you", "send", "must", "bid", "lot", "ship", "ships", "palace", "wall",
+           "roof", "have", "no", "left", "game", "over", "decision", "waits", "for", "already", "harbour", "tile",
+           "tiles", "card", "cards", "square", "street", "order", "nothing", "applied", "money", "more", "than",
+           "price", "load", "empty", "there", "stands", "touch", "may", "with", "at", "turn", "it"}
+DUTCH_TOO = {"is", "in", "order"}  # English words Dutch writes too
+WRONG = {"medici": ["draw", "auction", "pass", {"bid": 0}, {"bid": 1}, {"bid": 7}, {"bid": 99}, {"price": 3}],
+         "medici-strozzi": ["draw", "discard", "pass", {"price": 3}, {"price": 99}, {"load": 9},
+                            {"load": 1}, {"load": 5, "harbour": "Z"}, {"bid": 3}],
+         "medina": ["pass", "start A1", "start D4", "palace grey A1", "palace black C3", "stable A1",
+                    "merchant B2", "wall N1", "wall N5", "wall Q9", "roof grey C3", "palace grey Z9"]}
+ROUNDS = {"medici": 400, "medici-strozzi": 400, "medina": 120}
+GAMES = [game for game in ENGINE_REFUSALS if engine_refusals(game)]  # the games whose refusals are listed
+
+
+def refusals_met(game: str, seed: int) -> dict[str, None]:
+    """Every refusal a random game of `game` gives on the way, in English."""
+    rules = get_ruleset(game)
+    rng = Rng(f"refusals-{seed}")
+    players = PLAYERS[:rules.max_players]
+    state, _ = rules.setup(list(players), {}, rng)
+    pick = random.Random(seed)
+    met: dict[str, None] = {}
+    for _ in range(ROUNDS[game]):
+        decision = rules.decision(state)
+        if decision is None:
+            break
+        for player in players:
+            candidates = rules.candidate_orders(state, player)
+            for order in pick.sample(candidates, min(len(candidates), 30)) + WRONG[game]:
+                why = rules.why_illegal(state, player, order)
+                if why is not None:
+                    met[why] = None
+                    met[f"order 2 ({order_text(order)!r}): {why}; nothing was applied"] = None
+        player = decision.players[0]
+        legal = rules.legal_orders(state, player)
+        rules.apply(state, player, pick.choice(legal), rng)
+    # and once when the game is over
+    for order in WRONG[game]:
+        why = rules.why_illegal(state, PLAYERS[0], order)
+        if why is not None:
+            met[why] = None
+    return met
+
+
+def english_left(text: str, lang: str) -> set[str]:
+    """The English words of a refusal (outside what it quotes)."""
+    bare = re.sub(r"'[^']*'|\"[^\"]*\"", " ", text)
+    words = set(re.findall(r"[a-z]+", bare.lower()))
+    return words & (ENGLISH - (DUTCH_TOO if lang == "nl" else set()))
+
+
+def numbers(text: str) -> list[str]:
+    return sorted(re.findall(r"\d+", text))
+
+
+@pytest.mark.parametrize("game", [game for game in GAMES if game in WRONG])
+def test_every_refusal_met_in_a_game_is_written_in_the_players_language(game: str) -> None:
+    met: dict[str, None] = {}
+    for seed in range(3):
+        met.update(refusals_met(game, seed))
+    assert len(met) >= 8
+    for english in met:
+        for lang in ("de", "nl"):
+            text = refusal_text(english, lang, game)
+            assert not english_left(text, lang), (english, lang, text)
+            assert numbers(text) == numbers(english), (english, lang, text)
+        assert refusal_text(english, "en", game) == english
+
+
+def test_a_refusal_quotes_orders_in_the_players_order_words() -> None:
+    english = "order 2 ('bid: 9'): bid 9 is more than your money (3); nothing was applied"
+    assert refusal_text(english, "de", "medici") == \
+        "Befehl 2 ('bieten: 9'): das Gebot 9 übersteigt dein Geld (3); nichts wurde ausgeführt"
+    assert refusal_text("you are the auctioneer: send 'draw' or 'auction', not 'pass'", "nl", "medici") == \
+        "jij bent de veilingmeester: stuur 'trekken' of 'veilen', niet 'passen'"
+    listed = "the order block is not valid:\n  - order 2 ('pass'): the lowest bid is 1"
+    assert refusal_text(listed, "de", "medici").endswith("\n  - Befehl 2 ('passen'): das niedrigste Gebot ist 1")
+
+
+def translations(lang: str, domain: str) -> dict[str, Any]:
+    with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+        return {m.id: m for m in read_po(f) if m.id}
+
+
+@pytest.mark.parametrize("lang", ["de", "nl"])
+@pytest.mark.parametrize("game", GAMES)
+def test_every_refusal_format_has_a_translation(game: str, lang: str) -> None:
+    formats = engine_refusals(game)
+    assert formats
+    own, common = translations(lang, game), translations(lang, "pbem")
+    for fmt in formats:
+        assert fmt in own and own[fmt].string and not own[fmt].fuzzy, (game, lang, fmt)
+        assert sorted(re.findall(r"%\(\w+\)s", own[fmt].string)) == sorted(re.findall(r"%\(\w+\)s", fmt))
+    for fmt in REFUSALS + REFUSAL_FRAMES:
+        assert fmt in common and common[fmt].string and not common[fmt].fuzzy, (lang, fmt)
