@@ -347,7 +347,8 @@ def _refusal_line(text: str, lang: str, game: str | None) -> str:
                 args[key] = value
             else:
                 args[key] = localize(value, game, lang)
-        words = re.sub(r"'([^'%]*)'", lambda m: f"'{localize(m.group(1), game, lang)}'", translated.gettext(fmt))
+        words = re.sub(r"(['`])([^'`%]*)\1", lambda m: m.group(1) + localize(m.group(2), game, lang) + m.group(1),
+                       translated.gettext(fmt))
         return words % args
     return text
 

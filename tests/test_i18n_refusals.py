@@ -31,8 +31,11 @@ WRONG = {"medici": ["draw", "auction", "pass", {"bid": 0}, {"bid": 1}, {"bid": 7
          "medici-strozzi": ["draw", "discard", "pass", {"price": 3}, {"price": 99}, {"load": 9},
                             {"load": 1}, {"load": 5, "harbour": "Z"}, {"bid": 3}],
          "medina": ["pass", "start A1", "start D4", "palace grey A1", "palace black C3", "stable A1",
-                    "merchant B2", "wall N1", "wall N5", "wall Q9", "roof grey C3", "palace grey Z9"]}
-ROUNDS = {"medici": 400, "medici-strozzi": 400, "medina": 120}
+                    "merchant B2", "wall N1", "wall N5", "wall Q9", "roof grey C3", "palace grey Z9"],
+         "florenz": ["pass", "done", "decline", "pass 3", "promote 1.1", "promote 6.3", "send 4", "move 1.1 to 2",
+                     "move 6.1 to 9", "hurry 1.1 to 2", "boast 3", "gift Cosimo", "play x", "play 1",
+                     "discard 9", "swap 1.1 2.1", "travel 1.1 to 2", "colour red", "bonus vp", "junk"]}
+ROUNDS = {"medici": 400, "medici-strozzi": 400, "medina": 120, "florenz": 150}
 GAMES = [game for game in ENGINE_REFUSALS if engine_refusals(game)]  # the games whose refusals are listed
 
 
