@@ -47,13 +47,13 @@ browser:
 
 # The players' words (pbem/i18n.py): every domain's messages extracted into its .pot, and its de and nl
 # catalogs updated from it (made where missing). The domain pbem is the pipeline's Python and
-# templates/common; each game's domain is templates/GAME and its rules' Python.
+# templates/common and templates/archive; each game's domain is templates/GAME and its rules' Python.
 PYBABEL  := $(VENV)/bin/pybabel
 LOCALE   ?= pbem/locale
 EXTRACT   = $(PYBABEL) -q extract -F pbem/locale/babel.cfg -k N_ -k ngettext:1,2 --project pbem --version 0.1.0 -w 100
 CATALOG_LANGUAGES := de nl
 catalogs: install
-	$(EXTRACT) --ignore-dirs '.* ._ rules locale' -o $(LOCALE)/pbem.pot pbem templates/common
+	$(EXTRACT) --ignore-dirs '.* ._ rules locale' -o $(LOCALE)/pbem.pot pbem templates/common templates/archive
 	$(EXTRACT) -o $(LOCALE)/medici.pot templates/medici pbem/rules/medici.py pbem/rules/medici_bot.py pbem/rules/medici_ranking.py pbem/rules/medici_refusals.py
 	$(EXTRACT) -o $(LOCALE)/medici-strozzi.pot templates/medici-strozzi pbem/rules/medici_strozzi.py pbem/rules/medici_strozzi_bot.py pbem/rules/medici_strozzi_refusals.py
 	$(EXTRACT) -o $(LOCALE)/medina.pot templates/medina pbem/rules/medina

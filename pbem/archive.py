@@ -32,6 +32,7 @@ import jinja2
 import yaml
 
 from pbem.errors import PbemError, StoreError
+from pbem.i18n import DEFAULT_LANGUAGE, N_, install, translator
 from pbem.game import load_checked, player_names, ruleset_of, waiting_for
 from pbem.pictures import PUBLIC, board_svg
 from pbem.report import _load, addressed, bytecode_cache, event_lines
@@ -178,28 +179,38 @@ def page_name(turn: int) -> str:
     return f"turn-{turn:04d}"
 
 
-def board_when(turn: int) -> str:
+def board_when(turn: int, lang: str = DEFAULT_LANGUAGE) -> str:
     """When a turn page's board is drawn, in the words of the page's caption."""
-    return "at the start" if turn == 0 else f"after turn {turn}"
+    _ = translator(lang).gettext
+    return _("at the start") if turn == 0 else _("after turn %(turn)s") % {"turn": turn}
 
 
-def _mark(entry: dict[str, Any]) -> str | None:
+#: how an order came, as a turn's page says it
+MARKS = {"standing": N_("by standing order"), "premove": N_("sent ahead")}
+
+
+def _mark(entry: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str | None:
+    _ = translator(lang).gettext
     if entry.get("substitute"):
-        return f"substitute move ({entry['substitute']})"
-    return {"standing": "by standing order", "premove": "sent ahead"}.get(entry.get("by", ""))
+        return _("substitute move (%(why)s)") % {"why": entry["substitute"]}
+    mark = MARKS.get(entry.get("by", ""))
+    return _(mark) if mark else None
 
 
 @cache
-def env() -> jinja2.Environment:
+def env(lang: str = DEFAULT_LANGUAGE) -> jinja2.Environment:
+    """The archive's templates, their words in `lang` (English: as written)."""
     e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, undefined=jinja2.StrictUndefined,
                            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                           bytecode_cache=bytecode_cache("archive"))
+                           bytecode_cache=bytecode_cache("archive-i18n"), extensions=["jinja2.ext.i18n"])
     e.filters["order_text"] = order_text
+    e.globals["lang"] = lang
+    install(e, lang)
     return e
 
 
-def render(template: str, **context: Any) -> str:
-    return env().get_template(f"archive/{template}").render(**context)
+def render(template: str, lang: str = DEFAULT_LANGUAGE, **context: Any) -> str:
+    return env(lang).get_template(f"archive/{template}").render(**context)
 
 
 def game_record(state: dict[str, Any]) -> dict[str, Any]:
@@ -227,8 +238,9 @@ def game_record(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def game_pages(state: dict[str, Any], commits: list[Commit]) -> tuple[list[Page], dict[str, str]]:
-    """A game's turn pages and their pictures (file name -> SVG text)."""
+def game_pages(state: dict[str, Any], commits: list[Commit], lang: str = DEFAULT_LANGUAGE
+               ) -> tuple[list[Page], dict[str, str]]:
+    """A game's turn pages and their pictures (file name -> SVG text), in `lang`."""
     ruleset = ruleset_of(state)
     finished = state["status"] == "finished"
     snaps = snapshots(state)
@@ -239,7 +251,7 @@ def game_pages(state: dict[str, Any], commits: list[Commit]) -> tuple[list[Page]
     # each event on the page of the last turn at or before its own (a notice given while the game
     # waited for turn 9 is on the page of turn 8... or of 9 once 9 has an order)
     events = list(state["events"])
-    lines = event_lines(state["ruleset"], events)
+    lines = event_lines(state["ruleset"], events, lang)
     for event, line in zip(events, lines):
         if not finished and not public(event):
             continue
@@ -252,7 +264,7 @@ def game_pages(state: dict[str, Any], commits: list[Commit]) -> tuple[list[Page]
         entry = entries.get(turn)
         if entry is not None:
             page.player = entry["player"]
-            page.mark = _mark(entry)
+            page.mark = _mark(entry, lang)
             if finished:
                 page.order = order_text(entry["order"])
         page.commit = found.get(turn)
@@ -261,7 +273,7 @@ def game_pages(state: dict[str, Any], commits: list[Commit]) -> tuple[list[Page]
         last = i + 1 == len(pages)
         shown = dict(state, engine=engine, status=state["status"] if last else "active")
         # the page shows the board after its own turn; the engine already waits for the next decision
-        pictures[f"{page.name}.svg"] = board_svg(shown, None, board_when(turn))
+        pictures[f"{page.name}.svg"] = board_svg(shown, None, board_when(turn, lang), lang=lang)
         if finished:
             page.hidden = hidden_then(ruleset, engine)
     return pages, pictures
@@ -287,12 +299,13 @@ def check_out(gd: GamesDir, out: Path) -> Path:
     return target
 
 
-def write_game(gd: GamesDir, state: dict[str, Any], out: Path, commit_url: str | None) -> Archived:
-    """One game's folder of the archive, rewritten."""
+def write_game(gd: GamesDir, state: dict[str, Any], out: Path, commit_url: str | None,
+               lang: str = DEFAULT_LANGUAGE) -> Archived:
+    """One game's folder of the archive, rewritten, its pages in `lang`."""
     game = state["game"]
     info = describe(state)
     finished = state["status"] == "finished"
-    pages, pictures = game_pages(state, game_commits(gd.root, game))
+    pages, pictures = game_pages(state, game_commits(gd.root, game), lang)
     folder = out / game
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.iterdir():  # what an earlier archive wrote (a rollback leaves fewer turns)
@@ -308,15 +321,15 @@ def write_game(gd: GamesDir, state: dict[str, Any], out: Path, commit_url: str |
     for name, svg in pictures.items():
         (folder / name).write_text(svg, "utf-8")
     for page in pages:
-        (folder / f"{page.name}.html").write_text(render("turn.html.j2", page=page, **context), "utf-8")
-    (folder / "index.html").write_text(render("game.html.j2", **context), "utf-8")
+        (folder / f"{page.name}.html").write_text(render("turn.html.j2", lang, page=page, **context), "utf-8")
+    (folder / "index.html").write_text(render("game.html.j2", lang, **context), "utf-8")
     return Archived(game, state["ruleset"], info["title"], state["status"], state["engine"]["turn"],
                     info["players"], len(pages), finished)
 
 
-def write_archive(gd: GamesDir, games: list[str] | None, out: Path,
-                  commit_url: str | None = None) -> tuple[list[Archived], list[str]]:
-    """Write the archive of `games` (None: every game) to `out`. Returns the games written and, when
+def write_archive(gd: GamesDir, games: list[str] | None, out: Path, commit_url: str | None = None,
+                  lang: str = DEFAULT_LANGUAGE) -> tuple[list[Archived], list[str]]:
+    """Write the archive of `games` (None: every game) to `out`, its pages in `lang`. Returns the games written and, when
     all games were asked for, the problems of those that could not be (a named game that cannot be
     read raises)."""
     target = check_out(gd, out)
@@ -333,7 +346,7 @@ def write_archive(gd: GamesDir, games: list[str] | None, out: Path,
     done = []
     for state in states:
         try:
-            done.append(write_game(gd, state, target, commit_url))
+            done.append(write_game(gd, state, target, commit_url, lang))
         except PbemError as exc:
             if named:
                 raise
@@ -347,8 +360,8 @@ def write_archive(gd: GamesDir, games: list[str] | None, out: Path,
                 listed.append(describe(gd.load(g)))
             except PbemError:
                 continue
-    (target / "index.html").write_text(render("index.html.j2", games=listed), "utf-8")
-    (target / "style.css").write_text(render("style.css.j2"), "utf-8")
+    (target / "index.html").write_text(render("index.html.j2", lang, games=listed), "utf-8")
+    (target / "style.css").write_text(render("style.css.j2", lang), "utf-8")
     return done, problems
 
 

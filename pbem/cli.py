@@ -448,8 +448,10 @@ def verify(game: str | None, log_file: Path | None, games_dir: Path) -> None:
               help="The folder to write the web site to (made if missing; its archive files are rewritten).")
 @click.option("--commit-url", default=None, metavar="URL",
               help="Link each turn to its commit: a URL with {commit} for the commit id.")
+@click.option("--language", "language", default="en", show_default=True, metavar="LANG",
+              help="The language of the pages, the boards and what happened (en, de, nl).")
 @games_dir_option
-def archive(gd: GamesDir, games_: tuple[str, ...], out: Path, commit_url: str | None) -> None:
+def archive(gd: GamesDir, games_: tuple[str, ...], out: Path, commit_url: str | None, language: str) -> None:
     """Write a static web site of GAME... (default: every game) to DIR: a page per turn with the board,
     what happened and the git commit. Active games show what every player may see; finished games
     everything, with the seed and the order log for `pbem verify --log`."""
@@ -457,7 +459,10 @@ def archive(gd: GamesDir, games_: tuple[str, ...], out: Path, commit_url: str | 
 
     if commit_url is not None and "{commit}" not in commit_url:
         raise click.BadParameter("must contain {commit}, where the commit id goes", param_hint="'--commit-url'")
-    done, problems = write_archive(gd, list(dict.fromkeys(games_)) or None, out, commit_url)
+    from pbem.i18n import check_language
+
+    check_language(language)
+    done, problems = write_archive(gd, list(dict.fromkeys(games_)) or None, out, commit_url, language)
     for a in done:
         what = "finished: everything, the seed and the order log" if a.finished else \
             "only what every player may see"

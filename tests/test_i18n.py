@@ -179,15 +179,15 @@ def msgids(path: Path) -> set[Any]:
 
 
 def test_extracting_the_common_domain_again_changes_nothing(tmp_path: Path) -> None:
-    """pbem.pot holds exactly what `make catalogs` extracts from pbem/ and templates/common, and no word
+    """pbem.pot holds exactly what `make catalogs` extracts from pbem/, templates/common and templates/archive, and no word
     of a game's own templates or rules (those are the game's domain)."""
-    now = extracted(["--ignore-dirs", ".* ._ rules locale"], tmp_path, "pbem", "templates/common")
+    now = extracted(["--ignore-dirs", ".* ._ rules locale"], tmp_path, "pbem", "templates/common", "templates/archive")
     assert now == msgids(LOCALE / "pbem.pot")
     from babel.messages.pofile import read_po
 
     with (LOCALE / "pbem.pot").open("rb") as f:
         places = {loc for m in read_po(f) for loc, _ in m.locations}
-    assert places and all(p.startswith(("pbem/", "templates/common/")) and not p.startswith("pbem/rules/")
+    assert places and all(p.startswith(("pbem/", "templates/common/", "templates/archive/")) and not p.startswith("pbem/rules/")
                           for p in places), places
 
 

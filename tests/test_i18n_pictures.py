@@ -149,3 +149,74 @@ def test_the_headers_words_are_in_the_language(tmp_path: Path, game: str, lang: 
         for draw in (pictures.board_svg, phone_board_svg):
             shown = words(draw(state, viewer, lang=lang))
             assert not re.search(r"\b(turn|sees it|every player)\b", shown), shown[:200]
+
+
+# -- the archive in a language -------------------------------------------------------------------------
+
+#: words of the archive's English pages that a German or Dutch page may not show (outside the games'
+#: own texts: names, orders, the view's keys of "Hidden at the time", the log file's name)
+ARCHIVE_ENGLISH = ["turn", "Turn", "after", "The start", "the start", "players", "Players", "next", "previous", "What happened",
+                   "The board", "All games", "Final standings", "Seed commitment", "waiting for", "finished",
+                   "Recorded in git", "as every player sees it", "Check it yourself", "Written by"]
+
+
+@pytest.fixture(scope="module")
+def archived(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Path]]:
+    """A finished game of each ruleset, archived in English, German and Dutch."""
+    from test_archive import finished_games
+
+    from pbem.archive import write_archive
+
+    root = tmp_path_factory.mktemp("i18n-archive")
+    gd, _states = finished_games(root / "games", commit_every=25)
+    sites = {}
+    for lang in ("en", *LANGS):
+        sites[lang] = root / f"site-{lang}"
+        done, problems = write_archive(gd, None, sites[lang], lang=lang)
+        assert problems == [] and len(done) == 4
+    return root, sites
+
+
+def page_words(html: str) -> str:
+    """What a page says: its text and its pictures' words, without the code it quotes."""
+    html = re.sub(r"<code[^>]*>.*?</code>|<pre>.*?</pre>|<dl class=\"hidden\">.*?</dl>|<p class=\"commit\">.*?</p>",
+                  " ", html, flags=re.S)  # and the git commit's own subject
+    alts = " ".join(re.findall(r'alt="([^"]*)"', html))
+    return " ".join(re.findall(r">([^<>]+)<", html)) + " " + alts
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_archive_in_a_language_has_no_english_word_and_still_works(archived, lang: str) -> None:
+    from test_archive import check_links
+
+    _root, sites = archived
+    site = sites[lang]
+    assert check_links(site) > 0
+    english_pages = sorted(p.relative_to(sites["en"]) for p in sites["en"].rglob("*.*"))
+    assert sorted(p.relative_to(site) for p in site.rglob("*.*")) == english_pages
+    for page in site.rglob("*.html"):
+        html = page.read_text("utf-8")
+        assert f'<html lang="{lang}">' in html
+        shown = page_words(html)
+        left = [w for w in ARCHIVE_ENGLISH if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", shown)]
+        assert not left, f"{page.relative_to(site)}: {left}"
+    for picture in site.rglob("*.svg"):
+        shown = words(picture.read_text("utf-8"))
+        assert not re.search(r"\b(turn|after turn|at the start|sees it)\b", shown), picture.name
+
+
+def test_the_archive_in_english_is_as_it_was(archived) -> None:
+    _root, sites = archived
+    html = (sites["en"] / "index.html").read_text("utf-8")
+    assert '<html lang="en">' in html and "All games" in html
+
+
+def test_archive_language_option(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pbem.cli import main
+
+    assert CliRunner().invoke(main, ["init", "--games-dir", str(tmp_path / "games")]).exit_code == 0
+    result = CliRunner().invoke(main, ["archive", "--out", str(tmp_path / "site"), "--language", "xx",
+                                       "--games-dir", str(tmp_path / "games")])
+    assert result.exit_code != 0 and "xx" in result.output
