@@ -32,7 +32,7 @@ import jinja2
 import yaml
 
 from pbem.errors import PbemError, StoreError
-from pbem.i18n import DEFAULT_LANGUAGE, N_, install, translator
+from pbem.i18n import DEFAULT_LANGUAGE, N_, install, localize, translator
 from pbem.game import load_checked, player_names, ruleset_of, waiting_for
 from pbem.pictures import PUBLIC, board_svg
 from pbem.report import _load, addressed, bytecode_cache, event_lines
@@ -266,7 +266,7 @@ def game_pages(state: dict[str, Any], commits: list[Commit], lang: str = DEFAULT
             page.player = entry["player"]
             page.mark = _mark(entry, lang)
             if finished:
-                page.order = order_text(entry["order"])
+                page.order = localize(order_text(entry["order"]), state["ruleset"], lang)  # as reports show it
         page.commit = found.get(turn)
         page.prev = pages[i - 1].name if i else None
         page.next = pages[i + 1].name if i + 1 < len(pages) else None
