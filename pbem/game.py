@@ -589,7 +589,49 @@ REFUSALS = (STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
             N_("game %(game)s is paused by the GM; send your orders when it resumes"),
             N_("game %(game)s is finished; it takes no more orders"),
             N_("%(title)s takes no standing orders; send your next orders ahead with 'turn: next' instead"),
-            N_("the standing order %(kind)s is given %(count)s times; keep one"))
+            N_("the standing order %(kind)s is given %(count)s times; keep one"),
+            # the schema checks (pbem.turnfile.plain, the schemas' `message`), a `type` in its own words
+            N_("must be a whole number (the turn your orders answer) or 'next', not %(value)s"),
+            N_("must be text, as your welcome mail gives it"),
+            N_("must be one of %(values)s, not %(value)s"),
+            N_("must be at least %(n)s, not %(value)s"),
+            N_("must be at most %(n)s, not %(value)s"),
+            N_("must be %(type)s, not %(value)s"),
+            N_("a whole number"), N_("text"), N_("a mapping (key: value)"), N_("a list"), N_("true or false"),
+            N_("a number"), N_("empty"),
+            N_("lacks %(keys)s"),
+            N_("has unknown field %(keys)s"),
+            N_("has unknown fields %(keys)s"),
+            N_("must hold at least %(n)s item"),
+            N_("must hold at least %(n)s items"),
+            N_("may hold at most %(n)s items, not %(count)s"),
+            N_("may be at most %(n)s characters long"),
+            N_("must not be empty"),
+            N_("must be at least %(n)s characters long"),
+            N_("%(value)s is not of the allowed form"),
+            N_("is not a %(title)s order; send one of: %(choices)s"),
+            N_("is not a %(title)s placement; send one of: %(choices)s"),
+            N_("is not a %(title)s standing order; send %(choices)s"),
+            # the order lines of a mail (pbem.mail.orders)
+            N_("the token is not text; copy it from your welcome mail, in quotes if need be"),
+            N_("the mail has no text in which to find orders"),
+            N_("the mail has the line %(begin)s but not the line %(end)s after it"),
+            N_("the mail holds no orders: put them between the lines %(begin)s and %(end)s of your report, or "
+               "attach a turn file"),
+            N_("there is no token line between the lines %(begin)s and %(end)s: write 'token: ' and your token "
+               "there, above your orders"),
+            N_("there is no order between the lines %(begin)s and %(end)s: write your orders there, one a line, "
+               "below your token"),
+            N_("the mail gives a 'turn:' line and orders sent ahead ('next: ...'); keep one"),
+            N_("the mail does not say which game its orders are for: reply to your latest report, or write the "
+               "lines %(keys)s above your orders"),
+            N_("orders for now and orders sent ahead ('next: ...') go in separate mails"),
+            N_("give one standing order a line, after 'standing: ' on the same line, or write 'standing: []' to "
+               "clear them"),
+            N_("write it as 'token: ' and then your token, as your welcome mail gives it"),
+            N_("a second '%(key)s:' line (the first is order line %(n)s); keep one"),
+            N_("the turn file"), N_("the order block"), N_("your reply"), N_("the turn file in the mail"),
+            N_("the attachment %(name)s"))
 # A refusal of one of several orders, or of a part of a composite refusal: the frame in the player's
 # language, the refusal it holds (`why`) found back by its own format (the rules' in the game's catalog:
 # pbem/rules/*refusals.py).
@@ -598,7 +640,16 @@ REFUSAL_FRAMES = (
        "%(players)s); nothing was applied"),
     N_("order %(n)s (%(order)s): %(why)s; nothing was applied"),
     N_("order %(n)s (%(order)s): %(why)s"),
-    N_("order %(order)s: %(why)s"))
+    N_("order %(order)s: %(why)s"),
+    N_("%(what)s is not valid:"),
+    N_("line %(line)s, %(place)s: %(why)s"),
+    N_("order line %(n)s (the token line): %(why)s"),
+    N_("order line %(n)s (%(order)s): %(why)s"),
+    N_("order line %(n)s: %(why)s"),
+    N_("%(what)s, line %(line)s (the token line): %(why)s"),
+    N_("%(what)s, line %(line)s: %(why)s"),
+    N_("%(place)s: %(why)s"),
+    N_("the top level"))
 
 
 def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,

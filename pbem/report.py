@@ -274,7 +274,8 @@ def _formats(formats: tuple[str, ...], quoted: bool = False) -> list[tuple[re.Pa
                 pattern += f"(?P={p})"
             else:
                 seen.add(p)
-                pattern += f"(?P<{p}>{QUOTED})" if quoted and p == "order" else f"(?P<{p}>.*?)"
+                pattern += (f"(?P<{p}>{QUOTED})" if quoted and p == "order" else
+                            f"(?P<{p}>\\d+)" if p in ("n", "line") else f"(?P<{p}>.*?)")
         out.append((re.compile(pattern + r"\Z", re.DOTALL), fmt))
     return out
 
@@ -339,7 +340,7 @@ def _refusal_line(text: str, lang: str, game: str | None) -> str:
             continue
         args = {}
         for key, value in found.groupdict().items():
-            if key == "why":
+            if key in ("why", "what", "type", "place"):  # a refusal, a place, a kind of value: in its own words
                 args[key] = _refusal_line(value, lang, game)
             elif key == "order":
                 args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
@@ -376,6 +377,21 @@ def engine_refusals(game: str | None) -> tuple[str, ...]:
         return tuple(importlib.import_module(name).REFUSALS)
     except ModuleNotFoundError:
         return ()
+
+
+def engine_catalog_words(game: str | None) -> tuple[str, ...]:
+    """What a game's pbem/rules/*refusals.py puts in its catalog: the refusals' formats and the standing
+    orders' help texts."""
+    import importlib
+
+    name = ENGINE_REFUSALS.get(game or "")
+    if name is None:
+        return ()
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError:
+        return ()
+    return tuple(module.REFUSALS) + tuple(getattr(module, "STANDING_HELP", ()))
 
 
 @cache

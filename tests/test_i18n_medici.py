@@ -261,7 +261,7 @@ def marked(game: str) -> set[Any]:
         for _line, message, _comments, _context in extract_from_file(
                 "jinja2", str(path), keywords=KEYWORDS, options={"extensions": "jinja2.ext.i18n"}):
             out.add(message)
-    return out | set(report.engine_refusals(game))  # and the rules' refusals (pbem/rules/*refusals.py)
+    return out | set(report.engine_catalog_words(game))  # and the rules' refusals (pbem/rules/*refusals.py)
 
 
 def catalog(lang: str, game: str) -> Any:

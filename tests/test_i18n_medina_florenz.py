@@ -172,9 +172,9 @@ def extracted(game: str) -> set[tuple[str | None, str]]:
     out = set()
     for _file, _line, message, _comments, context in found:
         out.add((context, message[0] if isinstance(message, tuple) else message))
-    from pbem.report import engine_refusals
+    from pbem.report import engine_catalog_words
 
-    return out | {(None, fmt) for fmt in engine_refusals(game)}  # and the rules' refusals (pbem/rules/*refusals.py)
+    return out | {(None, fmt) for fmt in engine_catalog_words(game)}  # and the rules' refusals (pbem/rules/*refusals.py)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -120,3 +120,50 @@ def test_every_refusal_format_has_a_translation(game: str, lang: str) -> None:
         assert sorted(re.findall(r"%\(\w+\)s", own[fmt].string)) == sorted(re.findall(r"%\(\w+\)s", fmt))
     for fmt in REFUSALS + REFUSAL_FRAMES:
         assert fmt in common and common[fmt].string and not common[fmt].fuzzy, (lang, fmt)
+
+
+# -- the schema checks and the order lines of a mail (the common catalog) --------------------------------------
+
+BAD = [{"turn": "zero", "game": "m1", "player": "anna", "token": "t", "orders": ["pass"]}, {"game": 5},
+       {"turn": 0, "game": "m1", "player": "anna", "token": 3, "orders": []}]
+
+
+@pytest.mark.parametrize("game", ["medici", "medici-strozzi", "medina"])
+def test_the_schema_checks_are_written_in_the_players_language(game: str) -> None:
+    from pbem.turnfile import schema_errors
+
+    problems = [p for value in BAD for p in schema_errors(value, "turnfile")]
+    problems += [p for value in ["junk", {"bid": "seven"}, {"bid": 0}, {"load": "x"}, 5]
+                 for p in schema_errors(value, f"{game}.orders")]
+    english = "the order block is not valid:\n" + "\n".join(f"  - line {i}, {p}" for i, p in enumerate(problems, 3))
+    for lang in ("de", "nl"):
+        text = refusal_text(english, lang, game)
+        assert numbers(text) == numbers(english)
+        for line in text.split("\n"):
+            shown = re.sub(r"send one of: .*|schicke (eins|einen) von: .*|stuur een van: .*", "", line)  # the order words
+            shown = re.sub(r"(Zeile|regel) \d+, [^:]*:", "", shown)  # the keys, as the schema spells them
+            assert not english_left(shown, lang), (lang, line)
+
+
+def test_the_order_lines_refusals_are_written_in_the_players_language() -> None:
+    english = ("order line 2 ('bid: x'): the token is not text; copy it from your welcome mail, in quotes if need be\n"
+               "order line 4: orders for now and orders sent ahead ('next: ...') go in separate mails")
+    assert refusal_text(english, "de", "medici") == (
+        "Befehlszeile 2 ('bieten: x'): das Token ist kein Text; kopiere es aus deiner Willkommensmail, wenn nötig "
+        "in Anführungszeichen\nBefehlszeile 4: Befehle für jetzt und vorausgeschickte Befehle ('next: ...') gehören "
+        "in getrennte Mails")
+    assert refusal_text("the turn file, line 3 (the token line): the token is not text; copy it from your welcome "
+                        "mail, in quotes if need be", "nl", "medici") == \
+        "het beurtbestand, regel 3 (de tokenregel): het token is geen tekst; kopieer het uit je welkomstmail, " \
+        "zo nodig tussen aanhalingstekens"
+
+
+@pytest.mark.parametrize("game", ["medici", "medici-strozzi", "florenz"])
+def test_the_standing_orders_help_is_in_the_games_catalog(game: str) -> None:
+    from pbem.i18n import translator
+
+    helps = get_ruleset(game).standing_help.values()
+    assert helps
+    for lang in ("de", "nl"):
+        for text in helps:
+            assert not english_left(translator(lang, game).gettext(text), lang), (game, lang, text)

@@ -14,3 +14,13 @@ REFUSALS = (
     N_("bid %(amount)s is more than your money (%(money)s)"),
     N_("the lot is up for auction: send 'pass' or 'bid: N', not %(order)s"),
 )
+
+# the standing orders' help texts (`Medici.standing_help`), for the catalog: pbem.mail.commands writes
+# them in the player's language
+STANDING_HELP = (
+    N_("for the lot up for auction now (or the next one): bid the lowest legal amount when it is at most N, "
+       "else pass; it ends with that auction"),
+    N_("as auctioneer, draw until the lot holds N cards (1-3) or no more may be drawn, then put it up for "
+       "auction; it lasts until replaced"),
+    N_("pass every bid for the rest of the day"),
+)

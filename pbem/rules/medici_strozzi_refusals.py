@@ -22,3 +22,10 @@ REFUSALS = (
     N_("the price must be 0 to %(max)s, not %(price)s"),
     N_("you have no ship %(ship)s (your ships: %(ships)s)"),
 )
+
+# the standing orders' help texts (`MediciStrozzi.standing_help`), for the catalog: pbem.mail.commands
+# writes them in the player's language
+STANDING_HELP = (
+    N_("when a price is named to you: buy at N or less, decline above; it lasts until replaced"),
+    N_("when you must load a lot: onto this ship (with harbour: X for an empty ship); used once"),
+)

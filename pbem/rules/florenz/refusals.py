@@ -58,3 +58,10 @@ REFUSALS = (
     N_("you have no lady or maestro at %(location)s"),
     N_("Strozzi's colours are %(first)s and %(second)s"),
 )
+
+# the standing orders' help texts (`Florenz.standing_help`), for the catalog: pbem.mail.commands writes
+# them in the player's language
+STANDING_HELP = (
+    N_("answer every offer of Giovanni so; it lasts until replaced"),
+    N_("once you have passed, take this bonus each time; it lasts until replaced"),
+)
