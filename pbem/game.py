@@ -631,7 +631,15 @@ REFUSALS = (STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
             N_("write it as 'token: ' and then your token, as your welcome mail gives it"),
             N_("a second '%(key)s:' line (the first is order line %(n)s); keep one"),
             N_("the turn file"), N_("the order block"), N_("your reply"), N_("the turn file in the mail"),
-            N_("the attachment %(name)s"))
+            N_("the attachment %(name)s"),
+            N_("the attachment %(name)s is not a turn file (game:, player:, token:, turn:, orders:)"),
+            N_("the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:"),
+            # who may send orders (the AuthError texts a player reads)
+            N_("there is no game %(game)s"),
+            N_("game %(game)s has no player %(player)s"),
+            N_("the mail you answer is about %(player)s in game %(game)s, not %(other)s in game %(wanted)s"),
+            N_("the token for %(player)s in game %(game)s is wrong"),
+            N_("%(person)s is not the address of %(player)s in game %(game)s"))
 # A refusal of one of several orders, or of a part of a composite refusal: the frame in the player's
 # language, the refusal it holds (`why`) found back by its own format (the rules' in the game's catalog:
 # pbem/rules/*refusals.py).

@@ -26,7 +26,7 @@ ENGLISH = {"the", "is", "not", "your", "you", "send", "must", "bid", "lot", "shi
            "roof", "have", "no", "left", "game", "over", "decision", "waits", "for", "already", "harbour", "tile",
            "tiles", "card", "cards", "square", "street", "order", "nothing", "applied", "money", "more", "than",
            "price", "load", "empty", "there", "stands", "touch", "may", "with", "at", "turn", "it"}
-DUTCH_TOO = {"is", "in", "order"}  # English words Dutch writes too
+DUTCH_TOO = {"is", "in", "order", "over"}  # English words Dutch writes too
 WRONG = {"medici": ["draw", "auction", "pass", {"bid": 0}, {"bid": 1}, {"bid": 7}, {"bid": 99}, {"price": 3}],
          "medici-strozzi": ["draw", "discard", "pass", {"price": 3}, {"price": 99}, {"load": 9},
                             {"load": 1}, {"load": 5, "harbour": "Z"}, {"bid": 3}],
@@ -167,3 +167,15 @@ def test_the_standing_orders_help_is_in_the_games_catalog(game: str) -> None:
     for lang in ("de", "nl"):
         for text in helps:
             assert not english_left(translator(lang, game).gettext(text), lang), (game, lang, text)
+
+
+def test_who_may_send_orders_is_told_in_his_language() -> None:
+    english = ["there is no game 'm9'", "game 'm1' has no player 'zoe'", "the token for 'ann' in game 'm1' is wrong",
+               "the mail you answer is about 'ann' in game 'm1', not 'ben' in game 'm2'",
+               "ann@example.org is not the address of 'ben' in game 'm1'"]
+    for text in english:
+        for lang in ("de", "nl"):
+            shown = refusal_text(text, lang, "medici")
+            assert not english_left(shown, lang), (lang, shown)
+            assert numbers(shown) == numbers(text)
+    assert refusal_text(english[2], "de") == "das Token für 'ann' in der Partie 'm1' ist falsch"
