@@ -346,6 +346,8 @@ def _refusal_line(text: str, lang: str, game: str | None) -> str:
                 args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
             elif key in PERSONS:
                 args[key] = value
+            elif key == "kind" and localize(value, game, lang) == value:  # a kind of decision: the game's word
+                args[key] = translated.pgettext("decision", value)
             else:
                 args[key] = localize(value, game, lang)
         words = re.sub(r"(['`])([^'`%]*)\1", lambda m: m.group(1) + localize(m.group(2), game, lang) + m.group(1),

@@ -179,3 +179,9 @@ def test_who_may_send_orders_is_told_in_his_language() -> None:
             assert not english_left(shown, lang), (lang, shown)
             assert numbers(shown) == numbers(text)
     assert refusal_text(english[2], "de") == "das Token für 'ann' in der Partie 'm1' ist falsch"
+
+
+def test_a_kind_of_decision_is_named_in_the_games_words() -> None:
+    assert refusal_text("it is not your turn: anna must decide (action)", "de", "florenz") == \
+        "du bist nicht am Zug: anna muss entscheiden (Aktion)"
+    assert refusal_text("C3 is taken (by a palace)", "nl", "medina") == "C3 is bezet (paleis)"
