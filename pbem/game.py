@@ -634,6 +634,10 @@ REFUSALS = (STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
             N_("the attachment %(name)s"),
             N_("the attachment %(name)s is not a turn file (game:, player:, token:, turn:, orders:)"),
             N_("the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:"),
+            N_("your orders are inside the report your mail quotes, which pbem does not read (lines that begin "
+               "with '>', or below a line such as 'On ... wrote:' or 'From: ...'): write them %(where)s"),
+            N_("alone, one a line, above the quote"),
+            N_("between marker lines of your own, above the quote and without '>' in front"),
             # who may send orders (the AuthError texts a player reads)
             N_("there is no game %(game)s"),
             N_("game %(game)s has no player %(player)s"),

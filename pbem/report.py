@@ -340,7 +340,7 @@ def _refusal_line(text: str, lang: str, game: str | None) -> str:
             continue
         args = {}
         for key, value in found.groupdict().items():
-            if key in ("why", "what", "type", "place"):  # a refusal, a place, a kind of value: in its own words
+            if key in ("why", "what", "type", "place", "where"):  # a refusal, a place, a kind of value: in its own words
                 args[key] = _refusal_line(value, lang, game)
             elif key == "order":
                 args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]

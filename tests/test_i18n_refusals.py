@@ -185,3 +185,11 @@ def test_a_kind_of_decision_is_named_in_the_games_words() -> None:
     assert refusal_text("it is not your turn: anna must decide (action)", "de", "florenz") == \
         "du bist nicht am Zug: anna muss entscheiden (Aktion)"
     assert refusal_text("C3 is taken (by a palace)", "nl", "medina") == "C3 is bezet (paleis)"
+
+
+def test_orders_inside_the_quote_are_told_in_his_language() -> None:
+    english = ("your orders are inside the report your mail quotes, which pbem does not read (lines that begin with "
+               "'>', or below a line such as 'On ... wrote:' or 'From: ...'): write them between marker lines of "
+               "your own, above the quote and without '>' in front")
+    for lang in ("de", "nl"):
+        assert not english_left(refusal_text(english, lang, "medici"), lang)
