@@ -364,34 +364,33 @@ def _all_refusal_formats(game: str | None) -> list[tuple[re.Pattern[str], str]]:
     return _refusal_formats() + _engine_formats(game) + _formats(REFUSAL_FRAMES, quoted=True)
 
 
-ENGINE_REFUSALS = {"medici": "pbem.rules.medici_refusals", "medici-strozzi": "pbem.rules.medici_strozzi_refusals",
-                   "medina": "pbem.rules.medina.refusals", "florenz": "pbem.rules.florenz.refusals"}
+def _refusals_module(game: str | None) -> Any:
+    """A game's module of refusal formats (`pbem/rules/GAME_refusals.py` or `pbem/rules/GAME/refusals.py`),
+    None where it has none."""
+    import importlib
+
+    from pbem.rules.base import KNOWN
+
+    name = KNOWN.get(game or "")
+    for module in (f"{name}.refusals", f"{name}_refusals") if name else ():
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError:
+            continue
+    return None
 
 
 def engine_refusals(game: str | None) -> tuple[str, ...]:
     """The English formats of a game's rules' refusals (none known: empty)."""
-    import importlib
-
-    name = ENGINE_REFUSALS.get(game or "")
-    if name is None:
-        return ()
-    try:
-        return tuple(importlib.import_module(name).REFUSALS)
-    except ModuleNotFoundError:
-        return ()
+    module = _refusals_module(game)
+    return tuple(module.REFUSALS) if module is not None else ()
 
 
 def engine_catalog_words(game: str | None) -> tuple[str, ...]:
     """What a game's pbem/rules/*refusals.py puts in its catalog: the refusals' formats and the standing
     orders' help texts."""
-    import importlib
-
-    name = ENGINE_REFUSALS.get(game or "")
-    if name is None:
-        return ()
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError:
+    module = _refusals_module(game)
+    if module is None:
         return ()
     return tuple(module.REFUSALS) + tuple(getattr(module, "STANDING_HELP", ()))
 
