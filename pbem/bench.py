@@ -507,7 +507,7 @@ def ratio_line(label: str, value: float, floor: float, unit: str = "ms/game") ->
 
 
 def batch(sizes: tuple[int, ...], decision: int = 60) -> None:
-    """Goal 1 and 4 of issue 13: advance over many mid-game games, against the floor, then in parallel."""
+    """The batch's cost: advance over many mid-game games, against the floor, then in parallel."""
     cores = os.cpu_count() or 1
     per_game: dict[int, float] = {}
     for n in sizes:
@@ -539,7 +539,7 @@ def batch(sizes: tuple[int, ...], decision: int = 60) -> None:
 
 
 def order_cost(decisions: tuple[int, ...] = (10, 150), games: int = 20) -> None:
-    """Goal 2 of issue 13: the cost of one order early and late in a long game (Medici, 6 players)."""
+    """The cost of one order early and late in a long game (Medici, 6 players)."""
     cost = {}
     for d in decisions:
         base = Path(tempfile.mkdtemp(prefix="pbem-bench-order-"))
@@ -556,7 +556,7 @@ def order_cost(decisions: tuple[int, ...] = (10, 150), games: int = 20) -> None:
 
 
 def commands(repeat: int = 5) -> None:
-    """Goal 3 of issue 13: one command from process start to exit, against `python -c "import yaml"`."""
+    """One command from process start to exit, against `python -c "import yaml"`."""
     py = sys.executable
     pbem = [py, "-m", "pbem"]
     base = Path(tempfile.mkdtemp(prefix="pbem-bench-cmd-"))

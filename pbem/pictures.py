@@ -137,16 +137,22 @@ def board_svg(state: dict[str, Any], viewer: str | None, when: str | None = None
     """The SVG text of the board as `viewer` may see it (None: what every player may see), its words in
     `lang`. Its title names `when` it is drawn ("after turn 65"), by default the decision the game
     waits for ("turn 66")."""
+    return render_board(state, viewer, f"{state['ruleset']}/board.svg.j2", lang, when=when or "")
+
+
+def render_board(state: dict[str, Any], viewer: str | None, template: str, lang: str = DEFAULT_LANGUAGE,
+                 **extra: Any) -> str:
+    """A board template rendered from `viewer`'s view (None: what every player may see), in `lang`."""
     names = [p["name"] for p in state["players"]]
     if viewer is not None and viewer not in names:
         raise ValueError(f"game {state['game']!r} has no player {viewer!r}")
     ruleset = get_ruleset(state["ruleset"])
     view = ruleset.view(state["engine"], PUBLIC if viewer is None else viewer)
     seat_list = seats(state)
-    return picture_env(lang, state["ruleset"]).get_template(f"{state['ruleset']}/board.svg.j2").render(
+    return picture_env(lang, state["ruleset"]).get_template(template).render(
         view=view, viewer=viewer, game=state["game"], title=ruleset.title, status=state["status"],
-        turn=state["engine"]["turn"], when=when or "", seats=seat_list, seat={s["name"]: s for s in seat_list},
-        board=ruleset.picture_board())
+        turn=state["engine"]["turn"], seats=seat_list, seat={s["name"]: s for s in seat_list},
+        board=ruleset.picture_board(), **extra)
 
 
 @cache

@@ -606,20 +606,10 @@ def phone_board_svg(state: dict[str, Any], viewer: str | None, lang: str = DEFAU
     """The board as `viewer` may see it (None: what every player may see), its words in `lang`, drawn for a phone by
     templates/<game>/board-phone.svg.j2: 360 units wide, no word under 10 units, drawn at twice
     that size. A game without such a template gets the board of the archive."""
-    from pbem.pictures import PUBLIC, board_svg, picture_env, seats
+    from pbem.pictures import board_svg, render_board
     from pbem.report import _load
-    from pbem.rules.base import get_ruleset
 
     name = f"{state['ruleset']}/board-phone.svg.j2"
     if _load(name) is None:
         return board_svg(state, viewer, lang=lang)
-    names = [p["name"] for p in state["players"]]
-    if viewer is not None and viewer not in names:
-        raise ValueError(f"game {state['game']!r} has no player {viewer!r}")
-    ruleset = get_ruleset(state["ruleset"])
-    view = ruleset.view(state["engine"], PUBLIC if viewer is None else viewer)
-    seat_list = seats(state)
-    return picture_env(lang, state["ruleset"]).get_template(name).render(
-        view=view, viewer=viewer, game=state["game"], title=ruleset.title, status=state["status"],
-        turn=state["engine"]["turn"], seats=seat_list, seat={s["name"]: s for s in seat_list},
-        board=ruleset.picture_board(), PHONE=PHONE)
+    return render_board(state, viewer, name, lang, PHONE=PHONE)
