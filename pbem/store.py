@@ -59,7 +59,7 @@ PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,23}\Z")
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 # the names pbem uses at the top of a games dir: no game may take one (the configured mail folders too)
-RESERVED = frozenset({"mail", ".git", ".gitignore", ".pbem.lock", CONFIG_FILE})
+RESERVED = frozenset({"mail", "lobby", ".git", ".gitignore", ".pbem.lock", CONFIG_FILE})
 GAME_PARTS = (STATE_FILE, "events.yaml", "log.yaml", "queue", "reports", "rejected")  # what a game folder holds
 # lock files a killed git leaves behind (besides refs/**/*.lock), relative to .git
 GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "config.lock", "packed-refs.lock")
