@@ -239,6 +239,60 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
     click.echo(f"Waiting for {', '.join(games.waiting_for(state))} (turn {state['engine']['turn']}).")
 
 
+@main.command("open")
+@click.argument("ruleset")
+@click.argument("game")
+@click.option("--seats", type=click.IntRange(1, 99), required=True, help="How many players the game takes.")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_usage(_key_value),
+              help="A rules option, e.g. edition=amigo.")
+@click.option("--deadline", default=None, metavar="DURATION", callback=_usage(_duration("deadline", ())),
+              help="Time for each decision, e.g. 48h or 2d.")
+@click.option("--grace", default=None, metavar="DURATION", callback=_usage(_duration("grace period", ("0", "none"))),
+              help="Grace period after the deadline, e.g. 6h.")
+@click.option("--policy", default=None, type=click.Choice(POLICIES),
+              help="At the deadline: wait (default), default (the most passive order) or bot.")
+@games_dir_option
+def open_(gd: GamesDir, ruleset: str, game: str, seats: int, options: list[tuple[str, str]],
+          deadline: str | None, grace: str | None, policy: str | None) -> None:
+    """Open a game of RULESET called GAME that players join by mail ('join GAME'); it starts when its
+    seats are full, or with `pbem start`."""
+    from pbem import gm, lobby
+
+    rules = get_ruleset(ruleset)
+    if deadline is None and (grace is not None or policy is not None):
+        raise click.UsageError("set a deadline (such as --deadline 48h) before a grace period or a policy")
+    rule = gm.deadline_rule(deadline, grace, policy) if (deadline or grace or policy) else None
+    with gd.lock():
+        gd.ensure_repo()
+        entry = lobby.open_game(gd, rules.name, game, seats, dict(options), rule, gm.parse_now())
+        path = lobby.save(gd, entry)
+        gd.commit_paths([path], f"{game}: open {rules.name} game, {seats} seats\n")
+    click.echo(f"Opened {rules.title} game {game!r} with {seats} seats; players join by mailing "
+               f"'join {game}' to {load_config(gd.root).gm_address}.")
+
+
+@main.command()
+@click.argument("game")
+@games_dir_option
+def start(gd: GamesDir, game: str) -> None:
+    """Start the open game GAME now, with the players who have joined (at least the ruleset's
+    minimum): its seed is drawn and the welcome mails go out."""
+    from pbem import lobby
+    from pbem.mail.boxes import Postman
+
+    config = load_config(gd.root)
+    with gd.lock():
+        entry = lobby.load(gd, game)
+        postman = Postman(config)
+        state, _ = lobby.start(gd, config, entry, postman, at_least=True)
+        sent, errors = postman.deliver()
+    for error in errors:
+        click.echo(f"Warning: a welcome mail was not sent (pbem advance retries): {error}", err=True)
+    click.echo(f"Started {games.ruleset_of(state).title} game {game!r} for "
+               f"{', '.join(games.player_names(state))}; waiting for {', '.join(games.waiting_for(state))} "
+               f"(turn {state['engine']['turn']}).")
+
+
 @main.command()
 @click.argument("turnfile", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
 @games_dir_option
@@ -348,10 +402,13 @@ def status(gd: GamesDir, as_json: bool) -> None:
                      "since": state["waiting_since"], "queued": queued,
                      "deadline": deadlines.describe(state), "due": deadlines.stamp(when) if when else None,
                      "needs_gm": gm.needs_gm(state, gm.parse_now())})
+    from pbem import lobby
+
+    waiting = lobby.entries(gd)
     if as_json:
         emit_json(rows)
         return
-    if not rows:
+    if not rows and not waiting:
         click.echo(f"No games in {gd.root}.")
         return
     click.echo(f"{'game':<16} {'ruleset':<16} {'turn':>5}  {'status':<9} {'waiting for':<24} {'since':<21} "
@@ -362,6 +419,10 @@ def status(gd: GamesDir, as_json: bool) -> None:
             continue
         click.echo(f"{r['game']:<16} {r['ruleset']:<16} {r['turn']:>5}  {r['status']:<9} "
                    f"{', '.join(r['waiting_for']) or '-':<24} {r['since']:<21} {r['due'] or '-':<21} {r['queued']}")
+    if waiting:
+        click.echo(f"\nNot begun ({len(waiting)}):")
+        for entry in waiting:
+            click.echo(f"  {entry['game']:<16} {entry['ruleset']:<16} {lobby.describe(entry)}")
     attention = [r for r in rows if r.get("error") or r.get("needs_gm")]
     if attention:
         click.echo("\nNeeds the GM:")

@@ -35,6 +35,13 @@ reply_address: plus          # the key in Reply-To as gm+KEY@...; none: only in 
 # language: de               # en (the default) | de | nl
 # timezone: Europe/Amsterdam # an IANA time zone; without one, English mail writes times in UTC as ISO
 
+# Players start games by mail: `join GAME` takes a seat in a game opened with `pbem open`, and
+# `new medici with ben@example.org, cleo@example.org` challenges others.
+# lobby:
+#   create: players          # who may challenge: players | anyone | nobody | [addresses, @domains]
+#   invitations: 3           # unanswered challenges one address may have at once
+#   lapse: 7d                # an invitation unanswered this long lapses
+
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:
   type: maildir              # maildir | mbox | imap
@@ -77,6 +84,11 @@ class Config:
     reply_address: str = "plus"  # plus: the key also in Reply-To (gm+KEY@host); none: Message-ID only
     language: str = "en"  # the players' language where a seat sets none
     timezone: str | None = None  # the players' time zone where a seat sets none (None: UTC)
+    # who may challenge others by mail: "players" (addresses that play or played here), "anyone",
+    # "nobody", or a list of addresses and @domains
+    lobby_create: str | list[str] = "players"
+    lobby_invitations: int = 3  # unanswered challenges one address may have at once
+    lobby_lapse_hours: float = 7 * 24  # an invitation unanswered this long lapses
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -126,6 +138,16 @@ def load_config(root: Path) -> Config:
             check_timezone(config.timezone)
         except PbemError as exc:
             raise PbemError(f"{path}: timezone: {exc}") from None
+    lobby = value.get("lobby", {})
+    config.lobby_create = lobby.get("create", config.lobby_create)
+    config.lobby_invitations = lobby.get("invitations", config.lobby_invitations)
+    if "lapse" in lobby:
+        from pbem.deadlines import parse_duration
+
+        try:
+            config.lobby_lapse_hours = parse_duration(lobby["lapse"], "lobby.lapse")
+        except PbemError as exc:
+            raise PbemError(f"{path}: {exc}") from None
     config.inbox = value.get("inbox", config.inbox)
     config.outbox = value.get("outbox", config.outbox)
     for section, what in ((config.inbox, "inbox"), (config.outbox, "outbox")):

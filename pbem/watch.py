@@ -548,6 +548,12 @@ def pending_moments(root: Path) -> dict[str, datetime]:
             continue  # a broken game is `pbem status`'s to show
         if when is not None:
             found[game] = when
+    from pbem import lobby
+    from pbem.deadlines import moment
+
+    for entry in lobby.entries(gd):  # a challenge's invitations lapse on time too
+        if entry.get("lapses"):
+            found[entry["game"]] = moment(entry["lapses"])
     return found
 
 

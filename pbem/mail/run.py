@@ -23,6 +23,7 @@ from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
 from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, thread_id, thread_of
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
+from pbem.mail.lobby import handle_lobby, open_lines
 from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
@@ -220,13 +221,18 @@ def seat_language(config: Config, seat: tuple[dict[str, Any], str] | None) -> st
 
 def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str, Any], str] | None = None,
           hidden: list[str] | None = None, picture: Picture | None = None, lang: str | None = None,
-          **context: Any) -> None:
+          **context: Any) -> bool:
     """An answer to a player's mail, threaded under it, in his language (`lang`, else his seat's, else
     the host's). With `seat` (the game and seat whose registered address sent the mail) the answer is
     in that seat's thread: its id names game, seat and turn, and its References carry the thread's root
     and latest report, so a reply to it finds the game. Without, it names nothing. The mail's subject is
-    echoed with its `hidden` words (tokens) left out."""
+    echoed with its `hidden` words (tokens) left out. An address that plays no game here is answered
+    once a day at most (False: not this time), so that a forged From: cannot aim pbem at anyone."""
+    from pbem.mail.lobby import stranger_may_hear
+
     config = postman.config
+    if seat is None and not stranger_may_hear(GamesDir(config.root), mail.sender, _date().date().isoformat()):
+        return False
     subject = hide_tokens(mail.subject, hidden or [])
     lang = lang or seat_language(config, seat)
     templates = env_for(lang, seat[0]["ruleset"] if seat is not None else None)
@@ -246,6 +252,7 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     msg = compose(config, "" if mail.doubt else mail.sender_name, mail.sender, subj.strip(), body, mid,
                   in_reply_to=mail.message_id, references=refs, date=_date(), picture=picture, reply_to=reply_to)
     postman.post(reply_name(mail), msg)
+    return True
 
 
 def game_of(mail: Incoming) -> str | None:
@@ -313,6 +320,10 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
         intake.new_ids.append(mail.message_id)
         crash_point("remember")
         remember(gd, seen)
+    if mine(None):  # the lobby is the first shard's, as mail that names no game is
+        from pbem.mail.lobby import lapse
+
+        intake.lines += lapse(gd, postman, _date())
     return intake
 
 
@@ -326,8 +337,8 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
     hidden = tokens_in(mail)
     try:
         if mail.doubt:  # whom the mail comes from is not clear: it is answered as a stranger's
-            reply(postman, mail, "common/stranger.txt.j2", hidden=hidden)
-            return f"mail from {mail.sender}: refused as a stranger's: {mail.doubt}"
+            told = reply(postman, mail, "common/stranger.txt.j2", hidden=hidden, open_games=open_lines(gd))
+            return f"mail from {mail.sender}: refused as a stranger's: {mail.doubt}" + NOT_TOLD * (not told)
         keys = keyring(postman.config)
         proven = proven_seat(gd, mail, keys, postman.config) if keys is not None else None
         lines: list[str] = []  # his own lines, when a proven reply has no marker lines or turn file
@@ -336,6 +347,9 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             command = command_in(lines)
             if command is not None:
                 return answer(gd, postman, mail, proven, command, hidden)
+        said = lobby_command(gd, postman, mail, proven, lines if proven is not None else own_lines(mail))
+        if said is not None:
+            return said
         turnfile = None
         try:
             turnfile, data = orders_in(mail, proven)  # data: the bytes to submit, naming the player's own lines
@@ -347,8 +361,8 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             done = submit(gd, data, source=f"mail {mail.message_id}", sender=mail.sender,
                           proven=(proven.game, proven.player) if proven is not None else None)
         except AuthError:
-            reply(postman, mail, "common/stranger.txt.j2", hidden=hidden)
-            return f"mail from {mail.sender}: refused (not a player's address with his token)"
+            told = reply(postman, mail, "common/stranger.txt.j2", hidden=hidden, open_games=open_lines(gd))
+            return f"mail from {mail.sender}: refused (not a player's address with his token)" + NOT_TOLD * (not told)
         except PbemError as exc:
             seat = (proven.state, proven.player) if proven is not None else sender_seat(gd, mail, turnfile)
             if keys is not None and proven is None and isinstance(exc, NoOrders) and not hidden:
@@ -397,6 +411,52 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         return f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}"
     except Exception as exc:  # the caller reports it: without the tokens
         raise scrub(exc, hidden) from None
+
+
+NOT_TOLD = " (not answered: an address that plays no game here hears from pbem once a day)"
+
+
+def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven | None,
+                  lines: list[str]) -> str | None:
+    """Carry out a lobby command (join, leave, new ... with, accept, decline, withdraw, rematch) or the
+    `games` of a mail that proves no seat; the run's line, or None when the mail gives none. An
+    answer to an invitation counts only in a reply to it: in a seat's reply it is an order of his game."""
+    from pbem.mail.lobby import ANSWERS, CommandError, keyed_games, parse
+
+    try:
+        command = parse(lines, "" if lines or proven is not None else mail.subject)
+    except CommandError as exc:
+        command = None
+        if proven is None:
+            from pbem.mail.lobby import Command
+
+            return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proven, _date(),
+                                refusal=str(exc))
+    if command is None:
+        if proven is None and len(lines) == 1 and _command_word(lines[0]) == "games":
+            return answer_stranger_games(gd, postman, mail)
+        return None
+    if command.verb in ANSWERS and proven is not None and not keyed_games(gd, postman.config, mail):
+        return None
+    return handle_lobby(gd, postman, mail, command, proven, _date())
+
+
+def _command_word(line: str) -> str | None:
+    from pbem.mail.commands import _word
+
+    return _word(line)
+
+
+def answer_stranger_games(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
+    """`games` from a mail that proves no seat: the sender's games (as a fresh mail of a player gets
+    them) and the open games."""
+    seat = first_seat(gd, mail.sender)
+    lang = seat_language(postman.config, seat)
+    plays = games_lines(gd, mail.sender, lang, timezone_of(*seat, postman.config) if seat else None)
+    told = reply(postman, mail, "common/cmd-games.txt.j2", seat=None if seat is None else seat, games=plays,
+                 lang=lang, intro=None, open_games=open_lines(gd))
+    return f"mail from {mail.sender}: answered with the player's games ({len(plays)}) and the open games" \
+        + NOT_TOLD * (not told)
 
 
 def stale_reply(proven: Proven, turnfile: dict[str, Any]) -> None:
@@ -465,7 +525,8 @@ def answer_games(postman: Postman, mail: Incoming, plays: list[dict[str, str]], 
     """The `games` answer: the sender's games on this host (also what a fresh mail of his gets)."""
     lang = lang or seat_language(postman.config, seat)
     reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, lang=lang,
-          intro=translator(lang).gettext(intro) if intro else intro)
+          intro=translator(lang).gettext(intro) if intro else intro,
+          open_games=open_lines(GamesDir(postman.config.root)))
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)})"
 
 

@@ -1,0 +1,352 @@
+"""Games not begun: an open game players join, and a challenge whose invitees accept or decline.
+
+Each lives as `lobby/GAME.yaml` in the games dir (in git, like the games) until it starts, when it
+becomes a game folder like any other, or ends unstarted (withdrawn, declined, lapsed). Nothing here
+sends mail; `pbem.mail.lobby` reads the players' commands and writes them their answers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pbem.config import Config
+from pbem.deadlines import moment, stamp
+from pbem.errors import PbemError, SetupError
+from pbem.store import GAME_ID, PLAYER_NAME, GamesDir, dump_yaml, write_atomic
+
+LOBBY_DIR = "lobby"
+FORMAT = 1
+OPEN, CHALLENGE = "open", "challenge"
+PENDING, ACCEPTED, DECLINED = "pending", "accepted", "declined"
+
+
+class LobbyError(PbemError):
+    """A lobby command that cannot be carried out; the message is fit for the player."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Someone who will play: the seat's name, his address, his language (None: the host's)."""
+
+    name: str
+    email: str
+    language: str | None = None
+
+
+# -- the entries --------------------------------------------------------------------------------------
+
+def lobby_path(gd: GamesDir, game: str) -> Path:
+    return gd.root / LOBBY_DIR / f"{game}.yaml"
+
+
+def entries(gd: GamesDir) -> list[dict[str, Any]]:
+    """Every game not begun, by id."""
+    folder = gd.root / LOBBY_DIR
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.glob("*.yaml")):
+        if GAME_ID.match(path.stem):
+            try:
+                found.append(load(gd, path.stem))
+            except PbemError:
+                continue  # a broken entry: `pbem doctor` and `pbem status` name it
+    return found
+
+
+def load(gd: GamesDir, game: str) -> dict[str, Any]:
+    path = lobby_path(gd, game)
+    try:
+        value = yaml.safe_load(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise LobbyError(f"there is no open game or challenge {game!r}") from None
+    except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise PbemError(f"{path} cannot be read: {exc}") from None
+    if not isinstance(value, dict) or value.get("format") != FORMAT or value.get("game") != game:
+        raise PbemError(f"{path} is not a pbem lobby file")
+    return value
+
+
+def save(gd: GamesDir, entry: dict[str, Any]) -> str:
+    """Write an entry atomically; its path relative to the games dir (for the commit)."""
+    path = lobby_path(gd, entry["game"])
+    path.parent.mkdir(exist_ok=True)
+    write_atomic(path, dump_yaml(entry))
+    return f"{LOBBY_DIR}/{entry['game']}.yaml"
+
+
+def remove(gd: GamesDir, game: str) -> str:
+    lobby_path(gd, game).unlink(missing_ok=True)
+    return f"{LOBBY_DIR}/{game}.yaml"
+
+
+def exists(gd: GamesDir, game: str) -> bool:
+    return lobby_path(gd, game).is_file()
+
+
+def taken(gd: GamesDir, game: str) -> bool:
+    """Whether a game id is in use: a game, what is left of one, or an entry of the lobby."""
+    return gd.exists(game) or gd.is_game_folder(game) or exists(gd, game)
+
+
+def free_id(gd: GamesDir, base: str) -> str:
+    """The first of BASE-1, BASE-2, ... that no game or entry uses."""
+    base = re.sub(r"-\d+\Z", "", base)[:34] or "game"
+    n = 1
+    while taken(gd, f"{base}-{n}"):
+        n += 1
+    return f"{base}-{n}"
+
+
+# -- who may do what ----------------------------------------------------------------------------------
+
+def plays_here(gd: GamesDir, address: str) -> bool:
+    """Whether `address` is a seat's registered address in a game of this host, begun or ended."""
+    from pbem.mail.seats import games_of
+
+    return bool(games_of(gd, address.lower(), active_only=False))
+
+
+def may_create(gd: GamesDir, config: Config, address: str) -> bool:
+    """Whether pbem.yaml's `lobby.create` lets `address` challenge others."""
+    rule = config.lobby_create
+    address = address.lower()
+    if rule == "anyone":
+        return True
+    if rule == "nobody":
+        return False
+    if rule == "players":
+        return plays_here(gd, address)
+    domain = "@" + address.rpartition("@")[2]
+    return any(allowed.lower() in (address, domain) for allowed in rule)
+
+
+def seat_name(address: str, names: list[str]) -> str:
+    """A seat's name from an address: its local part in the letters a name may have, made unique."""
+    local = address.partition("@")[0].lower().split("+")[0]
+    name = re.sub(r"[^a-z0-9_-]", "", local.replace(".", "-"))
+    name = re.sub(r"\A[^a-z]+", "", name)[:20] or "player"
+    unique, n = name, 2
+    while unique in names:
+        unique, n = f"{name}{n}", n + 1
+    return unique
+
+
+def check_name(name: str) -> str:
+    name = name.strip().lower()
+    if not PLAYER_NAME.match(name):
+        raise LobbyError(f"{name!r} cannot be a player's name: lower-case letters, digits, '-' or '_', "
+                         f"starting with a letter, at most 24 characters")
+    return name
+
+
+# -- making them ---------------------------------------------------------------------------------------
+
+def new_entry(gd: GamesDir, kind: str, ruleset: str, game: str, options: dict[str, str],
+              deadline: dict[str, Any] | None, by: str, at: datetime, seats: int) -> dict[str, Any]:
+    """An entry checked as `pbem new` checks a game (ruleset, options, the number of seats)."""
+    from pbem.rules.base import get_ruleset
+
+    rules = get_ruleset(ruleset)
+    if not GAME_ID.match(game):
+        raise SetupError(f"{game!r} is not a game id (lower-case letters, digits, '-' and '_', at most 40, "
+                         f"starting with a letter or digit)")
+    gd.game_dir(game)  # refuses a name pbem uses for its own folders
+    if taken(gd, game):
+        raise SetupError(f"game {game!r} already exists in {gd.root}")
+    if not rules.min_players <= seats <= rules.max_players:
+        count = (f"{rules.min_players}" if rules.min_players == rules.max_players
+                 else f"{rules.min_players} to {rules.max_players}")
+        raise SetupError(f"{rules.title} needs {count} players, not {seats}")
+    return {"format": FORMAT, "game": game, "ruleset": rules.name, "kind": kind,
+            "options": rules.check_options(options), "deadline": deadline, "seats": seats,
+            "created": stamp(at), "by": by, "seated": [], "invited": []}
+
+
+def open_game(gd: GamesDir, ruleset: str, game: str, seats: int, options: dict[str, str],
+              deadline: dict[str, Any] | None, at: datetime) -> dict[str, Any]:
+    """A game the GM opens for anyone to join by mail."""
+    return new_entry(gd, OPEN, ruleset, game, options, deadline, "gm", at, seats)
+
+
+def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, challenger: Seat,
+              invitees: list[str], options: dict[str, str], deadline: dict[str, Any] | None,
+              language: str | None, at: datetime) -> dict[str, Any]:
+    """A player's challenge: he holds the first seat, each invitee's answer is awaited. Refused when
+    the host's limits forbid it (see `check_invitations`)."""
+    invitees = list(dict.fromkeys(a.lower() for a in invitees))
+    if challenger.email in invitees:
+        invitees.remove(challenger.email)
+    if not invitees:
+        raise LobbyError("name at least one other player's address to challenge")
+    check_invitations(gd, config, challenger.email, invitees)
+    game = game or free_id(gd, ruleset)
+    entry = new_entry(gd, CHALLENGE, ruleset, game, options, deadline, challenger.email, at, len(invitees) + 1)
+    entry["language"] = language
+    entry["lapses"] = stamp(at + timedelta(hours=config.lobby_lapse_hours))
+    entry["seated"] = [seat_entry(challenger, at)]
+    names = [challenger.name]
+    for address in invitees:
+        names.append(seat_name(address, names))
+        entry["invited"].append({"email": address, "name": names[-1], "answer": PENDING})
+    return entry
+
+
+def check_invitations(gd: GamesDir, config: Config, by: str, invitees: list[str]) -> None:
+    """The host's limits: how many unanswered challenges one address may have, and nobody invited
+    again while an invitation to him is unanswered."""
+    waiting = [e for e in entries(gd) if e["kind"] == CHALLENGE]
+    mine = [e for e in waiting if e["by"] == by]
+    if len(mine) >= config.lobby_invitations:
+        raise LobbyError(f"you have {len(mine)} challenges waiting for answers ({', '.join(e['game'] for e in mine)}), "
+                         f"the most this host allows; wait for their answers or withdraw one with 'withdraw GAME'")
+    for address in invitees:
+        if any(i["email"] == address and i["answer"] == PENDING for e in waiting for i in e["invited"]):
+            raise LobbyError(f"{address} has an invitation he has not answered yet; he can be invited again "
+                             f"once he has answered it or it has lapsed")
+
+
+def seat_entry(seat: Seat, at: datetime) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": seat.name, "email": seat.email.lower(), "joined": stamp(at)}
+    if seat.language:
+        entry["language"] = seat.language
+    return entry
+
+
+def rematch_invitees(state: dict[str, Any], address: str) -> tuple[Seat, list[Seat]]:
+    """The sender's seat and the other players of a finished game, for its rematch."""
+    if state["status"] != "finished":
+        raise LobbyError(f"game {state['game']!r} is not over yet; 'rematch' is for a game that has ended")
+    seats = [Seat(p["name"], str(p["email"]).lower(), p.get("language")) for p in state["players"]]
+    me = next((s for s in seats if s.email == address), None)
+    if me is None:
+        raise LobbyError(f"you hold no seat in game {state['game']!r}")
+    return me, [s for s in seats if s.email != address]
+
+
+# -- changing them --------------------------------------------------------------------------------------
+
+def free_seats(entry: dict[str, Any]) -> int:
+    return entry["seats"] - len(entry["seated"]) - sum(1 for i in entry["invited"] if i["answer"] == PENDING)
+
+
+def join(entry: dict[str, Any], address: str, name: str | None, language: str | None, at: datetime) -> str:
+    """Seat `address` in an open game; the seat's name."""
+    address = address.lower()
+    if entry["kind"] != OPEN:
+        raise LobbyError(f"game {entry['game']!r} is a challenge; only those invited play it")
+    names = [s["name"] for s in entry["seated"]]
+    mine = next((s for s in entry["seated"] if s["email"] == address), None)
+    if mine is not None:
+        raise LobbyError(f"you already hold the seat {mine['name']!r} in game {entry['game']!r}")
+    if free_seats(entry) <= 0:
+        raise LobbyError(f"game {entry['game']!r} has no free seat")
+    if name is not None:
+        name = check_name(name)
+        if name in names:
+            raise LobbyError(f"the name {name!r} is taken in game {entry['game']!r}; choose another with "
+                             f"'join {entry['game']} as NAME'")
+    else:
+        name = seat_name(address, names)
+    entry["seated"].append(seat_entry(Seat(name, address, language), at))
+    return name
+
+
+def leave(entry: dict[str, Any], address: str) -> str:
+    """Give back `address`'s seat in an open game (or his accepted seat in a challenge he did not
+    make); the seat's name."""
+    address = address.lower()
+    mine = next((s for s in entry["seated"] if s["email"] == address), None)
+    if mine is None:
+        raise LobbyError(f"you hold no seat in game {entry['game']!r}")
+    if entry["kind"] == CHALLENGE and entry["by"] == address:
+        raise LobbyError(f"game {entry['game']!r} is your own challenge; withdraw it with 'withdraw {entry['game']}'")
+    entry["seated"].remove(mine)
+    if entry["kind"] == CHALLENGE:  # he declines after all: his seat goes
+        entry["seats"] -= 1
+        entry["invited"] = [dict(i, answer=DECLINED) if i["email"] == address else i for i in entry["invited"]]
+    return str(mine["name"])
+
+
+def answer(entry: dict[str, Any], address: str, accept: bool, at: datetime) -> str:
+    """An invitee's answer; the seat's name."""
+    address = address.lower()
+    invite = next((i for i in entry["invited"] if i["email"] == address), None)
+    if invite is None or entry["kind"] != CHALLENGE:
+        raise LobbyError(f"you are not invited to game {entry['game']!r}")
+    if invite["answer"] != PENDING:
+        raise LobbyError(f"you have already {invite['answer']} the invitation to game {entry['game']!r}")
+    invite["answer"] = ACCEPTED if accept else DECLINED
+    if accept:
+        entry["seated"].append(seat_entry(Seat(invite["name"], address, invite.get("language") or entry.get("language")), at))
+    else:
+        entry["seats"] -= 1
+    return str(invite["name"])
+
+
+def can_go_on(entry: dict[str, Any]) -> bool:
+    """Whether enough players are left (seated or still to answer) for the game."""
+    from pbem.rules.base import get_ruleset
+
+    return entry["seats"] >= get_ruleset(entry["ruleset"]).min_players
+
+
+def ready(entry: dict[str, Any]) -> bool:
+    """Whether the game can start by itself: every seat taken, every invitee's answer in."""
+    return len(entry["seated"]) == entry["seats"] and can_go_on(entry)
+
+
+def lapsed(entry: dict[str, Any], at: datetime) -> bool:
+    return entry["kind"] == CHALLENGE and "lapses" in entry and at >= moment(entry["lapses"])
+
+
+def pending(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    return [i for i in entry["invited"] if i["answer"] == PENDING]
+
+
+# -- starting ----------------------------------------------------------------------------------------------
+
+def start(gd: GamesDir, config: Config, entry: dict[str, Any], postman: Any = None,
+          at_least: bool = False) -> tuple[dict[str, Any], dict[str, str]]:
+    """The game made from an entry: its seed drawn, its players seated in the order they came, their
+    welcome mails posted (with `postman`), saved and committed with the entry's end. `at_least`: the
+    GM starts it with fewer players than seats, at least the ruleset's minimum."""
+    from pbem.advance import write_reports
+    from pbem.game import new_game, set_seat
+    from pbem.rules.base import get_ruleset
+
+    rules = get_ruleset(entry["ruleset"])
+    seated = entry["seated"]
+    if len(seated) < rules.min_players:
+        raise LobbyError(f"game {entry['game']!r} has {len(seated)} of the {rules.min_players} players "
+                         f"{rules.title} needs at least")
+    if not at_least and not ready(entry):
+        raise LobbyError(f"game {entry['game']!r} is not full yet")
+    people = [(s["name"], s["email"]) for s in seated]
+    state, tokens = new_game(gd, rules.name, entry["game"], people, entry["options"], None, None, entry["deadline"])
+    for s in seated:
+        if s.get("language"):
+            state = set_seat(state, s["name"], "language", s["language"])
+    gone = remove(gd, entry["game"])
+    write_reports(gd, state, postman, tokens)
+    gd.save(entry["game"], state)
+    how = "opened by the GM" if entry["kind"] == OPEN else f"a challenge of {entry['by']}"
+    gd.commit_paths([entry["game"], gone],
+                    f"{entry['game']}: new {rules.name} game for {', '.join(n for n, _ in people)} ({how})\n\n"
+                    f"Options: {', '.join(f'{k}={v}' for k, v in state['options'].items()) or 'none'}.\n"
+                    f"Seed commitment: sha256 {state['seed_sha256']}.\n")
+    return state, tokens
+
+
+def describe(entry: dict[str, Any]) -> str:
+    """One line for the GM: what the entry waits for."""
+    if entry["kind"] == OPEN:
+        return f"open: {len(entry['seated'])} of {entry['seats']} seats taken"
+    waiting = ", ".join(i["email"] for i in pending(entry))
+    return f"challenge of {entry['by']}: waiting for {waiting or 'nobody'}; lapses {entry.get('lapses', '-')}"

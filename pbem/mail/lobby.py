@@ -1,0 +1,528 @@
+"""Players start games by mail: `join GAME`, `leave GAME`, `new medici with ben@..., cleo@...`,
+`accept`, `decline`, `withdraw`, `rematch`, in English, German or Dutch.
+
+Who wrote a mail is known by its key, never by its From: alone, which anyone can forge. Every mail of
+the lobby carries a key of its game and its recipient's address (as reports carry a seat's), and an
+answer to an invitation counts only with it. What a forged From can do is bounded so that pbem never
+becomes a way to mail strangers: only those pbem.yaml allows may challenge (by default, addresses that
+play here), one address may have a few unanswered challenges, nobody is invited again while an
+invitation to him waits, and an address that plays no game here gets at most one answer a day.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pbem import lobby
+from pbem.config import Config
+from pbem.deadlines import moment
+from pbem.errors import PbemError
+from pbem.i18n import LANGUAGES, N_, language_of, translator
+from pbem.mail.boxes import Postman
+from pbem.mail.compose import compose
+from pbem.mail.ids import KEY_CHARS, Keyring, keyring, split_key
+from pbem.mail.incoming import Incoming, addressed_to
+from pbem.mail.seats import Proven
+from pbem.store import GAME_ID, GamesDir, write_atomic
+
+# the words of each command, with the language they are in (None: several)
+VERBS: dict[str, dict[str, str | None]] = {
+    "join": {"join": "en", "mitspielen": "de", "beitreten": "de", "meedoen": "nl", "deelnemen": "nl"},
+    "leave": {"leave": "en", "aussteigen": "de", "verlassen": "de", "verlaten": "nl", "afmelden": "nl"},
+    "accept": {"accept": "en", "yes": "en", "annehmen": "de", "ja": None, "accepteren": "nl", "aannemen": "nl"},
+    "decline": {"decline": "en", "no": "en", "ablehnen": "de", "nein": "de", "weigeren": "nl", "afwijzen": "nl",
+                "nee": "nl"},
+    "withdraw": {"withdraw": "en", "zurückziehen": "de", "zurueckziehen": "de", "intrekken": "nl"},
+    "rematch": {"rematch": "en", "revanche": None},
+    "new": {"new": "en", "neu": "de", "neues": "de", "nieuw": "nl"},
+}
+# answers to an invitation: they mean something only in a reply to one (a game may have an order `accept`)
+ANSWERS = ("accept", "decline")
+WITH = ("with", "mit", "met")
+AS = ("as", "als")
+AND = ("and", "und", "en", "&")
+OPTION_WORDS = {"deadline": "deadline", "frist": "deadline", "termijn": "deadline", "bedenktijd": "deadline",
+                "language": "language", "sprache": "language", "taal": "language",
+                "game": "game", "spiel": "game", "spel": "game"}
+RULESET_NAMES = {"medici vs strozzi": "medici-strozzi", "medici gegen strozzi": "medici-strozzi",
+                 "medici tegen strozzi": "medici-strozzi", "strozzi": "medici-strozzi", "florence": "florenz",
+                 "florenz": "florenz", "medici": "medici", "medina": "medina", "medici-strozzi": "medici-strozzi"}
+ANSWERED_FILE = ("mail", "answered.txt")  # address and day of the last answer to each stranger
+
+
+@dataclass
+class Command:
+    """A lobby command as a player wrote it; `language` is the language of its words, if they tell."""
+
+    verb: str
+    game: str | None = None
+    name: str | None = None
+    ruleset: str | None = None
+    invitees: list[str] = field(default_factory=list)
+    options: dict[str, str] = field(default_factory=dict)
+    deadline: str | None = None
+    language: str | None = None
+    words: str | None = None
+
+
+class CommandError(PbemError):
+    """A lobby command that cannot be read."""
+
+
+def _verb(word: str) -> tuple[str, str | None] | None:
+    word = word.casefold().rstrip(".!:")
+    for verb, words in VERBS.items():
+        if word in words:
+            return verb, words[word]
+    return None
+
+
+def parse(lines: list[str], subject: str = "") -> Command | None:
+    """The lobby command a mail gives in its own lines (else in its subject), or None. A command is
+    its first line (`new` may go on over the next lines); `CommandError` where it starts as one but
+    cannot be read."""
+    text = lines[0] if lines else re.sub(r"^(?:(?:re|aw|antw|fwd?|wg)\s*:\s*)+", "", subject.strip(), flags=re.I)
+    words = text.replace(",", " , ").replace(";", " , ").split()
+    found = _verb(words[0]) if words else None
+    if found is None:
+        return None
+    verb, language = found
+    rest = [w for w in words[1:]]
+    if verb == "new":
+        more = " ".join(lines[1:]).replace(",", " , ").replace(";", " , ").split()
+        return _new(rest + ([","] if more else []) + more, language, " ".join(words))
+    if len(lines) > 1:
+        return None  # `join`, `yes` in a longer text: pbem does not guess (orders, a letter...)
+    command = Command(verb, language=language, words=" ".join(words))
+    rest = [w for w in rest if w != ","]
+    if rest and verb != "rematch":
+        command.game = rest.pop(0).casefold().rstrip(".!")
+    if verb == "join" and len(rest) == 2 and rest[0].casefold() in AS:
+        command.name = rest[1].rstrip(".!")
+        rest = []
+    if rest:
+        if verb in ANSWERS or verb == "rematch":
+            return None  # `yes, please do` and the like: not a bare answer
+        raise CommandError(f"{' '.join(words)!r} is not a command pbem knows; write "
+                           + ("'join GAME' or 'join GAME as NAME'" if verb == "join" else f"'{verb} GAME'"))
+    if command.game is not None and not GAME_ID.match(command.game):
+        if verb in ANSWERS:
+            return None
+        raise CommandError(f"{command.game!r} is not a game's id")
+    return command
+
+
+def _new(words: list[str], language: str | None, said: str) -> Command:
+    """`new RULESET [GAME] with ADDRESS, ADDRESS [edition amigo] [deadline 48h] [language de]`."""
+    command = Command("new", language=language, words=said)
+    low = [w.casefold() for w in words]
+    at = next((i for i, w in enumerate(low) if w in WITH), None)
+    if at is None:
+        raise CommandError(f"{said!r}: name the players to invite after 'with', e.g. "
+                           f"'new medici with ben@example.org, cleo@example.org'")
+    head = [w for w in low[:at] if w != ","]
+    name = " ".join(head)
+    for length in range(len(head), 0, -1):
+        known = RULESET_NAMES.get(" ".join(head[:length]))
+        if known:
+            command.ruleset = known
+            rest = head[length:]
+            if rest:
+                command.game = rest[0]
+                if len(rest) > 1 or not GAME_ID.match(command.game):
+                    raise CommandError(f"{said!r}: {' '.join(rest)!r} is not a game's id")
+            break
+    else:
+        raise CommandError(f"{name or '(nothing)'!r} is not a game pbem plays; choose one of: "
+                           f"{', '.join(sorted(set(RULESET_NAMES.values())))}")
+    i = at + 1
+    while i < len(words) and (words[i] in (",",) or low[i] in AND or "@" in words[i]):
+        if "@" in words[i]:
+            address = words[i].strip("<>()\"'.").lower()
+            if not re.fullmatch(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+", address):
+                raise CommandError(f"{words[i]!r} is not an email address")
+            command.invitees.append(address)
+        i += 1
+    rest = [w for w in words[i:] if w != ","]
+    while rest:
+        word = rest.pop(0)
+        key, sep, value = word.partition("=")
+        if not sep:
+            key, value = word.rstrip(":"), rest.pop(0) if rest else ""
+        key = key.casefold()
+        if not value:
+            raise CommandError(f"{said!r}: the option {key!r} has no value")
+        what = OPTION_WORDS.get(key, key)
+        if what == "deadline":
+            command.deadline = value
+        elif what == "language":
+            command.language_option = value.casefold()  # type: ignore[attr-defined]
+        elif what == "game":
+            command.game = value.casefold()
+        else:
+            command.options[key] = value.casefold()
+    if not command.invitees:
+        raise CommandError(f"{said!r}: name the players to invite after 'with', e.g. "
+                           f"'new medici with ben@example.org, cleo@example.org'")
+    return command
+
+
+# -- keys ------------------------------------------------------------------------------------------------
+
+def lobby_key(keys: Keyring, game: str, address: str) -> str:
+    """The key of the lobby's mail about `game` to `address`: a reply with it comes from whoever
+    received that mail."""
+    message = "\0".join(("pbem-lobby-key", game, address.lower())).encode("utf-8")
+    digest = hmac.new(keys._secret, message, hashlib.sha256).digest()
+    return base64.b32encode(digest).decode("ascii").lower()[:KEY_CHARS]
+
+
+LOBBY_ID = re.compile(rf"^<pbem\.lobby\.([a-z0-9][a-z0-9_-]{{0,39}})\.[0-9a-f]+@[^>]+>$")
+
+
+def lobby_id(config: Config, game: str, about: str) -> str:
+    digest = hashlib.sha256(about.encode("utf-8", "replace")).hexdigest()[:24]
+    return f"<pbem.lobby.{game}.{digest}@{config.domain}>"
+
+
+def keyed_games(gd: GamesDir, config: Config, mail: Incoming) -> set[str]:
+    """The games whose lobby mail to the sender this mail answers with its key (in the mail it
+    answers, or in the GM's plus address it was sent to)."""
+    keys = keyring(config)
+    if keys is None or not mail.sender or mail.doubt:
+        return set()
+    found: set[str] = set()
+    for ref in mail.thread[:50]:
+        bare, key = split_key(ref)
+        m = LOBBY_ID.match(bare)
+        if m and key and hmac.compare_digest(lobby_key(keys, m.group(1), mail.sender), key):
+            found.add(m.group(1))
+    local, _, domain = config.gm_address.lower().rpartition("@")
+    plus = re.compile(rf"^{re.escape(local)}\+lobby\.([a-z2-7]{{{KEY_CHARS}}})@{re.escape(domain)}$")
+    given = [m.group(1) for m in (plus.match(a.strip().lower()) for a in addressed_to(mail.message)) if m]
+    if given:
+        for entry in lobby.entries(gd):
+            expected = lobby_key(keys, entry["game"], mail.sender)
+            if any(hmac.compare_digest(expected, k) for k in given):
+                found.add(entry["game"])
+    return found
+
+
+# -- strangers ------------------------------------------------------------------------------------------
+
+def stranger_may_hear(gd: GamesDir, address: str, today: str) -> bool:
+    """Whether an address that plays no game here may have an answer today (one a day); noted as
+    answered when it may. A player's address always may."""
+    address = address.lower()
+    if not address or lobby.plays_here(gd, address):
+        return True
+    path = gd.root.joinpath(*ANSWERED_FILE)
+    days = {}
+    if path.is_file():
+        for line in path.read_text("utf-8").splitlines():
+            who, _, day = line.partition(" ")
+            if day >= today:  # older days are forgotten
+                days[who] = day
+    if days.get(address) == today:
+        return False
+    days[address] = today
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, "".join(f"{who} {day}\n" for who, day in sorted(days.items())))
+    return True
+
+
+# -- handling ------------------------------------------------------------------------------------------
+
+@dataclass
+class Lobby:
+    """One mail's lobby command, carried out: the games dir, the postman, the mail, and what proves
+    its sender (a seat's reply key, or the lobby keys it carries)."""
+
+    gd: GamesDir
+    postman: Postman
+    mail: Incoming
+    proven: Proven | None
+    keyed: set[str]
+    at: datetime
+
+    @property
+    def config(self) -> Config:
+        return self.postman.config
+
+    @property
+    def sender(self) -> str:
+        return self.mail.sender
+
+    def language(self, command: Command | None = None) -> str:
+        """The language to answer in: the one his words are in, else his seat's, else the host's."""
+        if command is not None and command.language in LANGUAGES:
+            return command.language
+        if self.proven is not None:
+            return language_of(self.proven.state, self.proven.player, self.config)
+        from pbem.mail.commands import first_seat
+
+        seat = first_seat(self.gd, self.sender)
+        return language_of(seat[0], seat[1], self.config) if seat else self.config.language
+
+    def post(self, to: str, game: str, template: str, what: str, lang: str, about: str,
+             answering: Incoming | None = None, **context: Any) -> None:
+        """A lobby mail to `to` about `game`, with its key (so a reply to it proves itself)."""
+        from pbem.mail.run import _date
+        from pbem.report import env_for
+
+        config = self.config
+        _ = translator(lang).gettext
+        body = env_for(lang).get_template(template).render(game=game, **context)
+        mid = lobby_id(config, game, f"{about}\0{to}\0{answering.message_id if answering else ''}")
+        keys = keyring(config)
+        reply_to = None
+        if keys is not None:
+            key = lobby_key(keys, game, to)
+            mid = f"{mid[:mid.rindex('@')]}.k{key}{mid[mid.rindex('@'):]}"
+            if config.reply_address == "plus":
+                local, _at, domain = config.gm_address.rpartition("@")
+                reply_to = f"{local}+lobby.{key}@{domain}"
+        refs = [answering.message_id] if answering is not None else None
+        msg = compose(config, "", to, f"{config.subject_prefix} {game}: {_(what)}".strip(), body, mid,
+                      in_reply_to=answering.message_id if answering else None, references=refs, date=_date(),
+                      reply_to=reply_to)
+        name = "lobby-" + hashlib.sha256(mid.encode()).hexdigest()[:24]
+        self.postman.post(name, msg)
+
+    def answer(self, game: str, template: str, what: str, lang: str, **context: Any) -> bool:
+        """An answer to the mail's sender; False when he is a stranger answered today already."""
+        if not self.proven and not self.keyed and not stranger_may_hear(self.gd, self.sender, self.at.date().isoformat()):
+            return False
+        from pbem.mail.secrets import hide_tokens, tokens_in
+
+        date = self.mail.message.get("Date", translator(lang).gettext("(no date)"))
+        self.post(self.sender, game, template, what, lang, "answer", self.mail, date=date,
+                  subject=hide_tokens(self.mail.subject, tokens_in(self.mail)), **context)
+        return True
+
+    def commit(self, paths: list[str], message: str) -> None:
+        self.gd.commit_paths(paths, message)
+
+
+def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Command, proven: Proven | None,
+                 at: datetime, refusal: str | None = None) -> str:
+    """Carry out one lobby command and answer it (with `refusal`: a command that could not be read,
+    answered with it); the run's line for it."""
+    work = Lobby(gd, postman, mail, proven, keyed_games(gd, postman.config, mail), at)
+    lang = work.language(command)
+    try:
+        if refusal is not None:
+            raise lobby.LobbyError(refusal)
+        return _carry_out(work, command, lang)
+    except Silent as exc:
+        return f"mail from {mail.sender}: refused '{command.verb}' without an answer: {exc}"
+    except PbemError as exc:
+        from pbem.report import refusal_text
+
+        told = work.answer(command.game or "lobby", "common/lobby-refused.txt.j2", N_("your mail could not be used"),
+                           lang, message=refusal_text(str(exc), lang, None), words=command.words)
+        return f"mail from {mail.sender}: refused '{command.verb}': {exc}" + ("" if told else " (not answered: "
+                                                                                "a stranger hears from pbem once a day)")
+
+
+def _entry_for(work: Lobby, command: Command, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """The entry a command is about: the game it names, else the one game the mail's key is of, else
+    the one entry the sender is part of."""
+    if command.game is not None:
+        return lobby.load(work.gd, command.game)
+    mine = sorted(work.keyed) or [e["game"] for e in lobby.entries(work.gd)
+                                  if e["kind"] in kinds and any(s["email"] == work.sender
+                                                                for s in e["seated"] + e["invited"])]
+    if len(mine) == 1:
+        return lobby.load(work.gd, mine[0])
+    if not mine:
+        raise lobby.LobbyError(f"'{command.words}' names no game, and you are part of none that has not begun")
+    raise lobby.LobbyError(f"'{command.words}' names no game; write '{command.verb} GAME' with one of: {', '.join(mine)}")
+
+
+def _carry_out(work: Lobby, command: Command, lang: str) -> str:
+    gd, at, sender = work.gd, work.at, work.sender
+    config = work.config
+    line = f"mail from {sender}: "
+    if command.verb == "join":
+        if command.game is None:
+            raise lobby.LobbyError("write 'join GAME' with the game's id; reply 'games' to see the open games")
+        entry = lobby.load(gd, command.game)
+        name = lobby.join(entry, sender, command.name, command.language, at)
+        path = lobby.save(gd, entry)
+        work.commit([path], f"{entry['game']}: {name} ({sender}) joins ({len(entry['seated'])} of {entry['seats']} seats)\n")
+        work.answer(entry["game"], "common/lobby-joined.txt.j2", N_("you have a seat"), lang, **_context(entry, lang),
+                    name=name)
+        line += f"{entry['game']}: joined as {name}"
+        return line + _start_if_ready(work, entry)
+    if command.verb == "leave":
+        entry = _entry_for(work, command, (lobby.OPEN, lobby.CHALLENGE))
+        name = lobby.leave(entry, sender)
+        path = lobby.save(gd, entry)
+        work.commit([path], f"{entry['game']}: {name} ({sender}) leaves\n")
+        work.answer(entry["game"], "common/lobby-left.txt.j2", N_("you gave back your seat"), lang,
+                    **_context(entry, lang), name=name)
+        return line + f"{entry['game']}: {name} left" + (_fold_if_short(work, entry) if entry["kind"] == lobby.CHALLENGE else "")
+    if command.verb in ANSWERS:
+        entry = _entry_for(work, command, (lobby.CHALLENGE,))
+        if entry["game"] not in work.keyed:
+            raise lobby.LobbyError(f"an answer to the invitation to game {entry['game']!r} counts only as a reply to "
+                                   f"the invitation itself; reply to it with '{command.verb}'")
+        accept = command.verb == "accept"
+        name = lobby.answer(entry, sender, accept, at)
+        path = lobby.save(gd, entry)
+        work.commit([path], f"{entry['game']}: {sender} {'accepts' if accept else 'declines'} the invitation\n")
+        work.answer(entry["game"], "common/lobby-answered.txt.j2",
+                    N_("you accepted") if accept else N_("you declined"), lang, **_context(entry, lang),
+                    name=name, accepted=accept)
+        line += f"{entry['game']}: {sender} {'accepted' if accept else 'declined'}"
+        if not accept:
+            return line + _fold_if_short(work, entry, declined=sender)
+        return line + _start_if_ready(work, entry)
+    if command.verb == "withdraw":
+        entry = _entry_for(work, command, (lobby.CHALLENGE,))
+        if entry["kind"] != lobby.CHALLENGE or entry["by"] != sender:
+            raise lobby.LobbyError(f"game {entry['game']!r} is not a challenge of yours")
+        path = lobby.remove(gd, entry["game"])
+        work.commit([path], f"{entry['game']}: {sender} withdraws the challenge\n")
+        _tell_all(work, entry, "withdrawn", skip=())
+        return line + f"{entry['game']}: challenge withdrawn"
+    if command.verb in ("new", "rematch"):
+        return line + _challenge(work, command, lang)
+    raise lobby.LobbyError(f"{command.words!r} is not a command pbem knows")
+
+
+def _challenge(work: Lobby, command: Command, lang: str) -> str:
+    gd, config, sender, at = work.gd, work.config, work.sender, work.at
+    if not lobby.may_create(gd, config, sender):
+        raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {config.lobby_create})")
+    if command.verb == "rematch":
+        if work.proven is None:
+            raise lobby.LobbyError("'rematch' counts only as a reply to a mail of the game that has ended")
+        state = work.gd.load(work.proven.game)
+        me, others = lobby.rematch_invitees(state, sender)
+        seat = lobby.Seat(me.name, sender, me.language)
+        entry = lobby.challenge(gd, config, state["ruleset"], lobby.free_id(gd, state["game"]), seat,
+                                [o.email for o in others], dict(state["options"]), state.get("deadline"), None, at)
+        by_address = {o.email: o for o in others}
+        for invite in entry["invited"]:
+            invite["name"] = by_address[invite["email"]].name
+            if by_address[invite["email"]].language:
+                invite["language"] = by_address[invite["email"]].language
+    else:
+        rule = None
+        if command.deadline is not None:
+            from pbem.gm import deadline_rule
+
+            rule = deadline_rule(command.deadline, None, None)
+        option_language = getattr(command, "language_option", None)
+        if option_language is not None and option_language not in LANGUAGES:
+            raise lobby.LobbyError(f"language {option_language!r} is not one pbem writes (choose one of: "
+                                   f"{', '.join(LANGUAGES)})")
+        names = [] if work.proven is None else [work.proven.player]
+        seat = lobby.Seat(names[0] if names else lobby.seat_name(sender, []), sender, command.language)
+        assert command.ruleset is not None
+        entry = lobby.challenge(gd, config, command.ruleset, command.game, seat, command.invitees,
+                                command.options, rule, option_language, at)
+    path = lobby.save(gd, entry)
+    work.commit([path], f"{entry['game']}: {sender} challenges {', '.join(i['email'] for i in entry['invited'])} "
+                        f"to {entry['ruleset']}\n")
+    context = _context(entry, lang)
+    for invite in entry["invited"]:
+        their = invite.get("language") or entry.get("language") or work.config.language
+        work.post(invite["email"], entry["game"], "common/lobby-invite.txt.j2", N_("an invitation to play"), their,
+                  "invite", None, **_context(entry, their), by=sender, name=invite["name"])
+    work.post(sender, entry["game"], "common/lobby-challenge.txt.j2", N_("your invitations are sent"), lang,
+              "challenge", work.mail, **context)
+    return f"{entry['game']}: challenged {', '.join(i['email'] for i in entry['invited'])}"
+
+
+class Silent(PbemError):
+    """A command refused without an answer: answering it would mail whoever the From: names."""
+
+
+def _context(entry: dict[str, Any], lang: str) -> dict[str, Any]:
+    from pbem.deadlines import show_hours
+    from pbem.i18n import moment_text
+    from pbem.rules.base import get_ruleset
+
+    rules = get_ruleset(entry["ruleset"])
+    options = ", ".join(f"{k} {v}" for k, v in entry["options"].items() if len(rules.options.get(k, ())) > 1)
+    deadline = show_hours(entry["deadline"]["hours"]) if entry.get("deadline") else None
+    return dict(title=rules.title, options=options, deadline=deadline, seats=entry["seats"],
+                seated=[s["name"] for s in entry["seated"]], free=lobby.free_seats(entry),
+                waiting=[i["email"] for i in lobby.pending(entry)], kind=entry["kind"],
+                lapses=moment_text(moment(entry["lapses"]), lang) if entry.get("lapses") else None,
+                players=[s["name"] for s in entry["seated"]] + [i["name"] for i in lobby.pending(entry)])
+
+
+def _start_if_ready(work: Lobby, entry: dict[str, Any]) -> str:
+    if not lobby.ready(entry):
+        return ""
+    lobby.start(work.gd, work.config, entry, work.postman)
+    return f"; {entry['game']} starts"
+
+
+def _fold_if_short(work: Lobby, entry: dict[str, Any], declined: str | None = None) -> str:
+    """After a decline: the game goes on without him if enough are left (and starts if all others
+    have accepted), else the challenge is off and everyone in it is told."""
+    if lobby.can_go_on(entry):
+        return _start_if_ready(work, entry)
+    path = lobby.remove(work.gd, entry["game"])
+    work.commit([path], f"{entry['game']}: too few players left; the challenge is off\n")
+    _tell_all(work, entry, "declined", skip=(declined,) if declined else ())
+    return f"; too few left: {entry['game']} is off"
+
+
+def _tell_all(work: Lobby, entry: dict[str, Any], why: str, skip: tuple[str, ...]) -> None:
+    """Tell everyone seated in an entry, and everyone whose answer it still waited for, that it is off."""
+    to = [(s["email"], s.get("language")) for s in entry["seated"]]
+    to += [(i["email"], i.get("language")) for i in lobby.pending(entry)]
+    for address, their in to:
+        if address in skip:
+            continue
+        lang = their or entry.get("language") or work.config.language
+        work.post(address, entry["game"], "common/lobby-off.txt.j2", N_("the game will not take place"), lang,
+                  f"off-{why}", None, **_context(entry, lang), why=why, by=entry["by"])
+
+
+def lapse(gd: GamesDir, postman: Postman, at: datetime) -> list[str]:
+    """End each challenge whose invitations have waited too long; everyone in it is told."""
+    lines = []
+    for entry in lobby.entries(gd):
+        if not lobby.lapsed(entry, at):
+            continue
+        work = Lobby(gd, postman, _NO_MAIL, None, set(), at)
+        path = lobby.remove(gd, entry["game"])
+        gd.commit_paths([path], f"{entry['game']}: the invitations lapsed unanswered\n")
+        _tell_all(work, entry, "lapsed", skip=())
+        lines.append(f"{entry['game']}: the invitations lapsed (unanswered: "
+                     f"{', '.join(i['email'] for i in lobby.pending(entry))})")
+    return lines
+
+
+def _no_mail() -> Incoming:
+    from email.message import EmailMessage
+
+    return Incoming("<none@pbem.invalid>", "", "", "", [], EmailMessage(), 0)
+
+
+_NO_MAIL = _no_mail()
+
+
+def open_lines(gd: GamesDir) -> list[dict[str, Any]]:
+    """The open games anyone may join, with their free seats."""
+    from pbem.rules.base import get_ruleset
+
+    return [{"game": e["game"], "title": get_ruleset(e["ruleset"]).title, "free": lobby.free_seats(e),
+             "seats": e["seats"]} for e in lobby.entries(gd) if e["kind"] == lobby.OPEN and lobby.free_seats(e) > 0]
+
+
+def lapse_due(entry: dict[str, Any]) -> datetime | None:
+    return moment(entry["lapses"]) if entry.get("lapses") else None
