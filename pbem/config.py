@@ -37,10 +37,11 @@ reply_address: plus          # the key in Reply-To as gm+KEY@...; none: only in 
 
 # Players start games by mail: `join GAME` takes a seat in a game opened with `pbem open`, and
 # `new medici with ben@example.org, cleo@example.org` challenges others.
-# lobby:
-#   create: players          # who may challenge: players | anyone | nobody | [addresses, @domains]
-#   invitations: 3           # unanswered challenges one address may have at once
-#   lapse: 7d                # an invitation unanswered this long lapses
+lobby:
+  create: players            # who may challenge: players (who play or played here) | anyone | nobody
+                             # | a list of addresses and @domains
+  invitations: 3             # unanswered challenges one address may have at once
+  lapse: 7d                  # an invitation unanswered this long lapses
 
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:

@@ -244,7 +244,7 @@ def test_a_from_header_that_names_someone_else_is_not_the_players(g: MailGames) 
          f"address ({me!r})"),
         (hostile(5, f"=?utf-8?q?{me.replace('@', '=EF=BC=A0')}?= <mallory@evil.test>"),  # a full-width @
          f"mail from mallory@evil.test: refused as a stranger's: the name in its From: header is another "
-         f"address ({me!r})"),
+         f"address ({me!r}) (not answered: an address that plays no game here hears from pbem once a day)"),
     ]
     for raw, _ in cases:
         g.inbox.deliver(raw)
@@ -253,7 +253,7 @@ def test_a_from_header_that_names_someone_else_is_not_the_players(g: MailGames) 
     assert mail_lines(r.output) == [line for _, line in cases]
     assert g.state()["log"] == before["log"] and g.queued() == []
     sent = g.outbox.new()
-    assert len(sent) == 2  # the strangers' replies, to the address the mail came from, naming no one
+    assert len(sent) == 1  # the stranger's reply (one a day), to the address the mail came from, naming no one
     for msg in sent:
         assert [(a.display_name, a.addr_spec) for a in msg["To"].addresses] == [("", "mallory@evil.test")]
         assert text(msg) == f'Your mail of {DATE} ("orders")\n' + STRANGER
