@@ -113,6 +113,11 @@ def plays_here(gd: GamesDir, address: str) -> bool:
     return bool(games_of(gd, address.lower(), active_only=False))
 
 
+def seated_here(gd: GamesDir, address: str) -> bool:
+    """Whether `address` holds a seat in a game not begun (bounded by its seats, unlike invitations)."""
+    return any(s["email"] == address.lower() for e in entries(gd) for s in e["seated"])
+
+
 def may_create(gd: GamesDir, config: Config, address: str) -> bool:
     """Whether pbem.yaml's `lobby.create` lets `address` challenge others."""
     rule = config.lobby_create

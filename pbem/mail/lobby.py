@@ -32,15 +32,16 @@ from pbem.mail.seats import Proven
 from pbem.store import GAME_ID, GamesDir, write_atomic
 
 # the words of each command, with the language they are in (None: several)
+# (English words are every language's: they choose none)
 VERBS: dict[str, dict[str, str | None]] = {
-    "join": {"join": "en", "mitspielen": "de", "beitreten": "de", "meedoen": "nl", "deelnemen": "nl"},
-    "leave": {"leave": "en", "aussteigen": "de", "verlassen": "de", "verlaten": "nl", "afmelden": "nl"},
-    "accept": {"accept": "en", "yes": "en", "annehmen": "de", "ja": None, "accepteren": "nl", "aannemen": "nl"},
-    "decline": {"decline": "en", "no": "en", "ablehnen": "de", "nein": "de", "weigeren": "nl", "afwijzen": "nl",
+    "join": {"join": None, "mitspielen": "de", "beitreten": "de", "meedoen": "nl", "deelnemen": "nl"},
+    "leave": {"leave": None, "aussteigen": "de", "verlassen": "de", "verlaten": "nl", "afmelden": "nl"},
+    "accept": {"accept": None, "yes": None, "annehmen": "de", "ja": None, "accepteren": "nl", "aannemen": "nl"},
+    "decline": {"decline": None, "no": None, "ablehnen": "de", "nein": "de", "weigeren": "nl", "afwijzen": "nl",
                 "nee": "nl"},
-    "withdraw": {"withdraw": "en", "zurückziehen": "de", "zurueckziehen": "de", "intrekken": "nl"},
-    "rematch": {"rematch": "en", "revanche": None},
-    "new": {"new": "en", "neu": "de", "neues": "de", "nieuw": "nl"},
+    "withdraw": {"withdraw": None, "zurückziehen": "de", "zurueckziehen": "de", "intrekken": "nl"},
+    "rematch": {"rematch": None, "revanche": None},
+    "new": {"new": None, "neu": "de", "neues": "de", "nieuw": "nl"},
 }
 # answers to an invitation: they mean something only in a reply to one (a game may have an order `accept`)
 ANSWERS = ("accept", "decline")
@@ -68,6 +69,7 @@ class Command:
     options: dict[str, str] = field(default_factory=dict)
     deadline: str | None = None
     language: str | None = None
+    language_option: str | None = None  # `language de` among a challenge's options: every seat's
     words: str | None = None
 
 
@@ -100,6 +102,8 @@ def parse(lines: list[str], subject: str = "") -> Command | None:
     if len(lines) > 1:
         return None  # `join`, `yes` in a longer text: pbem does not guess (orders, a letter...)
     command = Command(verb, language=language, words=" ".join(words))
+    if "," in rest and (verb in ANSWERS or verb == "rematch"):
+        return None  # `yes, please do` and the like: not a bare answer
     rest = [w for w in rest if w != ","]
     if rest and verb != "rematch":
         command.game = rest.pop(0).casefold().rstrip(".!")
@@ -149,6 +153,9 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
                 raise CommandError(f"{words[i]!r} is not an email address")
             command.invitees.append(address)
         i += 1
+    if not command.invitees:
+        raise CommandError(f"{said!r}: name the players to invite after 'with', e.g. "
+                           f"'new medici with ben@example.org, cleo@example.org'")
     rest = [w for w in words[i:] if w != ","]
     while rest:
         word = rest.pop(0)
@@ -162,14 +169,11 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
         if what == "deadline":
             command.deadline = value
         elif what == "language":
-            command.language_option = value.casefold()  # type: ignore[attr-defined]
+            command.language_option = value.casefold()
         elif what == "game":
             command.game = value.casefold()
         else:
             command.options[key] = value.casefold()
-    if not command.invitees:
-        raise CommandError(f"{said!r}: name the players to invite after 'with', e.g. "
-                           f"'new medici with ben@example.org, cleo@example.org'")
     return command
 
 
@@ -220,7 +224,7 @@ def stranger_may_hear(gd: GamesDir, address: str, today: str) -> bool:
     """Whether an address that plays no game here may have an answer today (one a day); noted as
     answered when it may. A player's address always may."""
     address = address.lower()
-    if not address or lobby.plays_here(gd, address):
+    if not address or lobby.plays_here(gd, address) or lobby.seated_here(gd, address):
         return True
     path = gd.root.joinpath(*ANSWERED_FILE)
     days = {}
@@ -274,11 +278,11 @@ class Lobby:
              answering: Incoming | None = None, **context: Any) -> None:
         """A lobby mail to `to` about `game`, with its key (so a reply to it proves itself)."""
         from pbem.mail.run import _date
-        from pbem.report import env_for
+        from pbem.report import env_for, wrap72
 
         config = self.config
         _ = translator(lang).gettext
-        body = env_for(lang).get_template(template).render(game=game, **context)
+        body = wrap72(env_for(lang).get_template(template).render(game=game, **context), 0)
         mid = lobby_id(config, game, f"{about}\0{to}\0{answering.message_id if answering else ''}")
         keys = keyring(config)
         reply_to = None
@@ -421,7 +425,7 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
             from pbem.gm import deadline_rule
 
             rule = deadline_rule(command.deadline, None, None)
-        option_language = getattr(command, "language_option", None)
+        option_language = command.language_option
         if option_language is not None and option_language not in LANGUAGES:
             raise lobby.LobbyError(f"language {option_language!r} is not one pbem writes (choose one of: "
                                    f"{', '.join(LANGUAGES)})")

@@ -1,0 +1,399 @@
+"""Games players start by mail: an open game joined with `join GAME`, a challenge `new medici with ...`
+answered by a reply to its invitation, `leave`, `withdraw`, `rematch`, the 7-day lapse; and what keeps a
+forged From: from making pbem mail anyone: who may challenge, the limits on invitations, keys on every
+answer, and one answer a day to an address that plays no game here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import Pbem
+from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, parse, player_mail
+from helpers import assert_error
+from pbem import bots, lobby
+from pbem.mail.ids import split_key
+from pbem.rules.base import order_text
+
+
+@pytest.fixture
+def g(pbem: Pbem) -> MailGames:
+    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    games.write_config()
+    (pbem.games / "mail").mkdir()
+    return games
+
+
+def plain(msg: Any) -> str:
+    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+
+
+def flat(msg: Any) -> str:
+    """A mail's text with its lines joined, to look for a sentence wherever the lines break."""
+    return " ".join(plain(msg).split())
+
+
+def to(msg: Any) -> str:
+    return msg["To"].addresses[0].addr_spec
+
+
+def mail_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith("mail ")]
+
+
+def send(g: MailGames, sender: str, body: str, **kw: Any) -> tuple[list[str], list[Any]]:
+    """A mail to the GM address; the run's mail lines and the mails it wrote."""
+    g.inbox.deliver(player_mail(sender, body, **kw))
+    r = g.advance()
+    return mail_lines(r.output), g.outbox.new()
+
+
+def answer(g: MailGames, msg: Any, sender: str, body: str) -> tuple[list[str], list[Any]]:
+    """`sender`'s reply to a mail of pbem's, threaded under it."""
+    return send(g, sender, body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]))
+
+
+def opened(g: MailGames, ruleset: str = "medici", seats: int = 3, *extra: str) -> None:
+    r = g.pbem("open", ruleset, "g1", "--seats", str(seats), *extra)
+    assert r.exit_code == 0, r.output
+    assert r.stdout == f"Opened {lobby_title(ruleset)} game 'g1' with {seats} seats; players join by mailing " \
+                       f"'join g1' to {GM}.\n"
+
+
+def lobby_title(ruleset: str) -> str:
+    from pbem.rules.base import get_ruleset
+
+    return get_ruleset(ruleset).title
+
+
+def players_of(g: MailGames, game: str) -> list[tuple[str, str]]:
+    return [(p["name"], p["email"]) for p in g.state(game)["players"]]
+
+
+# -- open games -----------------------------------------------------------------------------------------
+
+def test_an_open_game_is_joined_by_mail_played_to_its_end_and_rematched(g: MailGames) -> None:
+    """Two strangers join an open game by a fresh mail each; it starts when full; they play it to the
+    end by one-line replies; `rematch` in reply to the last report invites the other, who accepts."""
+    opened(g, "medici-strozzi", 2)
+    lines, sent = send(g, "una@far.test", "join g1")
+    assert lines == ["mail from una@far.test: g1: joined as una"]
+    assert [(to(m), m["Subject"]) for m in sent] == [("una@far.test", "[pbem] g1: you have a seat")]
+    assert "Seats taken: 1 of 2 (una)." in plain(sent[0])
+    assert not g.gd.exists("g1")
+    lines, sent = send(g, "vic@far.test", "Join g1 as victor")
+    assert lines == ["mail from vic@far.test: g1: joined as victor; g1 starts"]
+    welcome = {to(m): m for m in sent if "welcome" in str(m["Subject"])}
+    assert sorted(welcome) == ["una@far.test", "vic@far.test"]
+    assert players_of(g, "g1") == [("una", "una@far.test"), ("victor", "vic@far.test")]
+    assert not lobby.exists(g.gd, "g1")
+    assert "g1: new medici-strozzi game for una, victor (opened by the GM)" in g.git("log", "--format=%s")
+    latest = dict(welcome)
+    names = {"una": "una@far.test", "victor": "vic@far.test"}
+    for _ in range(500):
+        shown = g.pbem.show("g1")
+        if shown["status"] != "active":
+            break
+        player = shown["waiting_for"][0]
+        seen = g.pbem.show("g1", player)
+        order = bots.choose("medici-strozzi", seen["view"], player, seen["legal_orders"])
+        words = " ".join(f"{k} {v}" for k, v in order.items()) if isinstance(order, dict) else str(order)
+        lines, sent = answer(g, latest[names[player]], names[player], words)
+        assert lines == [f"mail from {names[player]}: g1 turn {seen['turn']}: queued {order_text(order)}"]
+        for m in sent:
+            latest[to(m)] = m
+    assert g.pbem.show("g1")["status"] == "finished"
+    lines, sent = answer(g, latest["una@far.test"], "una@far.test", "rematch")
+    assert lines == ["mail from una@far.test: g1-1: challenged vic@far.test"]
+    invitation = next(m for m in sent if to(m) == "vic@far.test")
+    assert "una@far.test invites you to a game of Medici vs Strozzi by mail, game g1-1." in flat(invitation)
+    lines, sent = answer(g, invitation, "vic@far.test", "accept")
+    assert lines == ["mail from vic@far.test: g1-1: vic@far.test accepted; g1-1 starts"]
+    assert players_of(g, "g1-1") == [("una", "una@far.test"), ("victor", "vic@far.test")]
+
+
+def test_a_seat_is_named_as_asked_and_answered_in_the_joiners_language(g: MailGames) -> None:
+    opened(g)
+    assert send(g, "anna.maria@x.test", "join g1 as zoe")[0] == ["mail from anna.maria@x.test: g1: joined as zoe"]
+    assert send(g, "bernd@x.test", "Mitspielen g1")[0] == ["mail from bernd@x.test: g1: joined as bernd"]
+    lines, sent = send(g, "joost@x.test", "meedoen g1")
+    assert lines == ["mail from joost@x.test: g1: joined as joost; g1 starts"]
+    state = g.state("g1")
+    assert [(p["name"], p.get("language")) for p in state["players"]] == [("zoe", None), ("bernd", "de"), ("joost", "nl")]
+    subjects = {to(m): str(m["Subject"]) for m in sent if "g1 " in str(m["Subject"])}
+    assert subjects["bernd@x.test"].startswith("[pbem] g1 willkommen")
+    assert subjects["joost@x.test"].startswith("[pbem] g1 welkom")
+
+
+def test_a_seat_is_given_back_before_the_start(g: MailGames) -> None:
+    opened(g)
+    send(g, "ann@x.test", "join g1")
+    lines, sent = send(g, "ann@x.test", "leave g1")
+    assert lines == ["mail from ann@x.test: g1: ann left"]
+    assert "You gave back the seat ann in game g1 (Medici)." in plain(sent[0])
+    assert lobby.load(g.gd, "g1")["seated"] == []
+    lines, sent = send(g, "ann@x.test", "leave g1")  # no longer seated: a stranger again, answered already today
+    assert lines == ["mail from ann@x.test: refused 'leave': you hold no seat in game 'g1' (not answered: a "
+                     "stranger hears from pbem once a day)"] and sent == []
+
+
+@pytest.mark.parametrize("body, refusal", [
+    ("join g9", "there is no open game or challenge 'g9'"),
+    ("join", "write 'join GAME' with the game's id; reply 'games' to see the open games"),
+    ("join g1 as 9lives", "'9lives' cannot be a player's name: lower-case letters, digits, '-' or '_', starting with "
+                          "a letter, at most 24 characters"),
+    ("join g1 as ann", "the name 'ann' is taken in game 'g1'; choose another with 'join g1 as NAME'"),
+    ("join g1 please now", "'join g1 please now' is not a command pbem knows; write 'join GAME' or 'join GAME as NAME'"),
+])
+def test_a_join_that_cannot_be_carried_out_is_refused_and_changes_nothing(g: MailGames, body: str, refusal: str) -> None:
+    opened(g)
+    send(g, "ann@x.test", "join g1")
+    before = lobby.load(g.gd, "g1")
+    lines, sent = send(g, "ben@x.test", body)
+    verb = "unknown" if body.endswith("now") else "join"
+    assert lines == [f"mail from ben@x.test: refused '{verb}': {refusal}"]
+    assert [to(m) for m in sent] == ["ben@x.test"]
+    assert refusal.split(";")[0][:40] in plain(sent[0]).replace("\n    ", " ")
+    assert lobby.load(g.gd, "g1") == before
+
+
+def test_joining_twice_and_a_full_game_are_refused(g: MailGames) -> None:
+    opened(g, "medici-strozzi", 2)
+    send(g, "ann@x.test", "join g1")
+    assert send(g, "ann@x.test", "join g1")[0] == \
+        ["mail from ann@x.test: refused 'join': you already hold the seat 'ann' in game 'g1'"]
+
+
+def test_the_gm_starts_an_open_game_with_the_minimum(g: MailGames) -> None:
+    opened(g, "medici", 5)
+    send(g, "ann@x.test", "join g1")
+    send(g, "ben@x.test", "join g1")
+    assert_error(g.pbem("start", "g1"), "game 'g1' has 2 of the 3 players Medici needs at least")
+    send(g, "cleo@x.test", "join g1")
+    r = g.pbem("start", "g1")
+    assert r.exit_code == 0, r.output
+    first = g.pbem.show("g1")["waiting_for"][0]
+    assert r.stdout == f"Started Medici game 'g1' for ann, ben, cleo; waiting for {first} (turn 1).\n"
+    assert sorted(to(m) for m in g.outbox.new()) == ["ann@x.test", "ben@x.test", "cleo@x.test"]
+    assert_error(g.pbem("start", "g1"), "there is no open game or challenge 'g1'")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["chess", "g2", "--seats", "2"], "unknown ruleset 'chess' (known: florenz, medici, medici-strozzi, medina)"),
+    (["medici", "g2", "--seats", "9"], "Medici needs 3 to 6 players, not 9"),
+    (["medici", "g1", "--seats", "3"], "game 'g1' already exists in {root}"),
+    (["medici", "mail", "--seats", "3"], "'mail' is a name pbem uses for its own folder in the games dir; choose another game id"),
+    (["medici", "g2", "--seats", "3", "--option", "edition=old"],
+     "option edition='old' is not allowed for medici (choose one of: riogrande, amigo)"),
+])
+def test_pbem_open_refuses_what_pbem_new_refuses(g: MailGames, args: list[str], message: str) -> None:
+    opened(g)
+    r = g.pbem("open", *args)
+    assert r.exit_code == 1 and message.format(root=g.root) in r.stderr, r.output
+
+
+def test_status_and_games_list_the_open_games(g: MailGames) -> None:
+    opened(g, "medici", 4)
+    send(g, "ann@x.test", "join g1")
+    r = g.pbem("status")
+    assert "Not begun (1):\n  g1               medici           open: 1 of 4 seats taken\n" in r.stdout
+    lines, sent = send(g, "zed@far.test", "games")
+    assert lines == ["mail from zed@far.test: answered with the player's games (0) and the open games"]
+    assert "  g1 (Medici): 3 of 4 seats free" in plain(sent[0])
+
+
+# -- challenges ------------------------------------------------------------------------------------------
+
+def a_player(g: MailGames, address: str = "anna@players.test") -> None:
+    """A host where anna plays (so that she may challenge)."""
+    g.new("m0")
+    g.outbox.new()
+
+
+def test_a_challenge_is_accepted_by_every_invitee_and_starts(g: MailGames) -> None:
+    a_player(g)
+    lines, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test\nedition amigo\ndeadline 48h")
+    assert lines == ["mail from anna@players.test: medici-1: challenged dan@x.test, eve@x.test"]
+    mails = {to(m): m for m in sent}
+    assert sorted(mails) == ["anna@players.test", "dan@x.test", "eve@x.test"]
+    invite = flat(mails["dan@x.test"])
+    assert "anna@players.test invites you to a game of Medici by mail, game medici-1." in invite
+    assert "Options: edition amigo." in invite and "Time for each decision: 2d." in invite
+    assert "Unanswered, the invitation lapses on 2026-11-28T12:00:00Z." in invite
+    assert answer(g, mails["dan@x.test"], "dan@x.test", "accept")[0] == \
+        ["mail from dan@x.test: medici-1: dan@x.test accepted"]
+    lines, sent = answer(g, mails["eve@x.test"], "eve@x.test", "Yes.")
+    assert lines == ["mail from eve@x.test: medici-1: eve@x.test accepted; medici-1 starts"]
+    state = g.state("medici-1")
+    assert state["options"]["edition"] == "amigo" and state["deadline"]["hours"] == 48
+    assert [p["name"] for p in state["players"]] == ["anna", "dan", "eve"]
+
+
+def test_an_answer_counts_only_with_the_invitations_key(g: MailGames) -> None:
+    """A fresh 'accept', a reply with the invitation's id from another address, a reply with a forged
+    key: none seats anyone."""
+    a_player(g)
+    _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")
+    invitation = next(m for m in sent if to(m) == "dan@x.test")
+    lines, _ = send(g, "dan@x.test", "accept medici-1")
+    assert lines == ["mail from dan@x.test: refused 'accept': an answer to the invitation to game 'medici-1' counts "
+                     "only as a reply to the invitation itself; reply to it with 'accept'"]
+    assert answer(g, invitation, "eve@x.test", "accept")[0][0].startswith("mail from eve@x.test: refused 'accept'")
+    bare, key = split_key(str(invitation["Message-ID"]))
+    assert key is not None
+    forged = f"{bare[:bare.rindex('@')]}.k{'a' * len(key)}{bare[bare.rindex('@'):]}"
+    assert send(g, "dan@x.test", "accept", in_reply_to=forged)[0][0].startswith("mail from dan@x.test: refused")
+    assert lobby.pending(lobby.load(g.gd, "medici-1")) != []
+    assert [s["email"] for s in lobby.load(g.gd, "medici-1")["seated"]] == ["anna@players.test"]
+
+
+def test_the_plus_address_carries_the_invitations_key_too(g: MailGames) -> None:
+    a_player(g)
+    _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")
+    invitation = next(m for m in sent if to(m) == "dan@x.test")
+    reply_to = invitation["Reply-To"].addresses[0].addr_spec
+    assert reply_to.startswith("gm+lobby.")
+    lines, _ = send(g, "dan@x.test", "accept", to=reply_to)
+    assert lines == ["mail from dan@x.test: medici-1: dan@x.test accepted"]
+
+
+def test_a_decline_that_leaves_too_few_calls_the_game_off(g: MailGames) -> None:
+    a_player(g)
+    _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")
+    invitation = next(m for m in sent if to(m) == "dan@x.test")
+    lines, sent = answer(g, invitation, "dan@x.test", "Nein")
+    assert lines == ["mail from dan@x.test: medici-1: dan@x.test declined; too few left: medici-1 is off"]
+    assert sorted(to(m) for m in sent) == ["anna@players.test", "dan@x.test", "eve@x.test"]
+    assert not lobby.exists(g.gd, "medici-1") and not g.gd.exists("medici-1")
+
+
+def test_a_challenge_lapses_after_seven_days(g: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
+    a_player(g)
+    _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")
+    invitation = next(m for m in sent if to(m) == "dan@x.test")
+    answer(g, invitation, "dan@x.test", "accept")
+    monkeypatch.setenv("PBEM_NOW", "2026-11-28T11:59:00+00:00")
+    assert "lapsed" not in g.advance().output
+    monkeypatch.setenv("PBEM_NOW", "2026-11-28T12:00:00+00:00")
+    r = g.advance()
+    assert "medici-1: the invitations lapsed (unanswered: eve@x.test)" in r.output
+    told = g.outbox.new()
+    assert sorted(to(m) for m in told) == ["anna@players.test", "dan@x.test", "eve@x.test"]
+    assert "lapsed before everyone" in plain(told[0]).replace("\n", " ")
+    assert not lobby.exists(g.gd, "medici-1")
+
+
+def test_the_challenger_withdraws(g: MailGames) -> None:
+    a_player(g)
+    _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")
+    mine = next(m for m in sent if to(m) == "anna@players.test")
+    lines, sent = answer(g, mine, "anna@players.test", "withdraw")
+    assert lines == ["mail from anna@players.test: medici-1: challenge withdrawn"]
+    assert not lobby.exists(g.gd, "medici-1")
+
+
+def test_a_strangers_challenge_mails_nobody(g: MailGames) -> None:
+    a_player(g)
+    lines, sent = send(g, "mallory@evil.test", "new medici with dan@x.test, eve@x.test")
+    assert lines == ["mail from mallory@evil.test: refused 'new' without an answer: mallory@evil.test may not "
+                     "start games on this host (pbem.yaml lobby.create: players)"]
+    assert sent == [] and lobby.entries(g.gd) == []
+
+
+def test_who_may_challenge_is_pbem_yamls_to_say(pbem: Pbem) -> None:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games), lobby={"create": ["@club.test", "x@y.test"]})
+    g.write_config()
+    (pbem.games / "mail").mkdir()
+    assert send(g, "una@club.test", "new medici with a@b.test, c@d.test")[0] == \
+        ["mail from una@club.test: medici-1: challenged a@b.test, c@d.test"]
+    assert send(g, "una@other.test", "new medici with e@b.test, f@d.test")[0][0].endswith(
+        "may not start games on this host (pbem.yaml lobby.create: ['@club.test', 'x@y.test'])")
+
+
+def test_the_limits_on_invitations(g: MailGames) -> None:
+    a_player(g)
+    for n, pair in enumerate([("a@x.test", "b@x.test"), ("c@x.test", "d@x.test"), ("e@x.test", "f@x.test")], 1):
+        assert send(g, "anna@players.test", f"new medici with {pair[0]}, {pair[1]}")[0] == \
+            [f"mail from anna@players.test: medici-{n}: challenged {pair[0]}, {pair[1]}"]
+    lines, sent = send(g, "anna@players.test", "new medici with g@x.test, h@x.test")
+    assert lines == ["mail from anna@players.test: refused 'new': you have 3 challenges waiting for answers "
+                     "(medici-1, medici-2, medici-3), the most this host allows; wait for their answers or "
+                     "withdraw one with 'withdraw GAME'"]
+    assert [to(m) for m in sent] == ["anna@players.test"]
+    lines, sent = send(g, "ben@players.test", "new medici with a@x.test, k@x.test")
+    assert lines == ["mail from ben@players.test: refused 'new': a@x.test has an invitation he has not answered yet; "
+                     "he can be invited again once he has answered it or it has lapsed"]
+    assert [to(m) for m in sent] == ["ben@players.test"]
+
+
+@pytest.mark.parametrize("body, refusal", [
+    ("new chess with a@b.test", "'chess' is not a game pbem plays; choose one of: florenz, medici, medici-strozzi, medina"),
+    ("new medici", "'new medici': name the players to invite after 'with', e.g. 'new medici with ben@example.org, "
+                   "cleo@example.org'"),
+    ("new medici with bob", "'new medici with bob': name the players to invite after 'with', e.g. 'new medici with "
+                            "ben@example.org, cleo@example.org'"),
+    ("new medici with a@b.test, c@d.test edition old", "option edition='old' is not allowed for medici (choose one "
+                                                        "of: riogrande, amigo)"),
+    ("new medici with a@b.test, c@d.test colour red", "medici has no option 'colour' (options: edition)"),
+    ("new medici with a@b.test", "Medici needs 3 to 6 players, not 2"),
+    ("new medici with a@b.test, c@d.test deadline soon", "deadline 'soon' is not a duration such as 48h, 2d, 90m or 1w"),
+    ("new medici with a@b.test, c@d.test language fr", "language 'fr' is not one pbem writes (choose one of: en, de, nl)"),
+])
+def test_a_challenge_that_cannot_be_read_is_refused_and_invites_nobody(g: MailGames, body: str, refusal: str) -> None:
+    a_player(g)
+    lines, sent = send(g, "anna@players.test", body)
+    assert len(lines) == 1 and lines[0].endswith(f": {refusal}"), lines
+    assert [to(m) for m in sent] == ["anna@players.test"]
+    assert lobby.entries(g.gd) == []
+
+
+# -- strangers -------------------------------------------------------------------------------------------
+
+def test_an_address_that_plays_no_game_here_is_answered_once_a_day(g: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
+    a_player(g)
+    first, sent = send(g, "victim@far.test", "hello?")
+    assert [to(m) for m in sent] == ["victim@far.test"]
+    lines, sent = send(g, "victim@far.test", "join g9")
+    assert sent == [] and lines[0].endswith("(not answered: a stranger hears from pbem once a day)")
+    monkeypatch.setenv("PBEM_NOW", "2026-11-22T12:00:00+00:00")
+    assert [to(m) for m in send(g, "victim@far.test", "hello again")[1]] == ["victim@far.test"]
+    for n in range(3):  # a player is answered every time
+        assert [to(m) for m in send(g, "anna@players.test", f"hello {n}")[1]] == ["anna@players.test"]
+
+
+def test_an_answer_word_among_other_lines_or_in_a_sentence_is_no_answer() -> None:
+    from pbem.mail.lobby import parse
+
+    assert parse(["accept"]).verb == "accept"  # type: ignore[union-attr]
+    assert parse(["accept", "bid 3"]) is None
+    assert parse(["yes, please"]) is None
+    assert parse(["bid 3"]) is None
+
+
+def test_parse_reads_the_commands_in_three_languages() -> None:
+    from pbem.mail.lobby import parse
+
+    c = parse(["neu Medici mit ben@x.test und cleo@x.test, Frist 48h, Sprache nl"])
+    assert c is not None and (c.verb, c.ruleset, c.invitees, c.deadline, c.language, c.language_option) == \
+        ("new", "medici", ["ben@x.test", "cleo@x.test"], "48h", "de", "nl")
+    c = parse(["nieuw medici vs strozzi met ben@x.test"])
+    assert c is not None and (c.ruleset, c.invitees, c.language) == ("medici-strozzi", ["ben@x.test"], "nl")
+    c = parse([], "Re: join g7")
+    assert c is not None and (c.verb, c.game) == ("join", "g7")
+    assert parse(["revanche"]).verb == "rematch"  # type: ignore[union-attr]
+    assert parse(["intrekken g4"]).game == "g4"  # type: ignore[union-attr]
+
+
+def test_lobby_mail_is_keyed_to_its_recipient(g: MailGames) -> None:
+    """Every lobby mail carries a key of its game and recipient, in its id and its Reply-To; no key
+    reaches git or the console."""
+    opened(g)
+    r_lines, sent = send(g, "ann@x.test", "join g1")
+    msg = sent[0]
+    assert split_key(str(msg["Message-ID"]))[1] is not None
+    key = split_key(str(msg["Message-ID"]))[1]
+    assert key in str(msg["Reply-To"])
+    assert key not in g.git("log", "-p") and key not in " ".join(r_lines)
+    assert parse(msg.as_bytes())["To"] == "ann@x.test"
