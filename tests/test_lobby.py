@@ -397,3 +397,15 @@ def test_lobby_mail_is_keyed_to_its_recipient(g: MailGames) -> None:
     assert key in str(msg["Reply-To"])
     assert key not in g.git("log", "-p") and key not in " ".join(r_lines)
     assert parse(msg.as_bytes())["To"] == "ann@x.test"
+
+
+def test_a_dry_run_says_what_a_lobby_command_would_do_and_does_nothing(g: MailGames) -> None:
+    opened(g)
+    g.inbox.deliver(player_mail("ann@x.test", "join g1"))
+    g.inbox.deliver(player_mail("ben@x.test", "new chess with a@b.test"))
+    r = g.pbem("advance", "--dry-run")
+    assert mail_lines(r.output.replace("(dry run) ", "")) == [
+        "mail from ann@x.test: would carry out 'join g1'",
+        "mail from ben@x.test: would be refused: 'chess' is not a game pbem plays; choose one of: florenz, medici, "
+        "medici-strozzi, medina"]
+    assert lobby.load(g.gd, "g1")["seated"] == [] and g.outbox.new() == []

@@ -572,6 +572,10 @@ def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], boo
         if proven is not None and command_in(own_lines(mail)):
             lines.append(f"mail from {mail.sender}: {proven.game}: would answer '{command_in(own_lines(mail))}'")
             continue
+        said = preview_lobby(gd, config, mail, proven)
+        if said is not None:
+            lines.append(said)
+            continue
         try:
             turnfile, data = orders_in(mail, proven)
             if proven is not None:
@@ -600,6 +604,20 @@ def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], boo
         also = " (replacing the orders queued before)" if done.replaced else ""
         lines.append(f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}")
     return lines
+
+
+def preview_lobby(gd: GamesDir, config: Config, mail: Incoming, proven: Proven | None) -> str | None:
+    """What a run would do with a mail's lobby command, if it gives one (see `lobby_command`)."""
+    from pbem.mail.lobby import ANSWERS, CommandError, keyed_games, parse
+
+    own = own_lines(mail)
+    try:
+        command = parse(own, "" if own or proven is not None else mail.subject)
+    except CommandError as exc:
+        return f"mail from {mail.sender}: would be refused: {exc}"
+    if command is None or command.verb in ANSWERS and proven is not None and not keyed_games(gd, config, mail):
+        return None
+    return f"mail from {mail.sender}: would carry out '{command.words}'"
 
 
 def close_inbox(intake: Intake) -> None:
