@@ -23,9 +23,9 @@ from pbem.errors import PbemError, StoreError
 from pbem.game import NEXT, SENT_AHEAD_FAILED, copy_game, describe_turn, play_queue, player_names, ruleset_of, waiting_for
 from pbem.rules.base import Event, order_text
 from pbem.config import load_config
-from pbem.mail.boxes import Postman, inbox_exists
+from pbem.mail.boxes import SAFE_NAME, Postman, inbox_exists
 from pbem.gm import deadline_actions, parse_now
-from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, queue_slot
+from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, queue_slot, write_atomic
 
 
 @dataclass
@@ -350,6 +350,62 @@ class Run:
     errors: list[str] = field(default_factory=list)  # what failed besides the games (exit 1)
 
 
+class BatchPostman(Postman):
+    """The postman of a run: its mails are written as the games' files are, without an fsync each (two
+    metadata writes and a wait on the disk a mail); the run syncs the file system once before the mail
+    leaves the games dir or the inbox is emptied (`advance`). Delivered to files, the mails are written
+    the same way and synced at once, before they are moved to mail/sent."""
+
+    def post(self, name: str, msg: Any) -> Path:
+        if not SAFE_NAME.match(name):
+            raise ValueError(f"unsafe outgoing mail name {name!r}")
+        from email import policy
+
+        path = self.outgoing / f"{name}.eml"
+        smtp = msg.policy if msg.policy.linesep == "\r\n" else policy.SMTP
+        write_atomic(path, msg.as_bytes(policy=smtp), durable=False)
+        return path
+
+    def deliver(self) -> tuple[int, list[str]]:
+        section = self.config.outbox
+        if section["type"] != "files":
+            return super().deliver()
+        waiting = self.waiting()
+        if not waiting:
+            return 0, []
+        folder = self.config.path(section.get("path", "mail/outbox"))
+        errors: list[str] = []
+        written = []
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return 0, [f"{folder}: {exc}"]
+        for path in waiting:  # the bytes `post` wrote are the mail as sent
+            try:
+                write_atomic(folder / path.name, path.read_bytes(), durable=False)
+            except OSError as exc:
+                errors.append(f"{path.name}: {exc}")
+                continue
+            written.append(path)
+        if written:
+            sync_folder(folder)  # the mails are in the outbox for good before they leave mail/outgoing
+        sent = 0
+        for path in written:
+            try:
+                self.sent.mkdir(parents=True, exist_ok=True)
+                path.replace(self.sent / path.name)
+            except OSError as exc:
+                errors.append(f"{path.name}: {exc}")
+                continue
+            sent += 1
+        return sent, errors
+
+
+def sync_folder(folder: Path) -> None:
+    """Make everything written so far on `folder`'s file system durable, in one call."""
+    GamesDir(folder).sync()
+
+
 def in_shard(game: str | None, shard: tuple[int, int] | None) -> bool:
     """Whether a game belongs to shard K of N (`shard` = (K, N)): by a hash of its id, so every host
     agrees without asking. Mail that names no game is the first shard's."""
@@ -373,7 +429,7 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
         gd.ensure_repo()
         gd.sync_later = True
         config = load_config(gd.root) if mail else None
-        postman = Postman(config) if config else None
+        postman = BatchPostman(config) if config else None
         intake = None
         if config and postman and inbox_exists(config):
             from pbem.mail import run as mailrun
@@ -385,6 +441,8 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
                 run.mail = [f"mail could not be read: {exc}"]
         try:
             run.outcomes = advance_all(gd, postman, progress, jobs, shard)
+            if postman is not None and not any(o.dequeue for o in run.outcomes) and postman.waiting():
+                gd.sync()  # the mails posted (no queue was cleared, which syncs): durable before they leave
             if intake and gd.root.joinpath("mail", "seen.txt").is_file():
                 crash_point("commit-seen")
                 try:

@@ -538,6 +538,72 @@ def batch(sizes: tuple[int, ...], decision: int = 60) -> None:
                    f"{per_game[large] / per_game[small]:8.2f}")
 
 
+#: the cost a real run may have per game, in units (see `unit_ms`): with board pictures, and text alone
+RUN_GOALS = {True: 3.0, False: 1.0}
+
+
+def unit_ms(root: Path, games: list[str]) -> float:
+    """The unit a run's cost is measured in: PyYAML's C loader and dumper loading and dumping one game's
+    state once (the format-1 file: the state with its events and order log, ~17 KB mid-game), per game,
+    on this machine now. The best of three rounds."""
+    return min(floor_ms(root, games) for _ in range(3))
+
+
+def advance_command_ms(root: Path) -> tuple[float, float]:
+    """One `pbem advance` of a games dir as the GM runs it, timed from outside: a process of its own,
+    `--jobs` at its default, the report mails written to files (pbem.yaml's outbox). The file system is
+    synced first, so that the run does not pay for the writes of the one before. The time it took, and
+    the CPU time of all its processes (workers and git too)."""
+    import resource
+
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run(["sync"], check=False)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "pbem", "advance", "--quiet", "--games-dir", str(root)], env=env,
+                       capture_output=True, text=True)
+    took = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if r.returncode != 0:
+        raise RuntimeError(f"pbem advance failed ({r.returncode}): {r.stdout}{r.stderr}")
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return took * 1000, cpu * 1000
+
+
+def run_cost(games: int = 300, decision: int = 60, repeat: int = 3) -> None:
+    """What a real run costs a game: `pbem advance` over `games` mid-game Medici games with one order
+    each, from outside, against the goals (`RUN_GOALS`, in units measured on this machine alongside)."""
+    base = Path(tempfile.mkdtemp(prefix="pbem-bench-run-"))
+    try:
+        tokens = midgame_dir(base / "made", games, decision)
+        queue_one_order(base / "made", tokens)
+        names = list(tokens)
+        unit = unit_ms(base / "made", names)
+        click.echo(f"{'unit: C-YAML load + dump of one ~17 KB state, on this machine':<58} {unit:8.2f} ms")
+        for pictures in (True, False):
+            (base / "made" / "pbem.yaml").write_text(f"pictures: {str(pictures).lower()}\n")
+            times, cpus = [], []
+            for _ in range(repeat):
+                shutil.rmtree(base / "run", ignore_errors=True)
+                subprocess.run(["cp", "-a", str(base / "made"), str(base / "run")], check=True)
+                took, cpu = advance_command_ms(base / "run")
+                times.append(took / games)
+                cpus.append(cpu / games)
+                mails = len(list((base / "run" / "mail" / "outbox").glob("*.eml")))
+            best, goal = min(times), RUN_GOALS[pictures]
+            label = (f"pbem advance, {games} games, 1 order each, mail to files, "
+                     f"{'pictures' if pictures else 'text alone'}")
+            click.echo(f"{label:<58} {best:8.2f} ms/game = {best / unit:4.2f} units  goal {goal:3.1f} units  "
+                       f"{'ok' if best / unit <= goal else 'over'}")
+            click.echo(f"{'  median; CPU of all its processes; mails written':<58} {statistics.median(times):8.2f} ms/game"
+                       f"   CPU {min(cpus):.2f} ms/game ({min(cpus) / unit:.2f} units) on {os.cpu_count()} cores;"
+                       f" {mails} mails")
+        click.echo(f"{'  the unit measured again after the runs':<58} {unit_ms(base / 'made', names):8.2f} ms")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def order_cost(decisions: tuple[int, ...] = (10, 150), games: int = 20) -> None:
     """The cost of one order early and late in a long game (Medici, 6 players)."""
     cost = {}
@@ -622,6 +688,7 @@ def main(games: int, quick: bool, only: str | None) -> None:
     if only in (None, "commands"):
         commands(3 if quick else 7)
     if only in (None, "batch"):
+        run_cost(60 if quick else 300, repeat=1 if quick else 3)
         batch((20, 100) if quick else (100, 1000))
     if only in (None, "orders"):
         order_cost(games=5 if quick else 20)
