@@ -409,3 +409,56 @@ def test_a_dry_run_says_what_a_lobby_command_would_do_and_does_nothing(g: MailGa
         "mail from ben@x.test: would be refused: 'chess' is not a game pbem plays; choose one of: florenz, medici, "
         "medici-strozzi, medina"]
     assert lobby.load(g.gd, "g1")["seated"] == [] and g.outbox.new() == []
+
+
+# -- through the real servers ----------------------------------------------------------------------------
+
+from conftest_mail import ImapDrop, SmtpOut  # noqa: E402
+from mailservers import Dovecot, SmtpServer, certs, dovecot, imap_user, smtp  # noqa: E402,F401
+
+IMAP_PW = "PBEM_TEST_IMAP_PASSWORD"
+SMTP_PW = "PBEM_TEST_SMTP_PASSWORD"
+
+
+@pytest.fixture
+def served(pbem: Pbem, dovecot: Dovecot, imap_user: str, smtp: SmtpServer,
+           monkeypatch: pytest.MonkeyPatch) -> MailGames:
+    """A games dir whose GM reads an IMAP account and sends through SMTP."""
+    monkeypatch.setenv(IMAP_PW, dovecot.passwords[imap_user])
+    monkeypatch.setenv(SMTP_PW, smtp.password)
+    games = MailGames(pbem, ImapDrop(dovecot, imap_user, password_env=IMAP_PW), SmtpOut(smtp, SMTP_PW))
+    games.write_config()
+    return games
+
+
+def test_over_imap_and_smtp_an_open_game_is_joined_and_played_and_a_strangers_challenge_mails_nobody(
+        served: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
+    g = served
+    opened(g, "medici-strozzi", 2)
+    assert send(g, "una@far.test", "join g1")[0] == ["mail from una@far.test: g1: joined as una"]
+    lines, sent = send(g, "vic@far.test", "meedoen g1")
+    assert lines == ["mail from vic@far.test: g1: joined as vic; g1 starts"]
+    latest = {to(m): m for m in sent if "g1 " in str(m["Subject"])}
+    names = {"una": "una@far.test", "vic": "vic@far.test"}
+    for _ in range(500):
+        shown = g.pbem.show("g1")
+        if shown["status"] != "active":
+            break
+        player = shown["waiting_for"][0]
+        seen = g.pbem.show("g1", player)
+        order = bots.choose("medici-strozzi", seen["view"], player, seen["legal_orders"])
+        words = " ".join(f"{k} {v}" for k, v in order.items()) if isinstance(order, dict) else str(order)
+        lines, sent = answer(g, latest[names[player]], names[player], words)
+        assert len(lines) == 1 and "queued" in lines[0], lines
+        for m in sent:
+            latest[to(m)] = m
+    assert g.pbem.show("g1")["status"] == "finished"
+    lines, sent = send(g, "mallory@evil.test", "new medici with dan@x.test, eve@x.test")
+    assert lines[0].startswith("mail from mallory@evil.test: refused 'new' without an answer") and sent == []
+    # una plays here now: her challenge goes out, and lapses unanswered
+    lines, sent = send(g, "una@far.test", "new medici with dan@x.test, eve@x.test")
+    assert sorted(to(m) for m in sent) == ["dan@x.test", "eve@x.test", "una@far.test"]
+    monkeypatch.setenv("PBEM_NOW", "2026-11-29T12:00:00+00:00")
+    r = g.advance()
+    assert "medici-1: the invitations lapsed (unanswered: dan@x.test, eve@x.test)" in r.output
+    assert sorted(to(m) for m in g.outbox.new()) == ["dan@x.test", "eve@x.test", "una@far.test"]
