@@ -18,6 +18,7 @@ import yaml
 from pbem.config import Config
 from pbem.deadlines import moment, stamp
 from pbem.errors import PbemError, SetupError
+from pbem.i18n import N_
 from pbem.store import GAME_ID, PLAYER_NAME, GamesDir, dump_yaml, write_atomic
 
 LOBBY_DIR = "lobby"
@@ -27,7 +28,17 @@ PENDING, ACCEPTED, DECLINED = "pending", "accepted", "declined"
 
 
 class LobbyError(PbemError):
-    """A lobby command that cannot be carried out; the message is fit for the player."""
+    """A lobby command that cannot be carried out: an English format and its values, so that the
+    player reads it in his language (`text`)."""
+
+    def __init__(self, fmt: str, **values: Any) -> None:
+        self.fmt, self.values = fmt, values
+        super().__init__(fmt % values)
+
+    def text(self, lang: str) -> str:
+        from pbem.i18n import translator
+
+        return translator(lang).gettext(self.fmt) % self.values
 
 
 @dataclass(frozen=True)
@@ -65,7 +76,7 @@ def load(gd: GamesDir, game: str) -> dict[str, Any]:
     try:
         value = yaml.safe_load(path.read_text("utf-8"))
     except FileNotFoundError:
-        raise LobbyError(f"there is no open game or challenge {game!r}") from None
+        raise LobbyError(N_("there is no open game or challenge %(game)r"), game=game) from None
     except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
         raise PbemError(f"{path} cannot be read: {exc}") from None
     if not isinstance(value, dict) or value.get("format") != FORMAT or value.get("game") != game:
@@ -146,8 +157,8 @@ def seat_name(address: str, names: list[str]) -> str:
 def check_name(name: str) -> str:
     name = name.strip().lower()
     if not PLAYER_NAME.match(name):
-        raise LobbyError(f"{name!r} cannot be a player's name: lower-case letters, digits, '-' or '_', "
-                         f"starting with a letter, at most 24 characters")
+        raise LobbyError(N_("%(name)r cannot be a player's name: lower-case letters, digits, '-' or '_', "
+                            "starting with a letter, at most 24 characters"), name=name)
     return name
 
 
@@ -189,7 +200,7 @@ def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, chal
     if challenger.email in invitees:
         invitees.remove(challenger.email)
     if not invitees:
-        raise LobbyError("name at least one other player's address to challenge")
+        raise LobbyError(N_("name at least one other player's address to challenge"))
     check_invitations(gd, config, challenger.email, invitees)
     game = game or free_id(gd, ruleset)
     entry = new_entry(gd, CHALLENGE, ruleset, game, options, deadline, challenger.email, at, len(invitees) + 1)
@@ -209,12 +220,13 @@ def check_invitations(gd: GamesDir, config: Config, by: str, invitees: list[str]
     waiting = [e for e in entries(gd) if e["kind"] == CHALLENGE]
     mine = [e for e in waiting if e["by"] == by]
     if len(mine) >= config.lobby_invitations:
-        raise LobbyError(f"you have {len(mine)} challenges waiting for answers ({', '.join(e['game'] for e in mine)}), "
-                         f"the most this host allows; wait for their answers or withdraw one with 'withdraw GAME'")
+        raise LobbyError(N_("you have %(count)s challenges waiting for answers (%(games)s), the most this host "
+                            "allows; wait for their answers or withdraw one with 'withdraw GAME'"),
+                         count=len(mine), games=", ".join(e["game"] for e in mine))
     for address in invitees:
         if any(i["email"] == address and i["answer"] == PENDING for e in waiting for i in e["invited"]):
-            raise LobbyError(f"{address} has an invitation he has not answered yet; he can be invited again "
-                             f"once he has answered it or it has lapsed")
+            raise LobbyError(N_("%(address)s has an invitation he has not answered yet; he can be invited again "
+                                "once he has answered it or it has lapsed"), address=address)
 
 
 def seat_entry(seat: Seat, at: datetime) -> dict[str, Any]:
@@ -227,11 +239,11 @@ def seat_entry(seat: Seat, at: datetime) -> dict[str, Any]:
 def rematch_invitees(state: dict[str, Any], address: str) -> tuple[Seat, list[Seat]]:
     """The sender's seat and the other players of a finished game, for its rematch."""
     if state["status"] != "finished":
-        raise LobbyError(f"game {state['game']!r} is not over yet; 'rematch' is for a game that has ended")
+        raise LobbyError(N_("game %(game)r is not over yet; 'rematch' is for a game that has ended"), game=state["game"])
     seats = [Seat(p["name"], str(p["email"]).lower(), p.get("language")) for p in state["players"]]
     me = next((s for s in seats if s.email == address), None)
     if me is None:
-        raise LobbyError(f"you hold no seat in game {state['game']!r}")
+        raise LobbyError(N_("you hold no seat in game %(game)r"), game=state["game"])
     return me, [s for s in seats if s.email != address]
 
 
@@ -245,18 +257,18 @@ def join(entry: dict[str, Any], address: str, name: str | None, language: str | 
     """Seat `address` in an open game; the seat's name."""
     address = address.lower()
     if entry["kind"] != OPEN:
-        raise LobbyError(f"game {entry['game']!r} is a challenge; only those invited play it")
+        raise LobbyError(N_("game %(game)r is a challenge; only those invited play it"), game=entry["game"])
     names = [s["name"] for s in entry["seated"]]
     mine = next((s for s in entry["seated"] if s["email"] == address), None)
     if mine is not None:
-        raise LobbyError(f"you already hold the seat {mine['name']!r} in game {entry['game']!r}")
+        raise LobbyError(N_("you already hold the seat %(name)r in game %(game)r"), name=mine["name"], game=entry["game"])
     if free_seats(entry) <= 0:
-        raise LobbyError(f"game {entry['game']!r} has no free seat")
+        raise LobbyError(N_("game %(game)r has no free seat"), game=entry["game"])
     if name is not None:
         name = check_name(name)
         if name in names:
-            raise LobbyError(f"the name {name!r} is taken in game {entry['game']!r}; choose another with "
-                             f"'join {entry['game']} as NAME'")
+            raise LobbyError(N_("the name %(name)r is taken in game %(game)r; choose another with "
+                                "'join %(game)s as NAME'"), name=name, game=entry["game"])
     else:
         name = seat_name(address, names)
     entry["seated"].append(seat_entry(Seat(name, address, language), at))
@@ -269,9 +281,10 @@ def leave(entry: dict[str, Any], address: str) -> str:
     address = address.lower()
     mine = next((s for s in entry["seated"] if s["email"] == address), None)
     if mine is None:
-        raise LobbyError(f"you hold no seat in game {entry['game']!r}")
+        raise LobbyError(N_("you hold no seat in game %(game)r"), game=entry["game"])
     if entry["kind"] == CHALLENGE and entry["by"] == address:
-        raise LobbyError(f"game {entry['game']!r} is your own challenge; withdraw it with 'withdraw {entry['game']}'")
+        raise LobbyError(N_("game %(game)r is your own challenge; withdraw it with 'withdraw %(game)s'"),
+                         game=entry["game"])
     entry["seated"].remove(mine)
     if entry["kind"] == CHALLENGE:  # he declines after all: his seat goes
         entry["seats"] -= 1
@@ -284,9 +297,9 @@ def answer(entry: dict[str, Any], address: str, accept: bool, at: datetime) -> s
     address = address.lower()
     invite = next((i for i in entry["invited"] if i["email"] == address), None)
     if invite is None or entry["kind"] != CHALLENGE:
-        raise LobbyError(f"you are not invited to game {entry['game']!r}")
+        raise LobbyError(N_("you are not invited to game %(game)r"), game=entry["game"])
     if invite["answer"] != PENDING:
-        raise LobbyError(f"you have already {invite['answer']} the invitation to game {entry['game']!r}")
+        raise LobbyError(N_("you have already answered the invitation to game %(game)r"), game=entry["game"])
     invite["answer"] = ACCEPTED if accept else DECLINED
     if accept:
         entry["seated"].append(seat_entry(Seat(invite["name"], address, invite.get("language") or entry.get("language")), at))
@@ -329,10 +342,10 @@ def start(gd: GamesDir, config: Config, entry: dict[str, Any], postman: Any = No
     rules = get_ruleset(entry["ruleset"])
     seated = entry["seated"]
     if len(seated) < rules.min_players:
-        raise LobbyError(f"game {entry['game']!r} has {len(seated)} of the {rules.min_players} players "
-                         f"{rules.title} needs at least")
+        raise LobbyError(N_("game %(game)r has %(count)s of the %(least)s players %(title)s needs at least"),
+                         game=entry["game"], count=len(seated), least=rules.min_players, title=rules.title)
     if not at_least and not ready(entry):
-        raise LobbyError(f"game {entry['game']!r} is not full yet")
+        raise LobbyError(N_("game %(game)r is not full yet"), game=entry["game"])
     people = [(s["name"], s["email"]) for s in seated]
     state, tokens = new_game(gd, rules.name, entry["game"], people, entry["options"], None, None, entry["deadline"])
     for s in seated:

@@ -73,8 +73,12 @@ class Command:
     words: str | None = None
 
 
-class CommandError(PbemError):
+class CommandError(lobby.LobbyError):
     """A lobby command that cannot be read."""
+
+
+NAME_THE_PLAYERS = N_("%(said)r: name the players to invite after 'with', e.g. 'new medici with ben@example.org, "
+                      "cleo@example.org'")
 
 
 def _verb(word: str) -> tuple[str, str | None] | None:
@@ -113,12 +117,15 @@ def parse(lines: list[str], subject: str = "") -> Command | None:
     if rest:
         if verb in ANSWERS or verb == "rematch":
             return None  # `yes, please do` and the like: not a bare answer
-        raise CommandError(f"{' '.join(words)!r} is not a command pbem knows; write "
-                           + ("'join GAME' or 'join GAME as NAME'" if verb == "join" else f"'{verb} GAME'"))
+        if verb == "join":
+            raise CommandError(N_("%(said)r is not a command pbem knows; write 'join GAME' or 'join GAME as NAME'"),
+                               said=" ".join(words))
+        raise CommandError(N_("%(said)r is not a command pbem knows; write '%(verb)s GAME'"), said=" ".join(words),
+                           verb=words[0].casefold())
     if command.game is not None and not GAME_ID.match(command.game):
         if verb in ANSWERS:
             return None
-        raise CommandError(f"{command.game!r} is not a game's id")
+        raise CommandError(N_("%(game)r is not a game's id"), game=command.game)
     return command
 
 
@@ -128,8 +135,7 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
     low = [w.casefold() for w in words]
     at = next((i for i, w in enumerate(low) if w in WITH), None)
     if at is None:
-        raise CommandError(f"{said!r}: name the players to invite after 'with', e.g. "
-                           f"'new medici with ben@example.org, cleo@example.org'")
+        raise CommandError(NAME_THE_PLAYERS, said=said)
     head = [w for w in low[:at] if w != ","]
     name = " ".join(head)
     for length in range(len(head), 0, -1):
@@ -140,22 +146,21 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
             if rest:
                 command.game = rest[0]
                 if len(rest) > 1 or not GAME_ID.match(command.game):
-                    raise CommandError(f"{said!r}: {' '.join(rest)!r} is not a game's id")
+                    raise CommandError(N_("%(said)r: %(game)r is not a game's id"), said=said, game=" ".join(rest))
             break
     else:
-        raise CommandError(f"{name or '(nothing)'!r} is not a game pbem plays; choose one of: "
-                           f"{', '.join(sorted(set(RULESET_NAMES.values())))}")
+        raise CommandError(N_("%(name)r is not a game pbem plays; choose one of: %(games)s"), name=name,
+                           games=", ".join(sorted(set(RULESET_NAMES.values()))))
     i = at + 1
     while i < len(words) and (words[i] in (",",) or low[i] in AND or "@" in words[i]):
         if "@" in words[i]:
             address = words[i].strip("<>()\"'.").lower()
             if not re.fullmatch(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+", address):
-                raise CommandError(f"{words[i]!r} is not an email address")
+                raise CommandError(N_("%(address)r is not an email address"), address=words[i])
             command.invitees.append(address)
         i += 1
     if not command.invitees:
-        raise CommandError(f"{said!r}: name the players to invite after 'with', e.g. "
-                           f"'new medici with ben@example.org, cleo@example.org'")
+        raise CommandError(NAME_THE_PLAYERS, said=said)
     rest = [w for w in words[i:] if w != ","]
     while rest:
         word = rest.pop(0)
@@ -164,7 +169,7 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
             key, value = word.rstrip(":"), rest.pop(0) if rest else ""
         key = key.casefold()
         if not value:
-            raise CommandError(f"{said!r}: the option {key!r} has no value")
+            raise CommandError(N_("%(said)r: the option %(key)r has no value"), said=said, key=key)
         what = OPTION_WORDS.get(key, key)
         if what == "deadline":
             command.deadline = value
@@ -322,15 +327,16 @@ def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Comman
     lang = work.language(command)
     try:
         if refusal is not None:
-            raise lobby.LobbyError(refusal)
+            raise lobby.LobbyError("%(refusal)s", refusal=refusal)
         return _carry_out(work, command, lang)
     except Silent as exc:
         return f"mail from {mail.sender}: refused '{command.verb}' without an answer: {exc}"
     except PbemError as exc:
         from pbem.report import refusal_text
 
+        message = exc.text(lang) if isinstance(exc, lobby.LobbyError) else refusal_text(str(exc), lang, None)
         told = work.answer(command.game or "lobby", "common/lobby-refused.txt.j2", N_("your mail could not be used"),
-                           lang, message=refusal_text(str(exc), lang, None), words=command.words)
+                           lang, message=message, words=command.words)
         return f"mail from {mail.sender}: refused '{command.verb}': {exc}" + ("" if told else " (not answered: "
                                                                                 "a stranger hears from pbem once a day)")
 
@@ -346,8 +352,10 @@ def _entry_for(work: Lobby, command: Command, kinds: tuple[str, ...]) -> dict[st
     if len(mine) == 1:
         return lobby.load(work.gd, mine[0])
     if not mine:
-        raise lobby.LobbyError(f"'{command.words}' names no game, and you are part of none that has not begun")
-    raise lobby.LobbyError(f"'{command.words}' names no game; write '{command.verb} GAME' with one of: {', '.join(mine)}")
+        raise lobby.LobbyError(N_("%(said)r names no game, and you are part of none that has not begun"),
+                               said=command.words)
+    raise lobby.LobbyError(N_("%(said)r names no game; write '%(verb)s GAME' with one of: %(games)s"),
+                           said=command.words, verb=command.verb, games=", ".join(mine))
 
 
 def _carry_out(work: Lobby, command: Command, lang: str) -> str:
@@ -356,7 +364,7 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
     line = f"mail from {sender}: "
     if command.verb == "join":
         if command.game is None:
-            raise lobby.LobbyError("write 'join GAME' with the game's id; reply 'games' to see the open games")
+            raise lobby.LobbyError(N_("write 'join GAME' with the game's id; reply 'games' to see the open games"))
         entry = lobby.load(gd, command.game)
         name = lobby.join(entry, sender, command.name, command.language, at)
         path = lobby.save(gd, entry)
@@ -376,8 +384,9 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
     if command.verb in ANSWERS:
         entry = _entry_for(work, command, (lobby.CHALLENGE,))
         if entry["game"] not in work.keyed:
-            raise lobby.LobbyError(f"an answer to the invitation to game {entry['game']!r} counts only as a reply to "
-                                   f"the invitation itself; reply to it with '{command.verb}'")
+            raise lobby.LobbyError(N_("an answer to the invitation to game %(game)r counts only as a reply to the "
+                                      "invitation itself; reply to it with '%(verb)s'"),
+                                   game=entry["game"], verb=command.verb)
         accept = command.verb == "accept"
         name = lobby.answer(entry, sender, accept, at)
         path = lobby.save(gd, entry)
@@ -392,14 +401,14 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
     if command.verb == "withdraw":
         entry = _entry_for(work, command, (lobby.CHALLENGE,))
         if entry["kind"] != lobby.CHALLENGE or entry["by"] != sender:
-            raise lobby.LobbyError(f"game {entry['game']!r} is not a challenge of yours")
+            raise lobby.LobbyError(N_("game %(game)r is not a challenge of yours"), game=entry["game"])
         path = lobby.remove(gd, entry["game"])
         work.commit([path], f"{entry['game']}: {sender} withdraws the challenge\n")
         _tell_all(work, entry, "withdrawn", skip=())
         return line + f"{entry['game']}: challenge withdrawn"
     if command.verb in ("new", "rematch"):
         return line + _challenge(work, command, lang)
-    raise lobby.LobbyError(f"{command.words!r} is not a command pbem knows")
+    raise lobby.LobbyError(N_("%(said)r is not a command pbem knows"), said=command.words)
 
 
 def _challenge(work: Lobby, command: Command, lang: str) -> str:
@@ -408,7 +417,7 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
         raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {config.lobby_create})")
     if command.verb == "rematch":
         if work.proven is None:
-            raise lobby.LobbyError("'rematch' counts only as a reply to a mail of the game that has ended")
+            raise lobby.LobbyError(N_("'rematch' counts only as a reply to a mail of the game that has ended"))
         state = work.gd.load(work.proven.game)
         me, others = lobby.rematch_invitees(state, sender)
         seat = lobby.Seat(me.name, sender, me.language)
@@ -427,8 +436,8 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
             rule = deadline_rule(command.deadline, None, None)
         option_language = command.language_option
         if option_language is not None and option_language not in LANGUAGES:
-            raise lobby.LobbyError(f"language {option_language!r} is not one pbem writes (choose one of: "
-                                   f"{', '.join(LANGUAGES)})")
+            raise lobby.LobbyError(N_("language %(language)r is not one pbem writes (choose one of: %(languages)s)"),
+                                   language=option_language, languages=", ".join(LANGUAGES))
         names = [] if work.proven is None else [work.proven.player]
         seat = lobby.Seat(names[0] if names else lobby.seat_name(sender, []), sender, command.language)
         assert command.ruleset is not None
