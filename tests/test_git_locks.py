@@ -162,7 +162,7 @@ def test_the_locks_of_a_git_killed_with_its_process_group_are_removed_by_the_nex
 def test_a_lock_a_live_git_holds_is_waited_for_then_the_game_is_skipped(
         table: helpers.Table, live_git: subprocess.Popen[bytes], monkeypatch: pytest.MonkeyPatch,
         name: str) -> None:
-    monkeypatch.setattr(store, "GIT_WAIT", 0.5)
+    monkeypatch.setattr(store.gitrepo, "GIT_WAIT", 0.5)
     who = table.waiting()
     head = git(table.games, "rev-parse", "HEAD")
     lock = table.games / ".git" / name
@@ -199,7 +199,7 @@ def test_a_lock_a_live_git_holds_is_waited_for_then_the_game_is_skipped(
 
 def test_a_lock_is_waited_for_until_the_live_git_lets_go(table: helpers.Table, live_git: subprocess.Popen[bytes],
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(store, "GIT_WAIT", 10.0)
+    monkeypatch.setattr(store.gitrepo, "GIT_WAIT", 10.0)
     who = table.waiting()
     lock = table.games / ".git" / "index.lock"
     lock.write_bytes(b"")

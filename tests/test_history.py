@@ -224,8 +224,8 @@ def test_a_state_file_pbem_wrote_is_loaded_without_the_schema_walk(table: helper
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     play(table, 2)
     walks: list[str] = []
-    real = store_module.check_state_file
-    monkeypatch.setattr(store_module, "check_state_file", lambda s, where: (walks.append(where), real(s, where)))
+    real = store_module.gamesdir.check_state_file
+    monkeypatch.setattr(store_module.gamesdir, "check_state_file", lambda s, where: (walks.append(where), real(s, where)))
     GamesDir(table.games).load("m1")
     assert walks == []
     path = table.games / "m1" / "state.yaml"

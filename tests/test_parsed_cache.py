@@ -78,7 +78,7 @@ def test_the_cache_serves_only_the_text_it_was_kept_for(tmp_path: Path, monkeypa
     assert gd.load("g1")["status"] == "finished"
     assert (gd.root / ".git" / "pbem-parsed" / "g1.marshal").is_file()
     with monkeypatch.context() as m:  # served from the cache: no YAML parsed
-        m.setattr(store, "parse_yaml", lambda text, what: pytest.fail("parsed"))
+        m.setattr(store.gamesdir, "parse_yaml", lambda text, what: pytest.fail("parsed"))
         assert gd.load("g1")["status"] == "finished"
     # a hand edit with the checksum left as it was: the file is parsed and checked, not served from the cache
     path.write_text(text.replace("status: finished", "status: paused"), "utf-8")

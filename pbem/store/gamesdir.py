@@ -1,0 +1,364 @@
+"""The games dir: one folder a game, its state file, its queue of orders, its reports (see pbem.store)."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import yaml
+
+from pbem.config import CONFIG_FILE, Config
+from pbem.errors import StoreError
+from pbem.history import HISTORIES, History, attach, settle, write_histories
+from pbem.store import parsed
+from pbem.store.files import _SafeLoader, _syncfs, dump_yaml, parse_yaml, read_text_file, read_yaml_file, write_atomic
+from pbem.store.gitrepo import GitRepo
+from pbem.store.processes import _held_locks, crash_point
+from pbem.store.statefile import (OLD_FORMAT, STATE_FILE, check_history, check_state_file, from_old_format,
+                                  state_body, state_file_text, written_by_pbem)
+from pbem.turnfile import fits
+
+# mail in and out stays on the GM's machine (welcome mails carry tokens); what pbem has read is history
+GITIGNORE = ".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n!mail/seen.txt\n"
+GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}\Z")
+PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,23}\Z")
+# the names pbem uses at the top of a games dir: no game may take one (the configured mail folders too)
+RESERVED = frozenset({"mail", "lobby", ".git", ".gitignore", ".pbem.lock", CONFIG_FILE})
+GAME_PARTS = (STATE_FILE, "events.yaml", "log.yaml", "queue", "reports", "rejected")  # what a game folder holds
+
+
+def queue_slot(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """What a queued entry answers: a newer entry of the same slot replaces it. A player's choice of
+    language (a mail command) is a slot of its own, so it never replaces his orders, nor they it."""
+    return entry["player"], entry.get("turn"), "language" in entry
+
+
+class GamesDir(GitRepo):
+    """The folder holding every game; a git repository of its own.
+
+    `create`: the command may make the folder a games dir (`pbem new`, `pbem init`); every other
+    command refuses a folder that is not one (see `check`)."""
+
+    def __init__(self, root: Path | str, create: bool = False) -> None:
+        super().__init__(root)
+        self.create = create
+        self.written: set[str] = set()  # the files a game's run wrote (relative paths), for its commit
+        # `pbem advance`: the games' files are written without an fsync each, then one `sync` makes
+        # them durable at once, before their queues are cleared (the inbox and the queues stay until then)
+        self.sync_later = False
+        self._reserved: frozenset[str] | None = None
+
+    # -- what a games dir is ----------------------------------------------------------------
+
+    def reserved(self) -> frozenset[str]:
+        """The top-level names pbem uses: RESERVED and the first folder of each mail path in pbem.yaml
+        that lies inside the games dir."""
+        if self._reserved is None:
+            names = set(RESERVED)
+            for section in self._mail_sections():
+                if section.get("type") in ("maildir", "mbox", "files") and isinstance(section.get("path"), str) \
+                        and section["path"]:
+                    path = (self.root / section["path"]).resolve()
+                    if path != self.root and path.is_relative_to(self.root):
+                        names.add(path.relative_to(self.root).parts[0])
+            self._reserved = frozenset(names)
+        return self._reserved
+
+    def _mail_sections(self) -> list[dict[str, Any]]:
+        """The inbox and outbox sections of pbem.yaml, read but not validated (a command that only
+        needs the folder names need not import the validator); a broken pbem.yaml is reported by the
+        commands that use the mail."""
+        try:
+            value = yaml.load((self.root / CONFIG_FILE).read_bytes(), Loader=_SafeLoader)
+        except (OSError, yaml.YAMLError, UnicodeDecodeError):
+            value = None
+        if not isinstance(value, dict):
+            return [Config(root=self.root).inbox, Config(root=self.root).outbox]
+        default = Config(root=self.root)
+        sections = [value.get("inbox", default.inbox), value.get("outbox", default.outbox)]
+        return [section for section in sections if isinstance(section, dict)]
+
+    def _git_folder_here(self) -> bool:
+        """Whether the games dir is plainly the top of its own repository, known without asking git:
+        its own .git folder is there, and no GIT_DIR or GIT_WORK_TREE sends git elsewhere."""
+        return not {"GIT_DIR", "GIT_WORK_TREE"} & os.environ.keys() and (self.root / ".git" / "HEAD").is_file()
+
+    def _has_pbem_gitignore(self) -> bool:
+        try:
+            lines = (self.root / ".gitignore").read_text("utf-8", errors="replace").splitlines()
+        except OSError:
+            return False
+        return ".pbem.lock" in lines and "*/queue/" in lines
+
+    def is_games_dir(self) -> bool:
+        """A folder holding pbem.yaml, pbem's .gitignore or a game."""
+        if not self.root.is_dir():
+            return False
+        if (self.root / CONFIG_FILE).is_file() or self._has_pbem_gitignore():
+            return True
+        return any((d / STATE_FILE).is_file() for d in self.root.iterdir() if GAME_ID.match(d.name))
+
+    def check(self) -> None:
+        """Refuse a folder that is not a games dir; every command but `new` and `init` calls this first."""
+        if self.is_games_dir():
+            return
+        how = "`pbem new` or `pbem init` creates one"
+        if not self.root.exists():
+            why = "no such folder"
+        elif not self.root.is_dir():
+            why, how = "it is a file", "choose the games dir with --games-dir or $PBEM_GAMES_DIR"
+        elif (self.root / ".git").exists():
+            why, how = "it is a git repository of something else", \
+                "choose the games dir with --games-dir or $PBEM_GAMES_DIR"
+        else:
+            why, how = "it holds no pbem.yaml, no game and no pbem .gitignore", "`pbem new` or `pbem init` makes it one"
+        raise StoreError(f"{self.root} is not a pbem games dir ({why}); {how}")
+
+    def check_can_create(self) -> None:
+        """Refuse to make a games dir of a file or of another project's git repository."""
+        if self.root.exists() and not self.root.is_dir():
+            raise StoreError(f"{self.root} is not a pbem games dir (it is a file); choose another folder for the games")
+        if self.root.is_dir() and (self.root / ".git").exists() and not self.is_games_dir() and self._has_commits():
+            raise StoreError(f"{self.root} is a git repository of something else (it holds no pbem.yaml, no game "
+                             f"and no pbem .gitignore); choose another folder for the games")
+
+    def ensure_repo(self) -> None:
+        """Make the games dir the top of a git repository of its own (never commit into an enclosing
+        checkout, such as the project's own when a developer runs the demo, nor into another project's
+        repository)."""
+        self.check_can_create()
+        self.root.mkdir(parents=True, exist_ok=True)
+        if self._git_folder_here():
+            at_top = True
+        else:
+            top = self._git("rev-parse", "--show-toplevel", check=False)
+            at_top = top.returncode == 0 and Path(top.stdout.strip()).resolve() == self.root
+        if at_top:
+            if self._has_pbem_gitignore():
+                return
+        else:
+            self._git("init", "-q", "-b", "main", what=f"cannot make {self.root} a git repository")
+        gitignore = self.root / ".gitignore"
+        old = gitignore.read_text("utf-8") if gitignore.is_file() else ""
+        write_atomic(gitignore, old + ("\n" if old and not old.endswith("\n") else "") + GITIGNORE)
+        self.commit_paths([".gitignore"], "pbem games repository\n")
+
+    # -- games ------------------------------------------------------------------------------
+
+    def game_dir(self, game: str) -> Path:
+        if not GAME_ID.match(game):
+            raise StoreError(f"{game!r} is not a game id (lower-case letters, digits, '-' and '_', "
+                             f"at most 40, starting with a letter or digit)")
+        if game in self.reserved():
+            raise StoreError(f"{game!r} is a name pbem uses for its own folder in the games dir; "
+                             f"choose another game id")
+        return self.root / game
+
+    def exists(self, game: str) -> bool:
+        return (self.game_dir(game) / STATE_FILE).is_file()
+
+    def is_game_folder(self, name: str) -> bool:
+        """A folder of the games dir that holds a game, or what is left of one (its state file may be
+        missing)."""
+        if not GAME_ID.match(name) or name in self.reserved():
+            return False
+        folder = self.root / name
+        return folder.is_dir() and any((folder / part).exists() for part in GAME_PARTS)
+
+    def games(self, status: list[str] | None = None) -> list[str]:
+        """Every game, also one whose state file or whole folder is missing (git has it): those need
+        the GM, and `load` says why. With `status` (the lines of `status()`, just read), the missing
+        ones are found in it: a state file git has in HEAD and the folder has not."""
+        if not self.root.is_dir():
+            return []
+        found = {d.name for d in self.root.iterdir() if self.is_game_folder(d.name)}
+        # a game older than the pbem.yaml that gave its name to a mail folder: listed, and `load` says why
+        found |= {name for name in self.reserved() - RESERVED
+                  if GAME_ID.match(name) and (self.root / name / STATE_FILE).is_file()}
+        if status is not None:
+            # " D", "MD", "D ": in HEAD (the index did not add it), not on disk
+            gone = [line[3:] for line in status if "D" in line[:2] and line[0] != "A"]
+            missing = [path.split("/", 1)[0] for path in gone if path.endswith(f"/{STATE_FILE}") and path.count("/") == 1]
+        elif (self.root / ".git").exists():
+            r = self._git("ls-tree", "-d", "--name-only", "-z", "HEAD", check=False)
+            missing = [name for name in (r.stdout.split("\0") if r.returncode == 0 else [])
+                       if name and name not in found and self._in_head(f"{name}/{STATE_FILE}")]
+        else:
+            missing = []
+        reserved = self.reserved()
+        found.update(name for name in missing if GAME_ID.match(name) and name not in reserved)
+        return sorted(found)
+
+    # -- state ------------------------------------------------------------------------------
+
+    def load(self, game: str) -> dict[str, Any]:
+        path = self.game_dir(game) / STATE_FILE
+        if not path.is_file():
+            committed = self._in_head(f"{game}/{STATE_FILE}")
+            if self.is_game_folder(game):
+                restore = f"; `git -C {self.root} checkout -- {game}/{STATE_FILE}` restores the last committed one"
+                raise StoreError(f"{game}: the state file {path} is missing{restore if committed else ''}")
+            if committed:
+                raise StoreError(f"{game}: the game folder {path.parent} is missing; "
+                                 f"`git -C {self.root} checkout -- {game}` restores the last committed one")
+            raise StoreError(f"there is no game {game!r} in {self.root}")
+        text = read_text_file(path, f"{game}: the state file")
+        state = self._parsed(game, text)
+        if state is None:
+            state = parse_yaml(text, f"{game}: the state file")
+            if isinstance(state, dict) and state.get("format") == OLD_FORMAT:
+                return from_old_format(state, game)
+            if isinstance(state, dict):
+                state.pop("checksum", None)
+            if not written_by_pbem(text):
+                check_state_file(state, game)
+            elif isinstance(state, dict):
+                self._keep_parsed(game, state, text)  # a game that waits is loaded by every run
+        attach(state, path.parent, state.pop("history"))
+        return state
+
+    def _parsed(self, game: str, text: str) -> dict[str, Any] | None:
+        """The state `text` holds, from the cache of parsed state files (see pbem.store.parsed)."""
+        return parsed.cached(self.root, game, text)
+
+    def _keep_parsed(self, game: str, body: dict[str, Any], text: str) -> None:
+        parsed.keep(self.root, game, body, text)
+
+    def save(self, game: str, state: dict[str, Any]) -> None:
+        """Append the history a run added, then replace the state file (which says how much of the
+        history exists). Everything is validated before anything is written."""
+        folder = self.game_dir(game)
+        placeholder = {key: [len(state[key]), 0] for key in HISTORIES}
+        check_state_file(state_body(state, placeholder), game)
+        durable = not self.sync_later
+        recorded = write_histories(state, folder, lambda key, items: check_history(key, items, game),
+                                   lambda path, data: write_atomic(path, data, durable), durable)
+        crash_point("history")
+        body = state_body(state, recorded)
+        text = state_file_text(body)
+        write_atomic(folder / STATE_FILE, text, durable)
+        self._keep_parsed(game, body, text)
+        settle(state, recorded)
+        self.written.update(f"{game}/{name}" for name in (STATE_FILE, *(f"{key}.yaml" for key in HISTORIES)))
+
+    def sync(self) -> None:
+        """Make everything written so far durable, in one call for the file system of the games dir."""
+        fd = os.open(self.root, os.O_RDONLY)
+        try:
+            syncfs = _syncfs()
+            if syncfs is None or syncfs(fd) != 0:
+                os.sync()
+        finally:
+            os.close(fd)
+
+    def trim_history(self, game: str, state: dict[str, Any]) -> None:
+        """Cut off what a run that died between appending and saving left at the end of the history
+        files (it does not exist for the state file; git need not see it)."""
+        for key in HISTORIES:
+            value = state[key]
+            if isinstance(value, History) and value.path.is_file() and value.path.stat().st_size > value.size:
+                os.truncate(value.path, value.size)
+
+    def committed_text(self, game: str) -> str | None:
+        """A game's state file as last committed to git (None when it never was)."""
+        r = self._git("show", f"HEAD:{game}/{STATE_FILE}", check=False)
+        return r.stdout if r.returncode == 0 else None
+
+    def committed_state(self, game: str) -> tuple[str, int, int] | None:
+        """A game's state file as last committed to git, with the turn and the number of events it
+        records (None when it never was committed, or cannot be read)."""
+        r = self._git("show", f"HEAD:{game}/{STATE_FILE}", check=False)
+        if r.returncode != 0:
+            return None
+        try:
+            last = yaml.load(r.stdout, Loader=_SafeLoader)
+        except yaml.YAMLError:
+            return None
+        if not isinstance(last, dict) or not isinstance(last.get("engine"), dict):
+            return None
+        if isinstance(last.get("events"), list):  # format 1
+            events = len(last["events"])
+        else:
+            count = last["history"].get("events") if isinstance(last.get("history"), dict) else None
+            if not (isinstance(count, list) and count and isinstance(count[0], int)):
+                return None
+            events = count[0]
+        turn = last["engine"].get("turn", 1)
+        return r.stdout, turn if isinstance(turn, int) else 1, events
+
+    # -- the queue of submitted orders ------------------------------------------------------
+
+    def queue_dir(self, game: str) -> Path:
+        return self.game_dir(game) / "queue"
+
+    def enqueue(self, game: str, entry: dict[str, Any]) -> tuple[Path, list[Path]]:
+        """Queue orders; a newer file from the same player for the same turn replaces the older one
+        (should the process die before the older one is gone, `pbem advance` drops it)."""
+        qdir = self.queue_dir(game)
+        replaced = [p for p, e in self.queued(game) if queue_slot(e) == queue_slot(entry)]
+        path = qdir / f"{time.time_ns():020d}-{entry['player']}.yaml"
+        write_atomic(path, dump_yaml(entry))
+        for old in replaced:
+            old.unlink()
+        return path, replaced
+
+    def queued(self, game: str) -> list[tuple[Path, dict[str, Any]]]:
+        """The queued entries, oldest first; a file that cannot be read stops the game for the GM."""
+        qdir = self.queue_dir(game)
+        if not qdir.is_dir():
+            return []
+        out = []
+        for path in sorted(qdir.glob("*.yaml")):
+            what = f"{game}: the queued file {game}/queue/{path.name}"
+            entry = read_yaml_file(path, what)
+            if not isinstance(entry, dict) or not fits(entry, "queue"):
+                raise StoreError(f"{what} is corrupt: it is not a queue entry (player, turn, orders)")
+            out.append((path, entry))
+        return out
+
+    # -- reports ----------------------------------------------------------------------------
+
+    def write_report(self, game: str, player: str, name: str, text: str) -> Path:
+        path = self.game_dir(game) / "reports" / player / name
+        write_atomic(path, text, durable=not self.sync_later)
+        self.written.add(f"{game}/reports/{player}/{name}")
+        return path
+
+    # -- locking ----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def lock(self, timeout: float = 60.0) -> Iterator[None]:
+        """One writer at a time (a cron run and a GM at the keyboard). Only a GamesDir made with
+        `create` makes the folder; the lock file is never left in a folder that is not a games dir.
+        Under the lock, lock files a killed git left behind are removed, and a git at work is waited
+        for a few seconds (see `remove_stale_git_locks`)."""
+        if self.create:
+            self.check_can_create()
+            self.root.mkdir(parents=True, exist_ok=True)
+        else:
+            self.check()
+        with open(self.root / ".pbem.lock", "w") as f:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise StoreError(f"another pbem command has held {self.root} for {timeout:.0f}s; "
+                                         f"try again later") from None
+                    time.sleep(0.1)
+            _held_locks.append(f.fileno())
+            self.holds_lock = True
+            try:
+                self.remove_stale_git_locks()
+                yield
+            finally:
+                self.holds_lock = False
+                _held_locks.remove(f.fileno())
+                fcntl.flock(f, fcntl.LOCK_UN)

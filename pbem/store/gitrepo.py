@@ -1,0 +1,197 @@
+"""The git repository of a games dir: git run as a child that dies with pbem, the lock files a killed
+git leaves (removed under pbem's lock, a live git's waited for), the working tree's status, commits
+of some paths."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pbem.errors import StoreError
+from pbem.store.processes import crash_point, dies_with_pbem, git_at_work, process_start
+
+if TYPE_CHECKING:  # git is started only by the commands that commit: `show` and `submit` run none
+    import subprocess
+
+# lock files a killed git leaves behind (besides refs/**/*.lock), relative to .git
+GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "config.lock", "packed-refs.lock")
+GIT_WAIT = 5.0  # seconds a command waits in all for a git at work to let go of its lock files
+_LOCK_TAKEN = re.compile(r"\.lock': File exists")  # what git says when another git holds a lock it needs
+
+
+class GitRepo:
+    """A folder that is the top of a git repository of its own, as pbem runs git in it."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root).resolve()
+        self.warnings: list[str] = []  # what the command should tell the GM (a stale git lock removed)
+        self.holds_lock = False  # inside the games dir's lock: the git lock files are this process's to judge
+        self._git_wait_left = GIT_WAIT
+
+    def _has_commits(self) -> bool:
+        return self._git("rev-parse", "--verify", "-q", "HEAD", check=False).returncode == 0
+
+    def _in_head(self, path: str) -> bool:
+        if not (self.root / ".git").exists():
+            return False
+        return self._git("cat-file", "-e", f"HEAD:{path}", check=False).returncode == 0
+
+    def remove_stale_git_locks(self) -> list[str]:
+        """Remove the lock files of a git that was killed (they make every later git call fail). Under
+        pbem's own lock no other pbem's git runs, and every git pbem starts dies with it (see
+        `dies_with_pbem`): on Linux, a lock file is stale, whatever its age, when no live git works in
+        the games dir (`git_at_work`); where that cannot be told, when it is older than this process.
+        A lock a live git holds is waited for, GIT_WAIT seconds in all for the command, then left
+        (the git call that needs it fails, and says why). Each removal is added to `warnings`;
+        returns them."""
+        git_dir = self.root / ".git"
+        if not git_dir.is_dir():
+            return []
+        locks: dict[Path, tuple[int, int, int]] = {}
+        held: set[Path] = set()
+        started = None
+        begun = time.monotonic()
+        while True:
+            locks = self._git_lock_files()  # listed before asking after the gits: see below
+            if not locks:
+                break
+            at_work = git_at_work(self.root, frozenset(uid for _, _, uid in locks.values()))
+            if at_work is None:
+                started = started or process_start()
+                held = {path for path, (_, mtime, _) in locks.items() if mtime / 1e9 >= started}
+            else:
+                held = set(locks) if at_work else set()
+            if not held or time.monotonic() - begun >= self._git_wait_left:
+                break
+            time.sleep(0.05)
+        self._git_wait_left = max(0.0, self._git_wait_left - (time.monotonic() - begun))
+        removed = []
+        for path, made in locks.items():
+            if path in held:
+                continue
+            try:
+                # the very file seen before no git was found at work: a git started since cannot
+                # have made it (git makes its lock with O_EXCL), one someone removed meanwhile stays
+                now = path.stat()
+                if (now.st_ino, now.st_mtime_ns, now.st_uid) != made:
+                    continue
+                path.unlink()
+            except FileNotFoundError:
+                continue
+            removed.append(f"removed a stale .git/{path.relative_to(git_dir)} left by a killed git")
+        self.warnings += removed
+        return removed
+
+    def _git_lock_files(self) -> dict[Path, tuple[int, int, int]]:
+        """The lock files in .git a killed git may leave, each with its inode, mtime (ns) and owner."""
+        git_dir = self.root / ".git"
+        candidates = [git_dir / name for name in GIT_LOCKS]
+        if (git_dir / "refs").is_dir():
+            candidates += sorted((git_dir / "refs").rglob("*.lock"))
+        found = {}
+        for path in candidates:
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                found[path] = (st.st_ino, st.st_mtime_ns, st.st_uid)
+        return found
+
+    def _try_git_again(self, stderr: str) -> bool:
+        """After a git call failed on a lock file another git holds, under pbem's lock: wait for a
+        git at work (within what is left of GIT_WAIT), remove a killed one's lock; whether no lock
+        file is left, so that the call is worth trying once more."""
+        if not self.holds_lock or not _LOCK_TAKEN.search(stderr):
+            return False
+        self.remove_stale_git_locks()
+        return not self._git_lock_files()
+
+    def _git(self, *args: str, check: bool = True, what: str = "") -> subprocess.CompletedProcess[str]:
+        """Run git in the games dir. With `check`, a failure raises StoreError naming the cause (git's
+        own first line); `what` says what it was for."""
+        try:
+            import subprocess
+
+            argv, child = dies_with_pbem(["git", *args])
+            r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=_git_env(), **child)
+            if r.returncode != 0 and self._try_git_again(r.stderr):
+                r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=_git_env(), **child)
+        except OSError as exc:
+            raise StoreError(f"{what or self.root}: cannot run git ({exc.strerror}); pbem needs git") from None
+        if check and r.returncode != 0:
+            cause = _first_line(r.stderr) or f"exit status {r.returncode}"
+            raise StoreError(f"{what or self.root}: git {args[0]} failed: {cause}")
+        return r
+
+    def status(self) -> list[str]:
+        """What git has not committed, as the lines of `git status --porcelain`."""
+        # no renames: a file git takes for moved is told as gone from one game and new in the other
+        return self._git("status", "--porcelain", "--untracked-files=all", "--no-renames",
+                         what="the games dir").stdout.splitlines()
+
+    def uncommitted(self, status: list[str] | None = None) -> set[str]:
+        """The top-level folders (games) with changes git has not committed (from `status`, when given)."""
+        return {line[3:].strip('"').split("/", 1)[0] for line in (self.status() if status is None else status)
+                if len(line) > 3}
+
+    def commit(self, game: str, message: str) -> bool:
+        """Commit what changed in one game's directory; False when nothing did."""
+        return self.commit_paths([game], message)
+
+    def commit_paths(self, paths: list[str], message: str) -> bool:
+        """Commit what changed under `paths` (relative to the games dir); False when nothing did. A git
+        call that fails raises StoreError naming the cause (a lock file, a full disk...)."""
+        what = ", ".join(paths)
+        present = [p for p in paths if (self.root / p).exists()]
+        if present:
+            self._git("add", "-A", "--", *present, what=what)
+        for gone in (p for p in paths if p not in present):  # a deletion git knows of is staged too
+            self._git("rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", gone, what=what)
+        crash_point("git-commit")
+        diff = self._git("diff", "--cached", "--quiet", "--", *paths, check=False)
+        if diff.returncode == 0:
+            return False
+        if diff.returncode != 1:
+            raise StoreError(f"{what}: git diff failed: {_first_line(diff.stderr) or f'exit status {diff.returncode}'}")
+        self._git("commit", "-q", "-m", message, "--", *paths, what=what)
+        return True
+
+
+def _first_line(text: str) -> str:
+    return next((line.strip() for line in text.splitlines() if line.strip()), "").rstrip(".")
+
+
+def _scratch_file() -> Any:
+    """An unnamed file to hold a child's error output (a pipe could fill up and stop it)."""
+    if hasattr(os, "memfd_create"):
+        return os.fdopen(os.memfd_create("pbem-git-errors", getattr(os, "MFD_CLOEXEC", 0)), "w+b")
+    import tempfile
+
+    return tempfile.TemporaryFile()
+
+
+def _git_env() -> dict[str, str]:
+    env = dict(os.environ)
+    for key, default in (("GIT_AUTHOR_NAME", "pbem"), ("GIT_AUTHOR_EMAIL", "pbem@localhost"),
+                         ("GIT_COMMITTER_NAME", "pbem"), ("GIT_COMMITTER_EMAIL", "pbem@localhost")):
+        env.setdefault(key, default)
+    return env
+
+
+def _ident() -> str:
+    """Who commits, as `git commit` with pbem's environment would say it."""
+    env = _git_env()
+    return f"{env['GIT_COMMITTER_NAME']} <{env['GIT_COMMITTER_EMAIL']}> {int(time.time())} +0000"
+
+
+def _clean_message(message: str) -> str:
+    """A commit message as `git commit -m` stores it: no trailing blanks, no runs of empty lines, one
+    final newline."""
+    lines = [line.rstrip() for line in message.splitlines()]
+    kept = [line for i, line in enumerate(lines) if line or (i and lines[i - 1])]
+    return "\n".join(kept).strip("\n") + "\n"
