@@ -13,6 +13,7 @@ from pbem.rules.base import stack
 from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz import solo as SOLO
+from pbem.rules.florenz.decks import take_card
 from pbem.rules.florenz.solo import STROZZI
 from pbem.rules.florenz.data import (
     BOAST_TILES,
@@ -308,29 +309,6 @@ def draw_card(state: State, family: str, medici: str, rng: Rng, events: list[Eve
     sc["hand"][family].append(card)
     events.append({"type": "draw", "family": family, "deck": name, "why": why})
     events.append({"type": "draw_card", "family": family, "card": card, "to": [family]})
-
-
-def take_card(state: State, medici: str, rng: Rng, events: list[Event], family: str) -> str | None:
-    """The top card of a Medici's deck (its discards reshuffled when it is empty), or None when both
-    are empty (R45)."""
-    name = DECK_OF[medici]
-    sc = state["scandal"]
-    if not sc["deck"][name] and sc["discard"][name]:
-        sc["deck"][name], sc["discard"][name] = sc["discard"][name], []
-        rng.shuffle(sc["deck"][name], f"scandal-{name}")
-        events.append({"type": "reshuffle", "deck": name})
-    if not sc["deck"][name]:
-        events.append({"type": "deck_empty", "deck": name, "family": family})
-        return None
-    return sc["deck"][name].pop(0)
-
-
-def reveal_card(state: State, medici: str, rng: Rng, events: list[Event]) -> str | None:
-    """Strozzi's scandal card: drawn and discarded face up (R14)."""
-    card = take_card(state, medici, rng, events, STROZZI)
-    if card is not None:
-        state["scandal"]["discard"][DECK_OF[medici]].append(card)
-    return card
 
 
 def move_medici(state: State, rng: Rng, events: list[Event]) -> None:

@@ -15,9 +15,11 @@ from pbem.rng import Rng
 from pbem.rules.base import stack
 from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
+from pbem.rules.florenz.decks import take_card
 from pbem.rules.florenz.data import (
     CYCLE,
     DATA,
+    DECK_OF,
     GUARD_OF,
     LOCATIONS,
     NEXT,
@@ -456,7 +458,6 @@ def time_gain(state: State, tile: int) -> int:
 
 def card_instead(state: State, why: str, rng: Rng, events: list[Event]) -> None:
     """He would draw a scandal card: it is drawn and discarded, and he gains 1 time (R14)."""
-    from pbem.rules.florenz.flow import reveal_card
     card = reveal_card(state, letters(state)["A"], rng, events)
     if card is None:
         return
@@ -465,6 +466,14 @@ def card_instead(state: State, why: str, rng: Rng, events: list[Event]) -> None:
         return
     state["time"][STROZZI] = B.gain_time(state["time"][STROZZI], SOLO["scandal_card_time"])
     events.append({"type": "strozzi_card_discarded", "card": card, "time": SOLO["scandal_card_time"], "why": why})
+
+
+def reveal_card(state: State, medici: str, rng: Rng, events: list[Event]) -> str | None:
+    """Strozzi's scandal card: drawn and discarded face up (R14)."""
+    card = take_card(state, medici, rng, events, STROZZI)
+    if card is not None:
+        state["scandal"]["discard"][DECK_OF[medici]].append(card)
+    return card
 
 
 def giovanni(state: State, offer: dict[str, int], number: int, events: list[Event]) -> bool:
