@@ -76,6 +76,8 @@ def load(gd: GamesDir, game: str) -> dict[str, Any]:
     try:
         value = yaml.safe_load(path.read_text("utf-8"))
     except FileNotFoundError:
+        if GAME_ID.match(game) and gd.exists(game):
+            raise LobbyError(N_("game %(game)r has begun; it takes no more players"), game=game) from None
         raise LobbyError(N_("there is no open game or challenge %(game)r"), game=game) from None
     except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
         raise PbemError(f"{path} cannot be read: {exc}") from None

@@ -177,7 +177,10 @@ def test_the_gm_starts_an_open_game_with_the_minimum(g: MailGames) -> None:
     first = g.pbem.show("g1")["waiting_for"][0]
     assert r.stdout == f"Started Medici game 'g1' for ann, ben, cleo; waiting for {first} (turn 1).\n"
     assert sorted(to(m) for m in g.outbox.new()) == ["ann@x.test", "ben@x.test", "cleo@x.test"]
-    assert_error(g.pbem("start", "g1"), "there is no open game or challenge 'g1'")
+    assert_error(g.pbem("start", "g1"), "game 'g1' has begun; it takes no more players")
+    assert_error(g.pbem("start", "g2"), "there is no open game or challenge 'g2'")
+    assert send(g, "dora@x.test", "join g1")[0] == ["mail from dora@x.test: refused 'join': game 'g1' has begun; it "
+                                                   "takes no more players"]
 
 
 @pytest.mark.parametrize("args, message", [
@@ -340,6 +343,10 @@ def test_the_limits_on_invitations(g: MailGames) -> None:
     ("new medici with a@b.test", "Medici needs 3 to 6 players, not 2"),
     ("new medici with a@b.test, c@d.test deadline soon", "deadline 'soon' is not a duration such as 48h, 2d, 90m or 1w"),
     ("new medici with a@b.test, c@d.test language fr", "language 'fr' is not one pbem writes (choose one of: en, de, nl)"),
+    ("new medici with a@b.test, gm@pbem.test", "gm@pbem.test is this host's own address; it cannot play"),
+    ("rematch", "'rematch' names no game: reply with it to a mail of the game that has ended, or write 'rematch GAME'"),
+    ("rematch g5", "there is no game 'g5' on this host"),
+    ("rematch m0", "game 'm0' is not over yet; 'rematch' is for a game that has ended"),
 ])
 def test_a_challenge_that_cannot_be_read_is_refused_and_invites_nobody(g: MailGames, body: str, refusal: str) -> None:
     a_player(g)

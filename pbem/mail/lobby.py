@@ -109,7 +109,7 @@ def parse(lines: list[str], subject: str = "") -> Command | None:
     if "," in rest and (verb in ANSWERS or verb == "rematch"):
         return None  # `yes, please do` and the like: not a bare answer
     rest = [w for w in rest if w != ","]
-    if rest and verb != "rematch":
+    if rest:
         command.game = rest.pop(0).casefold().rstrip(".!")
     if verb == "join" and len(rest) == 2 and rest[0].casefold() in AS:
         command.name = rest[1].rstrip(".!")
@@ -416,9 +416,13 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
     if not lobby.may_create(gd, config, sender):
         raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {config.lobby_create})")
     if command.verb == "rematch":
-        if work.proven is None:
-            raise lobby.LobbyError(N_("'rematch' counts only as a reply to a mail of the game that has ended"))
-        state = work.gd.load(work.proven.game)
+        ended = command.game or (work.proven.game if work.proven is not None else None)
+        if ended is None:
+            raise lobby.LobbyError(N_("'rematch' names no game: reply with it to a mail of the game that has ended, "
+                                      "or write 'rematch GAME'"))
+        if not GAME_ID.match(ended) or not gd.exists(ended):
+            raise lobby.LobbyError(N_("there is no game %(game)r on this host"), game=ended)
+        state = work.gd.load(ended)
         me, others = lobby.rematch_invitees(state, sender)
         seat = lobby.Seat(me.name, sender, me.language)
         entry = lobby.challenge(gd, config, state["ruleset"], lobby.free_id(gd, state["game"]), seat,
@@ -441,6 +445,9 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
         names = [] if work.proven is None else [work.proven.player]
         seat = lobby.Seat(names[0] if names else lobby.seat_name(sender, []), sender, command.language)
         assert command.ruleset is not None
+        if config.gm_address.lower() in command.invitees:
+            raise lobby.LobbyError(N_("%(address)s is this host's own address; it cannot play"),
+                                   address=config.gm_address.lower())
         entry = lobby.challenge(gd, config, command.ruleset, command.game, seat, command.invitees,
                                 command.options, rule, option_language, at)
     path = lobby.save(gd, entry)
