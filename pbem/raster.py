@@ -60,10 +60,23 @@ def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
     size = (int(width) * SUPERSAMPLE, int(height) * SUPERSAMPLE)
     image = Image.new("RGB", size, "#FFFFFF")
     pen = ImageDraw.Draw(image)
+    s = SUPERSAMPLE * scale
+    blank = True  # nothing painted yet: the picture is white all over
     for element, style in _walk(root, {"fill": "#000000", "stroke": "none", "stroke-width": "1",
                                        "font-size": "16", "font-weight": "normal", "text-anchor": "start"}):
-        _paint(image, pen, element, style, fonts, SUPERSAMPLE * scale)
+        if blank and _white_fill_alone(element, style):
+            continue  # a white ground on a white picture changes no pixel
+        blank = False
+        _paint(image, pen, element, style, fonts, s)
     return image.reduce(SUPERSAMPLE)  # each pixel the mean of its SUPERSAMPLE x SUPERSAMPLE square
+
+
+def _white_fill_alone(element: ET.Element, style: dict[str, str]) -> bool:
+    """A shape painted in white alone (no stroke): on a picture still all white, it changes nothing."""
+    return element.tag == _SVG_RECT and style["stroke"] == "none" and _colour(style["fill"]) == (255, 255, 255)
+
+
+_SVG_RECT = f"{SVG_NS}rect"
 
 
 def _walk(element: ET.Element, style: dict[str, str]) -> Iterator[tuple[ET.Element, dict[str, str]]]:

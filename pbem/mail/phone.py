@@ -528,53 +528,80 @@ SAFE = re.compile(r"<(?:/?(?:tr|td|th|li|ul|table|caption|h1|h2)\b|p\b|hr\b|br\b
 BLOCK = re.compile(r"<(?:p|li|td|th|h1|h2|caption|div)[ >]")
 
 
+#: what matters to `fold` outside a tag (where a line may break) and inside one (quotes, its end, a
+#: space, a style's `;` or a font list's `,`)
+_OUTSIDE = re.compile(r"[< ]")
+_INSIDE = re.compile(r"['> ;,]")
+
+
 def fold(markup: str) -> str:
     """HTML in lines of at most `FOLD` characters, broken where HTML takes a line's end as a space: at
     a space (not in a <pre>, nor in a quoted font name), after a style's `;`, or before the tag of a
-    block. ASCII lines that short let the mail carry the HTML as plain 7-bit text."""
+    block. ASCII lines that short let the mail carry the HTML as plain 7-bit text. (Each line is read
+    from one character that matters to the next, not character by character.)"""
     out: list[str] = []
     pre = pending = False
     for line in markup.split("\n"):
         pieces: list[tuple[str, str]] = []  # (what comes before the piece, the piece)
         start, sep = 0, ""
         tag = quote = block = False
-        for i, ch in enumerate(line):
+        i = 0
+        while True:
             if pre:
-                if line.startswith("</pre>", i):
-                    pre, tag = False, True
+                j = line.find("</pre>", i)
+                if j < 0:
+                    break
+                pre, tag, i = False, True, j + 1
                 continue
             if tag:
+                if quote:  # inside a quoted font name only its closing quote counts
+                    j = line.find("'", i)
+                    if j < 0:
+                        break
+                    quote, i = False, j + 1
+                    continue
+                m = _INSIDE.search(line, i)
+                if m is None:
+                    break
+                j = m.start()
+                ch = line[j]
                 if ch == "'":
-                    quote = not quote
-                elif ch == ">" and not quote:
+                    quote = True
+                elif ch == ">":
                     if block and not pending:  # a block's first words may start a line
-                        pieces.append((sep, line[start:i + 1]))
-                        start, sep = i + 1, ""
+                        pieces.append((sep, line[start:j + 1]))
+                        start, sep = j + 1, ""
                     tag, pre, pending = False, pending, False
-                elif ch == " " and not quote:
-                    pieces.append((sep, line[start:i]))
-                    start, sep = i + 1, " "
-                elif ch in ";," and not quote:  # between two declarations of a style, two fonts
-                    pieces.append((sep, line[start:i + 1]))
-                    start, sep = i + 1, ""
+                elif ch == " ":
+                    pieces.append((sep, line[start:j]))
+                    start, sep = j + 1, " "
+                else:  # between two declarations of a style, two fonts
+                    pieces.append((sep, line[start:j + 1]))
+                    start, sep = j + 1, ""
+                i = j + 1
                 continue
-            if ch == "<":
-                block = BLOCK.match(line, i) is not None
-                if SAFE.match(line, i) and i > start:
-                    pieces.append((sep, line[start:i]))
-                    start, sep = i, ""
-                tag, pending = True, line.startswith("<pre", i)
-            elif ch == " ":
-                pieces.append((sep, line[start:i]))
-                start, sep = i + 1, " "
+            m = _OUTSIDE.search(line, i)
+            if m is None:
+                break
+            j = m.start()
+            if line[j] == "<":
+                block = BLOCK.match(line, j) is not None
+                if SAFE.match(line, j) and j > start:
+                    pieces.append((sep, line[start:j]))
+                    start, sep = j, ""
+                tag, pending = True, line.startswith("<pre", j)
+            else:
+                pieces.append((sep, line[start:j]))
+                start, sep = j + 1, " "
+            i = j + 1
         pieces.append((sep, line[start:]))
-        current = ""
-        for k, (before, piece) in enumerate(pieces):
-            if k and len(current) + len(before) + len(piece) > FOLD:
+        current = pieces[0][1]
+        for before, piece in pieces[1:]:
+            if len(current) + len(before) + len(piece) > FOLD:
                 out.append(current)
                 current = piece
             else:
-                current += (before if k else "") + piece
+                current += before + piece
         out.append(current)
     return "\n".join(out)
 
