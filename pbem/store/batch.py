@@ -135,6 +135,7 @@ class CommitBatch:
         r = subprocess.run(argv, cwd=self.gd.root, input=paths, capture_output=True, env=_git_env(), **child)
         if r.returncode != 0 and self.gd._try_git_again(r.stderr.decode("utf-8", "replace")):
             r = subprocess.run(argv, cwd=self.gd.root, input=paths, capture_output=True, env=_git_env(), **child)
+        self.gd.commits_made += self.count
         if r.returncode != 0:  # the commits are made; only git's cache of the files is behind
             self.gd.warnings.append(f"git update-index after the commits failed: "
                                     f"{_first_line(r.stderr.decode('utf-8', 'replace'))}")

@@ -358,6 +358,9 @@ class GamesDir(GitRepo):
             try:
                 self.remove_stale_git_locks()
                 yield
+                if self.commits_made:
+                    self.index_history()
+                    self.commits_made = 0
             finally:
                 self.holds_lock = False
                 _held_locks.remove(f.fileno())

@@ -4,6 +4,7 @@ of some paths."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
@@ -18,9 +19,24 @@ if TYPE_CHECKING:  # git is started only by the commands that commit: `show` and
     import subprocess
 
 # lock files a killed git leaves behind (besides refs/**/*.lock), relative to .git
-GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "config.lock", "packed-refs.lock")
+GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "config.lock", "packed-refs.lock",
+             "objects/info/commit-graph.lock", "objects/info/commit-graphs/commit-graph-chain.lock")
 GIT_WAIT = 5.0  # seconds a command waits in all for a git at work to let go of its lock files
 _LOCK_TAKEN = re.compile(r"\.lock': File exists")  # what git says when another git holds a lock it needs
+
+# What keeps a games dir of many games and a long history fast (README, "Many games, a long history"):
+# git's settings, made once (SETTINGS_MARK in .git says they are), and its commit-graph, written anew
+# after each command that committed. The untracked cache lets `git status --untracked-files=all` (each
+# run asks it) look only into the folders that changed; git uses it for that option only when it is
+# the configured one.
+REPO_SETTINGS = (("core.untrackedCache", "true"), ("status.showUntrackedFiles", "all"))
+SETTINGS_MARK = "pbem-git-settings"
+# The changed-path Bloom filters of the commit-graph let `git log -- GAME` skip the commits of other
+# games without reading their trees (each a list of every game). git's 10 bits a path leave 1 to 8 in
+# 100 of them to be read anyway, by how a game's name hashes; 64 bits, a few hundred in 100,000. git
+# sets the size only through this variable (read by `git commit-graph write` since 2.27) and keeps it
+# in the graph, where every git reading it takes it from; a graph that has filters keeps their size.
+BLOOM_BITS = {"GIT_TEST_BLOOM_SETTINGS_BITS_PER_ENTRY": "64"}
 
 
 class GitRepo:
@@ -31,6 +47,7 @@ class GitRepo:
         self.warnings: list[str] = []  # what the command should tell the GM (a stale git lock removed)
         self.holds_lock = False  # inside the games dir's lock: the git lock files are this process's to judge
         self._git_wait_left = GIT_WAIT
+        self.commits_made = 0  # by this command: its end writes git's commit-graph anew (`index_history`)
 
     def _has_commits(self) -> bool:
         return self._git("rev-parse", "--verify", "-q", "HEAD", check=False).returncode == 0
@@ -111,16 +128,18 @@ class GitRepo:
         self.remove_stale_git_locks()
         return not self._git_lock_files()
 
-    def _git(self, *args: str, check: bool = True, what: str = "") -> subprocess.CompletedProcess[str]:
-        """Run git in the games dir. With `check`, a failure raises StoreError naming the cause (git's
-        own first line); `what` says what it was for."""
+    def _git(self, *args: str, check: bool = True, what: str = "",
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        """Run git in the games dir (with `env` added to its environment). With `check`, a failure
+        raises StoreError naming the cause (git's own first line); `what` says what it was for."""
         try:
             import subprocess
 
             argv, child = dies_with_pbem(["git", *args])
-            r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=_git_env(), **child)
+            environ = {**_git_env(), **(env or {})}
+            r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=environ, **child)
             if r.returncode != 0 and self._try_git_again(r.stderr):
-                r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=_git_env(), **child)
+                r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=environ, **child)
         except OSError as exc:
             raise StoreError(f"{what or self.root}: cannot run git ({exc.strerror}); pbem needs git") from None
         if check and r.returncode != 0:
@@ -159,7 +178,40 @@ class GitRepo:
         if diff.returncode != 1:
             raise StoreError(f"{what}: git diff failed: {_first_line(diff.stderr) or f'exit status {diff.returncode}'}")
         self._git("commit", "-q", "-m", message, "--", *paths, what=what)
+        self.commits_made += 1
         return True
+
+    # -- a long history -------------------------------------------------------------------------------
+
+    def tune(self) -> None:
+        """Give the repository pbem's settings (REPO_SETTINGS), once: a games dir made by an older pbem
+        gets them at its first command that commits."""
+        mark = self.root / ".git" / SETTINGS_MARK
+        wanted = "".join(f"{key}={value}\n" for key, value in REPO_SETTINGS)
+        try:
+            if mark.read_text("utf-8") == wanted:
+                return
+        except OSError:
+            pass
+        for key, value in REPO_SETTINGS:
+            self._git("config", key, value, what="the games dir's git settings")
+        with contextlib.suppress(OSError):
+            mark.write_text(wanted, "utf-8")
+
+    def index_history(self) -> None:
+        """Write git's commit-graph anew after commits: a layer for the commits it lacks (`--split`;
+        git merges the small layers), with their changed-path Bloom filters, so that `git log --
+        GAME` and `pbem archive` walk a long history without reading the other games' trees. The
+        first time it indexes the whole history (a minute for 100,000 commits of 10,000 games), then
+        what each command added. Where it fails, a warning: git reads the history without it."""
+        if not (self.root / ".git").is_dir():
+            return
+        self.tune()
+        r = self._git("commit-graph", "write", "--reachable", "--changed-paths", "--split", "--no-progress",
+                      check=False, env=BLOOM_BITS)
+        if r.returncode != 0:
+            self.warnings.append(f"git commit-graph write failed: {_first_line(r.stderr) or f'exit status {r.returncode}'}"
+                                 f" (git reads the history without it, slower)")
 
 
 def _first_line(text: str) -> str:
