@@ -680,8 +680,8 @@ def commands(repeat: int = 5) -> None:
 @click.command()
 @click.option("--games", default=20, show_default=True, help="Games in the pipeline benchmark.")
 @click.option("--quick", is_flag=True, help="One repetition of each, for a smoke run.")
-@click.option("--only", type=click.Choice(["engines", "batch", "orders", "commands", "mail", "replies"]), default=None,
-              help="Only this part.")
+@click.option("--only", type=click.Choice(["engines", "batch", "orders", "commands", "mail", "replies", "scale"]),
+              default=None, help="Only this part.")
 def main(games: int, quick: bool, only: str | None) -> None:
     repeat = 1 if quick else 3
     click.echo(f"pbem benchmarks (python {sys.version.split()[0]}, {os.cpu_count()} cores)")
@@ -694,6 +694,10 @@ def main(games: int, quick: bool, only: str | None) -> None:
         order_cost(games=5 if quick else 20)
     if only in (None, "replies"):
         replies(days=1 if quick else None)
+    if only in (None, "scale"):  # 10,000 games and 100,000 commits against 1,000 (pbem.bench_scale)
+        from pbem.bench_scale import scale
+
+        scale(quick)
     if only not in (None, "engines", "mail"):
         return
     for label, ruleset, players, games_, goal, options in ENGINE_GOALS:
