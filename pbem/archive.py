@@ -115,10 +115,22 @@ def public(event: Event) -> bool:
     return addressed(event) is None
 
 
-def hidden_then(ruleset: Any, engine: dict[str, Any]) -> list[tuple[str, str]]:
+#: the parts of the games' views that hide something, as a page names them in a language (English: the
+#: view's own keys, `scandal.deck.messere`)
+HIDDEN_KEYS = {"deck": N_("deck"), "set_aside": N_("set aside"), "fixed_days": N_("fixed days"), "bag": N_("bag"),
+               "fixed_rounds": N_("fixed rounds"), "location_stack": N_("location tiles"),
+               "time_stack": N_("time tiles"), "scandal": N_("scandal cards"), "hand": N_("hand"),
+               "plan_cards": N_("plan cards"), "strozzi": N_("Strozzi's cards")}
+NONE = N_("none")
+CARD = re.compile(r"([a-z]+)-(\d+)\Z")  # a card of goods and its value: `furs-5`
+
+
+def hidden_then(ruleset: Any, engine: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> list[tuple[str, str]]:
     """What the GM saw and the players did not at one moment: (where in the view, the GM's value),
-    from the difference between the GM's view and the public one. Shown once the game is over."""
+    from the difference between the GM's view and the public one. Shown once the game is over; in
+    `lang`, where and what in its words (a card, a good in the game's), joined by ` › `."""
     out: list[tuple[str, str]] = []
+    game = getattr(ruleset, "name", None)
 
     def walk(gm: Any, seen: Any, path: str) -> None:
         if isinstance(gm, dict) and isinstance(seen, dict):
@@ -128,20 +140,43 @@ def hidden_then(ruleset: Any, engine: dict[str, Any]) -> list[tuple[str, str]]:
                 if key not in seen or value != seen[key]:
                     walk(value, seen.get(key), f"{path}.{key}" if path else str(key))
         elif gm != seen:
-            out.append((path, _plain(gm)))
+            out.append((path, _plain(gm)) if lang == DEFAULT_LANGUAGE else
+                       (_where_in(path, game, lang), _plain(gm, lambda v: _item_in(v, game, lang), lang)))
     walk(ruleset.view(engine, None), ruleset.view(engine, PUBLIC), "")
     return out
 
 
-def _plain(value: Any) -> str:
-    """A value of a view in few words: a list of cards as `a, b, c`, a table as `k: v, ...`."""
+def _where_in(path: str, game: str | None, lang: str) -> str:
+    """A place in a view (`scandal.deck.messere`) in `lang`: `Skandalkarten › Stapel › messere`."""
+    _ = translator(lang).gettext
+    return " › ".join(_(HIDDEN_KEYS[part]) if part in HIDDEN_KEYS else part for part in path.split("."))
+
+
+def _item_in(value: Any, game: str | None, lang: str) -> Any:
+    """One value of a view in `lang`: a card of goods (`Pelze-5`) in the game's words, a card of
+    orders (`messere-becher`) in its order words, the rest as it is."""
+    if not isinstance(value, str):
+        return value
+    card = CARD.match(value)
+    if card and game is not None:
+        good = translator(lang, game).gettext(card.group(1))
+        if good != card.group(1) or lang == DEFAULT_LANGUAGE:
+            return f"{good}-{card.group(2)}"
+    return localize(value, game, lang)
+
+
+def _plain(value: Any, word: Any = None, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A value of a view in few words: a list of cards as `a, b, c`, a table as `k: v, ...`; `word`
+    writes each of its values (in a language), `lang` says `none`."""
     scalar = (str, int, float, bool)
+    word = word or (lambda v: v)
+    none = translator(lang).gettext(NONE)
     if isinstance(value, list) and all(isinstance(v, scalar) for v in value):
-        return ", ".join(str(v) for v in value) or "none"
+        return ", ".join(str(word(v)) for v in value) or none
     if isinstance(value, dict) and all(isinstance(v, scalar) for v in value.values()):
-        return ", ".join(f"{k}: {v}" for k, v in value.items()) or "none"
+        return ", ".join(f"{k}: {word(v)}" for k, v in value.items()) or none
     if isinstance(value, scalar):
-        return str(value)
+        return str(word(value))
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
@@ -275,7 +310,7 @@ def game_pages(state: dict[str, Any], commits: list[Commit], lang: str = DEFAULT
         # the page shows the board after its own turn; the engine already waits for the next decision
         pictures[f"{page.name}.svg"] = board_svg(shown, None, board_when(turn, lang), lang=lang)
         if finished:
-            page.hidden = hidden_then(ruleset, engine)
+            page.hidden = hidden_then(ruleset, engine, lang)
     return pages, pictures
 
 

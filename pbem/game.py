@@ -20,7 +20,9 @@ from pbem.i18n import N_
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
 from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
+from pbem.turnfile import FRAMES as TURN_FILE_FRAMES
 from pbem.turnfile import NEXT, TurnFile, check_orders, parse_turnfile
+from pbem.turnfile import REFUSALS as TURN_FILE_REFUSALS
 
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
@@ -581,7 +583,8 @@ STALE_REPLY = N_("your reply answers turn %(turn)s; the game is at turn %(curren
                  "(or send 'status' to get it again)")
 COMMAND_ALONE = N_("'%(command)s' is a command: send it alone, in a mail of its own")
 SENT_AHEAD_FAILED = N_("your orders sent ahead could not be applied when your decision came: %(why)s")
-REFUSALS = (STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
+REFUSALS = (*TURN_FILE_REFUSALS,  # what YAML and the schemas refuse (pbem.turnfile), worded there
+            STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
             N_("your mail gives no order: write your order alone on a line above the quoted mail"),
             N_("your orders answer turn %(turn)s, but game %(game)s is at turn %(current)s: they are stale"),
             N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),
@@ -609,9 +612,7 @@ REFUSALS = (STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
             N_("must not be empty"),
             N_("must be at least %(n)s characters long"),
             N_("%(value)s is not of the allowed form"),
-            N_("is not a %(title)s order; send one of: %(choices)s"),
-            N_("is not a %(title)s placement; send one of: %(choices)s"),
-            N_("is not a %(title)s standing order; send %(choices)s"),
+            # (the schemas' own `message`s are the games': pbem/rules/*refusals.py)
             # the order lines of a mail (pbem.mail.orders)
             N_("the token is not text; copy it from your welcome mail, in quotes if need be"),
             N_("the mail has no text in which to find orders"),
@@ -630,8 +631,16 @@ REFUSALS = (STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
                "clear them"),
             N_("write it as 'token: ' and then your token, as your welcome mail gives it"),
             N_("a second '%(key)s:' line (the first is order line %(n)s); keep one"),
+            N_("the mail holds orders twice: in its text and in the attachment %(name)s; send them once"),
+            N_("the mail holds orders twice: in the attachments %(names)s and %(name)s; send them once"),
+            N_("the mail holds orders %(n)s times: in its text and in the attachments %(names)s and %(name)s; "
+               "send them once"),
+            N_("the mail holds orders %(n)s times: in the attachments %(names)s and %(name)s; send them once"),
+            N_("the attachment %(name)s is not UTF-8 text"),
+            # a player's standing orders (standing_of)
+            N_("standing orders: standing[%(n)s] is not one standing order such as %(order)s"),
+            N_("standing orders: %(why)s"),
             N_("the turn file"), N_("the order block"), N_("your reply"), N_("the turn file in the mail"),
-            N_("the attachment %(name)s"),
             N_("the attachment %(name)s is not a turn file (game:, player:, token:, turn:, orders:)"),
             N_("the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:"),
             N_("your orders are inside the report your mail quotes, which pbem does not read (lines that begin "
@@ -658,10 +667,15 @@ REFUSAL_FRAMES = (
     N_("order line %(n)s (the token line): %(why)s"),
     N_("order line %(n)s (%(order)s): %(why)s"),
     N_("order line %(n)s: %(why)s"),
+    *TURN_FILE_FRAMES,  # a file too big, empty... (pbem.turnfile): after the orders', before `%(place)s: ...`
     N_("%(what)s, line %(line)s (the token line): %(why)s"),
     N_("%(what)s, line %(line)s: %(why)s"),
+    N_("%(what)s (the token line): %(why)s"),
+    N_("order line %(n)s (the token line), %(place)s: %(why)s"),
+    N_("order line %(n)s (%(order)s), %(key)s: %(why)s"),
     N_("%(place)s: %(why)s"),
-    N_("the top level"))
+    N_("the top level"),
+    N_("the attachment %(name)s"))  # (last: after every sentence that begins with it)
 
 
 def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,

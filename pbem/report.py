@@ -225,8 +225,8 @@ def summarize_orders(orders: list[Order], lang: str = DEFAULT_LANGUAGE, game: st
         out[out.index(key)] = text
     for key, wheres in places.items():
         word = localize(key, game, lang)
-        text = f"{word} {wheres[0]}" if len(wheres) == 1 else \
-            f"{word} X " + _("(X one of %(places)s)") % {"places": " ".join(wheres)}
+        text = f"{word} {localize(wheres[0], game, lang)}" if len(wheres) == 1 else \
+            f"{word} X " + _("(X one of %(places)s)") % {"places": " ".join(localize(w, game, lang) for w in wheres)}
         out[out.index(key)] = text
     return out
 
@@ -325,7 +325,7 @@ def refusal_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = Non
     return "\n".join(_refusal_line(line, lang, game) for line in text.split("\n"))
 
 
-PERSONS = {"player", "players", "owner", "game", "title", "person"}  # values written as they are
+PERSONS = {"player", "players", "owner", "game", "title", "person", "one", "other"}  # values written as they are
 
 
 def _refusal_line(text: str, lang: str, game: str | None) -> str:
@@ -341,6 +341,8 @@ def _refusal_line(text: str, lang: str, game: str | None) -> str:
         args = {}
         for key, value in found.groupdict().items():
             if key in ("why", "what", "type", "place", "where"):  # a refusal, a place, a kind of value: in its own words
+                args[key] = _refusal_line(value, lang, game)
+            elif key == "value" and not value.startswith(("'", '"')):  # pbem's word for it: `nothing`, `a list`
                 args[key] = _refusal_line(value, lang, game)
             elif key == "order":
                 args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
@@ -417,6 +419,7 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
     legal = shown.get("legal_orders", [])
     game = state["ruleset"]
     ruleset = get_ruleset(game)
+    shown["view"] = ruleset.view_in(shown["view"], player, lang)  # the text the game's view writes, in `lang`
     templates = env_for(lang, game)
     standing = templates.get_template("common/standing.txt.j2").render(
         standing=[localize(order_text(o), game, lang) for o in shown.get("standing", [])],

@@ -22,6 +22,7 @@ import yaml
 
 from pbem import data_dir
 from pbem.errors import TurnFileError
+from pbem.i18n import N_
 from pbem.rules.base import Order
 from pbem.schemacheck import Check, Unsupported, compile_schema
 
@@ -33,6 +34,59 @@ MAX_DEPTH = 8
 MAX_ORDERS = 50
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+# What a player is told of YAML he sent that pbem does not read, in English (the GM's console and the
+# commits read it so); the player reads it in his language (`pbem.report.refusal_text` finds its
+# values back by the format; `what` is the file's own name, `why` one of these, in his words too).
+TOO_BIG = N_("%(what)s is %(size)s bytes; the limit is %(limit)s")
+NOT_UTF8 = N_("%(what)s is not UTF-8 text (byte %(n)s)")
+EMPTY = N_("%(what)s is empty")
+NO_ORDER = N_("%(what)s gives no order: choose one of the orders listed and delete the '#' in front of it")
+DOCUMENTS = N_("holds more than one YAML document ('---')")
+ALIASES = N_("aliases ('*name') are not allowed")
+ANCHORS = N_("anchors ('&name') are not allowed")
+TAGS = N_("tags (%(tag)s) are not allowed")
+MAPPING_KEY = N_("a mapping cannot be a key; keys are plain words such as 'orders'")
+LIST_KEY = N_("a list cannot be a key; keys are plain words such as 'orders'")
+NESTED = N_("nested more than %(n)s levels deep")
+MERGE_KEY = N_("the merge key '<<' is not allowed")
+KEY_TWICE = N_("the key %(one)s appears twice")  # (a key as the player wrote it: never in other words)
+SAME_KEY_TWICE = N_("the key %(other)s appears twice (%(one)s and %(other)s are the same key)")
+TAB = N_("a tab character; indent with spaces")
+NOT_YAML = N_("not valid YAML (%(why)s)")
+UNREADABLE = N_("a value could not be read (%(why)s)")
+CONTROL_CHARACTER = N_("a control character (U+%(code)s) that YAML does not allow; delete it")
+CHARACTER = N_("a character (U+%(code)s) that YAML does not allow; delete it")
+#: what YAML's parser (libyaml) says went wrong, as the player reads it after `not valid YAML`
+YAML_PROBLEMS = (
+    N_("found character that cannot start any token"), N_("did not find expected node content"),
+    N_("did not find expected alphabetic or numeric character"), N_("found unexpected end of stream"),
+    N_("did not find expected comment or line break"), N_("could not find expected directive name"),
+    N_("did not find expected whitespace or line break"), N_("did not find expected <document start>"),
+    N_("did not find expected key"), N_("did not find expected ',' or '}'"), N_("did not find expected ',' or ']'"),
+    N_("found unknown escape character"), N_("found unexpected non-alphabetical character"),
+    N_("did not find URI escaped octet"), N_("mapping values are not allowed in this context"),
+    N_("could not find expected ':'"), N_("found unknown directive name"), N_("did not find expected tag URI"),
+    N_("mapping keys are not allowed in this context"), N_("found unexpected ':'"),
+    N_("block sequence entries are not allowed in this context"),
+    N_("found a tab character where an indentation space is expected"),
+    N_("found a tab character that violates indentation"), N_("did not find expected '-' indicator"),
+    N_("found an incorrect leading UTF-8 octet"), N_("found undefined tag handle"),
+    N_("found duplicate %YAML directive"), N_("but found another document"),
+    N_("found incompatible YAML document"), N_("found unhashable key"),
+    N_("day is out of range for month"), N_("month must be in 1..12"))
+#: a value as a player would recognise it (`shown`), where it is no text of his
+NOTHING = N_("nothing")
+A_MAPPING = N_("a mapping")
+A_LIST = N_("a list")
+THE_DATE = N_("the date %(date)s")
+LACKS_EITHER = N_("lacks %(keys)s or %(key)s")  # one of several keys (`lacks 'load' or 'harbour'`)
+#: the refusals above a player may meet, as `pbem.game.REFUSALS` lists them: those that begin with the
+#: file's name (`what`) among the frames, tried after the games' own refusals (`the bag is empty`)
+REFUSALS = (DOCUMENTS, ALIASES, ANCHORS, TAGS, MAPPING_KEY, LIST_KEY, NESTED, MERGE_KEY, KEY_TWICE, SAME_KEY_TWICE,
+            TAB, NOT_YAML, UNREADABLE, CONTROL_CHARACTER, CHARACTER, *YAML_PROBLEMS, NOTHING, A_MAPPING, A_LIST,
+            THE_DATE, LACKS_EITHER)
+FRAMES = (TOO_BIG, NOT_UTF8, EMPTY, NO_ORDER)
 
 
 @cache
@@ -55,24 +109,23 @@ def _scan(text: str, what: str, case_blind: bool = False) -> None:
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
                 if documents > 1:
-                    raise TurnFileError(f"{what}, line {line}: holds more than one YAML document ('---')")
+                    raise TurnFileError(f"{what}, line {line}: {DOCUMENTS}")
             if isinstance(event, yaml.AliasEvent):
-                raise TurnFileError(f"{what}, line {line}: aliases ('*name') are not allowed")
+                raise TurnFileError(f"{what}, line {line}: {ALIASES}")
             if getattr(event, "anchor", None):
-                raise TurnFileError(f"{what}, line {line}: anchors ('&name') are not allowed")
+                raise TurnFileError(f"{what}, line {line}: {ANCHORS}")
             tag = getattr(event, "tag", None)
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if tag and not event.implicit:
-                    raise TurnFileError(f"{what}, line {line}: tags ({_short(tag)!r}) are not allowed")
+                    raise TurnFileError(f"{what}, line {line}: " + TAGS % {"tag": repr(_short(tag))})
                 if keys and keys[-1] is not None:
                     expect_key[-1] = not expect_key[-1]
                     if expect_key[-1]:  # a list or mapping as a key: nothing in pbem is keyed so
-                        kind = "mapping" if isinstance(event, yaml.MappingStartEvent) else "list"
-                        raise TurnFileError(f"{what}, line {line}: a {kind} cannot be a key; keys are "
-                                            f"plain words such as 'orders'")
+                        why = MAPPING_KEY if isinstance(event, yaml.MappingStartEvent) else LIST_KEY
+                        raise TurnFileError(f"{what}, line {line}: {why}")
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise TurnFileError(f"{what}, line {line}: nested more than {MAX_DEPTH} levels deep")
+                    raise TurnFileError(f"{what}, line {line}: " + NESTED % {"n": MAX_DEPTH})
                 is_map = isinstance(event, yaml.MappingStartEvent)
                 keys.append({} if is_map else None)
                 expect_key.append(False)
@@ -82,18 +135,18 @@ def _scan(text: str, what: str, case_blind: bool = False) -> None:
                 expect_key.pop()
             elif isinstance(event, yaml.ScalarEvent):
                 if event.value == "<<" and event.implicit[0]:  # plain '<<' is YAML's merge key
-                    raise TurnFileError(f"{what}, line {line}: the merge key '<<' is not allowed")
+                    raise TurnFileError(f"{what}, line {line}: {MERGE_KEY}")
                 if tag and event.implicit == (False, False):
-                    raise TurnFileError(f"{what}, line {line}: tags ({_short(tag)!r}) are not allowed")
+                    raise TurnFileError(f"{what}, line {line}: " + TAGS % {"tag": repr(_short(tag))})
                 if keys and keys[-1] is not None:
                     expect_key[-1] = not expect_key[-1]
                     if expect_key[-1]:  # this scalar is a key
                         seen = keys[-1].get(event.value.casefold() if case_blind else event.value)
                         if seen == event.value:
-                            raise TurnFileError(f"{what}, line {line}: the key {event.value!r} appears twice")
+                            raise TurnFileError(f"{what}, line {line}: " + KEY_TWICE % {"one": repr(event.value)})
                         if seen is not None:
-                            raise TurnFileError(f"{what}, line {line}: the key {event.value!r} appears twice "
-                                                f"({seen!r} and {event.value!r} are the same key)")
+                            raise TurnFileError(f"{what}, line {line}: " + SAME_KEY_TWICE % {
+                                "one": repr(seen), "other": repr(event.value)})
                         keys[-1][event.value.casefold() if case_blind else event.value] = event.value
     except yaml.YAMLError as exc:
         raise TurnFileError(_not_yaml(text, what, exc)) from None
@@ -113,11 +166,11 @@ def _not_yaml(text: str, what: str, exc: yaml.YAMLError) -> str:
         here = mark.line < len(lines) and "\t" in lines[mark.line][:mark.column + 1]  # up to where it stopped
         at = mark.line if here else tabbed[0] if tabbed else None
         if at is not None:
-            return f"{what}, line {at + 1}: a tab character; indent with spaces"
+            return f"{what}, line {at + 1}: {TAB}"
     line, problem = yaml_problem(text, exc)
     if isinstance(exc, yaml.reader.ReaderError):
         return f"{what}{f', line {line}' if line else ''}: {problem}"
-    return f"{what}{f', line {line}' if line else ''}: not valid YAML ({problem})"
+    return f"{what}{f', line {line}' if line else ''}: " + NOT_YAML % {"why": problem}
 
 
 def yaml_problem(text: str, exc: yaml.YAMLError) -> tuple[int | None, str]:
@@ -125,10 +178,10 @@ def yaml_problem(text: str, exc: yaml.YAMLError) -> tuple[int | None, str]:
     YAML forbids (a control character pasted with the text) is named by its code point: the reader
     gives only an offset, which the C reader counts in bytes and the Python reader in characters."""
     if isinstance(exc, yaml.reader.ReaderError) and isinstance(exc.character, int):
-        kind = "a control character" if exc.character < 0x20 or 0x7F <= exc.character < 0xA0 else "a character"
+        kind = CONTROL_CHARACTER if exc.character < 0x20 or 0x7F <= exc.character < 0xA0 else CHARACTER
         at = text.find(chr(exc.character))  # the reader stops at the first one
         line = len(LINE_BREAK.findall(text, 0, at)) + 1 if at >= 0 else None
-        return line, f"{kind} (U+{exc.character:04X}) that YAML does not allow; delete it"
+        return line, kind % {"code": f"{exc.character:04X}"}
     mark = getattr(exc, "problem_mark", None)
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     return (mark.line + 1 if mark else None), problem
@@ -139,12 +192,12 @@ def load_yaml(data: bytes | str, what: str = "the turn file", case_blind: bool =
     keys that differ only in case count as the same key (a duplicate)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if len(raw) > MAX_BYTES:
-        raise TurnFileError(f"{what} is {len(raw)} bytes; the limit is {MAX_BYTES}")
+        raise TurnFileError(TOO_BIG % {"what": what, "size": len(raw), "limit": MAX_BYTES})
     try:
         # Windows editors save "Unicode" text as UTF-16 with a byte order mark, which says what it is
         text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TurnFileError(f"{what} is not UTF-8 text (byte {exc.start})") from None
+        raise TurnFileError(NOT_UTF8 % {"what": what, "n": exc.start}) from None
     _scan(text, what, case_blind)
     try:
         node = yaml.compose(text, Loader=_SafeLoader)
@@ -154,7 +207,7 @@ def load_yaml(data: bytes | str, what: str = "the turn file", case_blind: bool =
     except yaml.YAMLError as exc:
         raise TurnFileError(_not_yaml(text, what, exc)) from None
     except ValueError as exc:  # a date that does not exist (2026-02-30)
-        raise TurnFileError(f"{what}{_bad_scalar(node)}: a value could not be read ({exc})") from None
+        raise TurnFileError(f"{what}{_bad_scalar(node)}: " + UNREADABLE % {"why": exc}) from None
 
 
 def _bad_scalar(node: Any) -> str:
@@ -206,11 +259,11 @@ def place(path: tuple) -> str:
 def shown(value: Any) -> str:
     """A value as a player would recognise it."""
     if value is None:
-        return "nothing"
+        return NOTHING
     if isinstance(value, (datetime.date, datetime.datetime)):
-        return f"the date {value.isoformat()}"
+        return THE_DATE % {"date": value.isoformat()}
     if isinstance(value, (dict, list)):
-        return "a mapping" if isinstance(value, dict) else "a list"
+        return A_MAPPING if isinstance(value, dict) else A_LIST
     return repr(value)
 
 
@@ -605,12 +658,11 @@ def parse_turnfile(data: bytes | str, order_schema: str | None = None, need_toke
         raise TurnFileError(re.sub(rf"^{re.escape(what)}, line \d+", what, str(exc))) from None
     lines = Lines(found, what, names)
     if value is None:
-        raise TurnFileError(f"{what} is empty")
+        raise TurnFileError(EMPTY % {"what": what})
     value = fold_case(value, schema("turnfile"))
     if isinstance(value, dict) and "orders" in value and value["orders"] is None:  # the report's block, unchanged
         if "standing" not in value and "reports" not in value:
-            raise TurnFileError(f"{what} gives no order: choose one of the orders listed and delete the '#' "
-                                f"in front of it")
+            raise TurnFileError(NO_ORDER % {"what": what})
         # its orders left commented out, standing: or reports: added: those alone, for no turn
         value = {k: v for k, v in value.items() if k not in ("orders", "turn")}
     proven = not need_token and isinstance(value, dict) and "token" not in value

@@ -67,6 +67,77 @@ def body(msg: Any) -> str:
     return plain(msg)
 
 
+# -- no English word in a German or Dutch mail ---------------------------------------------------------
+
+#: English words no German or Dutch mail may show: pbem's own words and the games' (the order block
+#: between the marker lines, pbem's keys a sentence quotes and names are left out first)
+STOP = {"the", "The", "your", "Your", "you", "You", "with", "and", "for", "not", "are", "this", "that", "from",
+        "when", "which", "must", "may", "send", "reply", "Reply", "game", "turn", "player", "players", "nothing",
+        "none", "nobody", "every", "each", "first", "only", "left", "now", "here", "there", "twice", "times",
+        "line", "key", "keys", "mapping", "list", "text", "empty", "valid", "allowed", "found", "expected",
+        "character", "attachment", "attachments", "yours", "or", "to", "at", "by", "no", "be", "has", "have", "it",
+        "its", "on", "of", "is", "in", "per", "help", "games", "undo", "language", "order", "orders",
+        # the games' words
+        "cups", "cup", "blocked", "queue", "member", "members", "carriage", "target", "spy", "doorman", "petitioner",
+        "petitioners", "offers", "strongest", "scored", "gift", "gifts", "card", "cards", "deck", "lot", "bid",
+        "bag", "ship", "ships", "harbour", "tile", "tiles", "palace", "stable", "merchant", "wall", "roof", "time",
+        "VP", "lady", "ladies", "debutants", "round", "day", "money", "value", "hold", "auctioneer", "guard",
+        "location", "family", "scandal", "boast", "spend", "taken", "ring", "hand", "bonus", "start", "mail",
+        "status", "over", "standing"}
+#: English words a language writes too, as its own
+SHARED = {"de": {"in", "Bonus", "bonus", "Hand", "Ring", "start", "Start", "status", "Status"},
+          "nl": {"in", "is", "of", "order", "orders", "over", "per", "ring", "hand", "bonus", "start", "mail", "status"}}
+#: what a German or Dutch mail quotes as it is: pbem's keys and the order block's lines, the log's keys
+PBEM_KEYS = re.compile(r"'[\w.-]+\.(?:yaml|yml|txt)'|'(?:game|player|token|turn|orders|standing|reports)'|'(?:turn: next|next: \.\.\.|reports: all|reports: moves|standing: \[\]|standing:|token: |"
+                       r"turn:|game:|player:|token:|orders:|moves|all)'|\"(?:turn: next|reports: all|reports: moves|"
+                       r"standing: \[\])\"|\b(?:game|player|token|turn|orders|standing|reports):|pbem verify \S+|"
+                       r"----- pbem orders (?:begin|end) -----|\(game:, player:, token:, turn:, orders:\)")
+
+
+def english_words(text: str, lang: str, names: tuple[str, ...] = ()) -> list[str]:
+    """The words of STOP in a mail to a reader of `lang` (its order block, pbem's own keys and the
+    players' names left out): each with the line it stands in."""
+    from pbem.report import BEGIN, END
+
+    text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), " ", text, flags=re.S)
+    found = []
+    for line in text.split("\n"):
+        if line.startswith(("Message-ID", "References", "In-Reply-To")) or "sha256" in line:
+            continue
+        bare = PBEM_KEYS.sub(" ", line)
+        for name in names:
+            bare = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", bare)
+        for word in re.findall(r"[^\W\d_][\w']*", bare):
+            word = word.strip("'")
+            if word in STOP and word not in SHARED[lang]:
+                found.append(f"{word!r} in {line.strip()!r}")
+    return found
+
+
+def html_text(msg: Any) -> str:
+    """The words of a mail's HTML part (the phone's), as a reader sees them."""
+    import html as markup
+
+    for part in msg.walk():
+        if part.get_content_type() == "text/html":
+            shown = re.sub(r"<(style|script)[^>]*>.*?</\1>", " ", part.get_content(), flags=re.S | re.I)
+            shown = re.sub(r"<br\s*/?>|</(p|div|tr|li|h\d|pre|table)>", "\n", shown, flags=re.I)
+            return markup.unescape(re.sub(r"<[^>]+>", " ", shown))
+    return ""
+
+
+def no_english(mails: list[Any], names: tuple[str, ...]) -> list[str]:
+    """Every STOP word of the German and Dutch mails, in their text and their HTML part."""
+    bad = []
+    for msg in mails:
+        lang = LANGS[player_of(msg)]
+        if lang == "en":
+            continue
+        for part, text in (("text", plain(msg)), ("html", html_text(msg))):
+            bad += [f"{msg['Subject']} ({part}): {w}" for w in english_words(text, lang, names)]
+    return bad
+
+
 @pytest.mark.parametrize("ruleset", list(PLAYERS))
 def test_a_whole_game_with_a_german_and_a_dutch_player_in_their_order_words(g: MailGames, ruleset: str) -> None:
     """Every decision answered by a one-line reply in the mover's own words, to the end: each queued as
@@ -111,6 +182,8 @@ def test_a_whole_game_with_a_german_and_a_dutch_player_in_their_order_words(g: M
         if "the game is over" not in str(msg["Subject"]) and "Partie ist zu Ende" not in str(msg["Subject"]) \
                 and "partij is afgelopen" not in str(msg["Subject"]):
             assert seed not in text, f"the seed in a mail to {to} before the end"
+    bad = no_english(mails, (*PLAYERS[ruleset], seed, "g1"))
+    assert not bad, "\n".join(sorted(set(b.split(": ", 1)[1] for b in bad))[:60])
     acks = [m for m in mails if str(m["Message-ID"]).startswith("<pbem.reply.")]
     for m in acks:
         first = body(m).splitlines()[0]
@@ -278,3 +351,67 @@ def test_a_game_played_in_order_words_is_the_game_played_in_english(g: MailGames
 
     for page in pages:
         assert same((out / "g1" / page).read_text("utf-8")) == same((out / "g2" / page).read_text("utf-8")), page
+
+
+# -- every kind of mail a German or Dutch player gets ----------------------------------------------------
+
+def test_every_kind_of_mail_to_a_german_or_dutch_player_has_no_english_word(
+        g: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Welcome, reports, acknowledgements, the answers to each command, a reminder, and the refusals of
+    what a player sends wrong (YAML with a tab, an alias, a key twice, no YAML at all, an empty or a
+    commented-out turn file, orders twice, an order of no shape the game knows, a stale reply, a command
+    among orders): in the text and the phone's HTML of each, no word of STOP outside the order block."""
+    tokens = new_game(g, "medici", PLAYERS["medici"], "--deadline", "48h", "--grace", "6h", "--policy", "default")
+    mails = list(g.welcome.values())
+
+    def send(player: str, raw: bytes) -> None:
+        g.inbox.deliver(raw)
+        g.advance(ok=False)
+        mails.extend(g.outbox.new())
+
+    def block(player: str, lines: str) -> str:
+        from pbem.report import BEGIN, END
+
+        return f"{BEGIN}\ntoken: {tokens[player]}\n{lines}\n{END}\n"
+
+    def turn_file(player: str, body: str) -> str:
+        return f"game: g1\nplayer: {player}\ntoken: {tokens[player]}\nturn: {g.pbem.show('g1')['turn']}\n{body}"
+
+    for player in ("anna", "ben"):
+        for word in {"anna": ("hilfe", "status", "spiele", "dauerbefehle", "zurück", "sprache xx"),
+                     "ben": ("hulp", "status", "spellen", "vast", "terug", "taal xx")}[player]:
+            send(player, reply(latest(g, player), player, word))
+        report = latest(g, player)
+        words = {"anna": ("bieten", "Bieten", "sprache de"), "ben": ("bieden", "Bieden", "taal nl")}[player]
+        for body in ("junk", f"{words[0]}: sieben", f"aufdecken\n{words[2]}", f"{{{words[1]}: 1, {words[0]}: 2}}",
+                     "a: b: c", "x: &a 1", "x: *a", f"\t{words[0]}: 3", "standing:", "max_bid: x"):
+            send(player, reply(report, player, body))
+        address_of = address(player)
+
+        def player_mail(sender: str, body: str, **kw: Any) -> bytes:
+            from conftest_mail import player_mail as mail
+
+            return mail(sender, body, subject="Re: g1", **kw)
+
+        send(player, player_mail(address_of, block(player, "orders:\n\t- pass")))
+        send(player, player_mail(address_of, block(player, "orders: [pass]\norders: [draw]")))
+        send(player, player_mail(address_of, "see the attachment", attachments=[("turn.yaml", "")]))
+        send(player, player_mail(address_of, "see the attachment", attachments=[("turn.yaml", turn_file(player, "orders:\n"))]))
+        send(player, player_mail(address_of, block(player, "- pass"), attachments=[("turn.yaml", turn_file(player, "orders: [pass]"))]))
+        send(player, player_mail(address_of, "hello", attachments=[("a.yaml", turn_file(player, "orders: [pass]")),
+                                                                   ("b.yaml", turn_file(player, "orders: [pass]"))]))
+        send(player, player_mail(address_of, block(player, "- {bid: 0}\n- junk")))
+        send(player, player_mail(address_of, "x", attachments=[("turn.yaml", turn_file(player, "orders: [pass]\nextra: 1"))]))
+    mover = g.pbem.show("g1")["waiting_for"][0]
+    old = latest(g, mover)
+    seen = g.pbem.show("g1", mover)
+    send(mover, reply(old, mover, in_words(typed(bots.choose("medici", seen["view"], mover, seen["legal_orders"])),
+                                           "medici", LANGS[mover], 0)))
+    send(mover, reply(old, mover, "pass"))  # a reply to a decision that has passed
+    at(monkeypatch, 37)
+    g.advance()
+    mails.extend(g.outbox.new())
+    kinds = {str(m["Subject"]) for m in mails if LANGS[player_of(m)] != "en"}
+    assert len(mails) > 40 and len(kinds) > 5, kinds
+    bad = no_english(mails, (*PLAYERS["medici"], "g1", g.state("g1")["seed"]))
+    assert not bad, "\n".join(sorted(set(b.split(": ", 1)[1] for b in bad))[:60])

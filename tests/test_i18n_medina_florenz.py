@@ -5,9 +5,9 @@ glossaries' terms in use), every event has its sentence, and the order words hav
 things.
 
 Reports are rendered through the rendering API with a language where it has one, else through a fresh
-environment with `pbem.i18n.install(env, lang, game)`. The words the games' views still write in English
-(pbem/rules/florenz/view*.py: the board, the tables, the disc's scoring) are left out before the check:
-they are the engine's, not the templates'.
+environment with `pbem.i18n.install(env, lang, game)`. What the Florenz view writes itself (the board,
+the tables, the disc's scoring, who passed, the hurries: pbem/rules/florenz/view*.py) is in the
+language too, and checked with the rest.
 """
 
 from __future__ import annotations
@@ -47,7 +47,12 @@ ENGLISH = {
     "florenz": ["queue", "petitioner", "petitioners", "debutants", "ladies", "boast", "boasts", "scandal",
                 "carriage", "escort", "escorts", "doorman", "crest", "gift", "gifts", "round", "location",
                 "locations", "target", "time", "plan card", "start coin", "passes", "family", "deck", "discards", "travel", "THE BOARD", "THE DISC", "THE FAMILIES", "YOUR MOVE",
-                "SINCE YOUR LAST REPORT", "WAITING FOR", "Strozzi's", "celebrates"],
+                "SINCE YOUR LAST REPORT", "WAITING FOR", "Strozzi's", "celebrates",
+                # the board and the tables the view writes
+                "cups", "blocked", "carriage", "spy", "doorman", "member", "members", "per", "now:", "offers",
+                "strongest", "scored", "nobody", "ring on", "no ring", "first", "lady", "guard", "gift",
+                "gifts given", "cards held", "on the map", "queue VP", "every petitioner", "taken", "VP", "time",
+                "not together", "in either order", "above", "spend", "scores at"],
 }
 #: glossary terms each language's report uses (spot checks)
 TERMS = {
@@ -110,20 +115,6 @@ def play(tmp_path: Path, game: str, players: int, seed: str, steps: int, options
     return state
 
 
-def engine_text(view: dict[str, Any]) -> list[str]:
-    """What Florenz's view writes in English itself and the report prints as it is (the engine's words,
-    not the templates': the board, the paths, the boast tiles, the families' table, the disc's scoring,
-    who passed, the two-member hurries, Giovanni's offers and the sentence of his decision)."""
-    d = view.get("display")
-    if not d:
-        return []
-    out = d["board"] + d["paths"] + d["tiles"] + d["table"] + d["hurry"] + [d["passed"]]
-    out += [s[k] for s in d["sectors"] for k in ("scoring", "now_text")]
-    out += [d["giovanni"]["offers"]] if d["giovanni"] else []
-    out += [d["decision"]["text"]] if d["decision"]["kind"] == "giovanni" else []
-    return out
-
-
 def flat(text: str) -> str:
     return " ".join(text.split())
 
@@ -133,7 +124,7 @@ def own_words(text: str, state: dict[str, Any], player: str | None) -> str:
     machinery writes them, and what the game's view writes in English itself."""
     text = re.sub(rf"{re.escape(report.BEGIN)}.*?{re.escape(report.END)}", " ", text, flags=re.S)
     shown = show(state, player)
-    others = report.summarize_orders(shown.get("legal_orders", [])) + engine_text(shown["view"])
+    others = report.summarize_orders(shown.get("legal_orders", []))
     out = flat(text)
     for s in sorted({flat(s) for s in others if " " in s.strip()}, key=len, reverse=True):
         out = re.sub(rf"(?<![\w-]){re.escape(s)}(?![\w-])", " ", out)
@@ -143,7 +134,7 @@ def own_words(text: str, state: dict[str, Any], player: str | None) -> str:
 def foreign(game: str, lang: str) -> list[str]:
     """The English words a text in `lang` must not show: those of the glossary that the language does
     not share, less the order words while pbem writes no order in a language's words."""
-    same = {"nl": {"families", "family"}}.get(lang, set())
+    same = {"nl": {"families", "family", "per"}}.get(lang, set())
     orders = set() if hasattr(i18n, "localize") else set(words_of(game)) | {"grey", "black", "brown"}
     return [w for w in ENGLISH[game] if w not in same and w not in orders]
 
@@ -166,9 +157,13 @@ def catalog(lang: str, game: str):
 
 
 def extracted(game: str) -> set[tuple[str | None, str]]:
-    """The messages the game's templates mark now (as pybabel extract finds them), and its rules' refusals."""
-    found = extract_from_dir(str(ROOT / "templates" / game), method_map=[("**.j2", "jinja2")],
-                             options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}}, keywords=DEFAULT_KEYWORDS)
+    """The messages the game's templates mark now (as pybabel extract finds them), its rules' refusals,
+    and the words its rules' Python marks (the Florenz display: `_()`, `N_()`, as `make catalogs` reads
+    pbem/rules/GAME)."""
+    found = list(extract_from_dir(str(ROOT / "templates" / game), method_map=[("**.j2", "jinja2")],
+                                  options_map={"**.j2": {"extensions": "jinja2.ext.i18n"}}, keywords=DEFAULT_KEYWORDS))
+    found += extract_from_dir(str(ROOT / "pbem" / "rules" / game), method_map=[("**.py", "python")],
+                              keywords={**DEFAULT_KEYWORDS, "N_": None, "ngettext": (1, 2)})
     out = set()
     for _file, _line, message, _comments, context in found:
         out.add((context, message[0] if isinstance(message, tuple) else message))

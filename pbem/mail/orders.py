@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from pbem.errors import TurnFileError
+from pbem.i18n import N_
 from pbem.mail.ids import mail_thread
 from pbem.mail.incoming import Incoming, parts as _parts
 from pbem.mail.own_text import as_typed, html_to_text, own_text, typed
@@ -137,16 +138,22 @@ def _holds_orders(block: str) -> bool:
     return False
 
 
+# A mail with orders in several places, in English (the GM's console reads it so); the player reads it
+# in his language (`pbem.game.REFUSALS` lists these formats, `pbem.report.refusal_text` writes them)
+TWICE_TEXT_AND_ONE = N_("the mail holds orders twice: in its text and in the attachment %(name)s; send them once")
+TWICE_TWO = N_("the mail holds orders twice: in the attachments %(names)s and %(name)s; send them once")
+TIMES_TEXT_AND_MORE = N_("the mail holds orders %(n)s times: in its text and in the attachments %(names)s and "
+                         "%(name)s; send them once")
+TIMES_MORE = N_("the mail holds orders %(n)s times: in the attachments %(names)s and %(name)s; send them once")
+
+
 def _twice(in_text: bool, names: list[str]) -> str:
     """Why a mail with orders in several places is refused, naming the places."""
-    count = len(names) + in_text
-    places = ["in its text"] if in_text else []
-    if names:
-        quoted = [repr(n) for n in names]
-        listed = quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} and {quoted[-1]}"
-        places.append(f"in the attachment{'s' if len(names) > 1 else ''} {listed}")
-    return (f"the mail holds orders {'twice' if count == 2 else f'{count} times'}: "
-            f"{' and '.join(places)}; send them once")
+    quoted = [repr(n) for n in names]
+    if in_text and len(quoted) == 1:
+        return TWICE_TEXT_AND_ONE % {"name": quoted[0]}
+    fmt = (TWICE_TWO if len(quoted) == 2 else TIMES_MORE) if not in_text else TIMES_TEXT_AND_MORE
+    return fmt % {"n": len(names) + in_text, "names": ", ".join(quoted[:-1]), "name": quoted[-1]}
 
 
 def _turn_file(text: str, what: str, not_a_mapping: str) -> Found:

@@ -132,6 +132,11 @@ class Ruleset(ABC):
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """What `player` may see (None: the GM, who sees everything)."""
 
+    def view_in(self, view: dict[str, Any], player: str | None, lang: str) -> dict[str, Any]:
+        """`player`'s view (as `view` gave it) with the text it writes itself in `lang`, for a report in
+        that language; a game whose view writes no text gives it back as it is."""
+        return view
+
     def picture_board(self) -> dict[str, Any]:
         """What the game's board picture (`templates/<game>/board.svg.j2`) needs besides a view: where
         the fixed parts of its board lie, if the picture draws them."""

@@ -15,6 +15,15 @@ REFUSALS = (
     N_("the lot is up for auction: send 'pass' or 'bid: N', not %(order)s"),
 )
 
+
+# what the game's schemas say of an order (or a standing order) of no shape they know (their
+# `message`, pbem.turnfile.plain), as the player reads it after `order line N (...)`
+SCHEMA_MESSAGES = (
+    N_("is not a Medici order; send one of: draw, auction, pass, bid: N"),
+    N_("is not a Medici standing order; send max_bid: N, draw_until: N (1-3) or pass: day"),
+)
+REFUSALS += SCHEMA_MESSAGES
+
 # the standing orders' help texts (`Medici.standing_help`), for the catalog: pbem.mail.commands writes
 # them in the player's language
 STANDING_HELP = (

@@ -23,6 +23,17 @@ REFUSALS = (
     N_("you have no ship %(ship)s (your ships: %(ships)s)"),
 )
 
+
+# what the game's schemas say of an order (or a standing order) of no shape they know (their
+# `message`, pbem.turnfile.plain), as the player reads it after `order line N (...)`
+SCHEMA_MESSAGES = (
+    N_("is not a Medici vs Strozzi order; send one of: draw, price: N, buy, decline, load: SHIP (with "
+       "harbour: X for an empty ship), discard"),
+    N_("is not a Medici vs Strozzi standing order; send buy_up_to: N or load: SHIP (with harbour: X for "
+       "an empty ship)"),
+)
+REFUSALS += SCHEMA_MESSAGES
+
 # the standing orders' help texts (`MediciStrozzi.standing_help`), for the catalog: pbem.mail.commands
 # writes them in the player's language
 STANDING_HELP = (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from pbem.i18n import DEFAULT_LANGUAGE
 from pbem.rng import Rng
 from pbem.rules.base import Decision, Event, Order, Ruleset, StandingMove, State, register
 from pbem.rules.florenz import actions as A
@@ -305,6 +306,12 @@ class Florenz(Ruleset):
         out = {key: self._part(state, key, player) for key in state}
         out["display"] = display(out, player)
         return out
+
+    def view_in(self, view: dict[str, Any], player: str | None, lang: str) -> dict[str, Any]:
+        """The view with its display (the board, the tables...) written in `lang`."""
+        if lang == DEFAULT_LANGUAGE:
+            return view
+        return dict(view, display=display({k: v for k, v in view.items() if k != "display"}, player, lang))
 
     def picture_board(self) -> dict[str, Any]:
         """Where the locations and paths lie, whose round each is: the fixed board the picture draws."""

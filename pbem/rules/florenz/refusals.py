@@ -59,6 +59,19 @@ REFUSALS = (
     N_("Strozzi's colours are %(first)s and %(second)s"),
 )
 
+
+# what the game's schemas say of an order (or a standing order) of no shape they know (their
+# `message`, pbem.turnfile.plain), as the player reads it after `order line N (...)`
+SCHEMA_MESSAGES = (
+    N_("is not a Florenz order; send one of: place L, pass L, pass, send L, promote L.P, move L.P to L, "
+       "hurry L.P to L to L, hurry L.P to L and L.P to L, boast L, gift MEDICI CREST, bonus time, bonus "
+       "vp, swap L.P with L.P, play CARD ..., travel L.P to L, done, accept, decline, discard CARD, "
+       "colour orange|blue (L a location 1-9, L.P the petitioner at place P of queue L, e.g. 'send 4', "
+       "'move 1.1 to 2', 'gift cosimo escort 4-5')"),
+    N_("is not a Florenz standing order; send giovanni: accept|decline or bonus: time|vp"),
+)
+REFUSALS += SCHEMA_MESSAGES
+
 # the standing orders' help texts (`Florenz.standing_help`), for the catalog: pbem.mail.commands writes
 # them in the player's language
 STANDING_HELP = (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pbem.i18n import DEFAULT_LANGUAGE
 from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz.data import CYCLE, DATA, DISC, MEDICI, PATHS, ROUNDS, medici_of
@@ -23,6 +24,7 @@ from pbem.rules.florenz.view_board import (
     guard_names,
     hand_counts,
     title,
+    words,
     wrap,
 )
 from pbem.rules.florenz.view_tables import (
@@ -91,10 +93,10 @@ def _decision(view: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "action", "family": who, "text": f"Take one action, {end}"}
 
 
-def hurry_help(view: dict[str, Any], player: str | None) -> list[str]:
+def hurry_help(view: dict[str, Any], player: str | None, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """The two-member hurries open to `player` now, in words: any two of his single moves by different
     members, then the pairs that do not work together and those that work only in the order given.
-    Empty unless he takes an action now with time for a hurry."""
+    Empty unless he takes an action now with time for a hurry. In `lang`, its orders in his words."""
     if player is None or decision(view)["kind"] != "action" or view["on_turn"] != player \
             or view["time"].get(player, 0) < DATA["action_time"]["hurry"]:
         return []
@@ -107,15 +109,19 @@ def hurry_help(view: dict[str, Any], player: str | None) -> list[str]:
     ordered = [(a, b) for a, b in pairs if frozenset((a, b)) not in expected]
     if not pairs:
         return []
-    lines = [f"hurry L.P to M and K.Q to N ({DATA['action_time']['hurry']} time): two of your members "
-             "one step each: any two `move`s above by different members, in either order"
-             if expected else "hurry L.P to M and K.Q to N: only as listed below"]
+    w = words(lang)
+    _, order = w._, w.order
+    hurry = order("hurry L.P to M and K.Q to N")
+    lines = [_("%(hurry)s (%(time)s time): two of your members one step each: any two `%(move)s`s above by "
+               "different members, in either order") % {"hurry": hurry, "time": DATA["action_time"]["hurry"],
+                                                        "move": order("move")}
+             if expected else _("%(hurry)s: only as listed below") % {"hurry": hurry}]
     if apart:
-        lines.append("not together (no room for both):")
-        lines += [f"  {a[0]} to {a[1]} with {b[0]} to {b[1]}" for a, b in apart]
+        lines.append(_("not together (no room for both):"))
+        lines += ["  " + order(f"{a[0]} to {a[1]} with {b[0]} to {b[1]}") for a, b in apart]
     if ordered:
-        lines.append("also, in this order only (first out of the full queue, then in):")
-        lines += [f"  hurry {a[0]} to {a[1]} and {b[0]} to {b[1]}" for a, b in ordered]
+        lines.append(_("also, in this order only (first out of the full queue, then in):"))
+        lines += ["  " + order(f"hurry {a[0]} to {a[1]} and {b[0]} to {b[1]}") for a, b in ordered]
     return lines
 
 
@@ -129,8 +135,11 @@ def costs(view: dict[str, Any], family: str) -> str:
 
 # -- everything ---------------------------------------------------------------------------------------
 
-def display(view: dict[str, Any], player: str | None) -> dict[str, Any]:
-    """Display-ready data for the report template, computed from the (already filtered) view."""
+def display(view: dict[str, Any], player: str | None, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """Display-ready data for the report template, computed from the (already filtered) view. In `lang`
+    the parts the report prints as they stand (the board, the tiles, the tables, the disc's scoring,
+    who passed, the hurries, Giovanni's offers) are in its words; the rest stays English, which the
+    template knows and writes in the reader's words itself (`show --json` gives the English)."""
     fams = view["families"]
     gm = player is None
     sc = view["scandal"]
@@ -140,22 +149,22 @@ def display(view: dict[str, Any], player: str | None) -> dict[str, Any]:
         "round": view.get("round") or 0,
         "rounds": ROUNDS,
         "active_medici": title(medici_of(view["round"])) if view.get("round") else None,
-        "board": board_lines(view, player),
+        "board": board_lines(view, player, lang),
         "paths": [line.rstrip() for line in wrap(
             [f"{p + ':':<5} {' '.join(guard_names(view, 'escort', p)) or '-':<10}"
              for p in sorted(PATHS, key=lambda p: tuple(int(x) for x in p.split("-")))],
             WIDTH, " ", "  ", "  ")],
         "cycle": " > ".join(CYCLE + CYCLE[:1]),
         "park": "-".join(str(x) for x in DATA["park_diagonal"]),
-        "tiles": tile_table(view, player),
+        "tiles": tile_table(view, player, lang),
         "medici": medici_lines(view),
-        "sectors": sector_lines(view),
+        "sectors": sector_lines(view, lang),
         "location_tiles": [str(x) for x in view.get("location_stack", [])],
         "time_tiles": [str(x) for x in view.get("time_stack", [])],
-        "table": family_table(view, player),
+        "table": family_table(view, player, lang),
         "turn_order": [f"{f} ({'orange and blue' if view.get('solo') and f != view['players'][0] else view['colour'][f]})"
                        for f in turn_order(view)],
-        "passed": passed_text(view),
+        "passed": passed_text(view, lang),
         "decks": deck_sizes,
         "deck_order": {d: list(v) for d, v in sc["deck"].items() if isinstance(v, list)} if gm else {},
         "discards": {d: counted(sc["discard"].get(d, [])) for d in DECKS},
@@ -166,7 +175,7 @@ def display(view: dict[str, Any], player: str | None) -> dict[str, Any]:
         "decision": decision(view),
         "removed": {f: ", ".join(r) for f, r in view.get("removed", {}).items() if r},
         "time": None, "costs": None, "giovanni": None,
-        "hurry": hurry_help(view, player),
+        "hurry": hurry_help(view, player, lang),
     }
     if player:
         out["time"] = view["time"].get(player, 0)
@@ -176,11 +185,12 @@ def display(view: dict[str, Any], player: str | None) -> dict[str, Any]:
         r = view["round"]
         offers = DISC[r].get("offers", [])
         k = g.get("offer", 0)
+        _ = words(lang)._
         out["giovanni"] = {
             "location": g.get("location"),
             "offer": k + 1,
-            "offers": "; ".join(f"{i + 1}. {o['time']} time for {o['vp']} VP" + (" (taken)" if i < k else "")
-                                for i, o in enumerate(offers)),
+            "offers": "; ".join(f"{i + 1}. " + _("%(time)s time for %(vp)s VP") % {"time": o["time"], "vp": o["vp"]}
+                                + (" " + _("(taken)") if i < k else "") for i, o in enumerate(offers)),
             "candidates": ", ".join(g.get("candidates", [])) or "nobody",
         }
     return out

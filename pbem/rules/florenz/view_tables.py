@@ -3,8 +3,10 @@ sectors, the families, the scandal cards in hand, the plan cards and what each b
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
+from pbem.i18n import DEFAULT_LANGUAGE, N_
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz.data import (
     BOAST_TILES,
@@ -21,6 +23,7 @@ from pbem.rules.florenz.data import (
     route,
 )
 from pbem.rules.florenz.view_board import (
+    WIDTH,
     cups_of,
     cups_placed,
     gifts_total,
@@ -30,6 +33,7 @@ from pbem.rules.florenz.view_board import (
     slot_range,
     supply_of,
     title,
+    words,
 )
 
 MEDICI_OF_DECK: dict[str, str] = {deck: m for m, deck in DECK_OF.items()}
@@ -50,17 +54,17 @@ CARD_TEXT: dict[str, tuple[str, str]] = {
                         "L.P to A [to B [to C]]"),
     "figliolo-debutant": ("send a debutant where you already have a lady or the maestro", "L"),
 }
-#: what each boast tile counts, in a few words
+#: what each boast tile counts, in a few words (after `N VP`)
 COUNT_TEXT: dict[str, str] = {
-    "ladies_and_maestro_on_board": "per lady/maestro of yours on the board",
-    "cups_placed": "per cup of yours on tiles, this one too",
-    "scandal_cards_in_hand": "per scandal card in your hand",
-    "queue_heads": "per queue you head",
-    "members_in_row": "per member of yours in this row",
-    "members_in_column": "per member of yours in this column",
-    "locations_with_two_members": "per location with 2+ members of yours",
-    "gifts_given": "per gift you have given",
-    "locations_with_a_member": "per location with a member of yours",
+    "ladies_and_maestro_on_board": N_("per lady/maestro of yours on the board"),
+    "cups_placed": N_("per cup of yours on tiles, this one too"),
+    "scandal_cards_in_hand": N_("per scandal card in your hand"),
+    "queue_heads": N_("per queue you head"),
+    "members_in_row": N_("per member of yours in this row"),
+    "members_in_column": N_("per member of yours in this column"),
+    "locations_with_two_members": N_("per location with 2+ members of yours"),
+    "gifts_given": N_("per gift you have given"),
+    "locations_with_a_member": N_("per location with a member of yours"),
 }
 PLURAL = {"escort": "escorts", "spy": "spies", "doorman": "doormen"}
 
@@ -94,8 +98,9 @@ def medici_lines(view: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def sector_lines(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """The visible sectors of the disc, this round's first."""
+def sector_lines(view: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> list[dict[str, Any]]:
+    """The visible sectors of the disc, this round's first (`scoring` and `now_text` in `lang`)."""
+    _ = words(lang)._
     r = max(view.get("round") or 0, 1)
     open_most = max(view["open_slots"].values()) if view.get("open_slots") else SLOTS
     out = []
@@ -122,61 +127,78 @@ def sector_lines(view: dict[str, Any]) -> list[dict[str, Any]]:
             "gifts": disc.get("gifts", 0),
         }
         if "offers" in disc:
-            entry["scoring"] = "offers, strongest family first: " + ", ".join(
-                f"{o['time']} time for {o['vp']} VP" for o in disc["offers"])
+            entry["scoring"] = _("offers, strongest family first: %(offers)s") % {"offers": ", ".join(
+                _("%(time)s time for %(vp)s VP") % {"time": o["time"], "vp": o["vp"]} for o in disc["offers"])}
         else:
             vps = " ".join(str(v) for v in disc["queue_vp"][:open_most])
-            who = "ladies and maestros only, debutants' places 0" if m == "contessina" else "every petitioner"
-            entry["scoring"] = f"queue VP for places 1-{open_most}: {vps} ({who})"
+            who = _("ladies and maestros only, debutants' places 0") if m == "contessina" else _("every petitioner")
+            entry["scoring"] = _("queue VP for places 1-%(last)s: %(vps)s (%(who)s)") % {
+                "last": open_most, "vps": vps, "who": who}
         queue = view["queues"].get(dest, []) if dest is not None else []
         if dest is None or view.get("phase") == "over":
             entry["now_text"] = ""
         elif "offers" in disc:
-            entry["now_text"] = ("strongest there now: " + ", ".join(B.strength_order(queue))) if queue \
-                else "nobody stands there now"
+            entry["now_text"] = (_("strongest there now: %(families)s") % {
+                "families": ", ".join(B.strength_order(queue))}) if queue else _("nobody stands there now")
         else:
             scores = B.queue_vp(queue, n)
-            entry["now_text"] = ("scored as it stands now: " + ", ".join(f"{f} {vp}" for f, vp in scores.items())) \
-                if queue else "nobody stands there now"
+            entry["now_text"] = (_("scored as it stands now: %(scores)s") % {
+                "scores": ", ".join(f"{f} {vp}" for f, vp in scores.items())}) if queue \
+                else _("nobody stands there now")
         out.append(entry)
     return out
 
 
 # -- families -----------------------------------------------------------------------------------------
 
-def family_table(view: dict[str, Any], player: str | None) -> list[str]:
+def family_table(view: dict[str, Any], player: str | None, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """The families in two blocks: VP, time and what lies on each family's board; then its members
     and cups on the map, the gifts it gave and the cards it holds. A name longer than its column
-    stands alone on its line, the numbers on the next."""
+    stands alone on its line, the numbers on the next. A column is as wide as its heading in `lang`."""
     fams = view["families"]
     nw = max(6, min(14, max(len(f) for f in fams)))
+    _ = words(lang)._
 
     def name(f: str) -> list[str]:
         mark = "*" if f == player else " "
         return [f"{mark} {f:<{nw}}"] if len(f) <= nw else [f"{mark} {f}", " " * (nw + 2)]
 
-    lines = [f"  {'':<{nw}} {'':>4} {'':>4} | {'on the family board':^31}",
-             f"  {'family':<{nw}} {'VP':>4} {'time':>4} | {'deb':>3} {'lady':>4} {'maestro':>7} {'guard':>5}"
-             f" {'gift':>4} {'cup':>3}"]
+    def heads(*pairs: tuple[str, int]) -> list[tuple[str, int]]:
+        """Each column's heading and its width: the English one's at least."""
+        return [(h, max(width, len(h))) for h, width in pairs]
+
+    def row(cells: list[tuple[str, int]], values: list[Any]) -> str:
+        return " ".join(f"{v:>{width}}" for v, (_h, width) in zip(values, cells))
+
+    family = _("family")
+    nw = max(nw, len(family))
+    first = heads((_("VP"), 4), (_("time"), 4))
+    board = heads((_("deb"), 3), (_("lady"), 4), (_("maestro"), 7), (_("guard"), 5), (_("gift"), 4), (_("cup"), 3))
+    board_width = len(row(board, [h for h, _w in board]))
+    on_board = _("on the family board")
+    lines = [f"  {'':<{nw}} {row(first, ['', ''])} | {on_board:^{board_width}}",
+             f"  {family:<{nw}} {row(first, [h for h, _w in first])} | {row(board, [h for h, _w in board])}"]
     for f in fams:
         s = supply_of(view, f)
-        *first, last = name(f)
-        lines += first + [
-            f"{last} {view['vp'].get(f, 0):>4} {view['time'].get(f, 0):>4} |"
-            f" {s.get('debutant', 0):>3} {s.get('lady', 0):>4} {s.get('maestro', 0):>7} {s.get('guard', 0):>5}"
-            f" {s.get('gift', 0):>4} {s.get('cup', 0):>3}"]
+        *above, last = name(f)
+        lines += above + [
+            f"{last:<{nw + 2}} {row(first, [view['vp'].get(f, 0), view['time'].get(f, 0)])} | "
+            + row(board, [s.get(k, 0) for k in ("debutant", "lady", "maestro", "guard", "gift", "cup")])]
+    second = heads((_("members"), 7), (_("cups"), 4))
+    gifts = heads(("Co", 3), ("Ct", 3), ("Gi", 3))
+    cards = heads(("Me", 3), ("Ca", 3), ("Fi", 3))
+    widths = [len(row(part, [h for h, _w in part])) for part in (second, gifts, cards)]
+    titles = [_("on the map"), _("gifts given"), _("cards held")]
     lines += ["",
-              f"  {'':<{nw}} {'on the map':^12} | {'gifts given':^11} | {'cards held':^11}",
-              f"  {'family':<{nw}} {'members':>7} {'cups':>4} | {'Co':>3} {'Ct':>3} {'Gi':>3} |"
-              f" {'Me':>3} {'Ca':>3} {'Fi':>3}"]
+              f"  {'':<{nw}} " + " | ".join(f"{t:^{w}}" for t, w in zip(titles, widths)),
+              f"  {family:<{nw}} " + " | ".join(row(part, [h for h, _w in part]) for part in (second, gifts, cards))]
     for f in fams:
         g = view.get("gifts_given", {}).get(f, {})
         h = hand_counts(view, f)
-        *first, last = name(f)
-        lines += first + [
-            f"{last} {members_on_board(view, f):>7} {cups_placed(view, f):>4} |"
-            f" {g.get('cosimo', 0):>3} {g.get('contessina', 0):>3} {g.get('giovanni', 0):>3} |"
-            f" {h['messere']:>3} {h['carissima']:>3} {h['figliolo']:>3}"]
+        *above, last = name(f)
+        lines += above + [
+            f"{last:<{nw + 2}} {row(second, [members_on_board(view, f), cups_placed(view, f)])} | "
+            f"{row(gifts, [g.get(m, 0) for m in MEDICI])} | {row(cards, [h[d] for d in ('messere', 'carissima', 'figliolo')])}"]
     return [line.rstrip() for line in lines]
 
 
@@ -188,14 +210,15 @@ def turn_order(view: dict[str, Any]) -> list[str]:
     return fams[i:] + fams[:i]
 
 
-def passed_text(view: dict[str, Any]) -> str:
+def passed_text(view: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str:
+    _ = words(lang)._
     parts = []
     for k, f in enumerate(view.get("passed", [])):
         ring = view.get("rings", {}).get(f)
         notes = []
         if k == 0 and len(view["passed"]) < len(view["families"]):
-            notes.append("first")
-        notes.append(f"ring on {ring}" if ring else "no ring")
+            notes.append(_("first"))
+        notes.append(_("ring on %(location)s") % {"location": ring} if ring else _("no ring"))
         parts.append(f"{f} ({', '.join(notes)})")
     return ", ".join(parts)
 
@@ -239,36 +262,56 @@ def plan_text(view: dict[str, Any], family: str, card: int) -> dict[str, Any]:
             "members": there, "vp": B.plan_vp(card, family, view["queues"])}
 
 
-def boast_note(view: dict[str, Any], family: str, loc: str, counts: tuple[int, int, int] | None = None) -> str:
+def boast_note(view: dict[str, Any], family: str, loc: str, counts: tuple[int, int, int] | None = None,
+               lang: str = DEFAULT_LANGUAGE) -> str:
     """What a boast at `loc` would give `family` now, or why it cannot; `counts` are the family's cups
     placed, cards in hand and gifts given, when the caller has them."""
+    _ = words(lang)._
     tile = view["boast"][loc]
     cups = cups_of(tile)
     if B.has_cup(cups, family):
-        return "your cup lies here"
+        return _("your cup lies here")
     if not supply_of(view, family).get("cup", 0):
-        return "you have no cup left"
+        return _("you have no cup left")
     if counts is None:
         counts = (cups_placed(view, family), hand_size(view, family), gifts_total(view, family))
     vp = B.boast_vp(tile["tile"], family, view["queues"], loc, *counts)
     slot = B.cup_slot(vp, cups)
     if slot is None:
-        return f"{vp} VP, but no slot free"
-    note = f"{vp} VP -> {slot_range(slot)}"
+        return _("%(vp)s VP, but no slot free") % {"vp": vp}
     if not B.members(view["queues"][loc], family):
-        note += ", no member"
-    return note
+        return _("%(vp)s VP -> %(slot)s, no member") % {"vp": vp, "slot": slot_range(slot)}
+    return f"{vp} VP -> {slot_range(slot)}" if lang == DEFAULT_LANGUAGE else \
+        _("%(vp)s VP -> %(slot)s") % {"vp": vp, "slot": slot_range(slot)}
 
 
-def tile_table(view: dict[str, Any], player: str | None) -> list[str]:
+def tile_table(view: dict[str, Any], player: str | None, lang: str = DEFAULT_LANGUAGE) -> list[str]:
     """The nine boast tiles: what each pays, and (for a player, on a line of its own) what boasting
-    there would give now."""
+    there would give now. In a language, a tile's name and what it pays in its words, a line too wide
+    broken under its text."""
     lines = []
     counts = (cups_placed(view, player), hand_size(view, player), gifts_total(view, player)) if player else None
+    if lang == DEFAULT_LANGUAGE:
+        for loc in LOCATIONS:
+            t = view["boast"][loc]["tile"]
+            spec = BOAST_TILES[t]
+            lines.append(f"  {loc}  {t:<20} {spec['vp_each']} VP {COUNT_TEXT[spec['count']]}")
+            if player:
+                lines.append(f"{'':<25} now: {boast_note(view, player, loc, counts)}")
+        return lines
+    w = words(lang)
+    _ = w._
+    names = {loc: w.tile(view["boast"][loc]["tile"]) for loc in LOCATIONS}
+    nw = max(20, max(len(n) for n in names.values()))
+    indent = " " * (nw + 6)
     for loc in LOCATIONS:
-        t = view["boast"][loc]["tile"]
-        spec = BOAST_TILES[t]
-        lines.append(f"  {loc}  {t:<20} {spec['vp_each']} VP {COUNT_TEXT[spec['count']]}")
+        spec = BOAST_TILES[view["boast"][loc]["tile"]]
+        counts_what = COUNT_TEXT[spec["count"]]
+        pays = _("%(vp)s VP") % {"vp": spec["vp_each"]} + " " + _(counts_what)
+        lines += textwrap.wrap(pays, WIDTH, initial_indent=f"  {loc}  {names[loc]:<{nw}} ", subsequent_indent=indent,
+                               break_long_words=False, break_on_hyphens=False)
         if player:
-            lines.append(f"{'':<25} now: {boast_note(view, player, loc, counts)}")
+            now = _("now: %(note)s") % {"note": boast_note(view, player, loc, counts, lang)}
+            lines += textwrap.wrap(now, WIDTH, initial_indent=indent, subsequent_indent=indent + "  ",
+                                   break_long_words=False, break_on_hyphens=False)
     return lines

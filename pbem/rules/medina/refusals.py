@@ -39,3 +39,13 @@ REFUSALS = (
     N_("the market street must grow from one of its ends (%(ends)s) with no branch and no loop: %(square)s "
        "is not such a square (choose from %(squares)s)"),
 )
+
+
+# what the game's schemas say of an order (or a standing order) of no shape they know (their
+# `message`, pbem.turnfile.plain), as the player reads it after `order line N (...)`
+SCHEMA_MESSAGES = (
+    N_("is not a Medina placement; send one of: start SQUARE, palace COLOUR SQUARE, stable SQUARE, "
+       "merchant SQUARE, wall SIDEn, roof COLOUR SQUARE (e.g. 'palace grey C7', 'wall N5', 'roof orange "
+       "E4')"),
+)
+REFUSALS += SCHEMA_MESSAGES
