@@ -81,22 +81,39 @@ _SVG_RECT = f"{SVG_NS}rect"
 
 def _walk(element: ET.Element, style: dict[str, str]) -> Iterator[tuple[ET.Element, dict[str, str]]]:
     """Every element in document order (the order SVG paints in), with its presentation attributes."""
+    found: list[tuple[ET.Element, dict[str, str]]] = []
+    _collect(element, style, found)
+    return iter(found)
+
+
+#: the attributes each element may have: its own, the presentation attributes, and those ignored
+_ALLOWED = {tag: frozenset((*INHERITED, *names, *IGNORED)) for tag, names in SHAPE.items()}
+_INHERITED = frozenset(INHERITED)
+
+
+def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.Element, dict[str, str]]]) -> None:
+    """`_walk`'s list, made by one call an element (no generator a level)."""
     tag = element.tag.removeprefix(SVG_NS)
-    if tag not in SHAPE:
+    allowed = _ALLOWED.get(tag)
+    if allowed is None:
         raise Unsupported(f"the element <{tag}>")
-    for name in element.keys():
-        if name not in INHERITED and name not in SHAPE[tag] and name not in IGNORED \
-                and not name.startswith("data-") and not name.startswith("{"):
+    attributes = element.attrib
+    for name in attributes:
+        if name not in allowed and not name.startswith(("data-", "{")):
             raise Unsupported(f"the attribute {name!r} of <{tag}>")
-    own = {name: element.get(name) for name in INHERITED if element.get(name) is not None}
-    style = {**style, **own} if own else style
-    if tag not in ("g", "svg", "title"):
-        yield element, style
-    if tag != "text" and tag != "title":
-        for child in element:
-            yield from _walk(child, style)
-    elif len(element):
-        raise Unsupported(f"the element <{element[0].tag.removeprefix(SVG_NS)}> inside <{tag}>")
+    own = _INHERITED.intersection(attributes)
+    if own:
+        style = {**style, **{name: attributes[name] for name in own}}
+    if tag == "text" or tag == "title":
+        if tag == "text":
+            found.append((element, style))
+        if len(element):
+            raise Unsupported(f"the element <{element[0].tag.removeprefix(SVG_NS)}> inside <{tag}>")
+        return
+    if tag != "g" and tag != "svg":
+        found.append((element, style))
+    for child in element:
+        _collect(child, style, found)
 
 
 def _number(element: ET.Element, name: str, default: float = 0.0) -> float:
@@ -110,6 +127,9 @@ def _number(element: ET.Element, name: str, default: float = 0.0) -> float:
 
 
 def _colour(value: str) -> tuple[int, int, int] | None:
+    known = _COLOURS.get(value, False)
+    if known is not False:
+        return known
     if value == "none":
         return None
     try:
@@ -118,7 +138,44 @@ def _colour(value: str) -> tuple[int, int, int] | None:
         raise Unsupported(f"the colour {value!r}") from None
     if len(rgb) == 4 and rgb[3] != 255:  # see-through: painted over what lies below, which this does not do
         raise Unsupported(f"the colour {value!r}")
+    if len(_COLOURS) < 4096:
+        _COLOURS[value] = rgb[:3]
     return rgb[:3]
+
+
+#: the colours read so far (a board uses a few dozen, each many times)
+_COLOURS: dict[str, tuple[int, int, int] | None] = {"none": None}
+
+
+def _ink(pen: ImageDraw.ImageDraw, rgb: tuple[int, int, int]) -> int:
+    """Pillow's ink of a colour, as its own drawing functions make it for an RGB picture."""
+    ink = _INKS.get(rgb)
+    if ink is None:
+        ink = _INKS[rgb] = pen.draw.draw_ink(rgb)
+    return ink
+
+
+_INKS: dict[tuple[int, int, int], int] = {}
+
+
+def _stroke(style: dict[str, str], s: int) -> tuple[float, list[float]]:
+    """The stroke's width and dashes, `s` times larger."""
+    key = (style["stroke-width"], style.get("stroke-dasharray", "none"), s)
+    known = _STROKES.get(key)
+    if known is not None:
+        return known
+    try:
+        width = float(style["stroke-width"]) * s
+        dashes = [float(d) * s for d in style.get("stroke-dasharray", "none").replace(",", " ").split()] \
+            if style.get("stroke-dasharray", "none") != "none" else []
+    except ValueError:
+        raise Unsupported(f"stroke-width {style['stroke-width']!r} or dashes {style.get('stroke-dasharray')!r}") from None
+    if len(_STROKES) < 4096:
+        _STROKES[key] = (width, dashes)
+    return width, dashes
+
+
+_STROKES: dict[tuple[str, str, int], tuple[float, list[float]]] = {}
 
 
 def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
@@ -126,12 +183,7 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
     """Paint one element, its coordinates `s` times larger."""
     tag = element.tag.removeprefix(SVG_NS)
     fill, stroke = _colour(style["fill"]), _colour(style["stroke"])
-    try:
-        width = float(style["stroke-width"]) * s
-        dashes = [float(d) * s for d in style.get("stroke-dasharray", "none").replace(",", " ").split()] \
-            if style.get("stroke-dasharray", "none") != "none" else []
-    except ValueError:
-        raise Unsupported(f"stroke-width {style['stroke-width']!r} or dashes {style.get('stroke-dasharray')!r}") from None
+    width, dashes = _stroke(style, s)
     if tag == "text":
         _text(image, pen, element, style, fill, fonts, s)
         return
@@ -142,12 +194,17 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
         rx = min(_number(element, "rx") * s, w / 2, h / 2)
         if fill is not None:
             box = _box(x, y, x + w - 1, y + h - 1)
-            pen.rounded_rectangle(box, rx, fill=fill) if rx else pen.rectangle(box, fill=fill)
+            if rx:
+                pen.rounded_rectangle(box, rx, fill=fill)
+            else:  # ImageDraw.rectangle's own call
+                pen.draw.draw_rectangle(box, _ink(pen, fill), 1)
         if stroke is not None and width > 0 and not dashes:  # an edge centred on the rectangle's, in one call
             line, half = max(1, round(width)), width / 2
             edge = (x - half, y - half, x + w - 1 + half, y + h - 1 + half)
-            pen.rounded_rectangle(edge, rx + half, outline=stroke, width=line) if rx else \
-                pen.rectangle(edge, outline=stroke, width=line)
+            if rx:
+                pen.rounded_rectangle(edge, rx + half, outline=stroke, width=line)
+            else:
+                pen.draw.draw_rectangle(edge, _ink(pen, stroke), 0, line)
             return
         outline = [_rounded_outline(x, y, w, h, rx)]
     elif tag == "circle":
@@ -155,11 +212,11 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
         if r <= 0:  # nor a circle without a radius
             return
         if fill is not None:
-            pen.ellipse(_box(cx - r, cy - r, cx + r - 1, cy + r - 1), fill=fill)
+            pen.draw.draw_ellipse(_box(cx - r, cy - r, cx + r - 1, cy + r - 1), _ink(pen, fill), 1)  # ImageDraw.ellipse's
         if stroke is not None and width > 0 and not dashes:  # a ring centred on the circle's edge
             outer = r + width / 2
-            pen.ellipse((cx - outer, cy - outer, cx + outer - 1, cy + outer - 1), outline=stroke,
-                        width=max(1, round(width)))
+            pen.draw.draw_ellipse((cx - outer, cy - outer, cx + outer - 1, cy + outer - 1), _ink(pen, stroke), 0,
+                                  max(1, round(width)))
             return
         outline = [_arc_points(cx, cy, r, 0, 360, 48, closed=True)]
     elif tag == "line":
@@ -179,7 +236,7 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
 
 def _text(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
           fill: tuple[int, int, int] | None, fonts: tuple[Path, Path], s: int = SUPERSAMPLE) -> None:
-    words = re.sub(r"[ \t\r\n]+", " ", element.text or "").strip(" ")
+    words = _BLANKS.sub(" ", element.text or "").strip(" ")
     if not words or fill is None:
         return
     anchor = ANCHOR.get(style["text-anchor"])
@@ -200,9 +257,13 @@ def _text(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, sty
         pen.text((x, y), words, fill=fill, font=_font(font, size), anchor=anchor)
         return
     mask, left, top = _words(font, size, words, anchor)
-    image.paste(fill, (x + left, y + top), mask)
+    x += left
+    y += top
+    width, height = mask.size
+    image.im.paste(fill, (x, y, x + width, y + height), mask.im)  # Image.paste's own call, without its checks
 
 
+_BLANKS = re.compile(r"[ \t\r\n]+")
 #: the words drawn so far (by font, size and anchor): a second time, they are kept as a mask
 _SEEN: set[tuple[str, int, str, str]] = set()
 
