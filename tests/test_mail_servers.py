@@ -510,15 +510,17 @@ def test_mail_not_for_pbem_is_set_aside_without_a_reply(served: MailGames) -> No
 
 
 def test_a_mail_loop_from_one_sender_is_cut(ondisk: MailGames) -> None:
-    """More than 10 mails from one address in one run: the rest is set aside without a reply."""
+    """More than 10 mails from one address in one run: the rest is set aside without a reply; of the
+    10 read, a robot that plays no game here is answered once (once a day)."""
     ondisk.new()
     for i in range(12):
         ondisk.inbox.deliver(player_mail("robot@elsewhere.test", f"ping {i}\n", subject=f"ping {i}"))
     r = ondisk.advance()
     assert r.output.count("refused (not a player's address with his token)") == 0
     assert r.output.count("refused: the mail holds no orders") == 10
+    assert r.output.count("(not answered: an address that plays no game here hears from pbem once a day)") == 9
     assert r.output.count("set aside: more than 10 mails from robot@elsewhere.test in one run (a loop?)") == 2
-    assert len(replies(ondisk.outbox.new())) == 10
+    assert len(replies(ondisk.outbox.new())) == 1
     assert len(ondisk.inbox.set_aside()) == 2 and len(ondisk.inbox.read()) == 10
 
 

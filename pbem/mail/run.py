@@ -378,16 +378,16 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                 state = gd.load(proven.game)
                 lang = language_of(state, proven.player, postman.config)
                 context = help_context(state, proven.player, lang)
-                reply(postman, mail, "common/reply-refused.txt.j2", seat=(state, proven.player), hidden=hidden,
-                      message=refusal_text(message, lang, state["ruleset"]), legal=context["legal"],
-                      game=proven.game, turn=context["turn"], move=context["move"])
+                told = reply(postman, mail, "common/reply-refused.txt.j2", seat=(state, proven.player),
+                             hidden=hidden, message=refusal_text(message, lang, state["ruleset"]),
+                             legal=context["legal"], game=proven.game, turn=context["turn"], move=context["move"])
             else:
                 lang = seat_language(postman.config, seat)
                 game = seat[0]["ruleset"] if seat is not None else None
-                reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden,
-                      message=refusal_text(message, lang, game),
-                      example=[localize(line, game, lang) for line in example_orders(seat)])
-            return f"mail from {mail.sender}: refused: {message.splitlines()[0]}"
+                told = reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden,
+                             message=refusal_text(message, lang, game),
+                             example=[localize(line, game, lang) for line in example_orders(seat)])
+            return f"mail from {mail.sender}: refused: {message.splitlines()[0]}" + NOT_TOLD * (not told)
         state = gd.load(done.game)
         # the ack names the turn after these orders: a reply to it gives the player's next ones (orders
         # sent ahead, standing orders and reports alone answer no turn: it names the turn as it is)
