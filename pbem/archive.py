@@ -389,8 +389,8 @@ def write_archive(gd: GamesDir, games: list[str] | None, out: Path, commit_url: 
     # the index lists every game of the games dir whose folder the archive holds (an earlier run may
     # have written others than this one)
     listed = []
-    for g in gd.games():
-        if (target / g / "index.html").is_file():
+    for g in sorted(d.name for d in target.iterdir() if (d / "index.html").is_file()):  # not every game
+        if gd.is_game_folder(g):
             try:
                 listed.append(describe(gd.load(g)))
             except PbemError:

@@ -176,7 +176,10 @@ class GamesDir(GitRepo):
         ones are found in it: a state file git has in HEAD and the folder has not."""
         if not self.root.is_dir():
             return []
-        found = {d.name for d in self.root.iterdir() if self.is_game_folder(d.name)}
+        reserved = self.reserved()
+        with os.scandir(self.root) as entries:  # what is_game_folder asks, without a Path a name
+            found = {d.name for d in entries if GAME_ID.match(d.name) and d.name not in reserved and d.is_dir()
+                     and any(os.path.exists(f"{d.path}/{part}") for part in GAME_PARTS)}
         # a game older than the pbem.yaml that gave its name to a mail folder: listed, and `load` says why
         found |= {name for name in self.reserved() - RESERVED
                   if GAME_ID.match(name) and (self.root / name / STATE_FILE).is_file()}
@@ -190,7 +193,6 @@ class GamesDir(GitRepo):
                        if name and name not in found and self._in_head(f"{name}/{STATE_FILE}")]
         else:
             missing = []
-        reserved = self.reserved()
         found.update(name for name in missing if GAME_ID.match(name) and name not in reserved)
         return sorted(found)
 
@@ -198,16 +200,17 @@ class GamesDir(GitRepo):
 
     def load(self, game: str) -> dict[str, Any]:
         path = self.game_dir(game) / STATE_FILE
-        if not path.is_file():
+        try:
+            text = read_text_file(path, f"{game}: the state file")
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             committed = self._in_head(f"{game}/{STATE_FILE}")
             if self.is_game_folder(game):
                 restore = f"; `git -C {self.root} checkout -- {game}/{STATE_FILE}` restores the last committed one"
-                raise StoreError(f"{game}: the state file {path} is missing{restore if committed else ''}")
+                raise StoreError(f"{game}: the state file {path} is missing{restore if committed else ''}") from None
             if committed:
                 raise StoreError(f"{game}: the game folder {path.parent} is missing; "
-                                 f"`git -C {self.root} checkout -- {game}` restores the last committed one")
-            raise StoreError(f"there is no game {game!r} in {self.root}")
-        text = read_text_file(path, f"{game}: the state file")
+                                 f"`git -C {self.root} checkout -- {game}` restores the last committed one") from None
+            raise StoreError(f"there is no game {game!r} in {self.root}") from None
         state = self._parsed(game, text)
         if state is None:
             state = parse_yaml(text, f"{game}: the state file")

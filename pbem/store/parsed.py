@@ -19,8 +19,14 @@ _SEAL = 16
 
 
 def cache_path(root: Path, game: str) -> Path | None:
-    git = root / ".git"
-    return git / "pbem-parsed" / f"{game}.marshal" if git.is_dir() else None
+    if root not in _with_git:
+        if not (root / ".git").is_dir():
+            return None
+        _with_git.add(root)  # asked once a games dir: a status over every game loads them all
+    return root / ".git" / "pbem-parsed" / f"{game}.marshal"
+
+
+_with_git: set[Path] = set()  # the games dirs seen to have their .git folder
 
 
 def cached(root: Path, game: str, text: str) -> dict[str, Any] | None:
