@@ -9,6 +9,7 @@ from datetime import datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
+from typing import Any
 
 from pbem.config import Config
 from pbem.mail.incoming import LOOP_HEADER, one_line as _one_line
@@ -53,6 +54,24 @@ class _Policy(email.policy.EmailPolicy):
         if name.lower() in self.ONE_ID:
             return f"{name}: {str(value).strip()}{self.linesep}".encode("ascii", "replace")
         return super().fold_binary(name, value)
+
+    def header_store_parse(self, name: str, value: Any) -> tuple[str, Any]:
+        """A header given as text is parsed once for all the mails of a process: most are the same in
+        every mail (From, Auto-Submitted, the parts' Content-Type and -Transfer-Encoding), and parsing
+        costs more than the rest of writing a mail. A parsed header is never changed, only replaced."""
+        if type(value) is not str:
+            return super().header_store_parse(name, value)
+        key = (name, value)
+        known = _PARSED.get(key)
+        if known is None:
+            known = super().header_store_parse(name, value)
+            if len(_PARSED) >= 4096:
+                _PARSED.clear()
+            _PARSED[key] = known
+        return known
+
+
+_PARSED: dict[tuple[str, str], tuple[str, Any]] = {}
 
 
 _SMTP = _Policy(linesep="\r\n")
