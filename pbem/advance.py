@@ -599,7 +599,8 @@ def _advance_clean(gd: GamesDir, games: list[str], postman: Postman | None, jobs
     with ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
                              initargs=(gd.root, postman)) as pool:
         try:
-            for outcome in pool.map(_work, games, chunksize=max(1, min(16, len(games) // (jobs * 8)))):
+            # chunks of a few games: the last one keeps one worker busy while the others wait
+            for outcome in pool.map(_work, games, chunksize=max(1, min(8, len(games) // (jobs * 32)))):
                 given += 1
                 yield outcome
         except BrokenProcessPool:
