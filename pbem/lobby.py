@@ -182,7 +182,9 @@ def new_entry(gd: GamesDir, kind: str, ruleset: str, game: str, options: dict[st
         count = (f"{rules.min_players}" if rules.min_players == rules.max_players
                  else f"{rules.min_players} to {rules.max_players}")
         raise SetupError(f"{rules.title} needs {count} players, not {seats}")
-    return {"format": FORMAT, "game": game, "ruleset": rules.name, "kind": kind,
+    import secrets
+
+    return {"format": FORMAT, "game": game, "nonce": secrets.token_hex(4), "ruleset": rules.name, "kind": kind,
             "options": rules.check_options(options), "deadline": deadline, "seats": seats,
             "created": stamp(at), "by": by, "seated": [], "invited": []}
 

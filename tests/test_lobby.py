@@ -469,3 +469,33 @@ def test_over_imap_and_smtp_an_open_game_is_joined_and_played_and_a_strangers_ch
     r = g.advance()
     assert "medici-1: the invitations lapsed (unanswered: dan@x.test, eve@x.test)" in r.output
     assert sorted(to(m) for m in g.outbox.new()) == ["dan@x.test", "eve@x.test", "una@far.test"]
+
+
+# -- in the players' languages -----------------------------------------------------------------------------
+
+def test_the_lobby_writes_a_german_and_a_dutch_player_in_their_language(g: MailGames) -> None:
+    """Every lobby mail to a German or Dutch player (the answer to his join, his seat given back, an
+    invitation with `language`, its answers, a refusal, the game called off) has no English word."""
+    from test_i18n_mail import english_words
+
+    a_player(g)
+    opened(g)
+    mails: list[tuple[str, Any]] = []
+    for sender, line in (("bernd@x.test", "mitspielen g1"), ("joost@x.test", "meedoen g1"),
+                         ("bernd@x.test", "aussteigen g1"), ("joost@x.test", "meedoen g9"),
+                         ("joost@x.test", "meedoen g1 als jan")):
+        lang = "de" if sender.startswith("bernd") else "nl"
+        mails += [(lang, m) for m in send(g, sender, line)[1]]
+    for lang in ("de", "nl"):
+        said, sent = send(g, "anna@players.test", f"new medici with dirk@x.test, erna@x.test, language {lang}")
+        assert len(said) == 1 and "challenged" in said[0], said
+        invites = [m for m in sent if to(m) != "anna@players.test"]
+        assert len(invites) == 2, [(to(m), m["Subject"]) for m in sent]
+        mails += [(lang, m) for m in invites]
+        mails += [(lang, m) for m in answer(g, invites[0], to(invites[0]), "annehmen" if lang == "de" else "accepteren")[1]]
+        mails += [(lang, m) for m in answer(g, invites[1], to(invites[1]), "ablehnen" if lang == "de" else "weigeren")[1]
+                  if to(m) != "anna@players.test"]
+    assert len(mails) >= 12
+    bad = [f"{m['Subject']}: {w}" for lang, m in mails for w in english_words(plain(m) + str(m["Subject"]), lang,
+                                                                              ("medici", "g1", "g9", "jan", "anna@players.test"))]
+    assert bad == []

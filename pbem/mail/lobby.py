@@ -184,20 +184,21 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
 
 # -- keys ------------------------------------------------------------------------------------------------
 
-def lobby_key(keys: Keyring, game: str, address: str) -> str:
+def lobby_key(keys: Keyring, game: str, nonce: str, address: str) -> str:
     """The key of the lobby's mail about `game` to `address`: a reply with it comes from whoever
-    received that mail."""
-    message = "\0".join(("pbem-lobby-key", game, address.lower())).encode("utf-8")
+    received that mail. The entry's `nonce` makes a key worthless for a later entry of the same id."""
+    message = "\0".join(("pbem-lobby-key", game, nonce, address.lower())).encode("utf-8")
     digest = hmac.new(keys._secret, message, hashlib.sha256).digest()
     return base64.b32encode(digest).decode("ascii").lower()[:KEY_CHARS]
 
 
-LOBBY_ID = re.compile(rf"^<pbem\.lobby\.([a-z0-9][a-z0-9_-]{{0,39}})\.[0-9a-f]+@[^>]+>$")
+LOBBY_ID = re.compile(rf"^<pbem\.lobby\.([a-z0-9][a-z0-9_-]{{0,39}})\.([0-9a-f]{{1,16}})\.[0-9a-f]+@[^>]+>$")
+NO_ENTRY = "0"  # the nonce of an answer about no entry (a refusal)
 
 
-def lobby_id(config: Config, game: str, about: str) -> str:
+def lobby_id(config: Config, game: str, nonce: str, about: str) -> str:
     digest = hashlib.sha256(about.encode("utf-8", "replace")).hexdigest()[:24]
-    return f"<pbem.lobby.{game}.{digest}@{config.domain}>"
+    return f"<pbem.lobby.{game}.{nonce}.{digest}@{config.domain}>"
 
 
 def keyed_games(gd: GamesDir, config: Config, mail: Incoming) -> set[str]:
@@ -207,17 +208,19 @@ def keyed_games(gd: GamesDir, config: Config, mail: Incoming) -> set[str]:
     if keys is None or not mail.sender or mail.doubt:
         return set()
     found: set[str] = set()
+    nonces = {e["game"]: e.get("nonce", NO_ENTRY) for e in lobby.entries(gd)}
     for ref in mail.thread[:50]:
         bare, key = split_key(ref)
         m = LOBBY_ID.match(bare)
-        if m and key and hmac.compare_digest(lobby_key(keys, m.group(1), mail.sender), key):
+        if m and key and nonces.get(m.group(1)) == m.group(2) \
+                and hmac.compare_digest(lobby_key(keys, m.group(1), m.group(2), mail.sender), key):
             found.add(m.group(1))
     local, _, domain = config.gm_address.lower().rpartition("@")
     plus = re.compile(rf"^{re.escape(local)}\+lobby\.([a-z2-7]{{{KEY_CHARS}}})@{re.escape(domain)}$")
     given = [m.group(1) for m in (plus.match(a.strip().lower()) for a in addressed_to(mail.message)) if m]
     if given:
         for entry in lobby.entries(gd):
-            expected = lobby_key(keys, entry["game"], mail.sender)
+            expected = lobby_key(keys, entry["game"], entry.get("nonce", NO_ENTRY), mail.sender)
             if any(hmac.compare_digest(expected, k) for k in given):
                 found.add(entry["game"])
     return found
@@ -279,7 +282,7 @@ class Lobby:
         seat = first_seat(self.gd, self.sender)
         return language_of(seat[0], seat[1], self.config) if seat else self.config.language
 
-    def post(self, to: str, game: str, template: str, what: str, lang: str, about: str,
+    def post(self, to: str, game: str, nonce: str, template: str, what: str, lang: str, about: str,
              answering: Incoming | None = None, **context: Any) -> None:
         """A lobby mail to `to` about `game`, with its key (so a reply to it proves itself)."""
         from pbem.mail.run import _date
@@ -288,11 +291,11 @@ class Lobby:
         config = self.config
         _ = translator(lang).gettext
         body = wrap72(env_for(lang).get_template(template).render(game=game, **context), 0)
-        mid = lobby_id(config, game, f"{about}\0{to}\0{answering.message_id if answering else ''}")
+        mid = lobby_id(config, game, nonce, f"{about}\0{to}\0{answering.message_id if answering else ''}")
         keys = keyring(config)
         reply_to = None
         if keys is not None:
-            key = lobby_key(keys, game, to)
+            key = lobby_key(keys, game, nonce, to)
             mid = f"{mid[:mid.rindex('@')]}.k{key}{mid[mid.rindex('@'):]}"
             if config.reply_address == "plus":
                 local, _at, domain = config.gm_address.rpartition("@")
@@ -304,14 +307,14 @@ class Lobby:
         name = "lobby-" + hashlib.sha256(mid.encode()).hexdigest()[:24]
         self.postman.post(name, msg)
 
-    def answer(self, game: str, template: str, what: str, lang: str, **context: Any) -> bool:
+    def answer(self, game: str, nonce: str, template: str, what: str, lang: str, **context: Any) -> bool:
         """An answer to the mail's sender; False when he is a stranger answered today already."""
         if not self.proven and not self.keyed and not stranger_may_hear(self.gd, self.sender, self.at.date().isoformat()):
             return False
         from pbem.mail.secrets import hide_tokens, tokens_in
 
         date = self.mail.message.get("Date", translator(lang).gettext("(no date)"))
-        self.post(self.sender, game, template, what, lang, "answer", self.mail, date=date,
+        self.post(self.sender, game, nonce, template, what, lang, "answer", self.mail, date=date,
                   subject=hide_tokens(self.mail.subject, tokens_in(self.mail)), **context)
         return True
 
@@ -335,8 +338,8 @@ def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Comman
         from pbem.report import refusal_text
 
         message = exc.text(lang) if isinstance(exc, lobby.LobbyError) else refusal_text(str(exc), lang, None)
-        told = work.answer(command.game or "lobby", "common/lobby-refused.txt.j2", N_("your mail could not be used"),
-                           lang, message=message, words=command.words)
+        told = work.answer(command.game or "lobby", NO_ENTRY, "common/lobby-refused.txt.j2",
+                           N_("your mail could not be used"), lang, message=message, words=command.words)
         return f"mail from {mail.sender}: refused '{command.verb}': {exc}" + ("" if told else " (not answered: "
                                                                                 "a stranger hears from pbem once a day)")
 
@@ -369,8 +372,8 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
         name = lobby.join(entry, sender, command.name, command.language, at)
         path = lobby.save(gd, entry)
         work.commit([path], f"{entry['game']}: {name} ({sender}) joins ({len(entry['seated'])} of {entry['seats']} seats)\n")
-        work.answer(entry["game"], "common/lobby-joined.txt.j2", N_("you have a seat"), lang, **_context(entry, lang),
-                    name=name)
+        work.answer(entry["game"], entry["nonce"], "common/lobby-joined.txt.j2", N_("you have a seat"), lang,
+                    **_context(entry, lang), name=name)
         line += f"{entry['game']}: joined as {name}"
         return line + _start_if_ready(work, entry)
     if command.verb == "leave":
@@ -378,7 +381,7 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
         name = lobby.leave(entry, sender)
         path = lobby.save(gd, entry)
         work.commit([path], f"{entry['game']}: {name} ({sender}) leaves\n")
-        work.answer(entry["game"], "common/lobby-left.txt.j2", N_("you gave back your seat"), lang,
+        work.answer(entry["game"], entry["nonce"], "common/lobby-left.txt.j2", N_("you gave back your seat"), lang,
                     **_context(entry, lang), name=name)
         return line + f"{entry['game']}: {name} left" + (_fold_if_short(work, entry) if entry["kind"] == lobby.CHALLENGE else "")
     if command.verb in ANSWERS:
@@ -391,7 +394,7 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
         name = lobby.answer(entry, sender, accept, at)
         path = lobby.save(gd, entry)
         work.commit([path], f"{entry['game']}: {sender} {'accepts' if accept else 'declines'} the invitation\n")
-        work.answer(entry["game"], "common/lobby-answered.txt.j2",
+        work.answer(entry["game"], entry["nonce"], "common/lobby-answered.txt.j2",
                     N_("you accepted") if accept else N_("you declined"), lang, **_context(entry, lang),
                     name=name, accepted=accept)
         line += f"{entry['game']}: {sender} {'accepted' if accept else 'declined'}"
@@ -456,10 +459,11 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
     context = _context(entry, lang)
     for invite in entry["invited"]:
         their = invite.get("language") or entry.get("language") or work.config.language
-        work.post(invite["email"], entry["game"], "common/lobby-invite.txt.j2", N_("an invitation to play"), their,
-                  "invite", None, **_context(entry, their), by=sender, name=invite["name"])
-    work.post(sender, entry["game"], "common/lobby-challenge.txt.j2", N_("your invitations are sent"), lang,
-              "challenge", work.mail, **context)
+        work.post(invite["email"], entry["game"], entry["nonce"], "common/lobby-invite.txt.j2",
+                  N_("an invitation to play"), their, "invite", None, **_context(entry, their), by=sender,
+                  name=invite["name"])
+    work.post(sender, entry["game"], entry["nonce"], "common/lobby-challenge.txt.j2",
+              N_("your invitations are sent"), lang, "challenge", work.mail, **context)
     return f"{entry['game']}: challenged {', '.join(i['email'] for i in entry['invited'])}"
 
 
@@ -507,9 +511,19 @@ def _tell_all(work: Lobby, entry: dict[str, Any], why: str, skip: tuple[str, ...
     for address, their in to:
         if address in skip:
             continue
-        lang = their or entry.get("language") or work.config.language
-        work.post(address, entry["game"], "common/lobby-off.txt.j2", N_("the game will not take place"), lang,
-                  f"off-{why}", None, **_context(entry, lang), why=why, by=entry["by"])
+        lang = their or (language_at(work, address) if address == entry["by"] else entry.get("language")) \
+            or work.config.language
+        work.post(address, entry["game"], entry["nonce"], "common/lobby-off.txt.j2",
+                  N_("the game will not take place"), lang, f"off-{why}", None, **_context(entry, lang), why=why,
+                  by=entry["by"])
+
+
+def language_at(work: Lobby, address: str) -> str:
+    """The language of an address's first seat on this host (the challenger's), else the host's."""
+    from pbem.mail.commands import first_seat
+
+    seat = first_seat(work.gd, address)
+    return language_of(seat[0], seat[1], work.config) if seat else work.config.language
 
 
 def lapse(gd: GamesDir, postman: Postman, at: datetime) -> list[str]:
