@@ -499,3 +499,16 @@ def test_the_lobby_writes_a_german_and_a_dutch_player_in_their_language(g: MailG
     bad = [f"{m['Subject']}: {w}" for lang, m in mails for w in english_words(plain(m) + str(m["Subject"]), lang,
                                                                               ("medici", "g1", "g9", "jan", "anna@players.test"))]
     assert bad == []
+
+
+def test_an_old_invitations_key_is_worthless_for_a_new_challenge_of_the_same_id(g: MailGames) -> None:
+    a_player(g)
+    _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")
+    old = next(m for m in sent if to(m) == "dan@x.test")
+    answer(g, next(m for m in sent if to(m) == "eve@x.test"), "eve@x.test", "decline")  # too few: it is off
+    assert send(g, "anna@players.test", "new medici with dan@x.test, fay@x.test")[0] == \
+        ["mail from anna@players.test: medici-1: challenged dan@x.test, fay@x.test"]
+    lines, _ = answer(g, old, "dan@x.test", "accept")
+    assert lines[0].startswith("mail from dan@x.test: refused 'accept': an answer to the invitation to game "
+                               "'medici-1' counts only as a reply to the invitation itself")
+    assert lobby.pending(lobby.load(g.gd, "medici-1"))[0]["email"] == "dan@x.test"
