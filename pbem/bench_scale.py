@@ -430,6 +430,10 @@ def measure(built: Built, game: str, orders: int, repeat: int) -> Figures:
     with gd.lock():  # as the first command that commits in a games dir of an older pbem does
         gd.index_history()
     f.graph = (time.perf_counter() - t0) * 1000
+    # and the run's `git status` fills git's caches of the index (the untracked cache, the stat data
+    # of the files the build wrote in the second it wrote the index): a games dir in use has them
+    subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=root, capture_output=True,
+                   check=True)
     scratch = Path(tempfile.mkdtemp(prefix="pbem-bench-scale-"))
     try:
         turnfile = scratch / "turn.yaml"
