@@ -297,6 +297,7 @@ class ImapWatch:
                 self.stopper.sleep(min(self.poll, max(0.0, self.retry_at - time.monotonic())))
                 continue
             try:
+                self.imap.noop()  # the session learns of the mail that came during the run (SEARCH alone may not)
                 if any(uid > self.known for uid in self._uids()):
                     return "mail"
                 if self.idle:
@@ -347,6 +348,7 @@ class ImapWatch:
         self.tags += 1
         tag = f"PBW{self.tags}".encode()
         self.imap.send(tag + b" IDLE\r\n")
+        news = False
         while True:
             line = self._line()
             if line.startswith(b"+"):
@@ -354,9 +356,10 @@ class ImapWatch:
             if line.startswith(tag + b" "):
                 self.idle = False  # it said it has IDLE, then refused it: NOOPs from now on
                 return None
+            # the server may tell of mail that came meanwhile before it says it idles
+            news = news or re.match(rb"^\* \d+ (EXISTS|RECENT)\b", line, re.I) is not None
         renew = time.monotonic() + IDLE_RENEW
         reason = None
-        news = False
         while not news and time.monotonic() < renew:
             reason = wake()
             if reason:

@@ -512,3 +512,36 @@ def test_an_old_invitations_key_is_worthless_for_a_new_challenge_of_the_same_id(
     assert lines[0].startswith("mail from dan@x.test: refused 'accept': an answer to the invitation to game "
                                "'medici-1' counts only as a reply to the invitation itself")
     assert lobby.pending(lobby.load(g.gd, "medici-1"))[0]["email"] == "dan@x.test"
+
+
+def test_a_watch_over_imap_idle_seats_players_and_starts_the_game_within_seconds(
+        pbem: Pbem, dovecot: Dovecot, imap_user: str) -> None:
+    """The host runs itself: `pbem watch` on an IMAP inbox answers each join within 5 seconds of its
+    delivery, and the last one starts the game."""
+    import subprocess
+    import time
+
+    from test_watch import LATENCY, Watching, wait_until
+
+    g = MailGames(pbem, ImapDrop(dovecot, imap_user), FilesOut(pbem.games))
+    g.write_config()
+    opened(g, "medici-strozzi", 2)
+    subprocess.run(["git", "add", "pbem.yaml"], cwd=g.root, check=True)
+    subprocess.run(["git", "commit", "-q", "-m", "pbem.yaml"], cwd=g.root, check=True)
+    w = Watching(g.root, "--interval", "60")
+    try:
+        w.ready()
+        time.sleep(0.3)
+        for sender in ("una@far.test", "vic@far.test"):
+            g.inbox.deliver(player_mail(sender, "join g1"))
+            try:
+                seconds = wait_until(lambda s=sender: any(to(m) == s for m in g.outbox.all()), LATENCY, "an answer")
+            except BaseException:
+                print(w.log())
+                raise
+            print(f"watch: {sender} answered {seconds:.2f}s after delivery")
+        w.wait_for("g1 starts")
+        assert [p["name"] for p in g.state("g1")["players"]] == ["una", "vic"]
+        assert w.stop() == 0 and w.err == [], w.log()
+    finally:
+        w.kill()
