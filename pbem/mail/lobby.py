@@ -505,9 +505,9 @@ def _fold_if_short(work: Lobby, entry: dict[str, Any], declined: str | None = No
 
 
 def _tell_all(work: Lobby, entry: dict[str, Any], why: str, skip: tuple[str, ...]) -> None:
-    """Tell everyone seated in an entry, and everyone whose answer it still waited for, that it is off."""
+    """Tell everyone seated in an entry that it is off. Whoever has not answered his invitation hears
+    nothing more (as it promised him): pbem writes a stranger no second mail he did not ask for."""
     to = [(s["email"], s.get("language")) for s in entry["seated"]]
-    to += [(i["email"], i.get("language")) for i in lobby.pending(entry)]
     for address, their in to:
         if address in skip:
             continue
