@@ -167,24 +167,38 @@ def read_deck(path: Path, ruleset: str) -> Any:
     return value
 
 
+def rules_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """--option KEY=VALUE, as `pbem new` and `pbem open` take it."""
+    return click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_usage(_key_value),
+                        help="A rules option, e.g. edition=amigo.")(f)
+
+
+def deadline_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """--deadline, --grace and --policy of a game to be made (`pbem new`, `pbem open`)."""
+    for option in reversed([
+            click.option("--deadline", default=None, metavar="DURATION", callback=_usage(_duration("deadline", ())),
+                         help="Time for each decision, e.g. 48h or 2d."),
+            click.option("--grace", default=None, metavar="DURATION",
+                         callback=_usage(_duration("grace period", ("0", "none"))),
+                         help="Grace period after the deadline, e.g. 6h."),
+            click.option("--policy", default=None, type=click.Choice(POLICIES),
+                         help="At the deadline: wait (default), default (the most passive order) or bot.")]):
+        f = option(f)
+    return f
+
+
 @main.command()
 @click.argument("ruleset")
 @click.argument("game")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
               callback=_usage(games.parse_player), help="A player, in seating order; repeat for each.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_usage(_key_value),
-              help="A rules option, e.g. edition=amigo.")
+@rules_options
 @click.option("--seed", default=None, help=f"The secret seed of the game's chance (default: a random one; "
                                             f"at least {games.STRONG_SEED} characters, unless --weak-seed).")
 @click.option("--weak-seed", is_flag=True, help="Accept a short, guessable seed (tests, demos, replays).")
 @click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A YAML file fixing the card order.")
-@click.option("--deadline", default=None, metavar="DURATION", callback=_usage(_duration("deadline", ())),
-              help="Time for each decision, e.g. 48h or 2d.")
-@click.option("--grace", default=None, metavar="DURATION", callback=_usage(_duration("grace period", ("0", "none"))),
-              help="Grace period after the deadline, e.g. 6h.")
-@click.option("--policy", default=None, type=click.Choice(POLICIES),
-              help="At the deadline: wait (default), default (the most passive order) or bot.")
+@deadline_options
 @click.option("--language", "languages", multiple=True, metavar="PLAYER=LANG", callback=_usage(_seat_language),
               help="A player's language (en, de, nl; default: pbem.yaml's language, else en); repeatable.")
 @click.option("--timezone", "zones", multiple=True, metavar="PLAYER=ZONE", callback=_usage(_seat_timezone),
@@ -243,14 +257,8 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
 @click.argument("ruleset")
 @click.argument("game")
 @click.option("--seats", type=click.IntRange(1, 99), required=True, help="How many players the game takes.")
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", callback=_usage(_key_value),
-              help="A rules option, e.g. edition=amigo.")
-@click.option("--deadline", default=None, metavar="DURATION", callback=_usage(_duration("deadline", ())),
-              help="Time for each decision, e.g. 48h or 2d.")
-@click.option("--grace", default=None, metavar="DURATION", callback=_usage(_duration("grace period", ("0", "none"))),
-              help="Grace period after the deadline, e.g. 6h.")
-@click.option("--policy", default=None, type=click.Choice(POLICIES),
-              help="At the deadline: wait (default), default (the most passive order) or bot.")
+@rules_options
+@deadline_options
 @games_dir_option
 def open_(gd: GamesDir, ruleset: str, game: str, seats: int, options: list[tuple[str, str]],
           deadline: str | None, grace: str | None, policy: str | None) -> None:

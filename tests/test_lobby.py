@@ -72,6 +72,24 @@ def players_of(g: MailGames, game: str) -> list[tuple[str, str]]:
     return [(p["name"], p["email"]) for p in g.state(game)["players"]]
 
 
+def play_to_the_end(g: MailGames, latest: dict[str, Any], names: dict[str, str]) -> None:
+    """Medici vs Strozzi game g1 played to its end, each order the mover's one-line reply to the
+    latest mail he got (`latest`, by address, kept up to date); `names`: each seat's address."""
+    for _ in range(500):
+        shown = g.pbem.show("g1")
+        if shown["status"] != "active":
+            break
+        player = shown["waiting_for"][0]
+        seen = g.pbem.show("g1", player)
+        order = bots.choose("medici-strozzi", seen["view"], player, seen["legal_orders"])
+        words = " ".join(f"{k} {v}" for k, v in order.items()) if isinstance(order, dict) else str(order)
+        lines, sent = answer(g, latest[names[player]], names[player], words)
+        assert lines == [f"mail from {names[player]}: g1 turn {seen['turn']}: queued {order_text(order)}"]
+        for m in sent:
+            latest[to(m)] = m
+    assert g.pbem.show("g1")["status"] == "finished"
+
+
 # -- open games -----------------------------------------------------------------------------------------
 
 def test_an_open_game_is_joined_by_mail_played_to_its_end_and_rematched(g: MailGames) -> None:
@@ -92,19 +110,7 @@ def test_an_open_game_is_joined_by_mail_played_to_its_end_and_rematched(g: MailG
     assert "g1: new medici-strozzi game for una, victor (opened by the GM)" in g.git("log", "--format=%s")
     latest = dict(welcome)
     names = {"una": "una@far.test", "victor": "vic@far.test"}
-    for _ in range(500):
-        shown = g.pbem.show("g1")
-        if shown["status"] != "active":
-            break
-        player = shown["waiting_for"][0]
-        seen = g.pbem.show("g1", player)
-        order = bots.choose("medici-strozzi", seen["view"], player, seen["legal_orders"])
-        words = " ".join(f"{k} {v}" for k, v in order.items()) if isinstance(order, dict) else str(order)
-        lines, sent = answer(g, latest[names[player]], names[player], words)
-        assert lines == [f"mail from {names[player]}: g1 turn {seen['turn']}: queued {order_text(order)}"]
-        for m in sent:
-            latest[to(m)] = m
-    assert g.pbem.show("g1")["status"] == "finished"
+    play_to_the_end(g, latest, names)
     lines, sent = answer(g, latest["una@far.test"], "una@far.test", "rematch")
     assert lines == ["mail from una@far.test: g1-1: challenged vic@far.test"]
     invitation = next(m for m in sent if to(m) == "vic@far.test")
@@ -447,19 +453,7 @@ def test_over_imap_and_smtp_an_open_game_is_joined_and_played_and_a_strangers_ch
     assert lines == ["mail from vic@far.test: g1: joined as vic; g1 starts"]
     latest = {to(m): m for m in sent if "g1 " in str(m["Subject"])}
     names = {"una": "una@far.test", "vic": "vic@far.test"}
-    for _ in range(500):
-        shown = g.pbem.show("g1")
-        if shown["status"] != "active":
-            break
-        player = shown["waiting_for"][0]
-        seen = g.pbem.show("g1", player)
-        order = bots.choose("medici-strozzi", seen["view"], player, seen["legal_orders"])
-        words = " ".join(f"{k} {v}" for k, v in order.items()) if isinstance(order, dict) else str(order)
-        lines, sent = answer(g, latest[names[player]], names[player], words)
-        assert len(lines) == 1 and "queued" in lines[0], lines
-        for m in sent:
-            latest[to(m)] = m
-    assert g.pbem.show("g1")["status"] == "finished"
+    play_to_the_end(g, latest, names)
     lines, sent = send(g, "mallory@evil.test", "new medici with dan@x.test, eve@x.test")
     assert lines[0].startswith("mail from mallory@evil.test: refused 'new' without an answer") and sent == []
     # una plays here now: her challenge goes out, and lapses unanswered
