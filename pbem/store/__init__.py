@@ -2,7 +2,10 @@
 
     games/
       .pbem.lock                 held by every command that writes (an flock: the kernel drops it when
-                                 the process dies, so it is never stale)
+                                 the process dies, so it is never stale); it holds the holder's pid
+                                 while held, so the next holder knows one died and removes the
+                                 temporary files of its half-done writes
+      lobby/GAME.yaml            a game not begun: an open game, a challenge (see pbem.lobby)
       .gitignore, pbem.yaml      pbem's own; with a game folder, what marks a games dir
       mail/                      the mail pbem read and sends (see pbem.mail.run)
       m1/

@@ -345,7 +345,7 @@ class GamesDir(GitRepo):
             self.root.mkdir(parents=True, exist_ok=True)
         else:
             self.check()
-        with open(self.root / ".pbem.lock", "w") as f:
+        with open(self.root / ".pbem.lock", "a+") as f:  # not truncated: another holder's mark stays
             deadline = time.monotonic() + timeout
             while True:
                 try:
@@ -359,6 +359,13 @@ class GamesDir(GitRepo):
             _held_locks.append(f.fileno())
             self.holds_lock = True
             try:
+                f.seek(0)
+                if f.read().strip():  # the last holder died holding it: its half-written files are debris
+                    remove_dead_temps(self.root)
+                f.seek(0)
+                f.truncate()
+                f.write(f"{os.getpid()}\n")
+                f.flush()
                 self.remove_stale_git_locks()
                 yield
                 if self.commits_made:
@@ -367,4 +374,36 @@ class GamesDir(GitRepo):
             finally:
                 self.holds_lock = False
                 _held_locks.remove(f.fileno())
+                with contextlib.suppress(OSError):
+                    f.truncate(0)  # a clean end: the next holder finds no mark
+                    f.flush()
                 fcntl.flock(f, fcntl.LOCK_UN)
+
+
+TEMP_FILE = re.compile(r"^\..+\.(\d+)-\d+\.tmp\Z")  # what write_atomic writes first: .NAME.PID-N.tmp
+
+
+def remove_dead_temps(root: Path) -> list[Path]:
+    """Remove the temporary files of atomic writes whose process is gone (a run killed half way left
+    them; git ignores them, but they are debris in the games' folders). Those of a living process stay."""
+    removed = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for name in files:
+            m = TEMP_FILE.match(name)
+            if m and not _alive(int(m.group(1))):
+                path = Path(folder) / name
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                    removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: alive
+        return True
+    return True
