@@ -1,4 +1,4 @@
-"""Florenz's fast `legal_orders` (issue 13, item 5): at every decision of whole bot games it gives
+"""Florenz's fast `legal_orders`: at every decision of whole bot games it gives
 exactly the list of the Ruleset contract, `candidate_orders` filtered by `why_illegal`, in the same
 order; the cheap checks of moves and hurries agree with walking the members through the queues.
 """

@@ -1,4 +1,4 @@
-"""Florenz: the readings revisited in issue 15 (FLORENZ-PLAN.md §16, R6, R7, R11, R12, R18, R20, R67,
+"""Florenz: the readings revisited (FLORENZ-PLAN.md §16, R6, R7, R11, R12, R18, R20, R67,
 R68), one scenario each (a state, an order or a Strozzi card, the outcome; each docstring quotes the
 text), and the solo report as a player checks it: Strozzi's cards named by what they show, his final
 line, the Medici who moves no more, the spy in the rules summary, two-member hurries listed once.

@@ -1,4 +1,4 @@
-"""What outside testing found at the command line (issue 11): seeds that can be guessed, the GM's own
+"""What outside testing found at the command line: seeds that can be guessed, the GM's own
 address as a player's, a broken PBEM_NOW, numbers that only look whole, keys that are collections,
 malformed option values, a paused game's orders and a seat handed to a newcomer.
 

@@ -1,5 +1,5 @@
 """A game's history (events.yaml, log.yaml): only ever appended, read only as far as a run needs, and
-never ahead of the state file that says how much of it exists (pbem.history, issue 13)."""
+never ahead of the state file that says how much of it exists (pbem.history)."""
 
 from __future__ import annotations
 

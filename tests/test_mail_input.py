@@ -1,4 +1,4 @@
-"""Orders as players really type them (issue 12, item 5: "an order block that cannot misfire"), through
+"""Orders as players really type them (an order block that cannot misfire), through
 `pbem submit` and through real mail (a Maildir inbox, .eml files out, `pbem advance` as the GM runs it):
 
 - keys and order words in any case (a phone capitalises the first letter of a line): `Bid: 2`, `Pass`,

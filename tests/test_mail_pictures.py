@@ -1,4 +1,4 @@
-"""Report mails carry a picture of the board (issue 14): multipart/alternative, the text report first
+"""Report mails carry a picture of the board: multipart/alternative, the text report first
 (unchanged: every reader and pbem's own order parsing take it), then multipart/related with an HTML part
 (the board drawn for a phone, then the same text's words as HTML) and the PNG it shows by its Content-ID. Sent through a
 real SMTP server (aiosmtpd), parsed back by the stdlib email parser, the image found by its cid. A

@@ -1,4 +1,4 @@
-"""A game by mail in few round trips (issue 12): a 4-player Medici game played by bots as players by
+"""A game by mail in few round trips: a 4-player Medici game played by bots as players by
 mail would, each answering only the mail he got, through submit and `pbem advance` with its real
 outbox. With standing orders it ends in at most 40 runs (one order a mail: one run per decision), each
 player gets at most one mail per run in which he must act or may bid, plus the end, and the game is

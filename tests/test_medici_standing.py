@@ -1,4 +1,4 @@
-"""Medici standing orders and premoves, clause by clause (issue 12): a game, the standing orders or
+"""Medici standing orders and premoves, clause by clause: a game, the standing orders or
 orders sent ahead, and what the pipeline plays for the players until a decision needs one of them.
 
 The clauses, from the issue:

@@ -1,5 +1,5 @@
 """`pbem advance --jobs N` and `--shard K/N`: many games in parallel processes, their commits made by
-one `git fast-import`, the same commits whatever N is; a host's share of the games (issue 13)."""
+one `git fast-import`, the same commits whatever N is; a host's share of the games."""
 
 from __future__ import annotations
 

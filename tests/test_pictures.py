@@ -1,4 +1,4 @@
-"""The board pictures (issue 14): every SVG of whole bot games of every ruleset parses as XML and its
+"""The board pictures: every SVG of whole bot games of every ruleset parses as XML and its
 pieces, by position and colour, are what the view says (so a picture never disagrees with the text
 report, which is written from the same view); a player's picture keeps the same secrets as his report
 (it does not move when anything hidden from him changes); the same state gives the same bytes; the PNG

@@ -1,5 +1,5 @@
 """Every line of every report fits 72 columns: mail is read in plain-text clients at 72 columns and on
-phones (issue 12). Whole bot games of every ruleset and size render, after every order, the report each
+phones. Whole bot games of every ruleset and size render, after every order, the report each
 player would get (the events he has not yet read, as `write_reports` does) and the GM view, and the
 rules in short each player's welcome mail carries; any line wider than 72 columns fails, named with the
 ruleset, the turn and the line (the bigger games render after every second to fourth order, each report
