@@ -539,3 +539,25 @@ def test_a_watch_over_imap_idle_seats_players_and_starts_the_game_within_seconds
         assert w.stop() == 0 and w.err == [], w.log()
     finally:
         w.kill()
+
+
+@pytest.mark.parametrize("words, verb", [("Yes, gladly!", "accepted"), ("Ja, gerne.", "accepted"),
+                                         ("graag", "accepted"), ("No thanks, not this time.", "declined"),
+                                         ("Leider nicht.", "declined"), ("nee, helaas", "declined")])
+def test_an_invitation_is_answered_in_a_players_own_words(g: MailGames, words: str, verb: str) -> None:
+    a_player(g)
+    _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test, fay@x.test")
+    invitation = next(m for m in sent if to(m) == "dan@x.test")
+    lines, _ = answer(g, invitation, "dan@x.test", words)
+    assert lines == [f"mail from dan@x.test: medici-1: dan@x.test {verb}"]
+
+
+def test_a_reply_to_an_invitation_that_says_neither_is_asked_again(g: MailGames) -> None:
+    a_player(g)
+    _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")
+    invitation = next(m for m in sent if to(m) == "dan@x.test")
+    lines, sent = answer(g, invitation, "dan@x.test", "Who are you?")
+    assert lines == ["mail from dan@x.test: refused 'unknown': your reply to the invitation says neither yes nor no; "
+                     "reply with 'accept' or 'decline'"]
+    assert [to(m) for m in sent] == ["dan@x.test"]
+    assert lobby.pending(lobby.load(g.gd, "medici-1"))[0]["answer"] == "pending"

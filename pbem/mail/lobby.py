@@ -129,6 +129,33 @@ def parse(lines: list[str], subject: str = "") -> Command | None:
     return command
 
 
+# words that say yes or no in a reply to an invitation, besides the commands' own
+YES_WORDS = {"accepted": None, "sure": "en", "gladly": "en", "ok": None, "okay": None, "gerne": "de", "gern": "de",
+             "graag": "nl", "prima": None, "dabei": "de"}
+NO_WORDS = {"declined": None, "cannot": "en", "can't": "en", "leider": "de", "helaas": "nl", "niet": "nl",
+            "nicht": "de", "not": "en"}
+
+
+class AnswerUnclear(lobby.LobbyError):
+    def __init__(self) -> None:
+        super().__init__(N_("your reply to the invitation says neither yes nor no; reply with 'accept' or 'decline'"))
+
+
+def answer_in(lines: list[str]) -> Command | None:
+    """The answer a reply to an invitation gives in words of his own (`Yes, gladly!`, `Nein danke`,
+    `graag`): its first line says yes or says no, not both; None when it says neither or both."""
+    words = re.findall(r"[\w']+", lines[0].casefold()) if lines else []
+    said: dict[str, str | None] = {}
+    for word in words:
+        for verb, known in (("accept", {**VERBS["accept"], **YES_WORDS}), ("decline", {**VERBS["decline"], **NO_WORDS})):
+            if word in known:
+                said.setdefault(verb, known[word])
+    if len(said) != 1:
+        return None
+    verb, language = next(iter(said.items()))
+    return Command(verb, language=language, words=lines[0])
+
+
 def _new(words: list[str], language: str | None, said: str) -> Command:
     """`new RULESET [GAME] with ADDRESS, ADDRESS [edition amigo] [deadline 48h] [language de]`."""
     command = Command("new", language=language, words=said)
@@ -323,14 +350,14 @@ class Lobby:
 
 
 def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Command, proven: Proven | None,
-                 at: datetime, refusal: str | None = None) -> str:
+                 at: datetime, refusal: lobby.LobbyError | None = None) -> str:
     """Carry out one lobby command and answer it (with `refusal`: a command that could not be read,
     answered with it); the run's line for it."""
     work = Lobby(gd, postman, mail, proven, keyed_games(gd, postman.config, mail), at)
     lang = work.language(command)
     try:
         if refusal is not None:
-            raise lobby.LobbyError("%(refusal)s", refusal=refusal)
+            raise refusal
         return _carry_out(work, command, lang)
     except Silent as exc:
         return f"mail from {mail.sender}: refused '{command.verb}' without an answer: {exc}"

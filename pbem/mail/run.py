@@ -421,17 +421,21 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven
     """Carry out a lobby command (join, leave, new ... with, accept, decline, withdraw, rematch) or the
     `games` of a mail that proves no seat; the run's line, or None when the mail gives none. An
     answer to an invitation counts only in a reply to it: in a seat's reply it is an order of his game."""
-    from pbem.mail.lobby import ANSWERS, CommandError, keyed_games, parse
+    from pbem.mail.lobby import ANSWERS, AnswerUnclear, Command, CommandError, answer_in, keyed_games, parse
 
     try:
         command = parse(lines, "" if lines or proven is not None else mail.subject)
     except CommandError as exc:
-        command = None
-        if proven is None:
-            from pbem.mail.lobby import Command
-
+        if proven is not None:
+            return None
+        return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proven, _date(),
+                            refusal=exc)
+    if command is None and proven is None and keyed_games(gd, postman.config, mail):
+        # a reply to an invitation in words of his own: `Yes, gladly!`, `Nein danke`
+        command = answer_in(lines or [mail.subject])
+        if command is None:
             return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proven, _date(),
-                                refusal=str(exc))
+                                refusal=AnswerUnclear())
     if command is None:
         if proven is None and len(lines) == 1 and _command_word(lines[0]) == "games":
             return answer_stranger_games(gd, postman, mail)
