@@ -394,6 +394,28 @@ def check_gm(gd: GamesDir, config: Config) -> Check:
     return ok("gm", f"{config.gm_address} is no player's address ({plural(count, 'game')}){note}")
 
 
+def check_lobby(gd: GamesDir, config: Config) -> Check | None:
+    """The games not begun (None where there has never been one): each file readable, and who may
+    challenge by mail."""
+    from pbem import lobby
+
+    folder = gd.root / lobby.LOBBY_DIR
+    if not folder.is_dir():
+        return None
+    broken, kinds = [], {lobby.OPEN: 0, lobby.CHALLENGE: 0}
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            kinds[lobby.load(gd, path.stem)["kind"]] += 1
+        except (PbemError, KeyError):
+            broken.append(f"{lobby.LOBBY_DIR}/{path.name}")
+    if broken:
+        return fail("lobby", f"{', '.join(broken)} cannot be read: players can neither join nor answer there "
+                             f"(restore it from git, or remove it)")
+    who = config.lobby_create if isinstance(config.lobby_create, str) else ", ".join(config.lobby_create)
+    return ok("lobby", f"{plural(kinds[lobby.OPEN], 'open game')}, {plural(kinds[lobby.CHALLENGE], 'challenge')} "
+                       f"waiting; who may challenge by mail: {who}")
+
+
 def check_git(root: Path) -> Check:
     from pbem.store import _git_env  # the identity pbem commits with
 
@@ -486,6 +508,9 @@ def checks(gd: GamesDir, send: bool = False, wait: float = 30.0) -> Iterator[Che
             yield skip("plus", f"players reply to {local}+TURN.KEY@{domain}; `pbem doctor --send` checks that "
                                f"such mail arrives")
         yield check_gm(gd, config)
+        lobby_check = check_lobby(gd, config)
+        if lobby_check is not None:
+            yield lobby_check
     yield check_git(root)
     yield check_disk(root)
     yield check_secret(root, config)

@@ -561,3 +561,16 @@ def test_a_reply_to_an_invitation_that_says_neither_is_asked_again(g: MailGames)
                      "reply with 'accept' or 'decline'"]
     assert [to(m) for m in sent] == ["dan@x.test"]
     assert lobby.pending(lobby.load(g.gd, "medici-1"))[0]["answer"] == "pending"
+
+
+def test_doctor_names_the_games_not_begun_and_a_file_that_cannot_be_read(g: MailGames) -> None:
+    a_player(g)
+    opened(g)
+    send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")
+    r = g.pbem("doctor")
+    assert "ok   lobby: 1 open game, 1 challenge waiting; who may challenge by mail: players" in r.stdout.splitlines()
+    (g.root / "lobby" / "g1.yaml").write_text("format: 9\n")
+    r = g.pbem("doctor")
+    assert r.exit_code == 1
+    assert ("FAIL lobby: lobby/g1.yaml cannot be read: players can neither join nor answer there (restore it from "
+            "git, or remove it)") in r.stdout.splitlines()
