@@ -55,12 +55,25 @@ class Commit:
     subject: str
 
 
-def game_commits(root: Path, game: str) -> list[Commit]:
-    """The commits of one game's folder, newest first ([] where there is no git history)."""
+SINCE_MARGIN = 2 * 86400  # seconds before a game's start that its history is looked for (clocks differ)
+
+
+def game_commits(root: Path, game: str, created: str | None = None) -> list[Commit]:
+    """The commits of one game's folder, newest first ([] where there is no git history). With
+    `created` (the game's start), git stops walking the history a little before it: a host's older
+    history, of games long over, is not read for a newer game."""
     if not (root / ".git").exists():
         return []
+    since = []
+    if created:
+        from pbem.deadlines import moment
+
+        try:
+            since = [f"--since={int(moment(created).timestamp()) - SINCE_MARGIN}"]
+        except ValueError:
+            since = []
     try:
-        argv, child = dies_with_pbem(["git", "log", "--format=%H%x00%s", "--", f"{game}/"])
+        argv, child = dies_with_pbem(["git", "log", "--format=%H%x00%s", *since, "--", f"{game}/"])
         r = subprocess.run(argv, cwd=root, capture_output=True, text=True, **child)
     except OSError:
         return []
@@ -340,7 +353,7 @@ def write_game(gd: GamesDir, state: dict[str, Any], out: Path, commit_url: str |
     game = state["game"]
     info = describe(state)
     finished = state["status"] == "finished"
-    pages, pictures = game_pages(state, game_commits(gd.root, game), lang)
+    pages, pictures = game_pages(state, game_commits(gd.root, game, state.get("created")), lang)
     folder = out / game
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.iterdir():  # what an earlier archive wrote (a rollback leaves fewer turns)

@@ -257,12 +257,16 @@ class Built:
     parts: dict[str, float] = field(default_factory=dict)
 
 
-def build(root: Path, games: int, commits: int, seeds: list[Seed], start: int = 1_600_000_000) -> Built:
+def build(root: Path, games: int, commits: int, seeds: list[Seed], start: int | None = None) -> Built:
     """A games dir at `root` with `games` games and `commits` commits of history (at least one a
     game: the one that made it) on top of the first, which adds .gitignore: round r commits the r-th
     change of each game that has one more, the last of each game writes the files on disk. The pack
     holds the objects; git makes the index from HEAD."""
     assert commits >= games, "each game needs the commit that made it"
+    if start is None:  # the history begins as the games do: each game's commits span all of it
+        from pbem.deadlines import moment
+
+        start = int(moment(seeds[0].body["created"]).timestamp())
     t0 = time.perf_counter()
     parts: dict[str, float] = {}
     width = max(5, len(str(games - 1)))

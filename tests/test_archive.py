@@ -393,3 +393,27 @@ def test_game_record_is_plain_data(finished) -> None:
     assert text.endswith(dump_yaml(record))
     assert "@example.org" not in text and "token" not in text
     assert json.loads(json.dumps(record)) == record
+
+
+def test_a_games_commits_are_read_from_a_little_before_it_began(tmp_path: Path) -> None:
+    """git stops walking the history two days before the game's start: commits of the game made
+    within that margin (a clock set back) are found, and a commit older than the margin is not looked at."""
+    import os
+    import subprocess
+
+    root = tmp_path / "games"
+    (root / "g1").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+
+    def commit(stamp: str, text: str) -> None:
+        (root / "g1" / "state.yaml").write_text(text)
+        subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+        env = {**os.environ, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
+        subprocess.run(["git", "commit", "-q", "-m", f"g1: turn {text}: x"], cwd=root, check=True, env=env)
+
+    commit("2026-01-01T00:00:00+00:00", "1")  # long before
+    commit("2026-03-09T12:00:00+00:00", "2")  # a day before the recorded start: a clock set back
+    commit("2026-03-12T00:00:00+00:00", "3")
+    assert [c.subject for c in archive.game_commits(root, "g1", "2026-03-10T12:00:00Z")] == \
+        ["g1: turn 3: x", "g1: turn 2: x"]
+    assert len(archive.game_commits(root, "g1")) == 3
