@@ -389,10 +389,12 @@ class ImapWatch:
                 imap.logout()
 
 
-class MaildirWatch:
-    """A Maildir, looked at every `poll` seconds: a stat of new/ and cur/, and only when either changed
-    (or changed so recently that its mtime cannot tell) a list of their names. Mail is new when its
-    name (without the flags) was not there when the last run began."""
+class LocalWatch:
+    """A mailbox on disk, looked at every `poll` seconds: a stat (`_signature`), and only when it
+    changed (or changed so recently that its mtime cannot tell) a list of what it holds (`_contents`).
+    Mail is new when it was not there when the last run began."""
+
+    kind = ""
 
     def __init__(self, path: Path, stopper: Stopper, poll: float) -> None:
         self.path, self.stopper, self.poll = path, stopper, poll
@@ -400,12 +402,46 @@ class MaildirWatch:
         self.seen: Any = ()
 
     def describe(self) -> str:
-        return f"Maildir {self.path} (looked at every {self.poll:g}s)"
+        return f"{self.kind} {self.path} (looked at every {self.poll:g}s)"
 
     def open(self) -> None:
         pass
 
-    def _names(self) -> set[str]:
+    def _contents(self) -> set[str]:
+        raise NotImplementedError
+
+    def _signature(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def _mtimes(self, signature: tuple[Any, ...]) -> list[int]:
+        raise NotImplementedError
+
+    def snapshot(self) -> None:
+        self.known = self._contents()
+
+    def wait(self, wake: Wake) -> str:
+        while True:
+            signature = self._signature()
+            racy = any(time.time_ns() - mtime < RACY for mtime in self._mtimes(signature))
+            if signature != self.seen or racy:
+                self.seen = signature
+                if self._contents() - self.known:
+                    return "mail"
+            reason = wake()
+            if reason:
+                return reason
+            self.stopper.sleep(self.poll)
+
+    def close(self) -> None:
+        pass
+
+
+class MaildirWatch(LocalWatch):
+    """A Maildir: a stat of new/ and cur/, then their names (without the flags)."""
+
+    kind = "Maildir"
+
+    def _contents(self) -> set[str]:
         found: set[str] = set()
         for sub in ("new", "cur"):
             with contextlib.suppress(FileNotFoundError, NotADirectoryError):
@@ -422,42 +458,16 @@ class MaildirWatch:
                 out.append(None)
         return tuple(out)
 
-    def snapshot(self) -> None:
-        self.known = self._names()
-
-    def wait(self, wake: Wake) -> str:
-        while True:
-            signature = self._signature()
-            racy = any(s is not None and time.time_ns() - s[1] < RACY for s in signature)
-            if signature != self.seen or racy:
-                self.seen = signature
-                if self._names() - self.known:
-                    return "mail"
-            reason = wake()
-            if reason:
-                return reason
-            self.stopper.sleep(self.poll)
-
-    def close(self) -> None:
-        pass
+    def _mtimes(self, signature: tuple[Any, ...]) -> list[int]:
+        return [s[1] for s in signature if s is not None]
 
 
-class MboxWatch:
-    """An mbox file, looked at every `poll` seconds: a stat, and only when it changed its mails'
-    Message-IDs. Mail is new when its id was not in the file when the last run began."""
+class MboxWatch(LocalWatch):
+    """An mbox file: a stat, then its mails' Message-IDs."""
 
-    def __init__(self, path: Path, stopper: Stopper, poll: float) -> None:
-        self.path, self.stopper, self.poll = path, stopper, poll
-        self.known: set[str] = set()
-        self.seen: Any = ()
+    kind = "mbox"
 
-    def describe(self) -> str:
-        return f"mbox {self.path} (looked at every {self.poll:g}s)"
-
-    def open(self) -> None:
-        pass
-
-    def _ids(self) -> set[str]:
+    def _contents(self) -> set[str]:
         import hashlib
         import mailbox
 
@@ -484,24 +494,8 @@ class MboxWatch:
             return (None,)
         return (st.st_ino, st.st_size, st.st_mtime_ns)
 
-    def snapshot(self) -> None:
-        self.known = self._ids()
-
-    def wait(self, wake: Wake) -> str:
-        while True:
-            signature = self._signature()
-            racy = signature[0] is not None and time.time_ns() - signature[2] < RACY
-            if signature != self.seen or racy:
-                self.seen = signature
-                if self._ids() - self.known:
-                    return "mail"
-            reason = wake()
-            if reason:
-                return reason
-            self.stopper.sleep(self.poll)
-
-    def close(self) -> None:
-        pass
+    def _mtimes(self, signature: tuple[Any, ...]) -> list[int]:
+        return [] if signature[0] is None else [signature[2]]
 
 
 def mail_source(config: Config, stopper: Stopper, log: Log, poll: float) -> Source:

@@ -93,10 +93,14 @@ class Keyring:
     def __init__(self, secret: bytes) -> None:
         self._secret = secret
 
-    def key(self, game: str, player: str, generation: str, turn: int) -> str:
-        message = "\0".join(("pbem-reply-key", game, player, generation, str(turn))).encode("utf-8")
-        digest = hmac.new(self._secret, message, hashlib.sha256).digest()
+    def mac(self, *parts: str) -> str:
+        """KEY_CHARS base32 characters of HMAC-SHA256 under the secret over `parts` (the first names
+        what kind of key it is, so that no key of one kind is ever one of another)."""
+        digest = hmac.new(self._secret, "\0".join(parts).encode("utf-8"), hashlib.sha256).digest()
         return base64.b32encode(digest).decode("ascii").lower()[:KEY_CHARS]
+
+    def key(self, game: str, player: str, generation: str, turn: int) -> str:
+        return self.mac("pbem-reply-key", game, player, generation, str(turn))
 
     def seat_key(self, state: dict[str, Any], player: str, turn: int) -> str | None:
         """The key of `player`'s seat in a game at `turn` (None: the game has no such seat)."""

@@ -11,7 +11,6 @@ invitation to him waits, and an address that plays no game here gets at most one
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import hmac
 import re
@@ -214,12 +213,10 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
 def lobby_key(keys: Keyring, game: str, nonce: str, address: str) -> str:
     """The key of the lobby's mail about `game` to `address`: a reply with it comes from whoever
     received that mail. The entry's `nonce` makes a key worthless for a later entry of the same id."""
-    message = "\0".join(("pbem-lobby-key", game, nonce, address.lower())).encode("utf-8")
-    digest = hmac.new(keys._secret, message, hashlib.sha256).digest()
-    return base64.b32encode(digest).decode("ascii").lower()[:KEY_CHARS]
+    return keys.mac("pbem-lobby-key", game, nonce, address.lower())
 
 
-LOBBY_ID = re.compile(rf"^<pbem\.lobby\.([a-z0-9][a-z0-9_-]{{0,39}})\.([0-9a-f]{{1,16}})\.[0-9a-f]+@[^>]+>$")
+LOBBY_ID = re.compile(r"^<pbem\.lobby\.([a-z0-9][a-z0-9_-]{0,39})\.([0-9a-f]{1,16})\.[0-9a-f]+@[^>]+>$")
 NO_ENTRY = "0"  # the nonce of an answer about no entry (a refusal)
 
 
@@ -390,7 +387,6 @@ def _entry_for(work: Lobby, command: Command, kinds: tuple[str, ...]) -> dict[st
 
 def _carry_out(work: Lobby, command: Command, lang: str) -> str:
     gd, at, sender = work.gd, work.at, work.sender
-    config = work.config
     line = f"mail from {sender}: "
     if command.verb == "join":
         if command.game is None:
@@ -584,6 +580,3 @@ def open_lines(gd: GamesDir) -> list[dict[str, Any]]:
     return [{"game": e["game"], "title": get_ruleset(e["ruleset"]).title, "free": lobby.free_seats(e),
              "seats": e["seats"]} for e in lobby.entries(gd) if e["kind"] == lobby.OPEN and lobby.free_seats(e) > 0]
 
-
-def lapse_due(entry: dict[str, Any]) -> datetime | None:
-    return moment(entry["lapses"]) if entry.get("lapses") else None
