@@ -501,7 +501,17 @@ def _context(entry: dict[str, Any], lang: str) -> dict[str, Any]:
 
     rules = get_ruleset(entry["ruleset"])
     options = ", ".join(f"{k} {v}" for k, v in entry["options"].items() if len(rules.options.get(k, ())) > 1)
-    deadline = show_hours(entry["deadline"]["hours"]) if entry.get("deadline") else None
+    deadline = None
+    if entry.get("deadline"):
+        hours = entry["deadline"]["hours"]
+        if lang == "en":
+            deadline = show_hours(hours)
+        else:
+            from datetime import timedelta
+
+            from babel.dates import format_timedelta
+
+            deadline = format_timedelta(timedelta(hours=hours), threshold=2, locale=lang)
     return dict(title=rules.title, options=options, deadline=deadline, seats=entry["seats"],
                 seated=[s["name"] for s in entry["seated"]], free=lobby.free_seats(entry),
                 waiting=[i["email"] for i in lobby.pending(entry)], kind=entry["kind"],
