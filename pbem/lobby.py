@@ -200,7 +200,7 @@ def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, chal
               language: str | None, at: datetime) -> dict[str, Any]:
     """A player's challenge: he holds the first seat, each invitee's answer is awaited. Refused when
     the host's limits forbid it (see `check_invitations`)."""
-    invitees = list(dict.fromkeys(a.lower() for a in invitees))
+    invitees = list(dict.fromkeys(check_address(a) for a in invitees))
     if challenger.email in invitees:
         invitees.remove(challenger.email)
     if not invitees:
@@ -231,6 +231,49 @@ def check_invitations(gd: GamesDir, config: Config, by: str, invitees: list[str]
         if any(i["email"] == address and i["answer"] == PENDING for e in waiting for i in e["invited"]):
             raise LobbyError(N_("%(address)s has an invitation he has not answered yet; he can be invited again "
                                 "once he has answered it or it has lapsed"), address=address)
+
+
+TODAY_FILE = ("mail", "challenges-today.txt")  # the challenges made today: who made them, whom they invited
+
+
+def today(gd: GamesDir, day: str, by: str) -> tuple[dict[str, int], dict[str, int]]:
+    """How many challenges each address made on `day`, and every address `by` invited on it
+    (withdrawn or ended challenges count: the day's limits are never given back), how often."""
+    path = gd.root.joinpath(*TODAY_FILE)
+    made: dict[str, int] = {}
+    invited: dict[str, int] = {}
+    if path.is_file():
+        for line in path.read_text("utf-8").splitlines():
+            parts = line.split(" ")
+            if len(parts) >= 2 and parts[0] == day:
+                made[parts[1]] = made.get(parts[1], 0) + 1
+                if parts[1] == by:
+                    for address in parts[2:]:
+                        invited[address] = invited.get(address, 0) + 1
+    return made, invited
+
+
+def note_challenge(gd: GamesDir, day: str, by: str, invitees: list[str]) -> None:
+    """Count a challenge against its day's limits (older days are forgotten)."""
+    path = gd.root.joinpath(*TODAY_FILE)
+    kept = [line for line in (path.read_text("utf-8").splitlines() if path.is_file() else [])
+            if line.split(" ", 1)[0] >= day]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, "".join(f"{line}\n" for line in [*kept, " ".join([day, by, *invitees])]))
+
+
+ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                     r"@[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+")
+
+
+def check_address(address: str) -> str:
+    """An address a mail can go to (as written in a challenge), in lower case; a LobbyError naming it
+    when it is not one: plain letters of an address, at most 254 of them."""
+    if len(address) > 254 or not ADDRESS.fullmatch(address):
+        shown = address if len(address) <= 80 else address[:77] + "..."
+        raise LobbyError(N_("%(address)r is not an email address pbem can write to; nothing was sent"),
+                         address=shown)
+    return address.lower()
 
 
 def seat_entry(seat: Seat, at: datetime) -> dict[str, Any]:

@@ -6,6 +6,8 @@ nothing."""
 
 from __future__ import annotations
 
+import re
+
 import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -47,7 +49,9 @@ def replies(mails: list[Any]) -> list[Any]:
 
 
 def mail_lines(output: str) -> list[str]:
-    return [line for line in output.splitlines() if line.startswith("mail ")]
+    """The run's lines about mail, without the game each names first (`m1: mail from ...`)."""
+    lines = [re.sub(r"^[a-z0-9][a-z0-9_-]*: (?=mail )", "", line) for line in output.splitlines()]
+    return [line for line in lines if line.startswith("mail ")]
 
 
 def answer(g: MailGames, player: str, body: str, reply_to: Any = None, only_in_reply_to: bool = False,
@@ -114,9 +118,11 @@ STRANGER = ("could not be used.\n\n"
 
 # -- 1. no token in any message ----------------------------------------------------------------------------
 
-def test_a_token_reaches_no_message_git_console_or_reply(g: MailGames) -> None:
+def test_a_token_reaches_no_message_git_console_or_reply(g: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
     """Broken token lines in every form of mail: each is refused, saying which line is wrong, and no
-    piece of the token is in the console, the git history (commit messages and files) or any mail."""
+    piece of the token is in the console, the git history (commit messages and files) or any mail.
+    (More refusals in a row than a player makes in a day: the guard against auto-responders is raised.)"""
+    monkeypatch.setattr(mailrun, "REFUSALS_A_DAY", 100)
     tokens = g.new()
     player, turn = g.mover()
     token = tokens[player]
