@@ -56,18 +56,65 @@ def lobby_path(gd: GamesDir, game: str) -> Path:
     return gd.root / LOBBY_DIR / f"{game}.yaml"
 
 
+INDEX_FILE = ("mail", "lobby-index.json")  # the entries as last read, by the stamp of their file (out of git)
+_index: dict[str, dict[str, Any]] = {}  # per games dir, in this process
+
+
 def entries(gd: GamesDir) -> list[dict[str, Any]]:
-    """Every game not begun, by id."""
+    """Every game not begun, by id: read through an index of the entries kept beside them (an entry
+    is parsed again only when its file changed), so that a lobby of hundreds of entries costs a look
+    at each file's stamp, not a parse of each."""
+    import copy
+    import json
+    import os
+
     folder = gd.root / LOBBY_DIR
     if not folder.is_dir():
         return []
+    root = str(gd.root.resolve())
+    index_path = gd.root.joinpath(*INDEX_FILE)
+    known = _index.get(root)
+    if known is None:
+        try:
+            known = json.loads(index_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            known = {}
+        if not isinstance(known, dict):
+            known = {}
+    fresh: dict[str, Any] = {}
+    changed = False
+    with os.scandir(folder) as found_files:
+        names = sorted(f.name for f in found_files if f.name.endswith(".yaml"))
     found = []
-    for path in sorted(folder.glob("*.yaml")):
-        if GAME_ID.match(path.stem):
+    for name in names:
+        game = name[:-len(".yaml")]
+        if not GAME_ID.match(game):
+            continue
+        try:
+            st = os.stat(folder / name)
+        except OSError:
+            continue
+        stamp = [st.st_size, st.st_mtime_ns]
+        kept = known.get(game)
+        if isinstance(kept, dict) and kept.get("stamp") == stamp and isinstance(kept.get("entry"), dict):
+            entry = kept["entry"]
+        else:
             try:
-                found.append(load(gd, path.stem))
+                entry = load(gd, game)
             except PbemError:
                 continue  # a broken entry: `pbem doctor` and `pbem status` name it
+            changed = True
+        fresh[game] = {"stamp": stamp, "entry": entry}
+        found.append(copy.deepcopy(entry))
+    changed = changed or set(fresh) != set(known)
+    _index[root] = fresh
+    from pbem.mail.addresses import writing_allowed
+
+    if changed and index_path.parent.is_dir() and writing_allowed():
+        try:
+            write_atomic(index_path, json.dumps(fresh, sort_keys=True, default=str), durable=False)
+        except OSError:
+            pass  # the index is a help, never a need
     return found
 
 
@@ -410,8 +457,10 @@ def start(gd: GamesDir, config: Config, entry: dict[str, Any], postman: Any = No
 
 
 def describe(entry: dict[str, Any]) -> str:
-    """One line for the GM: what the entry waits for."""
+    """One line for the GM: what the entry waits for (control characters written out)."""
+    from pbem.visible import visible
+
     if entry["kind"] == OPEN:
         return f"open: {len(entry['seated'])} of {entry['seats']} seats taken"
     waiting = ", ".join(i["email"] for i in pending(entry))
-    return f"challenge of {entry['by']}: waiting for {waiting or 'nobody'}; lapses {entry.get('lapses', '-')}"
+    return visible(f"challenge of {entry['by']}: waiting for {waiting or 'nobody'}; lapses {entry.get('lapses', '-')}")

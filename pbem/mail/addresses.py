@@ -37,6 +37,11 @@ _memory: dict[str, dict[str, Any]] = {}  # per games dir: the index as last read
 _read_only = [0]  # > 0: the index is not written (a dry run changes no file)
 
 
+def writing_allowed() -> bool:
+    """Whether an index may be written now (not in a dry run)."""
+    return not _read_only[0]
+
+
 @contextmanager
 def reading_only() -> Iterator[None]:
     """Look up addresses without writing the index (for a dry run)."""

@@ -30,6 +30,7 @@ from pbem.mail.incoming import Incoming, addressed_to
 from pbem.mail.proof import LOBBY, Proof, allows
 from pbem.mail.seats import Proven
 from pbem.store import GAME_ID, GamesDir, write_atomic
+from pbem.visible import CONTROLS, visible  # noqa: F401 (the run reads them here too)
 
 # the words of each command, with the language they are in (None: several)
 # (English words are every language's: they choose none)
@@ -428,6 +429,7 @@ def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Comman
         from pbem.report import refusal_text
 
         message = exc.text(lang) if isinstance(exc, lobby.LobbyError) else refusal_text(str(exc), lang, None)
+        message = without_paths(message, gd)
         told = work.answer(command.game or "lobby", NO_ENTRY, "common/lobby-refused.txt.j2",
                            N_("your mail could not be used"), lang, message=message, words=command.words)
         return f"mail from {mail.sender}: refused '{command.verb}': {exc}" + ("" if told else " (not answered: "
@@ -591,14 +593,11 @@ NEEDS_PROOF = N_("%(said)r changes a seat or sends mail to others, so it counts 
                  "sent you (a report, or a mail about the game), or with your token: reply to this mail with it")
 JOIN_BY_REPLY = N_("to take a seat in game %(game)s, reply to this mail with '%(said)s': pbem seats nobody on "
                    "a mail it cannot tell is yours")
-CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def visible(text: str) -> str:
-    """`text` with its control characters and bidirectional controls written out (`\\x1b`,
-    `\\u202e`), so that text from a mail never steers a terminal or turns a line around."""
-    return CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                        else f"\\u{ord(m.group()):04x}", text)
+def without_paths(text: str, gd: GamesDir) -> str:
+    """`text` without the games dir's path (a refusal names no folder of the host)."""
+    for root in sorted({str(gd.root.resolve()), str(gd.root)}, key=len, reverse=True):
+        text = text.replace(f" in {root}", "").replace(root, "the games dir")
+    return text
 
 
 class Silent(PbemError):

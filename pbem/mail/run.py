@@ -24,7 +24,7 @@ from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
 from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, split_key, thread_id, thread_of
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
-from pbem.mail.lobby import handle_lobby, open_lines, visible
+from pbem.mail.lobby import CONTROLS, handle_lobby, open_lines, visible
 from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
@@ -43,6 +43,7 @@ REFUSALS_A_DAY = 5  # refused mails in a row from one address in a day: the next
 SAME_REFUSED = 2  # times the same text may be refused from one address (in a week) before it is not answered
 LOOPS_FILE = ("mail", "refused.txt")
 REFUSED_LINE = re.compile(r"mail from [^:]*: refused")
+LINE_GAME = re.compile(r"mail from [^:\s]*: ([a-z0-9][a-z0-9_-]{0,39})(?=:| turn | sent ahead| any time)")
 
 
 def thread_key(mail: Incoming) -> str:
@@ -374,6 +375,9 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
         # each line names the game it is about first (a GM reads the log of many games), and shows
         # no control character a mail brought (the console and the commit message read it)
         about = about or game
+        if about is None:  # a lobby command's line names its entry after the sender
+            named = LINE_GAME.match(line)
+            about = named.group(1) if named else None
         intake.lines.append(visible(f"{about}: {line}" if about else line))
         intake.handled.append((key, aside, game, len(intake.lines) - 1))
 
@@ -399,6 +403,8 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
         why = not_for_pbem(mail, config)
         if why is None and len(mail.sender) > MAX_ADDRESS:
             why = f"its sender's address is {len(mail.sender)} characters long; an address has at most {MAX_ADDRESS}"
+        if why is None and CONTROLS.search(mail.sender):  # nothing pbem writes (a file, a commit) may hold them
+            why = "its sender's address holds control characters"
         conversation = (mail.sender, thread_key(mail))
         per_sender[conversation] += 1
         if why is None and per_sender[conversation] > MAX_REPLIES_PER_SENDER:
@@ -476,7 +482,8 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                 lang = seat_language(postman.config, return_to)
                 plays = games_lines(gd, mail.sender, lang, timezone_of(*return_to, postman.config) if return_to else None)
                 if plays:
-                    return answer_games(postman, mail, plays, hidden, seat, lang=lang)
+                    return answer_games(postman, mail, plays, hidden, seat, lang=lang,
+                                        once_a_day=not proof.address)  # nothing proves it his: as a stranger's
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
             message = hide_tokens(str(exc), hidden)
@@ -625,13 +632,14 @@ HOW_TO_REPLY = N_("Your mail names no game and carries no orders pbem can read. 
 
 def answer_games(postman: Postman, mail: Incoming, plays: list[dict[str, str]], hidden: list[str],
                  seat: tuple[dict[str, Any], str] | None, intro: str | None = HOW_TO_REPLY,
-                 lang: str | None = None) -> str:
-    """The `games` answer: the sender's games on this host (also what a fresh mail of his gets)."""
+                 lang: str | None = None, once_a_day: bool = False) -> str:
+    """The `games` answer: the sender's games on this host (also what a fresh mail of his gets, once
+    a day: `once_a_day`)."""
     lang = lang or seat_language(postman.config, seat)
-    reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, lang=lang,
-          intro=translator(lang).gettext(intro) if intro else intro,
-          open_games=open_lines(GamesDir(postman.config.root)))
-    return f"mail from {mail.sender}: answered with the player's games ({len(plays)})"
+    told = reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, lang=lang,
+                 intro=translator(lang).gettext(intro) if intro else intro,
+                 open_games=open_lines(GamesDir(postman.config.root)), once_a_day=once_a_day)
+    return f"mail from {mail.sender}: answered with the player's games ({len(plays)})" + NOT_TOLD * (not told)
 
 
 def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bool] = lambda game: True) -> list[str]:
