@@ -3,10 +3,13 @@
 
 Who wrote a mail is known by its key, never by its From: alone, which anyone can forge. Every mail of
 the lobby carries a key of its game and its recipient's address (as reports carry a seat's), and an
-answer to an invitation counts only with it. What a forged From can do is bounded so that pbem never
-becomes a way to mail strangers: only those pbem.yaml allows may challenge (by default, addresses that
-play here), one address may have a few unanswered challenges, nobody is invited again while an
-invitation to him waits, and an address that plays no game here gets at most one answer a day.
+answer to an invitation counts only with it. Every act that mails someone else or changes a seat
+needs a key of a mail pbem sent the sender's address, or his token (`pbem.mail.proof`); a fresh mail
+may only ask, and is answered to its sender once a day (a `join` is confirmed by a reply to that
+answer). What a proven sender can do is bounded too: only those pbem.yaml allows may challenge (by
+default, addresses that play here), one address may have a few unanswered challenges and make a few a
+day (withdrawn ones count), nobody is invited again while an invitation to him waits, and the host
+mails at most `lobby.strangers_per_day` addresses that never wrote to it a day.
 """
 
 from __future__ import annotations

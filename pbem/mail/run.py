@@ -24,7 +24,7 @@ from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
 from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, split_key, thread_id, thread_of
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
-from pbem.mail.lobby import CONTROLS, handle_lobby, open_lines, visible
+from pbem.mail.lobby import CONTROLS, handle_lobby, open_lines, visible, without_paths
 from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
@@ -376,8 +376,11 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
         # no control character a mail brought (the console and the commit message read it)
         about = about or game
         if about is None:  # a lobby command's line names its entry after the sender
+            from pbem.lobby import exists as in_lobby
+
             named = LINE_GAME.match(line)
-            about = named.group(1) if named else None
+            if named and (gd.exists(named.group(1)) or in_lobby(gd, named.group(1))):
+                about = named.group(1)
         intake.lines.append(visible(f"{about}: {line}" if about else line))
         intake.handled.append((key, aside, game, len(intake.lines) - 1))
 
@@ -486,7 +489,7 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                                         once_a_day=not proof.address)  # nothing proves it his: as a stranger's
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
-            message = hide_tokens(str(exc), hidden)
+            message = without_paths(hide_tokens(str(exc), hidden), gd)  # no folder of the host in a mail
             if proven is not None and lines:  # a reply of his own lines: what he may send now
                 state = gd.load(proven.game)
                 lang = language_of(state, proven.player, postman.config)
