@@ -438,7 +438,7 @@ def test_a_dry_run_says_what_a_lobby_command_would_do_and_does_nothing(g: MailGa
     g.inbox.deliver(player_mail("ben@x.test", "new chess with a@b.test"))
     r = g.pbem("advance", "--dry-run")
     assert mail_lines(r.output.replace("(dry run) ", "")) == [
-        "mail from ann@x.test: would carry out 'join g1'",
+        "mail from ann@x.test: would ask to confirm 'join g1' by a reply",
         "mail from ben@x.test: would be refused: 'chess' is not a game pbem plays; choose one of: florenz, medici, "
         "medici-strozzi, medina"]
     assert lobby.load(g.gd, "g1")["seated"] == [] and g.outbox.new() == []

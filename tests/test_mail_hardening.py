@@ -553,7 +553,7 @@ def test_preview_inbox_says_what_a_run_would_do_and_changes_nothing(pbem: Pbem, 
         g.inbox.deliver(raw)
     g.outbox.new()
     before = everything(g.root)
-    lines = mailrun.preview_inbox(g.gd, load_config(g.root))
+    lines = mail_lines("\n".join(mailrun.preview_inbox(g.gd, load_config(g.root))))
     assert everything(g.root) == before
     me = address(player)
     assert lines == [
@@ -591,7 +591,7 @@ def test_preview_inbox_counts_a_replaced_order(g: MailGames) -> None:
     tf.write_text(turn_file("m1", player, tokens[player], turn, [g.pbem.show("m1", player)["legal_orders"][1]]))
     assert g.pbem("submit", str(tf)).exit_code == 0
     assert mailrun.preview_inbox(g.gd, load_config(g.root)) == [
-        f"mail from {address(player)}: m1 turn {turn}: would queue {orders[0]} (replacing the orders queued before)"]
+        f"m1: mail from {address(player)}: m1 turn {turn}: would queue {orders[0]} (replacing the orders queued before)"]
 
 
 # -- 9. every mail at 72 columns, and orders written inside the quote --------------------------------------------

@@ -29,7 +29,7 @@ from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, 
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
-from pbem.mail.proof import Proof, check_command_allowed, check_orders_allowed, prove
+from pbem.mail.proof import LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, prove
 from pbem.mail.seats import Proven, example_orders, proven_seat, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
@@ -659,6 +659,11 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
     lines: list[str] = []
     seen = seen_ids(gd)
     per_sender: Counter[tuple[str, str]] = Counter()
+    about: str | None = None
+
+    def add(line: str) -> None:  # as a run's line: the game first
+        lines.append(f"{about}: {line}" if about else line)
+
     for key, raw in peek_inbox(config):
         if len(raw) > config.max_mail_bytes:
             if mine(None):
@@ -671,10 +676,11 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
             if mine(None):
                 lines.append(f"mail {key}: would be set aside: it cannot be read ({type(exc).__name__})")
             continue
-        if not mine(game_of(mail)):
+        about = game_of(mail)
+        if not mine(about):
             continue
         if mail.message_id in seen:
-            lines.append(f"mail {mail.message_id}: read before; would be taken out of the inbox")
+            add(f"mail {mail.message_id}: read before; would be taken out of the inbox")
             continue
         seen.add(mail.message_id)
         why = not_for_pbem(mail, config)
@@ -682,10 +688,10 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
         if why is None and per_sender[(mail.sender, thread_key(mail))] > MAX_REPLIES_PER_SENDER:
             why = f"more than {MAX_REPLIES_PER_SENDER} mails from {mail.sender} in one run in one thread (a loop?)"
         if why:
-            lines.append(f"mail from {mail.sender or '?'}: would be set aside: {why}")
+            add(f"mail from {mail.sender or '?'}: would be set aside: {why}")
             continue
         if mail.doubt:
-            lines.append(f"mail from {mail.sender}: would be refused as a stranger's: {mail.doubt}")
+            add(f"mail from {mail.sender}: would be refused as a stranger's: {mail.doubt}")
             continue
         hidden = tokens_in(mail)
         turnfile = None
@@ -696,13 +702,13 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
             try:
                 check_command_allowed(proof, command)
             except PbemError as exc:
-                lines.append(f"mail from {mail.sender}: would be refused: {exc}")
+                add(f"mail from {mail.sender}: would be refused: {exc}")
                 continue
-            lines.append(f"mail from {mail.sender}: {proven.game}: would answer '{command}'")
+            add(f"mail from {mail.sender}: {proven.game}: would answer '{command}'")
             continue
         said = preview_lobby(gd, config, mail, proof)
         if said is not None:
-            lines.append(said)
+            add(said)
             continue
         try:
             turnfile, data = orders_in(mail, proven)
@@ -711,16 +717,16 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
             done, _ = check_submission(gd, data, mail.sender,
                                        proven=(proven.game, proven.player) if proven is not None else None)
         except AuthError:
-            lines.append(f"mail from {mail.sender}: would be refused (not a player's address with his token)")
+            add(f"mail from {mail.sender}: would be refused (not a player's address with his token)")
             continue
         except PbemError as exc:
             seat = sender_seat(gd, mail, turnfile)
             secrets = hidden + (game_tokens_in(mail, seat[0]) if seat is not None else [])
-            lines.append(f"mail from {mail.sender}: would be refused: "
+            add(f"mail from {mail.sender}: would be refused: "
                          f"{hide_tokens(str(exc), secrets).splitlines()[0]}")
             continue
         except Exception as exc:  # as a run would: set aside, the error shown without tokens
-            lines.append(f"mail from {mail.sender}: would be set aside: it could not be handled "
+            add(f"mail from {mail.sender}: would be set aside: it could not be handled "
                          f"({type(exc).__name__}: {hide_tokens(str(exc), hidden)})")
             continue
         orders = ", ".join(hide_tokens(order_text(o), hidden) for o in done.orders)
@@ -730,8 +736,8 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
         if done.reports is not None:
             what.append(f"would set reports {done.reports}")
         also = " (replacing the orders queued before)" if done.replaced else ""
-        lines.append(f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}")
-    return lines
+        add(f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}")
+    return [visible(line) for line in lines]
 
 
 def preview_lobby(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) -> str | None:
@@ -746,6 +752,10 @@ def preview_lobby(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) ->
         return f"mail from {mail.sender}: would be refused: {exc}"
     if command is None or command.verb in ANSWERS and proven is not None and not proof.lobby:
         return None
+    if command.verb == "join" and not allows(proof, LOBBY) and (command.game or "") not in proof.lobby:
+        return f"mail from {mail.sender}: would ask to confirm '{command.words}' by a reply"
+    if command.verb not in ("join", *ANSWERS) and not allows(proof, LOBBY):
+        return f"mail from {mail.sender}: would be refused: '{command.words}' counts only in a reply to a mail pbem sent"
     return f"mail from {mail.sender}: would carry out '{command.words}'"
 
 
