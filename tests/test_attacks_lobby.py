@@ -257,3 +257,32 @@ def test_r11_games_with_750_open_challenges_is_fast(g: MailGames) -> None:
     assert took < 3.0, took
     print(f"a run answering 'games' with 750 open games: {took:.2f} s")
     assert "o749" in sent[0].get_body(("plain",)).get_content()
+
+
+def test_lb4_withdraw_gives_back_no_limit_of_the_day(g: MailGames) -> None:
+    """LB4: a player's challenges, each withdrawn at once, to new addresses each time: the day allows
+    twice `lobby.invitations` (6) challenges, withdrawn ones counted; the seventh is refused."""
+    report = g.last_report("anna")
+    made = 0
+    for n in range(8):
+        lines, sent, _ = run(g, reply(report, "anna@players.test", f"new medici with p{n}@x.test, q{n}@x.test"))
+        if any("challenged" in line for line in lines):
+            made += 1
+            run(g, reply(report, "anna@players.test", f"withdraw {lobby.entries(g.gd)[0]['game']}"))
+        last = lines
+    assert made == 6
+    assert last == ["m0: mail from anna@players.test: refused 'new': you have made 6 challenges today, the most this "
+                    "host allows in a day (withdrawn ones count too); try again tomorrow"]
+
+
+def test_j5_pbem_status_shows_a_lobby_entrys_control_characters_written_out(g: MailGames) -> None:
+    """J5: an entry written before addresses were checked (or by hand), with ESC and U+202E in an
+    invitee's address: `pbem status` writes them out."""
+    report = g.last_report("anna")
+    run(g, reply(report, "anna@players.test", "new medici with dan@x.test, eve@x.test"))
+    path = g.root / "lobby" / "medici-1.yaml"
+    path.write_text(path.read_text("utf-8").replace("dan@x.test", '"d\\e[2Jan\\u202e@x.test"'), "utf-8")
+    r = g.pbem("status")
+    assert r.exit_code == 0, r.output
+    assert "\x1b" not in r.output and "\u202e" not in r.output
+    assert "d\\x1b[2Jan\\u202e@x.test" in r.output
