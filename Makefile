@@ -12,7 +12,7 @@ install: $(STAMP) fonts
 
 # The venv is made anew whenever the lock (or pyproject.toml) changes, so it holds the locked packages
 # and nothing else; pbem itself is installed editable from the checkout, built with the locked setuptools.
-$(STAMP): $(LOCK) pyproject.toml
+$(STAMP): $(LOCK) pyproject.toml setup.py
 	$(PYTHON) -m venv --clear $(VENV)
 	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation --no-index -e .

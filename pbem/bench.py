@@ -293,13 +293,16 @@ def phone_reply(answered: Any, sender: str, own: str, serial: int) -> bytes:
 
 
 def play_by_replies(root: Path, way: str = "reply", players: int = 4, seed: str = REPLY_SEED,
-                    days: int | None = None, limit: int = 2000) -> ReplyPlay:
+                    days: int | None = None, limit: int = 2000,
+                    command: Callable[[list[str], str | None], str] | None = None) -> ReplyPlay:
     """Bots play a Medici game by mail through the `pbem` command (a Maildir inbox and an outbox of
     files in the games dir): for each decision the mover's bot picks a legal order, he replies to the
     latest mail pbem sent him with it (`way` "reply": the order alone; "token": between the marker
     lines, below his token, as the report's order block asks), and `pbem advance` runs. A refused
     mail is counted and the mover tries the next legal order; a decision no mail answers is moved
-    on by a turn file. `days`: stop when this many days are played (None: to the end)."""
+    on by a turn file. `days`: stop when this many days are played (None: to the end). `command`
+    runs `pbem` with its arguments (and standard input) and returns what it printed (default: this
+    process's pbem); a pbem.yaml already in `root` is kept."""
     import email
     import email.policy
     import json
@@ -311,12 +314,15 @@ def play_by_replies(root: Path, way: str = "reply", players: int = 4, seed: str 
     from pbem.report import BEGIN, END
 
     root.mkdir(parents=True, exist_ok=True)
-    (root / "pbem.yaml").write_text(dump_yaml({"gm": {"name": "Game Master", "address": REPLY_GM},
-                                               "inbox": {"type": "maildir", "path": "mail/inbox"},
-                                               "outbox": {"type": "files", "path": "mail/outbox"}}))
+    if not (root / "pbem.yaml").exists():
+        (root / "pbem.yaml").write_text(dump_yaml({"gm": {"name": "Game Master", "address": REPLY_GM},
+                                                   "inbox": {"type": "maildir", "path": "mail/inbox"},
+                                                   "outbox": {"type": "files", "path": "mail/outbox"}}))
     runner = CliRunner()
 
     def pbem(*args: str, input: str | None = None) -> str:
+        if command is not None:
+            return command([*args, "--games-dir", str(root)], input)
         r = runner.invoke(pbem_main, [*args, "--games-dir", str(root)], input=input)
         if r.exit_code != 0:
             raise RuntimeError(f"pbem {args[0]} failed ({r.exit_code}): {r.output}") from r.exception
