@@ -136,6 +136,25 @@ def moment_text(when: datetime, lang: str = DEFAULT_LANGUAGE, zone: str | None =
     return f"{date}, {time} {zone_name}".replace("\u202f", " ").replace("\xa0", " ")
 
 
+def duration_text(hours: float, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A length of time for reading, in pbem's own form and the reader's words: whole days as days
+    (`2 Tage`), else whole hours (`36 uur`), else minutes. English keeps the short form pbem always
+    wrote (`2d`, `36h`, `90m`)."""
+    if lang == DEFAULT_LANGUAGE:
+        from pbem.deadlines import show_hours
+
+        return show_hours(hours)
+    words = translator(lang)
+    if hours >= 24 and hours % 24 == 0:
+        n = int(hours // 24)
+        return words.ngettext("%(num)d day", "%(num)d days", n) % {"num": n}
+    if hours == int(hours):
+        n = int(hours)
+        return words.ngettext("%(num)d hour", "%(num)d hours", n) % {"num": n}
+    n = int(round(hours * 60))
+    return words.ngettext("%(num)d minute", "%(num)d minutes", n) % {"num": n}
+
+
 def number_text(value: int | float, lang: str = DEFAULT_LANGUAGE) -> str:
     """A number for reading (`1,000`, `1.000`); English keeps the plain digits pbem always wrote."""
     if lang == DEFAULT_LANGUAGE:

@@ -165,6 +165,18 @@ def test_a_moment_of_another_year_names_its_year() -> None:
         "Donnerstag, 26. November 2026, 18:00 MEZ"
 
 
+@pytest.mark.parametrize("hours, lang, text", [
+    (48, "en", "2d"), (36, "en", "36h"), (1.5, "en", "90m"),  # as pbem always wrote it
+    (48, "de", "2 Tage"), (24, "de", "1 Tag"), (36, "de", "36 Stunden"), (1, "de", "1 Stunde"), (1.5, "de", "90 Minuten"),
+    (168, "nl", "7 dagen"), (24, "nl", "1 dag"), (36, "nl", "36 uur"), (1, "nl", "1 uur"), (0.5, "nl", "30 minuten"),
+    (60, "de", "60 Stunden"),  # never rounded to days
+])
+def test_a_length_of_time_in_pbems_own_form_and_the_readers_words(hours: float, lang: str, text: str) -> None:
+    from pbem.i18n import duration_text
+
+    assert duration_text(hours, lang) == text
+
+
 def test_every_language_and_zone_name_is_checked() -> None:
     assert LANGUAGES == ("en", "de", "nl")
     assert check_timezone("Europe/Berlin") == "Europe/Berlin"
