@@ -155,13 +155,23 @@ def duration_text(hours: float, lang: str = DEFAULT_LANGUAGE) -> str:
     return words.ngettext("%(num)d minute", "%(num)d minutes", n) % {"num": n}
 
 
+# How a language groups a number's thousands and marks its decimals (pbem's own, as German and Dutch
+# write them; not whatever the Babel of the day prints).
+_NUMBER_MARKS = {"de": (".", ","), "nl": (".", ",")}
+
+
 def number_text(value: int | float, lang: str = DEFAULT_LANGUAGE) -> str:
-    """A number for reading (`1,000`, `1.000`); English keeps the plain digits pbem always wrote."""
+    """A number for reading (`1.000` in German and Dutch, at most three decimals: `1.234,5`); English
+    keeps the plain digits pbem always wrote."""
     if lang == DEFAULT_LANGUAGE:
         return str(value)
-    from babel.numbers import format_decimal
-
-    return format_decimal(value, locale=lang)
+    group, point = _NUMBER_MARKS.get(lang, (",", "."))
+    if isinstance(value, float) and not value.is_integer():
+        written = f"{value:,.3f}".rstrip("0").rstrip(".")
+    else:
+        written = f"{int(value):,}"
+    whole, _, decimals = written.partition(".")
+    return whole.replace(",", group) + (point + decimals if decimals else "")
 
 
 @cache

@@ -177,6 +177,16 @@ def test_a_length_of_time_in_pbems_own_form_and_the_readers_words(hours: float, 
     assert duration_text(hours, lang) == text
 
 
+@pytest.mark.parametrize("value, lang, text", [
+    (1234567, "en", "1234567"), (1234567, "de", "1.234.567"), (1234, "nl", "1.234"), (999, "de", "999"),
+    (-4500, "nl", "-4.500"), (1234.5, "de", "1.234,5"), (2.0, "nl", "2"), (0.12345, "de", "0,123"),
+])
+def test_a_number_in_pbems_own_form_for_each_language(value: float, lang: str, text: str) -> None:
+    from pbem.i18n import number_text
+
+    assert number_text(value, lang) == text
+
+
 def test_every_language_and_zone_name_is_checked() -> None:
     assert LANGUAGES == ("en", "de", "nl")
     assert check_timezone("Europe/Berlin") == "Europe/Berlin"
