@@ -93,11 +93,29 @@ def timezone_of(state: dict[str, Any] | None, player: str | None, config: Any = 
     return own or getattr(config, "timezone", None)
 
 
-# The forms pbem writes a moment in, its own (not the newest the Babel of the day prints): the date
-# without and with its year, and the time. Babel gives only the names of days and months, and AM/PM.
-_DATE_FORMS = {"en": ("EEEE, MMMM d", "EEEE, MMMM d, y"), "de": ("EEEE, d. MMMM", "EEEE, d. MMMM y"),
-               "nl": ("EEEE d MMMM", "EEEE d MMMM y")}
-_TIME_FORMS = {"en": "h:mm a", "de": "HH:mm", "nl": "HH:mm"}
+# The forms pbem writes a moment in, its own (not what the Babel of the day prints): the date without
+# and with its year, the time, and the names of the days (Monday first) and months.
+_DATE_FORMS = {"en": ("{weekday}, {month} {day}", "{weekday}, {month} {day}, {year}"),
+               "de": ("{weekday}, {day}. {month}", "{weekday}, {day}. {month} {year}"),
+               "nl": ("{weekday} {day} {month}", "{weekday} {day} {month} {year}")}
+_DAY_NAMES = {"en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+              "de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
+              "nl": ("maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag")}
+_MONTH_NAMES = {"en": ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                       "October", "November", "December"),
+                "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
+                       "Oktober", "November", "Dezember"),
+                "nl": ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september",
+                       "oktober", "november", "december")}
+
+
+def _time_of_day(local: datetime, lang: str) -> str:
+    """`5:00 PM` in English, `17:00` in German and Dutch."""
+    if lang == DEFAULT_LANGUAGE:
+        return f"{local.hour % 12 or 12}:{local.minute:02d} {'AM' if local.hour < 12 else 'PM'}"
+    return f"{local.hour:02d}:{local.minute:02d}"
+
+
 # A zone's abbreviation as a language writes it where it is not the zone data's (German: MEZ, MESZ).
 _ZONE_WORDS = {"de": {"CET": "MEZ", "CEST": "MESZ"}}
 
@@ -124,16 +142,15 @@ def moment_text(when: datetime, lang: str = DEFAULT_LANGUAGE, zone: str | None =
     (`2026-11-26T17:00:00Z`), as pbem has always written it."""
     if lang == DEFAULT_LANGUAGE and zone is None:
         return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    from babel.dates import format_datetime
-
     tz = zone_info(zone) if zone else timezone.utc
     local = when.astimezone(tz)
     this_year = (now or datetime.now(timezone.utc)).astimezone(tz).year
-    forms = _DATE_FORMS.get(lang, _DATE_FORMS[DEFAULT_LANGUAGE])
-    date = format_datetime(local, forms[local.year != this_year], tzinfo=tz, locale=lang)
-    time = format_datetime(local, _TIME_FORMS.get(lang, _TIME_FORMS[DEFAULT_LANGUAGE]), tzinfo=tz, locale=lang)
+    words = lang if lang in _DATE_FORMS else DEFAULT_LANGUAGE
+    date = _DATE_FORMS[words][local.year != this_year].format(
+        weekday=_DAY_NAMES[words][local.weekday()], day=local.day, month=_MONTH_NAMES[words][local.month - 1],
+        year=local.year)
     zone_name = "UTC" if zone in (None, "UTC", "Etc/UTC") else zone_text(local, lang)
-    return f"{date}, {time} {zone_name}".replace("\u202f", " ").replace("\xa0", " ")
+    return f"{date}, {_time_of_day(local, words)} {zone_name}"
 
 
 def duration_text(hours: float, lang: str = DEFAULT_LANGUAGE) -> str:

@@ -134,6 +134,20 @@ def test_a_summer_moment_names_the_summer_time(lang: str, zone: str, text: str) 
     assert moment_text(datetime(2026, 6, 21, 12, 0, tzinfo=timezone.utc), lang, zone, NOW) == text
 
 
+def test_a_moment_and_a_number_are_written_without_babel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Their forms and words are pbem's own: no Babel version can change them."""
+    import sys
+
+    from pbem.i18n import number_text
+
+    for module in ("babel.dates", "babel.numbers"):
+        monkeypatch.setitem(sys.modules, module, None)  # importing it fails
+    assert moment_text(WHEN, "de", "Europe/Berlin", NOW) == "Donnerstag, 26. November, 18:00 MEZ"
+    assert moment_text(WHEN, "en", "Europe/London", datetime(2025, 1, 1, tzinfo=timezone.utc)) == \
+        "Thursday, November 26, 2026, 5:00 PM GMT"
+    assert number_text(1234.5, "nl") == "1.234,5"
+
+
 def test_the_zone_is_the_one_pbem_is_installed_with_not_the_machines(tmp_path: Path) -> None:
     """The machine's zone data says Europe/Berlin is Tokyo's time: the reader still gets Berlin's, from
     the tzdata package the lock pins."""
