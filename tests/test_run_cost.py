@@ -199,6 +199,7 @@ def test_the_bench_prints_each_goal_beside_its_figure_and_the_unit(capsys: pytes
     out = capsys.readouterr().out
     assert re.search(rf"pbem advance of one order in one game \(4-player Medici\) +\d+\.\d ms  goal +"
                      rf"{ONE_ORDER_GOAL_MS:.0f} ms  ratio \d+\.\d\d  (ok|over)", out), out
+    assert re.search(r"  its CPU \(all its processes, git too\) +\d+\.\d ms\n", out), out
     assert re.search(r"unit: C-YAML load \+ dump .* +\d+\.\d+ ms", out), out
     for what, goal in (("pictures", RUN_GOALS[True]), ("text alone", RUN_GOALS[False])):
         assert re.search(rf"pbem advance, 6 games, 1 order each, mail to files, {what} +\d+\.\d+ ms/game = "
