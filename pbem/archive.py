@@ -234,7 +234,7 @@ def board_when(turn: int, lang: str = DEFAULT_LANGUAGE) -> str:
 
 
 #: how an order came, as a turn's page says it
-MARKS = {"standing": N_("by standing order"), "premove": N_("sent ahead")}
+MARKS = {"standing": N_("by standing order"), "premove": N_("sent ahead"), "bot": N_("by the bot")}
 
 
 def _mark(entry: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str | None:

@@ -42,6 +42,8 @@ lobby:
                              # | a list of addresses and @domains
   invitations: 3             # unanswered challenges one address may have at once
   lapse: 7d                  # an invitation unanswered this long lapses
+  bots: true                 # who may start a game against bots (`new medici with bot, bot`):
+                             # true: whoever may challenge | false | players | anyone | a list
 
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:
@@ -90,6 +92,9 @@ class Config:
     lobby_create: str | list[str] = "players"
     lobby_invitations: int = 3  # unanswered challenges one address may have at once
     lobby_lapse_hours: float = 7 * 24  # an invitation unanswered this long lapses
+    # who may start a game against bots by mail: True (whoever lobby_create lets challenge), False, or
+    # a rule as lobby_create's
+    lobby_bots: bool | str | list[str] = True
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -142,6 +147,7 @@ def load_config(root: Path) -> Config:
     lobby = value.get("lobby", {})
     config.lobby_create = lobby.get("create", config.lobby_create)
     config.lobby_invitations = lobby.get("invitations", config.lobby_invitations)
+    config.lobby_bots = lobby.get("bots", config.lobby_bots)
     if "lapse" in lobby:
         from pbem.deadlines import parse_duration
 

@@ -33,6 +33,7 @@ from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
+from pbem.tablebots import is_bot
 
 SEEN_FILE = ("mail", "seen.txt")
 MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one run look like a loop
@@ -146,6 +147,8 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
     game, turn = state["game"], state["engine"]["turn"]
     sent = state.get("reminders", {}).get(str(turn), 0)  # a turn reminded again (after a pause) gets new mail
     for player in player_names(state):
+        if is_bot(state, player):
+            continue  # bots get no mail
         name, address = player_address(state, player)
         lang = language_of(state, player, config)
         _ = translator(lang).gettext
