@@ -409,6 +409,9 @@ def write_archive(gd: GamesDir, games: list[str] | None, out: Path, commit_url: 
             except PbemError:
                 continue
     (target / "index.html").write_text(render("index.html.j2", lang, games=listed), "utf-8")
+    from pbem.standings import standings
+
+    (target / "standings.html").write_text(render("standings.html.j2", lang, tables=standings(gd)), "utf-8")
     (target / "style.css").write_text(render("style.css.j2", lang), "utf-8")
     return done, problems
 

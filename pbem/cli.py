@@ -775,6 +775,31 @@ def rollback(gd: GamesDir, game: str, to_turn: int) -> None:
     click.echo(f"{game}: back at turn {to_turn}; {len(holder['undone'])} order(s) undone and kept for the record.")
 
 
+@main.command()
+@click.argument("ruleset", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@games_dir_option
+def standings(gd: GamesDir, ruleset: str | None, as_json: bool) -> None:
+    """The results of the games finished here, per ruleset and player: games, wins, average place and
+    an OpenSkill rating. Players are shown by their seat names, never by their addresses."""
+    from pbem import standings as table
+
+    if ruleset is not None:
+        ruleset = get_ruleset(ruleset).name
+    tables = table.standings(gd, ruleset)
+    if as_json:
+        emit_json([{"ruleset": t.ruleset, "games": t.games,
+                    "players": [{"name": r.name, "bot": r.bot, "games": r.games, "wins": r.wins,
+                                 "place": round(r.place, 4), "rating": round(r.rating, 6)} for r in t.rows]}
+                   for t in tables])
+        return
+    if not tables:
+        what = f"{get_ruleset(ruleset).title} games" if ruleset else "games"
+        click.echo(f"No finished {what} in {gd.root}.")
+        return
+    click.echo(table.standings_text(tables), nl=False)
+
+
 @main.command(name="rulesets")
 def list_rulesets() -> None:
     """The games pbem can host."""

@@ -442,6 +442,13 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven
     if command is None:
         if proven is None and len(lines) == 1 and _command_word(lines[0]) == "games":
             return answer_stranger_games(gd, postman, mail)
+        if proven is None and len(lines) == 1 and _command_word(lines[0]) == "standings":
+            from pbem.mail.standings import answer_standings, word_language
+
+            seat = first_seat(gd, mail.sender)
+            lang = word_language(lines[0]) or seat_language(postman.config, seat)
+            told = answer_standings(gd, postman, mail, seat, [], lang)
+            return f"mail from {mail.sender}: answered 'standings'" + NOT_TOLD * (not told)
         return None
     if command.verb in ANSWERS and proven is not None and not keyed_games(gd, postman.config, mail):
         return None
@@ -496,6 +503,10 @@ def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, comma
     elif command == "standing":
         reply(postman, mail, "common/cmd-standing.txt.j2", seat=seat, hidden=hidden,
               **standing_context(state, player, lang))
+    elif command == "standings":
+        from pbem.mail.standings import answer_standings
+
+        answer_standings(gd, postman, mail, seat, hidden, lang)
     elif command == "undo":
         withdrawn = withdraw(gd, state, player, lang)
         reply(postman, mail, "common/cmd-undo.txt.j2", seat=seat, hidden=hidden, game=proven.game,
