@@ -348,3 +348,14 @@ def test_fill_with_bots_after_needs_a_duration(g: MailGames) -> None:
     assert r.exit_code == 2
     assert "Invalid value for '--fill-with-bots-after'" in r.output
     assert not lobby.exists(g.gd, "g1")
+
+
+def test_the_bench_plays_each_bot_against_random_play_and_against_itself() -> None:
+    """The bench's figures are whole games: Medici vs Strozzi's bot beats random play, and against
+    itself wins as often in either seat as the games allow."""
+    from pbem.bench_bots import against_itself, against_random
+
+    wins, place = against_random("medici-strozzi", 2, 4)
+    assert wins >= 3 and 1.0 <= place <= 1.25
+    seats, score = against_itself("medici-strozzi", 2, 4)
+    assert sum(seats) >= 4 and score > 0
