@@ -269,17 +269,19 @@ def test_a_challenge_with_players_and_bots_starts_with_the_bots_once_the_invitee
 
 
 def test_a_host_that_allows_no_bots_refuses_them_in_the_players_language(pbem: Pbem) -> None:
+    """`lobby.bots: false`: a player's `new ... with bot` is refused, in the language of his words;
+    nothing is made."""
     g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games), lobby={"create": "anyone", "bots": False})
-    g.write_config()
-    (pbem.games / "mail").mkdir()
+    g.new("m1", ["anna", "ben", "cleo"])
+    (pbem.games / "mail").mkdir(exist_ok=True)
     for words, refusal in (("new medici with bot, bot", "this host does not start games against bots"),
                            ("neu medici mit bot, bot", "dieser Server startet keine Spiele gegen Bots"),
                            ("nieuw medici met bot, bot", "deze server start geen spellen tegen bots")):
-        lines, sent = send(g, "anna@far.test", words)
-        assert lines[0].startswith("mail from anna@far.test: refused") or lines == [], lines
-        assert g.gd.games() == []
-        if sent:
-            assert refusal in flat(sent[0])
+        lines, sent = send(g, "anna@players.test", words)
+        assert lines == ["mail from anna@players.test: refused 'new': this host does not start games against bots"]
+        assert [to(m) for m in sent] == ["anna@players.test"]
+        assert refusal in flat(sent[0])
+        assert g.gd.games() == ["m1"] and not (pbem.games / "lobby").exists()
 
 
 def test_bots_are_refused_silently_to_a_stranger_where_only_players_may_have_them(pbem: Pbem) -> None:
