@@ -180,6 +180,10 @@ def already_applied(state: dict[str, Any], entry: dict[str, Any]) -> bool:
     as far back as the turn the orders answer (or, sent ahead, the turn they were sent at): a run never
     reads the whole history."""
     received, orders = entry.get("received"), entry.get("orders")
+    if "away" in entry:  # an absence: applied if the game has it (applying it again would tell the others twice)
+        return state.get("away", {}).get(entry["player"]) == entry["away"]
+    if entry.get("back"):  # back: applied if no absence of his lasts beyond the moment he said so
+        return state.get("away", {}).get(entry["player"], "") <= entry.get("received", "")
     if "language" in entry:  # a choice of language: applied if the seat has it (applying it again is harmless)
         return any(p["name"] == entry["player"] and p.get("language") == entry["language"] for p in state["players"])
     if orders is None:  # standing orders alone: the state names the last queue file that set them
@@ -275,6 +279,10 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
                 what.append("standing orders")
             if entry.get("language") is not None:
                 what.append(f"language {entry['language']}")
+            if entry.get("away") is not None:
+                what.append(f"away until {entry['away']}")
+            if entry.get("back"):
+                what.append("back")
             outcome.applied.append(f"{r.player} {'; '.join(what)}")
         elif r.outcome in ("refused", "dropped"):
             message = r.message if r.outcome == "refused" else SENT_AHEAD_FAILED % {"why": r.message}

@@ -448,6 +448,7 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: t
 def status(gd: GamesDir, as_json: bool) -> None:
     """Every game: ruleset, turn, whose move, since when."""
     from pbem import gm
+    from pbem.absence import away_now
 
     rows = []
     for game in gd.games():
@@ -462,7 +463,7 @@ def status(gd: GamesDir, as_json: bool) -> None:
                      "status": state["status"], "waiting_for": games.waiting_for(state),
                      "since": state["waiting_since"], "queued": queued,
                      "deadline": deadlines.describe(state), "due": deadlines.stamp(when) if when else None,
-                     "needs_gm": gm.needs_gm(state, gm.parse_now())})
+                     "needs_gm": gm.needs_gm(state, gm.parse_now()), "away": away_now(state, gm.parse_now())})
     from pbem import lobby
 
     waiting = lobby.entries(gd)
@@ -484,6 +485,11 @@ def status(gd: GamesDir, as_json: bool) -> None:
         click.echo(f"\nNot begun ({len(waiting)}):")
         for entry in waiting:
             click.echo(f"  {entry['game']:<16} {entry['ruleset']:<16} {lobby.describe(entry)}")
+    absent = [(r["game"], p, until) for r in rows for p, until in sorted(r.get("away", {}).items())]
+    if absent:
+        click.echo("\nAway (the clock of their decisions waits):")
+        for game, player, until in absent:
+            click.echo(f"  {game}: {player} until {until}")
     attention = [r for r in rows if r.get("error") or r.get("needs_gm")]
     if attention:
         click.echo("\nNeeds the GM:")

@@ -45,6 +45,10 @@ lobby:
   bots: true                 # who may start a game against bots (`new medici with bot, bot`):
                              # true: whoever may challenge | false | players | anyone | a list
 
+# A player's `away until 3 Dec` holds the clock of his decisions until he is back, for at most:
+# absence:
+#   max: 14d
+
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:
   type: maildir              # maildir | mbox | imap
@@ -95,6 +99,7 @@ class Config:
     # who may start a game against bots by mail: True (whoever lobby_create lets challenge), False, or
     # a rule as lobby_create's
     lobby_bots: bool | str | list[str] = True
+    absence_max_days: int = 14  # the longest absence a player may set (`away until ...`)
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -153,6 +158,13 @@ def load_config(root: Path) -> Config:
 
         try:
             config.lobby_lapse_hours = parse_duration(lobby["lapse"], "lobby.lapse")
+        except PbemError as exc:
+            raise PbemError(f"{path}: {exc}") from None
+    if "absence" in value and "max" in value["absence"]:
+        from pbem.deadlines import parse_duration
+
+        try:
+            config.absence_max_days = max(1, int(parse_duration(value["absence"]["max"], "absence.max") // 24))
         except PbemError as exc:
             raise PbemError(f"{path}: {exc}") from None
     config.inbox = value.get("inbox", config.inbox)

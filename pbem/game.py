@@ -19,6 +19,7 @@ from pbem.history import HISTORIES
 from pbem.i18n import N_
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
+from pbem import absence
 from pbem.tablebots import bot_order, is_bot, seat_entry
 from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
 from pbem.turnfile import FRAMES as TURN_FILE_FRAMES
@@ -446,6 +447,10 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
                 state = set_reports(state, player, entry["reports"])
             if entry.get("language") is not None:  # a player's `language de` by mail
                 state = set_seat(state, player, "language", entry["language"])
+            if entry.get("away") is not None:  # `away until 3 Dec` by mail
+                state = absence.away(state, player, entry["away"])
+            if entry.get("back"):
+                state = absence.back(state, player, entry.get("received") or now())
         except PbemError as exc:
             results.append(QueueResult(key, player, turn, orders or [], "refused", str(exc)))
             continue
@@ -588,7 +593,7 @@ ROLLED_BACK = N_("The GM rolled the game back to turn %(turn)s. Undone: %(undone
 SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order plays for him: %(order)s.")
 SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot plays for him: %(order)s.")
 NOTICES = (STANDING_DROPPED, STANDING_REFUSED, DEADLINE_REMOVED, DEADLINE_SET, SEAT_TAKEN, PAUSED, RESUMED,
-           ROLLED_BACK, SUBSTITUTE_DEFAULT, SUBSTITUTE_BOT)
+           ROLLED_BACK, SUBSTITUTE_DEFAULT, SUBSTITUTE_BOT, absence.AWAY_NOTICE)
 # Refusals a player meets most, in English (the GM's console and the commits read them so); the player
 # reads them in his language (`pbem.report.refusal_text` finds the values back by the format). Those
 # worded in pbem.game and pbem.mail.orders are listed by their English.

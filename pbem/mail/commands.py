@@ -40,6 +40,13 @@ def command_in(lines: list[str]) -> str | None:
     case, ended as a sentence), or `language XX` (returned as `language XX`, XX as he wrote it)."""
     if len(lines) != 1:
         return None
+    from pbem.absence import asked as away_asked, is_back
+
+    day = away_asked(lines[0])
+    if day is not None:
+        return f"away {day}"
+    if is_back(lines[0]):
+        return "back"
     asked = language_asked(lines[0])
     if asked is not None:
         return f"language {asked}"

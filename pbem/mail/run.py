@@ -503,6 +503,10 @@ def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, comma
     elif command == "standing":
         reply(postman, mail, "common/cmd-standing.txt.j2", seat=seat, hidden=hidden,
               **standing_context(state, player, lang))
+    elif command.startswith("away ") or command == "back":
+        from pbem.mail.absence import answer_absence
+
+        line += answer_absence(gd, postman, mail, seat, hidden, lang, command)
     elif command == "standings":
         from pbem.mail.standings import answer_standings
 
