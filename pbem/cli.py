@@ -459,11 +459,12 @@ def status(gd: GamesDir, as_json: bool) -> None:
             rows.append({"game": game, "error": str(exc)})
             continue
         when = deadlines.due(state)
+        away = away_now(state, gm.parse_now())
         rows.append({"game": game, "ruleset": state["ruleset"], "turn": state["engine"]["turn"],
                      "status": state["status"], "waiting_for": games.waiting_for(state),
                      "since": state["waiting_since"], "queued": queued,
                      "deadline": deadlines.describe(state), "due": deadlines.stamp(when) if when else None,
-                     "needs_gm": gm.needs_gm(state, gm.parse_now()), "away": away_now(state, gm.parse_now())})
+                     "needs_gm": gm.needs_gm(state, gm.parse_now()), **({"away": away} if away else {})})
     from pbem import lobby
 
     waiting = lobby.entries(gd)
