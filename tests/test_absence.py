@@ -119,3 +119,15 @@ def test_absence_max_comes_from_pbem_yaml(pbem: Pbem) -> None:
         "you may be away for at most 3 days on this host, until 2026-11-24 at the latest")
     sent = reply_to(g, g.welcome["anna"], "anna@players.test", "away until 23 Nov")
     assert g.state("m1")["away"] == {"anna": "2026-11-23T00:00:00Z"}
+
+
+def test_away_without_the_key_of_a_mail_pbem_sent_changes_nothing(g: MailGames) -> None:
+    """A fresh mail (no reply key) with anna's From, and a reply from another address in anna's thread:
+    neither sets an absence (a From proves nothing)."""
+    g.new("m1", ["anna", "ben", "cleo"])
+    g.outbox.new()
+    g.inbox.deliver(player_mail("anna@players.test", "away until 3 Dec", subject="holiday"))
+    g.advance()
+    reply_to(g, g.welcome["anna"], "mallory@far.test", "away until 3 Dec")
+    assert "away" not in g.state("m1")
+    assert g.gd.queued("m1") == []

@@ -222,5 +222,6 @@ def test_the_archive_has_a_standings_page_without_addresses(pbem: Pbem, tmp_path
     assert "zeno (bot)" in page and ">ann<" in page and ">ben<" in page
     assert "@" not in page and "example.org" not in page
     assert '<a href="standings.html">Standings</a>' in (out / "index.html").read_text()
+    assert "by the bot" in (out / "s1" / "turn-0001.html").read_text()  # an order a bot gave, so marked
     r = pbem("archive", "--out", str(tmp_path / "de"), "--language", "de")
     assert "<h1>Rangliste</h1>" in (tmp_path / "de" / "standings.html").read_text()
