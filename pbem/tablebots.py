@@ -20,7 +20,7 @@ from pbem.i18n import N_, translator
 from pbem.rules.base import Order, Ruleset
 
 BOT_ADDRESS = ""  # a bot's seat has no address: no mail goes to it, no mail can come from it
-BOT_WORDS = ("bot",)  # `new medici with bot, bot`, `mit bot`, `met bot`
+BOT_WORDS = ("bot", "bots")  # `new medici with bot, bot`, `mit bot`, `met bot`; `with 2 bots`
 PLAYED_BY_BOTS = N_("Played by bots: %(bots)s")
 
 

@@ -257,6 +257,15 @@ def test_a_game_against_bots_in_german_and_dutch(g: MailGames, words: str, lang:
     assert expected in plain(sent[0])
 
 
+@pytest.mark.parametrize("words", ["new medici with 2 bots", "neu medici mit bot und bot.", "nieuw medici met 2 bots"])
+def test_bots_may_be_counted(words: str) -> None:
+    from pbem.mail.lobby import parse
+
+    command = parse([words])
+    assert command is not None and (command.verb, command.ruleset, command.bots, command.invitees) == \
+        ("new", "medici", 2, [])
+
+
 def test_a_challenge_with_players_and_bots_starts_with_the_bots_once_the_invitees_accept(g: MailGames) -> None:
     lines, sent = send(g, "anna@far.test", "new medici with ben@far.test, bot")
     assert lines == ["mail from anna@far.test: medici-1: challenged ben@far.test"]

@@ -181,8 +181,11 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
                            games=", ".join(sorted(set(RULESET_NAMES.values()))))
     i = at + 1
     while i < len(words) and (words[i] in (",",) or low[i] in AND or "@" in words[i]
-                              or low[i].rstrip(".!") in BOT_WORDS):
-        if low[i].rstrip(".!") in BOT_WORDS:
+                              or low[i].rstrip(".!") in BOT_WORDS or _counted_bots(low, i)):
+        if _counted_bots(low, i):  # `with 2 bots`
+            command.bots += int(low[i])
+            i += 1
+        elif low[i].rstrip(".!") in BOT_WORDS:
             command.bots += 1
         elif "@" in words[i]:
             address = words[i].strip("<>()\"'.").lower()
@@ -211,6 +214,11 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
         else:
             command.options[key] = value.casefold()
     return command
+
+
+def _counted_bots(low: list[str], i: int) -> bool:
+    """Whether words i and i+1 are a number of bots (`2 bots`, `3 Bots`)."""
+    return low[i].isdigit() and 0 < int(low[i]) < 10 and i + 1 < len(low) and low[i + 1].rstrip(".!") in BOT_WORDS
 
 
 # -- keys ------------------------------------------------------------------------------------------------
