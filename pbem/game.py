@@ -20,7 +20,7 @@ from pbem.i18n import N_
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
 from pbem import absence
-from pbem.tablebots import bot_order, is_bot, seat_entry
+from pbem.tablebots import bot_order, bot_seats, is_bot, seat_entry
 from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
 from pbem.turnfile import FRAMES as TURN_FILE_FRAMES
 from pbem.turnfile import NEXT, TurnFile, check_orders, parse_turnfile
@@ -531,6 +531,9 @@ def show(state: dict[str, Any], player: str | None = None) -> dict[str, Any]:
         "seed_sha256": state["seed_sha256"],
         "view": ruleset.view(state["engine"], player),
     }
+    robots = bot_seats(state)
+    if robots:  # (a game without bots shows as it always did)
+        out["bots"] = robots
     if player is not None:
         out["legal_orders"] = ruleset.legal_orders(state["engine"], player) if state["status"] == "active" else []
         out["standing"] = [ruleset.standing_shown(e) for e in state.get("standing", {}).get(player, [])]

@@ -95,6 +95,7 @@ def test_new_seats_bots_where_the_command_line_puts_them_and_they_move_at_once(p
         ("bruno", "", True), ("anna", "anna@example.org", None), ("carla", "", True)]
     # bruno, the first auctioneer, and carla have moved already: the game waits for anna
     assert pbem.show("m1")["waiting_for"] == ["anna"]
+    assert pbem.show("m1", "anna")["bots"] == ["bruno", "carla"]
     assert state["log"] and all(e["player"] in ("bruno", "carla") and e["by"] == "bot" for e in state["log"])
     # bots get no report and no mail; anna's names the bots
     assert sorted(p.name for p in (pbem.games / "m1" / "reports").iterdir()) == ["anna"]
