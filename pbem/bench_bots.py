@@ -15,15 +15,20 @@ import click
 
 from pbem import bots
 from pbem.rng import Rng
-from pbem.rules.base import get_ruleset
+from pbem.rules.base import KNOWN, get_ruleset
 
-# label, ruleset, players, games (a quick run plays a third)
-TABLES: list[tuple[str, str, int, int]] = [
-    ("Medici, 3 players", "medici", 3, 30),
-    ("Medici vs Strozzi", "medici-strozzi", 2, 20),
-    ("Medina, 3 players", "medina", 3, 6),
-    ("Florenz, 3 families", "florenz", 3, 6),
-]
+GAMES = 20  # games against random play, and as many against itself (a quick run: 6)
+
+
+def tables() -> list[tuple[str, str, int]]:
+    """Every game pbem hosts, at a table of three where it takes three (else its nearest): its title,
+    name and number of players."""
+    out = []
+    for name in sorted(KNOWN):
+        rules = get_ruleset(name)
+        players = max(rules.min_players, min(3, rules.max_players), 2)
+        out.append((f"{rules.title}, {players} players", name, players))
+    return out
 
 
 def play(ruleset: str, players: int, seed: str, bot_seats: set[int], turn: int = 0) -> list[dict[str, Any]]:
@@ -76,8 +81,8 @@ def _by_seat(result: list[dict[str, Any]], players: int, turn: int) -> list[dict
 
 def bots_section(quick: bool = False) -> None:
     """Print each game's bot against random play and against itself."""
-    for label, ruleset, players, games in TABLES:
-        games = max(players, games // 3) if quick else games
+    for label, ruleset, players in tables():
+        games = 6 if quick else GAMES
         t0 = time.perf_counter()
         wins, place = against_random(ruleset, players, games)
         seats, score = against_itself(ruleset, players, games)
