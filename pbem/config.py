@@ -46,8 +46,8 @@ lobby:
                              # true: whoever may challenge | false | players | anyone | a list
 
 # A player's `away until 3 Dec` holds the clock of his decisions until he is back, for at most:
-# absence:
-#   max: 14d
+absence:
+  max: 14d
 
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:
