@@ -333,6 +333,11 @@ def test_an_open_game_fills_its_free_seats_with_bots_when_its_time_runs_out(g: M
                         f"bots take the seats still free at 2026-11-23T12:00:00Z.\n")
     lines, _ = send(g, "una@far.test", "join g1")
     assert lines == ["mail from una@far.test: g1: joined as una"]
+    assert "  g1               medici           open: 1 of 4 seats taken; bots take the free seats at " \
+           "2026-11-23T12:00:00Z" in g.pbem("status").stdout
+    from pbem.watch import pending_moments
+
+    assert pending_moments(g.root)["g1"].isoformat() == "2026-11-23T12:00:00+00:00"  # a watch wakes then
     monkeypatch.setenv("PBEM_NOW", "2026-11-23T11:59:00Z")
     g.advance()
     assert not g.gd.exists("g1")
