@@ -325,6 +325,7 @@ def refusal_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = Non
     return "\n".join(_refusal_line(line, lang, game) for line in text.split("\n"))
 
 
+SENTENCES = {"why", "what", "type", "place", "where", "value", "values", "order", "keys", "shape", "offers"}  # may hold `:`
 PERSONS = {"player", "players", "owner", "game", "title", "person", "one", "other"}  # values written as they are
 
 
@@ -336,7 +337,9 @@ def _refusal_line(text: str, lang: str, game: str | None) -> str:
     translated = translator(lang, game)
     for pattern, fmt in _all_refusal_formats(game):
         found = pattern.match(text)
-        if not found:
+        # a value that is no sentence of its own (a square, a name) holds no `:`; one that does swallowed
+        # a frame (`%(square)s is not a square` read `order 'palace grey Z99': Z99` as its square)
+        if not found or any(":" in v for k, v in found.groupdict().items() if k not in SENTENCES):
             continue
         args = {}
         for key, value in found.groupdict().items():
@@ -348,6 +351,8 @@ def _refusal_line(text: str, lang: str, game: str | None) -> str:
                 args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
             elif key in PERSONS:
                 args[key] = value
+            elif key == "kind" and translated.pgettext("piece", value) != value:  # what stands on a square
+                args[key] = translated.pgettext("piece", value)
             elif key == "kind" and localize(value, game, lang) == value:  # a kind of decision: the game's word
                 args[key] = translated.pgettext("decision", value)
             else:
@@ -389,12 +394,15 @@ def engine_refusals(game: str | None) -> tuple[str, ...]:
 
 
 def engine_catalog_words(game: str | None) -> tuple[str, ...]:
-    """What a game's pbem/rules/*refusals.py puts in its catalog: the refusals' formats and the standing
-    orders' help texts."""
+    """What a game's rules put in its catalog besides its templates: the refusals' formats and the
+    standing orders' help texts (pbem/rules/*refusals.py), and its options in words."""
+    from pbem.rules.base import get_ruleset
+
     module = _refusals_module(game)
     if module is None:
         return ()
-    return tuple(module.REFUSALS) + tuple(getattr(module, "STANDING_HELP", ()))
+    return tuple(module.REFUSALS) + tuple(getattr(module, "STANDING_HELP", ())) + \
+        tuple(get_ruleset(game).option_words.values())
 
 
 @cache

@@ -24,7 +24,7 @@ from pbem.mail.compose import Picture, compose
 from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, thread_id, thread_of
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
 from pbem.mail.lobby import handle_lobby, open_lines
-from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, translator
+from pbem.i18n import DEFAULT_LANGUAGE, N_, header_moment, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
@@ -214,6 +214,13 @@ def reply_name(mail: Incoming) -> str:
     return "reply-" + hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]
 
 
+def mail_language(mail: Incoming) -> str | None:
+    """The language a mail's own words are written in, where they tell (its command words)."""
+    from pbem.mail.readers import words_language
+
+    return words_language(own_lines(mail) or [mail.subject])
+
+
 def seat_language(config: Config, seat: tuple[dict[str, Any], str] | None) -> str:
     """The language an answer to a seat's player is written in (no seat: the host's)."""
     return language_of(seat[0], seat[1], config) if seat is not None else config.language
@@ -234,10 +241,15 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     if seat is None and not stranger_may_hear(GamesDir(config.root), mail.sender, _date().date().isoformat()):
         return False
     subject = hide_tokens(mail.subject, hidden or [])
-    lang = lang or seat_language(config, seat)
+    if lang is None:
+        from pbem.mail.readers import reader_language
+
+        lang = seat_language(config, seat) if seat is not None else \
+            reader_language(GamesDir(config.root), config, mail.sender, mail_language(mail))
+    zone = timezone_of(*seat, config) if seat is not None else getattr(config, "timezone", None)
     templates = env_for(lang, seat[0]["ruleset"] if seat is not None else None)
-    body = templates.get_template(template).render(date=mail.message.get("Date", translator(lang).gettext("(no date)")),
-                                                   subject=subject, begin=BEGIN, end=END, **context)
+    date = header_moment(mail.message.get("Date"), lang, zone, _date()) or translator(lang).gettext("(no date)")
+    body = templates.get_template(template).render(date=date, subject=subject, begin=BEGIN, end=END, **context)
     subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     if seat is not None:
         state, player = seat
@@ -454,11 +466,13 @@ def _command_word(line: str) -> str | None:
 def answer_stranger_games(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
     """`games` from a mail that proves no seat: the sender's games (as a fresh mail of a player gets
     them) and the open games."""
+    from pbem.mail.readers import lobby_seats, reader_language
+
     seat = first_seat(gd, mail.sender)
-    lang = seat_language(postman.config, seat)
+    lang = reader_language(gd, postman.config, mail.sender, mail_language(mail))
     plays = games_lines(gd, mail.sender, lang, timezone_of(*seat, postman.config) if seat else None)
     told = reply(postman, mail, "common/cmd-games.txt.j2", seat=None if seat is None else seat, games=plays,
-                 lang=lang, intro=None, open_games=open_lines(gd))
+                 lang=lang, intro=None, open_games=open_lines(gd), waiting_games=lobby_seats(gd, mail.sender))
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)}) and the open games" \
         + NOT_TOLD * (not told)
 
@@ -527,10 +541,13 @@ def answer_games(postman: Postman, mail: Incoming, plays: list[dict[str, str]], 
                  seat: tuple[dict[str, Any], str] | None, intro: str | None = HOW_TO_REPLY,
                  lang: str | None = None) -> str:
     """The `games` answer: the sender's games on this host (also what a fresh mail of his gets)."""
+    from pbem.mail.readers import lobby_seats
+
     lang = lang or seat_language(postman.config, seat)
+    gd = GamesDir(postman.config.root)
     reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, lang=lang,
           intro=translator(lang).gettext(intro) if intro else intro,
-          open_games=open_lines(GamesDir(postman.config.root)))
+          open_games=open_lines(gd), waiting_games=lobby_seats(gd, mail.sender))
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)})"
 
 

@@ -81,6 +81,17 @@ class Ruleset(ABC):
     example_order: ClassVar[str] = ""
     #: option name -> allowed values; the first value is the default
     options: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: each option's value in words for players (English, in the game's catalog): `edition riogrande`
+    #: reads `the Rio Grande edition (2006)`
+    option_words: ClassVar[dict[tuple[str, str], str]] = {}
+
+    def options_text(self, options: dict[str, str], lang: str = "en") -> str:
+        """The options a player chooses among (those with more than one value), in `lang`'s words."""
+        from pbem.i18n import translator
+
+        _ = translator(lang, self.name).gettext
+        return ", ".join(_(self.option_words[(k, v)]) if (k, v) in self.option_words else f"{k} {v}"
+                         for k, v in options.items() if len(self.options.get(k, ())) > 1)
 
     def check_options(self, given: dict[str, str]) -> dict[str, str]:
         """The full option set, or `SetupError` naming the unknown option or value."""

@@ -11,6 +11,7 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
+from pbem.i18n import N_
 from pbem.rng import Rng
 from pbem.rules.base import (Decision, Event, OnePlayer, Order, Ruleset, StandingMove, State, board_data,
                              check_stacks, order_text, register, stack, standings)
@@ -68,6 +69,8 @@ class Medici(Ruleset):
     min_players = 3
     max_players = 6
     options = {"edition": ("riogrande", "amigo")}
+    option_words = {("edition", "riogrande"): N_("the Rio Grande edition (2006)"),
+                    ("edition", "amigo"): N_("the Amigo edition (1995)")}
 
     # -- set-up ---------------------------------------------------------------------------------
 

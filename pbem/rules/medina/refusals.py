@@ -49,3 +49,12 @@ SCHEMA_MESSAGES = (
        "E4')"),
 )
 REFUSALS += SCHEMA_MESSAGES
+
+
+def pgettext(context: str, message: str) -> str:
+    """Marks a word with its context for the catalog (translated where it is used)."""
+    return message
+
+
+# what stands on a square (`%(kind)s` in `%(square)s is taken (by a %(kind)s)`): nouns, not order words
+PIECES = (pgettext("piece", "palace"), pgettext("piece", "stable"), pgettext("piece", "merchant"))
