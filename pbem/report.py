@@ -145,6 +145,7 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
                      number=lambda value: number_text(value, lang),
                      moment=lambda stamp, zone=None: moment_text(_moment(stamp), lang, zone))
     e.globals["lang"] = lang
+    e.globals.update(MOVE=MOVE, BLOCK=BLOCK, SEED=SEED)  # the parts `move_first` puts in their place
     return e
 
 
@@ -165,6 +166,34 @@ def env_for(lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> jinja2.Env
     e = _environment(lang, game)
     install(e, lang, game)
     return e
+
+
+# marks a report template writes around three parts, which `move_first` takes out and puts in their place
+MOVE, BLOCK, SEED = "\x1e", "\x1d", "\x1c"
+
+
+def _taken(text: str, mark: str) -> tuple[str, str]:
+    """The part of `text` between the two `mark`s (empty: none), and the text without it."""
+    start = text.find(mark)
+    end = text.find(mark, start + 1) if start >= 0 else -1
+    if end < 0:
+        return "", text.replace(mark, "")
+    return text[start + 1:end], text[:start] + text[end + 1:]
+
+
+def _blank_lines(text: str) -> str:
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def move_first(text: str) -> str:
+    """A report in the order its reader needs it: what is asked of him (his move, or whom the game waits
+    for) first, then what happened, the board and the tables, the order block to fill in, and the seed's
+    hash last. The templates mark the three parts that move (`MOVE`, `BLOCK`, `SEED`)."""
+    block, text = _taken(text, BLOCK)
+    move, text = _taken(text, MOVE)
+    seed, text = _taken(text, SEED)
+    parts = [move.strip("\n"), text.strip("\n"), block.strip("\n"), seed.strip("\n")]
+    return _blank_lines("\n\n".join(p for p in parts if p)) + "\n"
 
 
 def addressed(event: Event) -> list[str] | None:
@@ -440,7 +469,7 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
                    zone=zone)
     if "result" not in context:
         context.update(result=None, seed=None)
-    return templates.get_template(f"{game}/report.txt.j2").render(context)
+    return move_first(templates.get_template(f"{game}/report.txt.j2").render(context))
 
 
 def render_error(state: dict[str, Any], player: str, turn: int | str | None, orders: list[Order], message: str,
