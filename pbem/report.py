@@ -18,7 +18,7 @@ import jinja2
 from pbem import data_dir
 from pbem.game import show
 from pbem.i18n import DEFAULT_LANGUAGE, install, localize, moment_text, number_text, translator
-from pbem.rules.base import Event, Order, get_ruleset, order_text
+from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
 
 BEGIN = "----- pbem orders begin -----"
 END = "----- pbem orders end -----"
@@ -241,7 +241,7 @@ def summarize_orders(orders: list[Order], lang: str = DEFAULT_LANGUAGE, game: st
                 out.append(key)
             places[key].append(where)
         else:
-            out.append(localize(order_text(o), game, lang))
+            out.append(localize(typed_text(o), game, lang))
     for key, values in ranges.items():
         lo, hi = min(values), max(values)
         word = localize(key, game, lang)
@@ -271,7 +271,9 @@ def turn_file(state: dict[str, Any], player: str, legal: list[Order], lang: str 
     _ = translator(lang, game).gettext
     choices = get_ruleset(game).order_block([c.split(" (")[0] for c in summarize_orders(legal)])
     choices = [localize(c, game, lang) for c in choices]
-    blanks = sorted({word for c in choices for word in c.replace(":", " ").split() if BLANK.match(word)})
+    given = {str(v) for o in legal if isinstance(o, dict) for v in o.values()}  # `harbour B`: a value, no blank
+    blanks = sorted({word for c in choices for word in c.replace(":", " ").split()
+                     if BLANK.match(word) and word not in given})
     fill = _("and fill in %(blanks)s and %(last)s") % {"blanks": ", ".join(blanks[:-1]), "last": blanks[-1]} \
         if len(blanks) > 1 else _("and fill in %(blank)s") % {"blank": blanks[0]} if blanks else ""
     keep = _("# To keep one order, delete the # in front of it")
@@ -459,13 +461,13 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
     shown["view"] = ruleset.view_in(shown["view"], player, lang)  # the text the game's view writes, in `lang`
     templates = env_for(lang, game)
     standing = templates.get_template("common/standing.txt.j2").render(
-        standing=[localize(order_text(o), game, lang) for o in shown.get("standing", [])],
+        standing=[localize(typed_text(o), game, lang) for o in shown.get("standing", [])],
         kinds={localize(k, game, lang): v for k, v in ruleset.standing_help.items()}) \
         if player and state["status"] == "active" and ruleset.standing_help else ""
     context = dict(shown, player=player, events=notices_in(visible(events, player), lang, game), standing_text=standing,
                    order_choices=summarize_orders(legal, lang, game),
                    turn_file=turn_file(state, player, legal, lang) if player else "",
-                   one_line=localize(order_text(legal[0]), game, lang) if reply_keys and legal and player else None,
+                   one_line=localize(typed_text(legal[0]), game, lang) if reply_keys and legal and player else None,
                    zone=zone)
     if "result" not in context:
         context.update(result=None, seed=None)
@@ -484,7 +486,7 @@ def render_error(state: dict[str, Any], player: str, turn: int | str | None, ord
         orders = standing
     return env_for(lang, game).get_template("common/error.txt.j2").render(
         ruleset=game, game=state["game"], player=player, turn=turn, what=what,
-        orders=[localize(order_text(o), game, lang) for o in orders], message=refusal_text(message, lang, game),
+        orders=[localize(typed_text(o), game, lang) for o in orders], message=refusal_text(message, lang, game),
         current_turn=shown["turn"],
         waiting_for=shown["waiting_for"],
         legal=summarize_orders(shown["legal_orders"], lang, game) if player in shown["waiting_for"] else [])

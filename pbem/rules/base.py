@@ -61,6 +61,14 @@ def order_text(order: Order) -> str:
     return str(order)
 
 
+def typed_text(order: Order) -> str:
+    """An order as a player types it in a reply: `draw`, `bid: 7`, `load 4 harbour B` (never the braces
+    of `{load: 4, harbour: B}`, which pbem reads too)."""
+    if isinstance(order, dict) and len(order) > 1:
+        return " ".join(f"{k} {v}" for k, v in order.items())
+    return order_text(order)
+
+
 @dataclass
 class StandingMove:
     """What a player's standing orders do at his decision now."""
