@@ -16,6 +16,7 @@ from typing import Any
 import jinja2
 
 from pbem import data_dir
+from pbem.errors import Refusal
 from pbem.game import show
 from pbem.i18n import DEFAULT_LANGUAGE, install, localize, moment_text, number_text, translator
 from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
@@ -352,8 +353,37 @@ def refusal_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = Non
     several, a list of problems: each line on its own). Its values are kept, an order and the game's
     words written in `lang`; a part of no known format stays English."""
     if lang == DEFAULT_LANGUAGE:
-        return text
+        return str(text)
+    if isinstance(text, Refusal):
+        return refusal_words(text, lang, game)
     return "\n".join(_refusal_line(line, lang, game) for line in text.split("\n"))
+
+
+def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> str:
+    """A refusal written from its id in `lang`: its format's words in the catalog (the game's, then
+    pbem's), its values in the player's words (a refusal it holds written the same way, an order in
+    his order words). A value that is English text (a refusal without an id) is found back by its
+    format (`refusal_text`)."""
+    if lang == DEFAULT_LANGUAGE:
+        return str(refusal)
+    translated = translator(lang, game)
+    args: dict[str, Any] = {}
+    for key, value in refusal.values.items():
+        if isinstance(value, Refusal):
+            args[key] = refusal_words(value, lang, game)
+        elif not isinstance(value, str):
+            args[key] = value
+        elif key == "order" and value[:1] in ("'", '"'):
+            args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
+        elif key in PERSONS:
+            args[key] = value
+        elif key in ("why", "what", "place", "where"):
+            args[key] = refusal_text(value, lang, game)
+        else:
+            args[key] = localize(value, game, lang)
+    words = re.sub(r"(['`])([^'`%]*)\1", lambda m: m.group(1) + localize(m.group(2), game, lang) + m.group(1),
+                   translated.gettext(refusal.fmt))
+    return words % args if args else words
 
 
 SENTENCES = {"why", "what", "type", "place", "where", "value", "values", "order", "keys", "shape", "offers"}  # may hold `:`

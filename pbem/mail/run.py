@@ -385,7 +385,7 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                     return answer_games(postman, mail, plays, hidden, seat, lang=lang)
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
-            message = hide_tokens(str(exc), hidden)
+            message = exc.refusal if hide_tokens(str(exc), hidden) == str(exc) else hide_tokens(str(exc), hidden)
             if proven is not None and lines:  # a reply of his own lines: what he may send now
                 state = gd.load(proven.game)
                 lang = language_of(state, proven.player, postman.config)
