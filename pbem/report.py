@@ -379,6 +379,10 @@ def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | No
             args[key] = value
         elif key in ("why", "what", "place", "where"):
             args[key] = refusal_text(value, lang, game)
+        elif key == "kind" and translated.pgettext("piece", value) != value:  # what stands on a square
+            args[key] = translated.pgettext("piece", value)
+        elif key == "kind" and localize(value, game, lang) == value:  # a kind of decision: the game's word
+            args[key] = translated.pgettext("decision", value)
         else:
             args[key] = localize(value, game, lang)
     words = re.sub(r"(['`])([^'`%]*)\1", lambda m: m.group(1) + localize(m.group(2), game, lang) + m.group(1),
