@@ -4,8 +4,37 @@ The CLI turns a `PbemError` into its message and exit code 1; anything else is a
 """
 
 
+class Refusal(str):
+    """What the rules (or the pipeline) refuse, as data: a message id, the English format it is written
+    from (the catalogs' key) and its values. It is the English text itself, for the GM's console, the
+    commits and the order log; a player reads it written from its id in his language
+    (`pbem.report.refusal_words`). A value may be a Refusal itself (a refusal in a frame)."""
+
+    msg: str
+    fmt: str
+    values: dict[str, object]
+
+    def __new__(cls, msg: str, fmt: str, **values: object) -> "Refusal":
+        self = super().__new__(cls, fmt % values if values else fmt)
+        self.msg, self.fmt, self.values = msg, fmt, values
+        return self
+
+    def __reduce__(self) -> tuple:  # kept whole through copies and processes
+        return (_refusal, (self.msg, self.fmt, self.values))
+
+
+def _refusal(msg: str, fmt: str, values: dict[str, object]) -> Refusal:
+    return Refusal(msg, fmt, **values)
+
+
 class PbemError(Exception):
-    """A domain error: the message says what was wrong and where."""
+    """A domain error: the message says what was wrong and where (a `Refusal`: with its id too)."""
+
+    @property
+    def refusal(self) -> "Refusal | str":
+        """The message as given: a `Refusal` where it has an id, else its text."""
+        given = self.args[0] if self.args else ""
+        return given if isinstance(given, Refusal) else str(self)
 
 
 class TurnFileError(PbemError):

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Collection
 
-from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTurn, StoreError
+from pbem.errors import AuthError, IllegalOrder, PbemError, Refusal, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
 from pbem.i18n import N_
 from pbem.rng import Rng, commitment
@@ -231,19 +231,19 @@ def apply_orders(state: dict[str, Any], player: str, turn: int, orders: list[Ord
     rng = Rng(new["seed"], new["rng_counter"])
     events: list[Event] = []
     for i, order in enumerate(orders, start=1):
-        label = f"order {i} ({order_text(order)!r})" if len(orders) > 1 else f"order {order_text(order)!r}"
+        shown = repr(order_text(order))
         engine = new["engine"]
         decision = ruleset.decision(engine)
         if decision is None or player not in decision.players:
             who = ", ".join(decision.players) if decision else "nobody: the game is over"
-            raise IllegalOrder(f"{label}: after order {i - 1} the decision is no longer yours "
-                               f"(the game waits for {who}); nothing was applied")
+            raise IllegalOrder(framed("no-longer-yours", n=i, order=shown, before=i - 1, players=who))
         at = engine["turn"]
         try:
             step = ruleset.apply(engine, player, order, rng)
         except IllegalOrder as exc:
-            suffix = "; nothing was applied" if len(orders) > 1 else ""
-            raise IllegalOrder(f"{label}: {exc}{suffix}") from None
+            why = exc.refusal
+            raise IllegalOrder(framed("order-n-refused-nothing", n=i, order=shown, why=why) if len(orders) > 1
+                               else framed("order-refused", order=shown, why=why)) from None
         entry = {"turn": at, "player": player, "order": order, "received": received or now()}
         mark = {"substitute": substitute} if substitute else {"by": by} if by else {}
         entry.update(mark)
@@ -337,13 +337,12 @@ def standing_of(ruleset: Ruleset, state: dict[str, Any], player: str, entries: l
     """A player's standing orders, checked and bound to the game as it stands."""
     for i, entry in enumerate(entries if ruleset.standing_help else []):  # (a game without: refused below)
         if not isinstance(entry, dict) or len(entry) != 1 and not (len(entry) == 2 and "harbour" in entry):
-            raise IllegalOrder(f"standing orders: standing[{i}] is not one standing order such as "
-                               f"{next(iter(ruleset.standing_help))!r}")
+            raise IllegalOrder(framed("standing-not-one", n=i, order=repr(next(iter(ruleset.standing_help)))))
     try:
         return ruleset.check_standing(state["engine"], player, [dict(e) if isinstance(e, dict) else e
                                                                 for e in entries])
     except IllegalOrder as exc:
-        raise IllegalOrder(f"standing orders: {exc}") from None
+        raise IllegalOrder(framed("standing-refused", why=exc.refusal)) from None
 
 
 def set_standing(state: dict[str, Any], player: str, entries: list[dict[str, Any]],
@@ -452,7 +451,7 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
             if entry.get("back"):
                 state = absence.back(state, player, entry.get("received") or now())
         except PbemError as exc:
-            results.append(QueueResult(key, player, turn, orders or [], "refused", str(exc)))
+            results.append(QueueResult(key, player, turn, orders or [], "refused", exc.refusal))
             continue
         if player not in premoves or premoves[player][0] != key:
             results.append(QueueResult(key, player, turn, orders or [], "applied"))
@@ -475,7 +474,7 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
                     state, _ = apply_orders(state, player, state["engine"]["turn"], entry["orders"],
                                             entry.get("received"), by="premove")
                 except PbemError as exc:
-                    results.append(QueueResult(key, player, NEXT, entry["orders"], "dropped", str(exc)))
+                    results.append(QueueResult(key, player, NEXT, entry["orders"], "dropped", exc.refusal))
                 else:
                     results.append(QueueResult(key, player, NEXT, entry["orders"], "applied"))
                     auto.append(f"{player} {', '.join(order_text(o) for o in entry['orders'])} (sent ahead)")
@@ -604,6 +603,21 @@ STALE_REPLY = N_("your reply answers turn %(turn)s; the game is at turn %(curren
                  "(or send 'status' to get it again)")
 COMMAND_ALONE = N_("'%(command)s' is a command: send it alone, in a mail of its own")
 SENT_AHEAD_FAILED = N_("your orders sent ahead could not be applied when your decision came: %(why)s")
+FRAME_MESSAGES = {  # the frames pbem.game puts a refusal of the rules in, by id
+    "no-longer-yours": N_("order %(n)s (%(order)s): after order %(before)s the decision is no longer yours (the "
+                          "game waits for %(players)s); nothing was applied"),
+    "order-n-refused-nothing": N_("order %(n)s (%(order)s): %(why)s; nothing was applied"),
+    "order-refused": N_("order %(order)s: %(why)s"),
+    "standing-not-one": N_("standing orders: standing[%(n)s] is not one standing order such as %(order)s"),
+    "standing-refused": N_("standing orders: %(why)s"),
+}
+
+
+def framed(msg: str, **values: Any) -> Refusal:
+    """A refusal in one of pbem's frames (`order 'bid: 50': ...`), by its id."""
+    return Refusal(msg, FRAME_MESSAGES[msg], **values)
+
+
 REFUSALS = (*TURN_FILE_REFUSALS,  # what YAML and the schemas refuse (pbem.turnfile), worded there
             STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
             N_("your reply answers an older mail of pbem's (turn %(turn)s): orders sent ahead, standing orders, "
@@ -663,8 +677,7 @@ REFUSALS = (*TURN_FILE_REFUSALS,  # what YAML and the schemas refuse (pbem.turnf
             N_("the mail holds orders %(n)s times: in the attachments %(names)s and %(name)s; send them once"),
             N_("the attachment %(name)s is not UTF-8 text"),
             # a player's standing orders (standing_of)
-            N_("standing orders: standing[%(n)s] is not one standing order such as %(order)s"),
-            N_("standing orders: %(why)s"),
+            FRAME_MESSAGES["standing-not-one"], FRAME_MESSAGES["standing-refused"],
             N_("the turn file"), N_("the order block"), N_("your reply"), N_("the turn file in the mail"),
             N_("the attachment %(name)s is not a turn file (game:, player:, token:, turn:, orders:)"),
             N_("the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:"),
@@ -682,11 +695,10 @@ REFUSALS = (*TURN_FILE_REFUSALS,  # what YAML and the schemas refuse (pbem.turnf
 # language, the refusal it holds (`why`) found back by its own format (the rules' in the game's catalog:
 # pbem/rules/*refusals.py).
 REFUSAL_FRAMES = (
-    N_("order %(n)s (%(order)s): after order %(before)s the decision is no longer yours (the game waits for "
-       "%(players)s); nothing was applied"),
-    N_("order %(n)s (%(order)s): %(why)s; nothing was applied"),
+    FRAME_MESSAGES["no-longer-yours"],
+    FRAME_MESSAGES["order-n-refused-nothing"],
     N_("order %(n)s (%(order)s): %(why)s"),
-    N_("order %(order)s: %(why)s"),
+    FRAME_MESSAGES["order-refused"],
     N_("%(what)s is not valid:"),
     N_("line %(line)s, %(place)s: %(why)s"),
     N_("order line %(n)s (the token line): %(why)s"),

@@ -177,6 +177,26 @@ def duration_text(hours: float, lang: str = DEFAULT_LANGUAGE) -> str:
 _NUMBER_MARKS = {"de": (".", ","), "nl": (".", ",")}
 
 
+def header_moment(value: str | None, lang: str = DEFAULT_LANGUAGE, zone: str | None = None,
+                  now: datetime | None = None) -> str | None:
+    """A mail's Date: header as the reader's language writes a moment (`Samstag, 21. November, 13:00
+    MEZ`), like every other time he reads; English without a time zone keeps the header as it came.
+    A header that is no date is kept as it is; none: None."""
+    if value is None:
+        return None
+    if lang == DEFAULT_LANGUAGE and zone is None:
+        return str(value)
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(str(value))
+    except (TypeError, ValueError, IndexError):
+        return str(value)
+    if when.tzinfo is None:  # `-0000`: a moment in UTC whose sender's zone is unknown
+        when = when.replace(tzinfo=timezone.utc)
+    return moment_text(when, lang, zone, now)
+
+
 def number_text(value: int | float, lang: str = DEFAULT_LANGUAGE) -> str:
     """A number for reading (`1.000` in German and Dutch, at most three decimals: `1.234,5`); English
     keeps the plain digits pbem always wrote."""
@@ -248,6 +268,19 @@ def order_words(game: str) -> dict[str, dict[str, list[str]]]:
             for word, langs in data.items()}
 
 
+@cache
+def _blanks(game: str, lang: str) -> tuple[re.Pattern[str] | None, dict[str, str]]:
+    """A game's blanks in an order (`load: SHIP`, `play CARD`) and how `lang` writes each (`SCHIFF`).
+    Blanks are only written, never read: a player fills them in."""
+    import yaml
+
+    data = (yaml.safe_load((WORDS_DIR / "blanks.yaml").read_text("utf-8")) or {}).get(game) or {}
+    shown = {str(blank): str(langs[lang]) for blank, langs in data.items() if langs.get(lang)}
+    if not shown:
+        return None, {}
+    return re.compile(_TOKEN.format("|".join(map(re.escape, sorted(shown, key=len, reverse=True))))), shown
+
+
 def _pattern(spellings: list[str]) -> re.Pattern[str] | None:
     alternatives = sorted({s for s in spellings if s}, key=lambda s: (-len(s), s))
     if not alternatives:
@@ -302,6 +335,7 @@ def localize(text: str, game: str | None, lang: str = DEFAULT_LANGUAGE) -> str:
     if lang == DEFAULT_LANGUAGE or game is None:
         return text
     pattern, shown = _writer(game, lang)
-    if pattern is None:
-        return text
-    return pattern.sub(lambda m: shown.get(_key(m.group(0)), m.group(0)), text)
+    if pattern is not None:
+        text = pattern.sub(lambda m: shown.get(_key(m.group(0)), m.group(0)), text)
+    blanks, written = _blanks(game, lang)
+    return blanks.sub(lambda m: written[m.group(0)], text) if blanks is not None else text

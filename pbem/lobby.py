@@ -262,7 +262,10 @@ def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, chal
     names = [challenger.name]
     for address in invitees:
         names.append(seat_name(address, names))
-        entry["invited"].append({"email": address, "name": names[-1], "answer": PENDING})
+        invite = {"email": address, "name": names[-1], "answer": PENDING}
+        if language or challenger.language:  # the challenge's language: what the invitee reads until he chooses
+            invite["language"] = language or challenger.language
+        entry["invited"].append(invite)
     if bots:
         from pbem.tablebots import bot_names
 

@@ -16,9 +16,10 @@ from typing import Any
 import jinja2
 
 from pbem import data_dir
+from pbem.errors import Refusal
 from pbem.game import show
 from pbem.i18n import DEFAULT_LANGUAGE, install, localize, moment_text, number_text, translator
-from pbem.rules.base import Event, Order, get_ruleset, order_text
+from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
 
 BEGIN = "----- pbem orders begin -----"
 END = "----- pbem orders end -----"
@@ -145,6 +146,7 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
                      number=lambda value: number_text(value, lang),
                      moment=lambda stamp, zone=None: moment_text(_moment(stamp), lang, zone))
     e.globals["lang"] = lang
+    e.globals.update(MOVE=MOVE, BLOCK=BLOCK, SEED=SEED)  # the parts `move_first` puts in their place
     return e
 
 
@@ -165,6 +167,34 @@ def env_for(lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> jinja2.Env
     e = _environment(lang, game)
     install(e, lang, game)
     return e
+
+
+# marks a report template writes around three parts, which `move_first` takes out and puts in their place
+MOVE, BLOCK, SEED = "\x1e", "\x1d", "\x1c"
+
+
+def _taken(text: str, mark: str) -> tuple[str, str]:
+    """The part of `text` between the two `mark`s (empty: none), and the text without it."""
+    start = text.find(mark)
+    end = text.find(mark, start + 1) if start >= 0 else -1
+    if end < 0:
+        return "", text.replace(mark, "")
+    return text[start + 1:end], text[:start] + text[end + 1:]
+
+
+def _blank_lines(text: str) -> str:
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def move_first(text: str) -> str:
+    """A report in the order its reader needs it: what is asked of him (his move, or whom the game waits
+    for) first, then what happened, the board and the tables, the order block to fill in, and the seed's
+    hash last. The templates mark the three parts that move (`MOVE`, `BLOCK`, `SEED`)."""
+    block, text = _taken(text, BLOCK)
+    move, text = _taken(text, MOVE)
+    seed, text = _taken(text, SEED)
+    parts = [move.strip("\n"), text.strip("\n"), block.strip("\n"), seed.strip("\n")]
+    return _blank_lines("\n\n".join(p for p in parts if p)) + "\n"
 
 
 def addressed(event: Event) -> list[str] | None:
@@ -212,7 +242,7 @@ def summarize_orders(orders: list[Order], lang: str = DEFAULT_LANGUAGE, game: st
                 out.append(key)
             places[key].append(where)
         else:
-            out.append(localize(order_text(o), game, lang))
+            out.append(localize(typed_text(o), game, lang))
     for key, values in ranges.items():
         lo, hi = min(values), max(values)
         word = localize(key, game, lang)
@@ -242,7 +272,9 @@ def turn_file(state: dict[str, Any], player: str, legal: list[Order], lang: str 
     _ = translator(lang, game).gettext
     choices = get_ruleset(game).order_block([c.split(" (")[0] for c in summarize_orders(legal)])
     choices = [localize(c, game, lang) for c in choices]
-    blanks = sorted({word for c in choices for word in c.replace(":", " ").split() if BLANK.match(word)})
+    given = {str(v) for o in legal if isinstance(o, dict) for v in o.values()}  # `harbour B`: a value, no blank
+    blanks = sorted({word for c in choices for word in c.replace(":", " ").split()
+                     if BLANK.match(word) and word not in given})
     fill = _("and fill in %(blanks)s and %(last)s") % {"blanks": ", ".join(blanks[:-1]), "last": blanks[-1]} \
         if len(blanks) > 1 else _("and fill in %(blank)s") % {"blank": blanks[0]} if blanks else ""
     keep = _("# To keep one order, delete the # in front of it")
@@ -321,10 +353,44 @@ def refusal_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = Non
     several, a list of problems: each line on its own). Its values are kept, an order and the game's
     words written in `lang`; a part of no known format stays English."""
     if lang == DEFAULT_LANGUAGE:
-        return text
+        return str(text)
+    if isinstance(text, Refusal):
+        return refusal_words(text, lang, game)
     return "\n".join(_refusal_line(line, lang, game) for line in text.split("\n"))
 
 
+def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> str:
+    """A refusal written from its id in `lang`: its format's words in the catalog (the game's, then
+    pbem's), its values in the player's words (a refusal it holds written the same way, an order in
+    his order words). A value that is English text (a refusal without an id) is found back by its
+    format (`refusal_text`)."""
+    if lang == DEFAULT_LANGUAGE:
+        return str(refusal)
+    translated = translator(lang, game)
+    args: dict[str, Any] = {}
+    for key, value in refusal.values.items():
+        if isinstance(value, Refusal):
+            args[key] = refusal_words(value, lang, game)
+        elif not isinstance(value, str):
+            args[key] = value
+        elif key == "order" and value[:1] in ("'", '"'):
+            args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
+        elif key in PERSONS:
+            args[key] = value
+        elif key in ("why", "what", "place", "where"):
+            args[key] = refusal_text(value, lang, game)
+        elif key == "kind" and translated.pgettext("piece", value) != value:  # what stands on a square
+            args[key] = translated.pgettext("piece", value)
+        elif key == "kind" and localize(value, game, lang) == value:  # a kind of decision: the game's word
+            args[key] = translated.pgettext("decision", value)
+        else:
+            args[key] = localize(value, game, lang)
+    words = re.sub(r"(['`])([^'`%]*)\1", lambda m: m.group(1) + localize(m.group(2), game, lang) + m.group(1),
+                   translated.gettext(refusal.fmt))
+    return words % args if args else words
+
+
+SENTENCES = {"why", "what", "type", "place", "where", "value", "values", "order", "keys", "shape", "offers"}  # may hold `:`
 PERSONS = {"player", "players", "owner", "game", "title", "person", "one", "other"}  # values written as they are
 
 
@@ -336,7 +402,9 @@ def _refusal_line(text: str, lang: str, game: str | None) -> str:
     translated = translator(lang, game)
     for pattern, fmt in _all_refusal_formats(game):
         found = pattern.match(text)
-        if not found:
+        # a value that is no sentence of its own (a square, a name) holds no `:`; one that does swallowed
+        # a frame (`%(square)s is not a square` read `order 'palace grey Z99': Z99` as its square)
+        if not found or any(":" in v for k, v in found.groupdict().items() if k not in SENTENCES):
             continue
         args = {}
         for key, value in found.groupdict().items():
@@ -348,6 +416,8 @@ def _refusal_line(text: str, lang: str, game: str | None) -> str:
                 args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
             elif key in PERSONS:
                 args[key] = value
+            elif key == "kind" and translated.pgettext("piece", value) != value:  # what stands on a square
+                args[key] = translated.pgettext("piece", value)
             elif key == "kind" and localize(value, game, lang) == value:  # a kind of decision: the game's word
                 args[key] = translated.pgettext("decision", value)
             else:
@@ -389,12 +459,15 @@ def engine_refusals(game: str | None) -> tuple[str, ...]:
 
 
 def engine_catalog_words(game: str | None) -> tuple[str, ...]:
-    """What a game's pbem/rules/*refusals.py puts in its catalog: the refusals' formats and the standing
-    orders' help texts."""
+    """What a game's rules put in its catalog besides its templates: the refusals' formats and the
+    standing orders' help texts (pbem/rules/*refusals.py), and its options in words."""
+    from pbem.rules.base import get_ruleset
+
     module = _refusals_module(game)
     if module is None:
         return ()
-    return tuple(module.REFUSALS) + tuple(getattr(module, "STANDING_HELP", ()))
+    return tuple(module.REFUSALS) + tuple(getattr(module, "STANDING_HELP", ())) + \
+        tuple(get_ruleset(game).option_words.values())
 
 
 @cache
@@ -422,19 +495,19 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
     shown["view"] = ruleset.view_in(shown["view"], player, lang)  # the text the game's view writes, in `lang`
     templates = env_for(lang, game)
     standing = templates.get_template("common/standing.txt.j2").render(
-        standing=[localize(order_text(o), game, lang) for o in shown.get("standing", [])],
+        standing=[localize(typed_text(o), game, lang) for o in shown.get("standing", [])],
         kinds={localize(k, game, lang): v for k, v in ruleset.standing_help.items()}) \
         if player and state["status"] == "active" and ruleset.standing_help else ""
     context = dict(shown, player=player, events=notices_in(visible(events, player), lang, game), standing_text=standing,
                    order_choices=summarize_orders(legal, lang, game),
                    turn_file=turn_file(state, player, legal, lang) if player else "",
-                   one_line=localize(order_text(legal[0]), game, lang) if reply_keys and legal and player else None,
+                   one_line=localize(typed_text(legal[0]), game, lang) if reply_keys and legal and player else None,
                    zone=zone)
     if "result" not in context:
         context.update(result=None, seed=None)
     from pbem.tablebots import mark_report
 
-    return mark_report(templates.get_template(f"{game}/report.txt.j2").render(context), state, lang)
+    return mark_report(move_first(templates.get_template(f"{game}/report.txt.j2").render(context)), state, lang)
 
 
 def render_error(state: dict[str, Any], player: str, turn: int | str | None, orders: list[Order], message: str,
@@ -449,7 +522,7 @@ def render_error(state: dict[str, Any], player: str, turn: int | str | None, ord
         orders = standing
     return env_for(lang, game).get_template("common/error.txt.j2").render(
         ruleset=game, game=state["game"], player=player, turn=turn, what=what,
-        orders=[localize(order_text(o), game, lang) for o in orders], message=refusal_text(message, lang, game),
+        orders=[localize(typed_text(o), game, lang) for o in orders], message=refusal_text(message, lang, game),
         current_turn=shown["turn"],
         waiting_for=shown["waiting_for"],
         legal=summarize_orders(shown["legal_orders"], lang, game) if player in shown["waiting_for"] else [])

@@ -630,8 +630,8 @@ def test_advance_writes_reports_and_one_commit_per_game(table: Table) -> None:
             names = sorted(f.name for f in (table.games / game / "reports" / p).iterdir())
             assert names == ["0001-turn-0001.txt", "0002-turn-0002.txt"]
     report = (table.games / "m1" / "reports" / table.waiting() / "0002-turn-0002.txt").read_text()
-    assert report.startswith(f"MEDICI m1 - turn 2 - report for {table.waiting()}\n")
-    assert "YOUR MOVE" in report
+    assert report.startswith("YOUR MOVE\n")  # what he must do first, then the report's title
+    assert f"\n\nMEDICI m1 - turn 2 - report for {table.waiting()}\n" in report
     assert git(table.games, "status", "--porcelain") == ""
 
 
@@ -789,10 +789,12 @@ def test_show_renders_a_report(table: Table) -> None:
     who = table.waiting()
     r = table.pbem("show", "m1", "--as", who)
     assert r.exit_code == 0
-    assert r.stdout.startswith(f"MEDICI m1 - turn 1 - report for {who}\n")
+    assert r.stdout.startswith("YOUR MOVE\n  You are the auctioneer: draw another card, or put the lot up for\n")
+    assert f"\n\nMEDICI m1 - turn 1 - report for {who}\n" in r.stdout
     assert "----- pbem orders begin -----" in r.stdout
+    assert r.stdout.rstrip().endswith(json.loads(table.pbem("show", "m1", "--json").stdout)["seed_sha256"])
     gm = table.pbem("show", "m1")
-    assert gm.stdout.startswith("MEDICI m1 - turn 1 - GM view\n")
+    assert gm.stdout.startswith(f"WAITING FOR {who}\n\nMEDICI m1 - turn 1 - GM view\n")
 
 
 def test_a_finished_game(finished: dict[str, str], pbem: Any) -> None:

@@ -126,10 +126,14 @@ def check_report(text: str, state: dict[str, Any], player: str | None) -> None:
     assert "[" + "setup]" not in text
     if state["status"] == "finished":
         assert "FINAL STANDINGS" in text and f"The seed was: {state['seed']}" in text
-    elif player is not None and player in waiting_for(state):
-        assert "YOUR MOVE: " in text and "----- pbem orders begin -----" in text
+    elif player is not None and player in waiting_for(state):  # the move first, the seed's hash last
+        assert text.startswith("YOUR MOVE: ") and "----- pbem orders begin -----" in text
+        assert text.rstrip().endswith(state["seed_sha256"])
+    elif player is not None:
+        assert text.startswith(f"Nothing for you to do: waiting for {', '.join(waiting_for(state))}")
+        assert text.rstrip().endswith(state["seed_sha256"])
     else:
-        assert "WAITING FOR " in text
+        assert text.startswith("WAITING FOR ")
 
 
 def play_game(tmp_path: Path, n: int, seed: str, every: int = 1) -> tuple[dict[str, Any], set[str]]:

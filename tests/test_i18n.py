@@ -365,5 +365,5 @@ def test_notices_and_refusals_are_written_in_the_players_language_from_their_eng
     assert notice_text(english, "de", "medici") == \
         f"ben hat die Frist verpasst; der Standardbefehl spielt für ihn: {passen}."
     stale = "your orders answer turn 3, but game 'm1' is at turn 5: they are stale"
-    assert refusal_text(stale, "nl") == "je orders gelden beurt 3, maar partij 'm1' is bij beurt 5: ze zijn verouderd"
+    assert refusal_text(stale, "nl") == "je orders zijn voor beurt 3, maar partij 'm1' is bij beurt 5: ze zijn verouderd"
     assert refusal_text("bid 50 is more than your money (43)", "de") == "bid 50 is more than your money (43)"

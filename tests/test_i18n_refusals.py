@@ -185,7 +185,7 @@ def test_who_may_send_orders_is_told_in_his_language() -> None:
 def test_a_kind_of_decision_is_named_in_the_games_words() -> None:
     assert refusal_text("it is not your turn: anna must decide (action)", "de", "florenz") == \
         "du bist nicht am Zug: anna muss entscheiden (Aktion)"
-    assert refusal_text("C3 is taken (by a palace)", "nl", "medina") == "C3 is bezet (paleis)"
+    assert refusal_text("C3 is taken (by a palace)", "nl", "medina") == "C3 is al bezet (paleis)"
 
 
 def test_orders_inside_the_quote_are_told_in_his_language() -> None:

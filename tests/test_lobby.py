@@ -111,7 +111,7 @@ def test_a_seat_is_named_as_asked_and_answered_in_the_joiners_language(g: MailGa
     state = g.state("g1")
     assert [(p["name"], p.get("language")) for p in state["players"]] == [("zoe", None), ("bernd", "de"), ("joost", "nl")]
     subjects = {to(m): str(m["Subject"]) for m in sent if "g1 " in str(m["Subject"])}
-    assert subjects["bernd@x.test"].startswith("[pbem] g1 willkommen")
+    assert subjects["bernd@x.test"].startswith("[pbem] g1 Willkommen bei")
     assert subjects["joost@x.test"].startswith("[pbem] g1 welkom")
 
 
@@ -216,7 +216,7 @@ def test_a_challenge_is_accepted_by_every_invitee_and_starts(g: MailGames) -> No
     assert sorted(mails) == ["anna@players.test", "dan@x.test", "eve@x.test"]
     invite = flat(mails["dan@x.test"])
     assert "anna@players.test invites you to a game of Medici by mail, game medici-1." in invite
-    assert "Options: edition amigo." in invite and "Time for each decision: 2d." in invite
+    assert "Options: the Amigo edition (1995)." in invite and "Time for each decision: 2d." in invite
     assert "Unanswered, the invitation lapses on 2026-11-28T12:00:00Z." in invite
     assert answer(g, mails["dan@x.test"], "dan@x.test", "accept")[0] == \
         ["mail from dan@x.test: medici-1: dan@x.test accepted"]

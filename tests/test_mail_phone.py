@@ -32,7 +32,7 @@ from pbem.config import Config
 from pbem.game import new_game, waiting_for
 from pbem.i18n import DEFAULT_LANGUAGE
 from pbem.mail.compose import compose, picture_cid
-from pbem.mail.phone import PHONE, blocks, phone_board_svg, phone_html
+from pbem.mail.phone import BOARDS, PHONE, blocks, phone_board_svg, phone_html
 from pbem.mail.run import board_picture, welcome_text
 from pbem.pictures import board_png
 from pbem.report import BEGIN, END, render_error, render_report, wrap72
@@ -140,8 +140,12 @@ def test_the_html_shows_the_words_of_the_text_and_no_other(tmp_path: Path, rules
     for what, text in texts_of_game(tmp_path, ruleset, n, options, seed):
         markup = phone_html(text, "board.x@pbem.test", "the board")
         shown, written = html_words(markup), words_of(text)
-        assert shown == written, f"{what}: only in the HTML {sorted(shown - written)[:10]}, " \
-                                 f"only in the text {sorted(written - shown)[:10]}"
+        # the board drawn in text (Florenz's boxes, Medina's city) is the picture's on a phone: only its
+        # words may be missing from the HTML
+        board = words_of(str([b.items for b in blocks(text) if b.kind in BOARDS]))
+        assert shown <= written and written - shown <= board, \
+            f"{what}: only in the HTML {sorted(shown - written)[:10]}, only in the text {sorted(written - shown)[:10]}"
+        assert markup.count('<img src="cid:board.x@pbem.test"') == 1, what
         assert markup.count("<pre") == text.count(BEGIN + "\n"), what  # the order block, and nothing else
         checked += 1
     assert checked > 6
@@ -153,7 +157,9 @@ def test_a_report_in_another_language_is_html_alike(tmp_path: Path, ruleset: str
     checked = 0
     for what, text in texts_of_game(tmp_path, ruleset, 3, {}, f"phone-{language}-{ruleset}", 17, language):
         markup = phone_html(text, "c", "the board")
-        assert html_words(markup) == words_of(text), what
+        shown, written = html_words(markup), words_of(text)
+        board = words_of(str([b.items for b in blocks(text) if b.kind in BOARDS]))  # the picture's on a phone
+        assert shown <= written and written - shown <= board, what
         if "refusal" not in what and BEGIN in text:
             found = kinds(markup)
             assert found["h1"] == 1 and found["h2"] >= 3 and found["pre"] == 1 and found["code"] >= 1, (what, found)
@@ -219,19 +225,20 @@ def test_headings_tables_and_orders_are_html() -> None:
 @pytest.mark.parametrize("ruleset,n,options,seed,steps,expect", [
     ("medici", 3, {}, "phone-shape-medici", 31, {"table": 2, "code": 2}),
     ("medici-strozzi", 2, {}, "phone-shape-strozzi", 20, {"code": 2}),
-    ("medina", 3, {}, "phone-shape-medina", 30, {"table": 1, "code": 3}),
-    ("florenz", 3, {}, "phone-shape-florenz", 40, {"table": 5, "code": 3}),
+    ("medina", 3, {}, "phone-shape-medina", 30, {"code": 3}),
+    ("florenz", 3, {}, "phone-shape-florenz", 40, {"table": 4, "code": 3}),
 ], ids=["medici", "medici-strozzi", "medina", "florenz"])
 def test_each_games_report_has_its_tables_and_orders(tmp_path: Path, ruleset: str, n: int, options: dict[str, str],
                                                      seed: str, steps: int, expect: dict[str, int]) -> None:
     """Medici's two tables, Medina's city as a grid, Florenz's family tables (cut at their `|`) and
-    its board as nine boxes; each game's orders as code, the order block as its text's lines."""
+    its board as nine boxes; each game's orders as code, the order block as its text's lines. A board
+    drawn in text is shown by the picture alone, once."""
     state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
     markup = phone_html(text, "c", "the board")
     found = kinds(markup)
     for tag, least in expect.items():
         assert found[tag] >= least, (tag, found)
-    assert found["h1"] == 1 and found["h2"] >= 4 and found["pre"] == 1
+    assert found["h1"] == 1 and found["h2"] >= 4 and found["pre"] == 1 and found["img"] == 1
     assert order_block(markup) == text[text.index(BEGIN):text.index(END) + len(END)]
     if ruleset == "medina":
         grid = [b for b in blocks(text) if b.kind == "grid"][0].items
@@ -479,8 +486,10 @@ def test_a_report_on_a_phone(phone: Any, tmp_path: Path, key: str) -> None:
                 Path(keep).mkdir(parents=True, exist_ok=True)
                 shutil.copy(shot, Path(keep) / f"phone-{key}.png")
     assert smallest_word(svg) >= SMALLEST
-    # what the page shows is the text's own words
-    assert words_of(phone.evaluate("document.body.innerText")) == words_of(text)
+    # what the page shows is the text's own words, but for a board drawn in text: the picture shows it
+    shown, written = words_of(phone.evaluate("document.body.innerText")), words_of(text)
+    board = words_of(str([b.items for b in blocks(text) if b.kind in BOARDS]))
+    assert shown <= written and written - shown <= board
 
 
 def phone_screenshot(phone: Any, path: Path, most: int = 2000) -> None:

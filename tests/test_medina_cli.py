@@ -311,7 +311,8 @@ def test_show_draws_the_city(city: Table) -> None:
     second = city.order[1]
     r = city.pbem("show", "m1", "--as", second)
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith(f"MEDINA m1 - turn 4 - report for {second}\n")
+    assert r.stdout.startswith("YOUR MOVE: placement 1 of 2 this turn\n")
+    assert f"\n\nMEDINA m1 - turn 4 - report for {second}\n" in r.stdout
     letters, rows = city_lines(r.stdout)
     assert letters.split() == list(LETTERS)
     assert rows[0].split()[0] == "T1" and rows[0].split()[-1] == "T2"

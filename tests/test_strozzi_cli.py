@@ -238,8 +238,9 @@ def test_show_as_renders_a_report(table: Table) -> None:
     table.new()
     r = table.pbem("show", "s1", "--as", "anna")
     assert r.exit_code == 0
-    assert r.stdout.startswith("MEDICI VS STROZZI s1 - turn 1 - report for anna\n"
-                               "anna (Medici) against ben (Strozzi), round 1 of 3\n")
+    assert r.stdout.startswith("YOUR MOVE\n  Draw another tile, or name the price of the lot.\n")
+    assert "\n\nMEDICI VS STROZZI s1 - turn 1 - report for anna\n" \
+           "anna (Medici) against ben (Strozzi), round 1 of 3\n" in r.stdout
     assert "You may send: draw; price: N (N from 0 to 300)." in r.stdout
     assert "----- pbem orders begin -----" in r.stdout
     assert "GM only" not in r.stdout
@@ -276,19 +277,19 @@ def test_the_turn_file_of_the_report_is_accepted(loading: Table) -> None:
     """The block between the markers of a report, with the token filled in and one order kept (its `#`
     deleted: every alternative is commented out, so the block sent back unchanged orders nothing)."""
     text = loading.pbem("show", "s1", "--as", "anna").stdout
-    assert "  You may send: {load: 4, harbour: B}; {load: 4, harbour: C};\n" \
-           "    {load: 5, harbour: B}; {load: 5, harbour: C}; discard.\n" in text
+    assert "  You may send: load 4 harbour B; load 4 harbour C; load 5 harbour B;\n" \
+           "    load 5 harbour C; discard.\n" in text  # as he types them
     block = text.split("----- pbem orders begin -----\n")[1].split("----- pbem orders end -----")[0]
     lines = block.splitlines()
     assert lines[:6] == ["game: s1", "player: anna", "token: YOUR-TOKEN", "turn: 8", "orders:",
                          "# To keep one order, delete the # in front of it:"]
-    assert lines[6:] == ["#  - {load: 4, harbour: B}", "#  - {load: 4, harbour: C}", "#  - {load: 5, harbour: B}",
-                         "#  - {load: 5, harbour: C}", "#  - discard"]
+    assert lines[6:] == ["#  - load 4 harbour B", "#  - load 4 harbour C", "#  - load 5 harbour B",
+                         "#  - load 5 harbour C", "#  - discard"]
     path = loading.folder / "unchanged.yaml"
     path.write_text("\n".join(lines).replace("YOUR-TOKEN", loading.tokens["anna"]) + "\n")
     r = loading.pbem("submit", path)
     assert r.exit_code == 1 and "orders" in r.stderr, r.output  # no order at all: refused
-    kept = "\n".join(lines[:6] + [line.removeprefix("#") if line == "#  - {load: 4, harbour: C}" else line
+    kept = "\n".join(lines[:6] + [line.removeprefix("#") if line == "#  - load 4 harbour C" else line
                                    for line in lines[6:]]).replace("YOUR-TOKEN", loading.tokens["anna"])
     path = loading.folder / "from-report.yaml"
     path.write_text(kept + "\n")

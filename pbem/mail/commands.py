@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.game import ruleset_of, show, waiting_for
 from pbem.i18n import DEFAULT_LANGUAGE, LANGUAGES, localize, translator
-from pbem.rules.base import order_text
+from pbem.rules.base import order_text, typed_text
 from pbem.store import GamesDir
 
 COMMANDS = ("help", "status", "games", "standing", "undo", "standings")
@@ -144,7 +144,7 @@ def help_context(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUAG
     rules = env_for(lang, game).get_template(f"{game}/rules.txt.j2").render(view=shown["view"])
     return dict(title=ruleset.title, game=state["game"], player=player, turn=state["engine"]["turn"],
                 move=whose_move(state, player, lang), legal=summarize_orders(legal, lang, game),
-                example=localize(order_text(legal[0]) if legal else ruleset.example_order, game, lang),
+                example=localize(typed_text(legal[0]) if legal else ruleset.example_order, game, lang),
                 standing_kinds=[(localize(k, game, lang), _(v)) for k, v in ruleset.standing_help.items()],
                 commands=COMMANDS, rules=rules.strip(), active=state["status"] == "active")
 
@@ -155,7 +155,7 @@ def standing_context(state: dict[str, Any], player: str, lang: str = DEFAULT_LAN
     game = ruleset.name
     _ = translator(lang, game).gettext
     mine = state.get("standing", {}).get(player, [])
-    return dict(game=state["game"], standing=[localize(order_text(o), game, lang) for o in mine],
+    return dict(game=state["game"], standing=[localize(typed_text(o), game, lang) for o in mine],
                 kinds=[(localize(k, game, lang), _(v)) for k, v in ruleset.standing_help.items()])
 
 
@@ -167,7 +167,7 @@ def withdraw(gd: GamesDir, state: dict[str, Any], player: str, lang: str = DEFAU
     for path, entry in gd.queued(state["game"]):
         if entry.get("player") != player or "language" in entry:  # his choice of language is no order
             continue
-        orders = [localize(order_text(o), game, lang) for o in entry.get("orders") or []]
+        orders = [localize(typed_text(o), game, lang) for o in entry.get("orders") or []]
         what = ", ".join(orders) if orders else _("standing orders") if "standing" in entry else _("reports")
         turn = entry.get("turn")
         when = _("sent ahead") if turn == "next" else _("turn %(turn)s") % {"turn": turn} if turn else _("any time")

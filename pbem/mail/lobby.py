@@ -366,15 +366,23 @@ class Lobby:
         return self.mail.sender
 
     def language(self, command: Command | None = None) -> str:
-        """The language to answer in: the one his words are in, else his seat's, else the host's."""
+        """The language to answer in: in a reply to a mail about a game not begun, the one he reads in
+        it (an invitee reads the challenge's until he says otherwise); else the one his words are in,
+        else his seat's, else the host's."""
+        from pbem.mail.readers import entry_language, reader_language
+
+        for game in sorted(self.keyed):
+            try:
+                found = entry_language(lobby.load(self.gd, game), self.sender)
+            except PbemError:  # the game has begun or is gone: no entry to read it from
+                continue
+            if found:
+                return found
         if command is not None and command.language in LANGUAGES:
             return command.language
         if self.proven is not None:
             return language_of(self.proven.state, self.proven.player, self.config)
-        from pbem.mail.commands import first_seat
-
-        seat = first_seat(self.gd, self.sender)
-        return language_of(seat[0], seat[1], self.config) if seat else self.config.language
+        return reader_language(self.gd, self.config, self.sender)
 
     def post(self, to: str, game: str, nonce: str, template: str, what: str, lang: str, about: str,
              answering: Incoming | None = None, **context: Any) -> None:
@@ -414,7 +422,10 @@ class Lobby:
             return False
         from pbem.mail.secrets import hide_tokens, tokens_in
 
-        date = self.mail.message.get("Date", translator(lang).gettext("(no date)"))
+        from pbem.i18n import header_moment
+
+        date = header_moment(self.mail.message.get("Date"), lang, getattr(self.config, "timezone", None), self.at) \
+            or translator(lang).gettext("(no date)")
         self.post(self.sender, game, nonce, template, what, lang, "answer", self.mail, date=date,
                   subject=hide_tokens(self.mail.subject, tokens_in(self.mail)), **context)
         return True
@@ -637,7 +648,7 @@ def _context(entry: dict[str, Any], lang: str) -> dict[str, Any]:
     from pbem.rules.base import get_ruleset
 
     rules = get_ruleset(entry["ruleset"])
-    options = ", ".join(f"{k} {v}" for k, v in entry["options"].items() if len(rules.options.get(k, ())) > 1)
+    options = rules.options_text(entry["options"], lang)
     deadline = None
     if entry.get("deadline"):
         deadline = duration_text(entry["deadline"]["hours"], lang)

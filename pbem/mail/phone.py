@@ -120,7 +120,7 @@ def joined(lines: list[str], i: int) -> tuple[str, int]:
 
 @dataclass
 class Block:
-    kind: str  # heading, rule, line, events, choices, list, orders, table, boxes, grid, gap
+    kind: str  # heading, rule, line, events, choices, list, orders, table, boxes, grid, gap, picture
     text: str = ""
     level: int = 0  # heading level; a line's depth
     items: list = field(default_factory=list)
@@ -606,20 +606,36 @@ def fold(markup: str) -> str:
     return "\n".join(out)
 
 
-def body_html(text: str) -> str:
-    """The text as HTML blocks."""
-    return "\n".join(h for h in (render(b) for b in blocks(text)) if h)
+BOARDS = ("boxes", "grid")  # a board drawn in text: the picture shows it on a phone
+
+
+def body_html(text: str, picture: str = "") -> str:
+    """The text as HTML blocks; with a `picture` (of the board), the board once: the picture where the
+    text draws its board (which the plain part alone keeps), else after what happened, else before
+    the first table, else first."""
+    found = list(blocks(text))
+    if picture:
+        at = next((i for i, b in enumerate(found) if b.kind in BOARDS), None)
+        if at is None:
+            at = next((i + 1 for i, b in enumerate(found) if b.kind == "events"), None)
+        if at is None:
+            at = next((i for i, b in enumerate(found) if b.kind == "table"), 0)
+            at -= 1 if at and found[at - 1].kind == "heading" else 0
+        found = [b for b in found[:at] if b.kind not in BOARDS] + [Block("picture", picture)] + \
+            [b for b in found[at:] if b.kind not in BOARDS]
+    return "\n".join(h for h in (b.text if b.kind == "picture" else render(b) for b in found) if h)
 
 
 def phone_html(text: str, cid: str, alt: str) -> str:
-    """The HTML part of a mail: the picture (by its Content-ID `cid`, `alt` its words), then the text.
+    """The HTML part of a mail: the text, with the picture (by its Content-ID `cid`, `alt` its words) in
+    the board's place (see `body_html`).
     ASCII alone (any other character as a reference), in lines of at most `FOLD` characters."""
     picture = (f'<p style="margin:0 0 10px"><img src="cid:{html.escape(cid)}" alt="{html.escape(alt)}" width="340" '
                'style="display:block;width:100%;max-width:540px;height:auto;border:0;background-color:#FFFFFF"></p>')
     markup = ('<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
               '<meta name="viewport" content="width=device-width, initial-scale=1">'
               '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">'
-              f'</head><body style="{BODY}">\n<div style="max-width:640px">\n{picture}\n{body_html(text)}\n</div>\n'
+              f'</head><body style="{BODY}">\n<div style="max-width:640px">\n{body_html(text, picture)}\n</div>\n'
               "</body></html>\n")
     return fold(markup.encode("ascii", "xmlcharrefreplace").decode("ascii"))
 

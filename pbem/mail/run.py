@@ -26,7 +26,7 @@ from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, split_key
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
 from pbem.mail.lobby import handle_lobby, open_lines, without_paths
 from pbem.visible import CONTROLS, visible
-from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, translator
+from pbem.i18n import DEFAULT_LANGUAGE, N_, header_moment, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
@@ -296,6 +296,13 @@ def reply_name(mail: Incoming) -> str:
     return "reply-" + hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]
 
 
+def mail_language(mail: Incoming) -> str | None:
+    """The language a mail's own words are written in, where they tell (its command words)."""
+    from pbem.mail.readers import words_language
+
+    return words_language(own_lines(mail) or [mail.subject])
+
+
 def seat_language(config: Config, seat: tuple[dict[str, Any], str] | None) -> str:
     """The language an answer to a seat's player is written in (no seat: the host's)."""
     return language_of(seat[0], seat[1], config) if seat is not None else config.language
@@ -321,10 +328,15 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     if seat is not None:  # a token typed into the subject without `token:` is never echoed either
         secrets += subject_tokens(mail.subject, seat[0])
     subject = hide_tokens(mail.subject, secrets)
-    lang = lang or seat_language(config, seat)
+    if lang is None:
+        from pbem.mail.readers import reader_language
+
+        lang = seat_language(config, seat) if seat is not None else \
+            reader_language(GamesDir(config.root), config, mail.sender, mail_language(mail))
+    zone = timezone_of(*seat, config) if seat is not None else getattr(config, "timezone", None)
     templates = env_for(lang, seat[0]["ruleset"] if seat is not None else None)
-    body = templates.get_template(template).render(date=mail.message.get("Date", translator(lang).gettext("(no date)")),
-                                                   subject=subject, begin=BEGIN, end=END, **context)
+    date = header_moment(mail.message.get("Date"), lang, zone, _date()) or translator(lang).gettext("(no date)")
+    body = templates.get_template(template).render(date=date, subject=subject, begin=BEGIN, end=END, **context)
     subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     if seat is not None:
         state, player = seat
@@ -493,7 +505,8 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                                         once_a_day=not proof.address)  # nothing proves it his: as a stranger's
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
-            message = without_paths(hide_tokens(str(exc), hidden), gd)  # no folder of the host in a mail
+            shown = without_paths(hide_tokens(str(exc), hidden), gd)  # no folder of the host in a mail
+            message = exc.refusal if shown == str(exc) else shown
             if proven is not None and lines:  # a reply of his own lines: what he may send now
                 state = gd.load(proven.game)
                 lang = language_of(state, proven.player, postman.config)
@@ -583,11 +596,14 @@ def _command_word(line: str) -> str | None:
 def answer_stranger_games(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) -> str:
     """`games` from a mail that proves no seat: the sender's games (as a fresh mail of a player gets
     them) and the open games; answered at most once a day unless a key or token proves his address."""
+    from pbem.mail.readers import lobby_seats, reader_language
+
     seat = first_seat(gd, mail.sender)
-    lang = seat_language(postman.config, seat)
+    lang = reader_language(gd, postman.config, mail.sender, mail_language(mail))
     plays = games_lines(gd, mail.sender, lang, timezone_of(*seat, postman.config) if seat else None)
     told = reply(postman, mail, "common/cmd-games.txt.j2", seat=None if seat is None else seat, games=plays,
-                 lang=lang, intro=None, open_games=open_lines(gd), once_a_day=not proof.address)
+                 lang=lang, intro=None, open_games=open_lines(gd), once_a_day=not proof.address,
+                 waiting_games=lobby_seats(gd, mail.sender))
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)}) and the open games" \
         + NOT_TOLD * (not told)
 
@@ -657,10 +673,13 @@ def answer_games(postman: Postman, mail: Incoming, plays: list[dict[str, str]], 
                  lang: str | None = None, once_a_day: bool = False) -> str:
     """The `games` answer: the sender's games on this host (also what a fresh mail of his gets, once
     a day: `once_a_day`)."""
+    from pbem.mail.readers import lobby_seats
+
     lang = lang or seat_language(postman.config, seat)
+    gd = GamesDir(postman.config.root)
     told = reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, lang=lang,
                  intro=translator(lang).gettext(intro) if intro else intro,
-                 open_games=open_lines(GamesDir(postman.config.root)), once_a_day=once_a_day)
+                 open_games=open_lines(gd), waiting_games=lobby_seats(gd, mail.sender), once_a_day=once_a_day)
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)})" + NOT_TOLD * (not told)
 
 

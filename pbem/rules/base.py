@@ -61,6 +61,14 @@ def order_text(order: Order) -> str:
     return str(order)
 
 
+def typed_text(order: Order) -> str:
+    """An order as a player types it in a reply: `draw`, `bid: 7`, `load 4 harbour B` (never the braces
+    of `{load: 4, harbour: B}`, which pbem reads too)."""
+    if isinstance(order, dict) and len(order) > 1:
+        return " ".join(f"{k} {v}" for k, v in order.items())
+    return order_text(order)
+
+
 @dataclass
 class StandingMove:
     """What a player's standing orders do at his decision now."""
@@ -81,6 +89,17 @@ class Ruleset(ABC):
     example_order: ClassVar[str] = ""
     #: option name -> allowed values; the first value is the default
     options: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: each option's value in words for players (English, in the game's catalog): `edition riogrande`
+    #: reads `the Rio Grande edition (2006)`
+    option_words: ClassVar[dict[tuple[str, str], str]] = {}
+
+    def options_text(self, options: dict[str, str], lang: str = "en") -> str:
+        """The options a player chooses among (those with more than one value), in `lang`'s words."""
+        from pbem.i18n import translator
+
+        _ = translator(lang, self.name).gettext
+        return ", ".join(_(self.option_words[(k, v)]) if (k, v) in self.option_words else f"{k} {v}"
+                         for k, v in options.items() if len(self.options.get(k, ())) > 1)
 
     def check_options(self, given: dict[str, str]) -> dict[str, str]:
         """The full option set, or `SetupError` naming the unknown option or value."""

@@ -11,10 +11,12 @@ from collections import Counter
 from functools import cache
 from typing import Any
 
+from pbem.i18n import N_
 from pbem.rng import Rng
 from pbem.rules.base import (Decision, Event, OnePlayer, Order, Ruleset, StandingMove, State, board_data,
                              check_stacks, order_text, register, stack, standings)
 from pbem.rules.medici_ranking import places, shared_places
+from pbem.rules.medici_refusals import refuse
 
 DATA = board_data("medici")
 HOLD: int = DATA["hold_size"]
@@ -68,6 +70,8 @@ class Medici(Ruleset):
     min_players = 3
     max_players = 6
     options = {"edition": ("riogrande", "amigo")}
+    option_words = {("edition", "riogrande"): N_("the Rio Grande edition (2006)"),
+                    ("edition", "amigo"): N_("the Amigo edition (1995)")}
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -345,32 +349,32 @@ class Medici(Ruleset):
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
         phase = state["phase"]
         if phase not in (PHASE_DRAW, PHASE_BID):
-            return "the game is over"
+            return refuse("game-over")
         to_act = state["auctioneer"] if phase == PHASE_DRAW else state["to_bid"][0]
         if player != to_act:
-            return f"it is not your decision: the game waits for {to_act}"
+            return refuse("not-your-decision", player=to_act)
         if phase == PHASE_DRAW:
             if order == DRAW:
                 if self._lot_may_grow(state):
                     return None
                 limit = self.max_lot(state)
-                return f"the lot may not grow beyond {limit} card{'s' if limit != 1 else ''}"
+                return refuse("lot-limit" if limit != 1 else "lot-limit-one", n=limit)
             if order == AUCTION:
                 return None
-            return f"you are the auctioneer: send 'draw' or 'auction', not {repr(order_text(order))}"
+            return refuse("auctioneer-draws", order=repr(order_text(order)))
         if order == PASS:
             return None
         if isinstance(order, dict) and len(order) == 1 and isinstance(order.get(BID), int):
             amount = order[BID]
             high = self.high_bid(state)
             if high and amount <= high["amount"]:
-                return f"bid {amount} is not higher than the high bid of {high['amount']} by {high['player']}"
+                return refuse("bid-not-higher", amount=amount, high=high["amount"], player=high["player"])
             if amount < 1:
-                return "the lowest bid is 1"
+                return refuse("lowest-bid")
             if amount > state["money"][player]:
-                return f"bid {amount} is more than your money ({state['money'][player]})"
+                return refuse("bid-over-money", amount=amount, money=state["money"][player])
             return None
-        return f"the lot is up for auction: send 'pass' or 'bid: N', not {repr(order_text(order))}"
+        return refuse("lot-up-for-auction", order=repr(order_text(order)))
 
     def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
         events: list[Event] = []

@@ -1,19 +1,27 @@
-"""The Medici rules' refusals, in English as the rules word them (`pbem.rules.medici`), as formats a
-player's refusal is found back by and written in his language from (`pbem.report.refusal_text`)."""
+"""The Medici rules' refusals: each a message id and the English format it is written from, the
+catalogs' key (`pbem.rules.medici` refuses with `refuse(id, values)`; `pbem.report.refusal_words`
+writes it in the player's language from its id)."""
 
+from pbem.errors import Refusal
 from pbem.i18n import N_
 
-REFUSALS = (
-    N_("the game is over"),
-    N_("it is not your decision: the game waits for %(player)s"),
-    N_("the lot may not grow beyond %(n)s card"),
-    N_("the lot may not grow beyond %(n)s cards"),
-    N_("you are the auctioneer: send 'draw' or 'auction', not %(order)s"),
-    N_("bid %(amount)s is not higher than the high bid of %(high)s by %(player)s"),
-    N_("the lowest bid is 1"),
-    N_("bid %(amount)s is more than your money (%(money)s)"),
-    N_("the lot is up for auction: send 'pass' or 'bid: N', not %(order)s"),
-)
+MESSAGES = {
+    "game-over": N_("the game is over"),
+    "not-your-decision": N_("it is not your decision: the game waits for %(player)s"),
+    "lot-limit-one": N_("the lot may not grow beyond %(n)s card"),
+    "lot-limit": N_("the lot may not grow beyond %(n)s cards"),
+    "auctioneer-draws": N_("you are the auctioneer: send 'draw' or 'auction', not %(order)s"),
+    "bid-not-higher": N_("bid %(amount)s is not higher than the high bid of %(high)s by %(player)s"),
+    "lowest-bid": N_("the lowest bid is 1"),
+    "bid-over-money": N_("bid %(amount)s is more than your money (%(money)s)"),
+    "lot-up-for-auction": N_("the lot is up for auction: send 'pass' or 'bid: N', not %(order)s"),
+}
+REFUSALS = tuple(MESSAGES.values())
+
+
+def refuse(msg: str, **values: object) -> Refusal:
+    """The refusal `msg` with its values."""
+    return Refusal(msg, MESSAGES[msg], **values)
 
 
 # what the game's schemas say of an order (or a standing order) of no shape they know (their

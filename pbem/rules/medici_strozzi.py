@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.rng import Rng
 from pbem.errors import IllegalOrder
+from pbem.rules.medici_strozzi_refusals import refuse
 from pbem.rules.base import (Decision, Event, OnePlayer, Order, Ruleset, StandingMove, State, board_data,
                              check_stacks, order_text, register, stack, standings)
 
@@ -287,46 +288,46 @@ class MediciStrozzi(Ruleset):
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
         to_act = self._to_act(state)
         if to_act is None:
-            return "the game is over"
+            return refuse("game-over")
         if player != to_act:
-            return f"it is not your decision: the game waits for {to_act}"
+            return refuse("not-your-decision", player=to_act)
         phase = state["phase"]
         if phase == PHASE_DRAW:
             if order == DRAW:
                 if self._lot_may_grow(state):
                     return None
                 limit = self.max_lot(state)
-                return f"the lot may not grow beyond {limit} tile{'s' if limit != 1 else ''}"
+                return refuse("lot-limit" if limit != 1 else "lot-limit-one", n=limit)
             if isinstance(order, dict) and len(order) == 1 and isinstance(order.get(PRICE), int):
                 if not 0 <= order[PRICE] <= DATA["max_price"]:
-                    return f"the price must be 0 to {DATA['max_price']}, not {order[PRICE]}"
+                    return refuse("price-range", max=DATA["max_price"], price=order[PRICE])
                 return None
-            return f"you drew the lot: send 'draw' or 'price: N', not {repr(order_text(order))}"
+            return refuse("drawer-draws", order=repr(order_text(order)))
         if phase == PHASE_ANSWER:
-            return None if order in (BUY, DECLINE) else f"send 'buy' or 'decline', not {repr(order_text(order))}"
+            return None if order in (BUY, DECLINE) else refuse("buy-or-decline", order=repr(order_text(order)))
         if order == DISCARD:
             return None
         if not (isinstance(order, dict) and LOAD in order and order.keys() <= LOAD_KEYS):
-            return f"load the lot with 'load: SHIP' (and 'harbour: X' for an empty ship) or 'discard', not {repr(order_text(order))}"
+            return refuse("load-or-discard", order=repr(order_text(order)))
         ship = next((s for s in state["ships"][player] if s["capacity"] == order[LOAD]), None)
         if ship is None:
-            return f"you have no ship {order[LOAD]!r}: your ships hold {', '.join(str(c) for c in DATA['ships'])}"
+            return refuse("no-such-ship", ship=repr(order[LOAD]), ships=", ".join(str(c) for c in DATA["ships"]))
         free = ship["capacity"] - len(ship["cargo"])
         if free < len(state["lot"]):
             lot = len(state["lot"])
-            return f"ship {ship['capacity']} has room for {free} more, not the {lot} tile{'s' if lot != 1 else ''} of the lot"
+            return refuse("ship-too-small" if lot != 1 else "ship-too-small-one", ship=ship["capacity"], free=free, n=lot)
         harbour = order.get(HARBOUR)
         if ship["harbour"]:
             if harbour is not None and harbour != ship["harbour"]:
-                return f"ship {ship['capacity']} lies in harbour {ship['harbour']} for the rest of the round"
+                return refuse("ship-in-harbour", ship=ship["capacity"], harbour=ship["harbour"])
             return None
         if harbour is None:
-            return f"ship {ship['capacity']} is empty: name its harbour ({', '.join(HARBOURS)})"
+            return refuse("name-harbour", ship=ship["capacity"], harbours=", ".join(HARBOURS))
         if harbour not in HARBOURS:
-            return f"there is no harbour {harbour!r} (harbours: {', '.join(HARBOURS)})"
+            return refuse("no-such-harbour", harbour=repr(harbour), harbours=", ".join(HARBOURS))
         taken = next((s["capacity"] for s in state["ships"][player] if s["harbour"] == harbour), None)
         if taken is not None:
-            return f"your ship {taken} already lies in harbour {harbour}; each ship needs a harbour of its own"
+            return refuse("harbour-taken", ship=taken, harbour=harbour)
         return None
 
     # -- standing orders ------------------------------------------------------------------------
@@ -345,7 +346,7 @@ class MediciStrozzi(Ruleset):
         for entry in entries:
             if LOAD in entry and not any(s["capacity"] == entry[LOAD] for s in state["ships"][player]):
                 ships = ", ".join(str(s["capacity"]) for s in state["ships"][player])
-                raise IllegalOrder(f"you have no ship {entry[LOAD]!r} (your ships: {ships})")
+                raise IllegalOrder(refuse("standing-no-such-ship", ship=repr(entry[LOAD]), ships=ships))
         return entries
 
     def standing_move(self, state: State, player: str, entries: list[dict[str, Any]]) -> StandingMove:

@@ -1,27 +1,36 @@
-"""The Medici vs Strozzi rules' refusals, in English as the rules word them (`pbem.rules.medici_strozzi`),
-as formats a player's refusal is found back by and written in his language from
-(`pbem.report.refusal_text`)."""
+"""The Medici vs Strozzi rules' refusals: each a message id and the English format it is written from,
+the catalogs' key (`pbem.rules.medici_strozzi` refuses with `refuse(id, values)`;
+`pbem.report.refusal_words` writes it in the player's language from its id)."""
 
+from pbem.errors import Refusal
 from pbem.i18n import N_
 
-REFUSALS = (
-    N_("the game is over"),
-    N_("it is not your decision: the game waits for %(player)s"),
-    N_("you drew the lot: send 'draw' or 'price: N', not %(order)s"),
-    N_("send 'buy' or 'decline', not %(order)s"),
-    N_("load the lot with 'load: SHIP' (and 'harbour: X' for an empty ship) or 'discard', not %(order)s"),
-    N_("you have no ship %(ship)s: your ships hold %(ships)s"),
-    N_("ship %(ship)s has room for %(free)s more, not the %(n)s tile of the lot"),
-    N_("ship %(ship)s has room for %(free)s more, not the %(n)s tiles of the lot"),
-    N_("ship %(ship)s is empty: name its harbour (%(harbours)s)"),
-    N_("there is no harbour %(harbour)s (harbours: %(harbours)s)"),
-    N_("your ship %(ship)s already lies in harbour %(harbour)s; each ship needs a harbour of its own"),
-    N_("the lot may not grow beyond %(n)s tile"),
-    N_("the lot may not grow beyond %(n)s tiles"),
-    N_("ship %(ship)s lies in harbour %(harbour)s for the rest of the round"),
-    N_("the price must be 0 to %(max)s, not %(price)s"),
-    N_("you have no ship %(ship)s (your ships: %(ships)s)"),
-)
+MESSAGES = {
+    "game-over": N_("the game is over"),
+    "not-your-decision": N_("it is not your decision: the game waits for %(player)s"),
+    "drawer-draws": N_("you drew the lot: send 'draw' or 'price: N', not %(order)s"),
+    "buy-or-decline": N_("send 'buy' or 'decline', not %(order)s"),
+    "load-or-discard": N_("load the lot with 'load: SHIP' (and 'harbour: X' for an empty ship) or 'discard', "
+                          "not %(order)s"),
+    "no-such-ship": N_("you have no ship %(ship)s: your ships hold %(ships)s"),
+    "ship-too-small-one": N_("ship %(ship)s has room for %(free)s more, not the %(n)s tile of the lot"),
+    "ship-too-small": N_("ship %(ship)s has room for %(free)s more, not the %(n)s tiles of the lot"),
+    "name-harbour": N_("ship %(ship)s is empty: name its harbour (%(harbours)s)"),
+    "no-such-harbour": N_("there is no harbour %(harbour)s (harbours: %(harbours)s)"),
+    "harbour-taken": N_("your ship %(ship)s already lies in harbour %(harbour)s; each ship needs a harbour of its "
+                        "own"),
+    "lot-limit-one": N_("the lot may not grow beyond %(n)s tile"),
+    "lot-limit": N_("the lot may not grow beyond %(n)s tiles"),
+    "ship-in-harbour": N_("ship %(ship)s lies in harbour %(harbour)s for the rest of the round"),
+    "price-range": N_("the price must be 0 to %(max)s, not %(price)s"),
+    "standing-no-such-ship": N_("you have no ship %(ship)s (your ships: %(ships)s)"),
+}
+REFUSALS = tuple(MESSAGES.values())
+
+
+def refuse(msg: str, **values: object) -> Refusal:
+    """The refusal `msg` with its values."""
+    return Refusal(msg, MESSAGES[msg], **values)
 
 
 # what the game's schemas say of an order (or a standing order) of no shape they know (their

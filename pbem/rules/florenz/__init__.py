@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from pbem.i18n import DEFAULT_LANGUAGE
+from pbem.i18n import DEFAULT_LANGUAGE, N_
 from pbem.rng import Rng
 from pbem.rules.base import Decision, Event, Order, Ruleset, StandingMove, State, register
 from pbem.rules.florenz import actions as A
@@ -102,6 +102,9 @@ class Florenz(Ruleset):
     min_players = 1
     max_players = 5
     options = {"solo": ("normal", "easier", "harder")}
+    option_words = {("solo", "normal"): N_("the solo game against Strozzi"),
+                    ("solo", "easier"): N_("the easier solo game against Strozzi"),
+                    ("solo", "harder"): N_("the harder solo game against Strozzi")}
 
     # -- set-up ---------------------------------------------------------------------------------
 

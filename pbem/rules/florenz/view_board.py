@@ -8,6 +8,7 @@ text as written here."""
 
 from __future__ import annotations
 
+import textwrap
 from functools import cache
 from typing import Any
 
@@ -166,7 +167,8 @@ def cell_lines(view: dict[str, Any], loc: str, player: str | None, nw: int,
     tile = view["boast"][loc]
     name = w.tile(tile["tile"])
     head = f"[{loc}] {name}"
-    lines = [head if len(head) <= CELL else clip(f"[{loc}]{name}", CELL)]
+    # a long tile name goes on over the next line, never cut (`[8] Herrscher der` / `    Straße`)
+    lines = [clip(line, CELL) for line in textwrap.wrap(head, CELL, subsequent_indent=" " * len(f"[{loc}] "))]
     cups = [f"{slot_range(s)} {clip(c['family'], 10) if c else '-'}" for s, c in cups_of(tile).items()]
     first = " " + _("cups") + " "
     lines += wrap(cups, CELL, "  ", first, " " * len(first))

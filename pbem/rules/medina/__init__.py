@@ -19,6 +19,7 @@ from pbem.rules.medina.board import (ALL_SQUARES, ALL_WALLS, AROUND, AT_TOWER, C
                                      on_edge, row_major, ORTHO, PALACE_KEY, parse_order, ROWS, SIDE_LENGTH, SQUARE_INDEX,
                                      START_ORDERS, WALL_NEIGHBOURS, WALL_SQUARE, WALLS_AT)
 from pbem.rules.medina.city import City, CityKeeper
+from pbem.rules.medina.refusals import refuse
 from pbem.rules.medina.scores import Scoring
 from pbem.rules.medina.view import Views
 
@@ -179,104 +180,103 @@ class Medina(CityKeeper, Scoring, Views, Ruleset):
 
     def _why(self, state: State, player: str, order: Order, city: City) -> str | None:
         if state["phase"] == "over":  # `decision`, asked without making one
-            return "the game is over"
+            return refuse("game-over")
         if player != state["current"]:
-            return f"it is not your turn: the game waits for {state['current']}"
+            return refuse("not-your-turn", player=state["current"])
         parsed = parse_order(order)
         if parsed is None:
-            return f"{order!r} is not a placement (e.g. 'palace grey C7', 'wall N5', 'roof orange E4')"
+            return refuse("not-a-placement", order=repr(order))
         kind, colour, where = parsed
         if state["phase"] == "start":
             if kind != "start":
-                return "first place the start of the market street: 'start SQUARE'"
+                return refuse("start-first")
             if where not in SQUARE_INDEX:  # the order's pattern leaves only the row to be checked
-                return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
+                return refuse("not-a-square", square=where, last=f"{LETTERS[-1]}{ROWS}")
             if on_edge(where):
-                return f"the market street may not start on the edge of the city ({where})"
+                return refuse("start-on-edge", square=where)
             return None
         if kind == "start":
-            return "the market street has its start already"
+            return refuse("start-placed")
         supply = state["supply"][player]
         if kind != "wall" and where not in SQUARE_INDEX:
-            return f"{where} is not a square of the city (A1 to {LETTERS[-1]}{ROWS})"
+            return refuse("not-a-square", square=where, last=f"{LETTERS[-1]}{ROWS}")
         duty = self._roof_duty(state, player) if kind != "roof" and supply["roof"] > 0 else None  # none without a roof
         if duty == "roof":
-            return "you are the only player with roofs left: this placement must be a roof"
+            return refuse("roof-due")
         if duty == "claim" and not (kind == "palace" and colour not in state["roofed"][player]):
-            return ("you are the only player with roofs left and no palace to roof: found a palace of a "
-                    "colour you have not claimed, then roof it")
+            return refuse("claim-due")
         if kind == "wall":
             return self._why_wall(state, where, supply)
         if kind == "roof":
             return self._why_roof(state, player, colour, where, supply)
         if where in state["board"]:
-            return f"{where} is taken (by a {state['board'][where]['kind']})"
+            return refuse("taken", square=where, kind=state["board"][where]["kind"])
         if kind == "palace":
             return self._why_palace(state, colour, where, supply, city)
         if kind == "stable":
             if not supply["stable"]:
-                return "you have no stables left"
+                return refuse("no-stables")
             touching = {city.owner_of[n] for n in ORTHO[where] if n in city.owner_of}
             if not touching:
-                return f"a stable must be built onto a palace; {where} touches none"
+                return refuse("stable-alone", square=where)
             if len(touching) > 1 or any(city.owner_of.get(n) not in (None, *touching) for n in AROUND[where]):
-                return f"a stable at {where} would join two palaces; palaces may never touch, not even through stables"
+                return refuse("stable-joins", square=where)
             return None
         if not supply["merchant"]:
-            return "you have no merchants left"
+            return refuse("no-merchants")
         if city.street_next:
             if where not in city.street_next:
                 ends = state["streets"][-1]
-                return (f"the market street must grow from one of its ends ({ends[0]}"
-                        f"{' or ' + ends[-1] if len(ends) > 1 else ''}) with no branch and no loop: "
-                        f"{where} is not such a square (choose from {', '.join(sorted(city.street_next, key=row_major))})")
+                choices = ", ".join(sorted(city.street_next, key=row_major))
+                return refuse("street-ends", end=ends[0], other=ends[-1], square=where, squares=choices) \
+                    if len(ends) > 1 else refuse("street-end", ends=ends[0], square=where, squares=choices)
             return None
         if any(n in city.merchants for n in ORTHO[where]):
-            return f"the market street cannot grow, so it starts anew; the new start {where} may not touch the old street"
+            return refuse("street-anew", square=where)
         return None
 
     def _why_palace(self, state: State, colour: str | None, where: str, supply: dict[str, Any], city: City) -> str | None:
         assert colour is not None
         if not supply["palace"][colour]:
-            return f"you have no {colour} palace pieces left"
+            return refuse("no-palace-pieces", colour=colour)
         open_id = city.open_palace[colour]
         if open_id is not None:
             if where in city.growth[open_id]:
                 return None
             first = self.palace(state, open_id)["parts"][0]
-            return (f"the {colour} palace at {first} is still open: build onto it "
-                    f"(at {', '.join(sorted(city.growth[open_id], key=row_major))})")
+            return refuse("palace-open", colour=colour, first=first,
+                          squares=", ".join(sorted(city.growth[open_id], key=row_major)))
         if where in city.near_palace:
-            return f"a palace at {where} would touch another palace; palaces may never touch, not even diagonally"
+            return refuse("palace-touches", square=where)
         return None
 
     def _why_wall(self, state: State, where: str, supply: dict[str, Any]) -> str | None:
         if where not in ALL_WALLS:
-            return f"{where} is not a wall segment (N1-N{COLS}, S1-S{COLS}, W1-W{ROWS}, E1-E{ROWS})"
+            return refuse("not-a-wall", square=where, segments=f"N1-N{COLS}, S1-S{COLS}, W1-W{ROWS}, E1-E{ROWS}")
         if not supply["wall"]:
-            return "you have no walls left"
+            return refuse("no-walls")
         if where in state["walls"]:
-            return f"wall {where} stands already"
+            return refuse("wall-stands", square=where)
         side = where[0]
         if where not in AT_TOWER and state["walls"].keys().isdisjoint(WALL_NEIGHBOURS[where]):
-            return f"walls are built from the corner towers along the edge: {where} joins no tower and no wall"
+            return refuse("wall-alone", square=where)
         if [w[0] for w in state["walls"]].count(side) + 1 >= SIDE_LENGTH[side]:
-            return f"wall {where} would join two towers; a gate must stay open on the {side} side"
+            return refuse("wall-closes", square=where, side=side)
         return None
 
     def _why_roof(self, state: State, player: str, colour: str | None, where: str, supply: dict[str, Any]) -> str | None:
         if not supply["roof"]:
-            return "you have no roofs left"
+            return refuse("no-roofs")
         piece = state["board"].get(where)
         if not piece or piece["kind"] != "palace":
-            return f"there is no palace at {where} to roof"
+            return refuse("no-palace", square=where)
         palace = self.palace(state, piece["palace"])
         if colour != palace["colour"]:
-            return f"the palace at {where} is {palace['colour']}, not {colour}"
+            return refuse("palace-colour", square=where, colour=palace["colour"], wanted=colour)
         if palace["owner"] is not None:
-            return f"the {palace['colour']} palace at {where} has a roof already ({palace['owner']}'s)"
+            return refuse("palace-roofed", colour=palace["colour"], square=where, owner=palace["owner"])
         if colour in state["roofed"][player]:
-            return f"you own a {colour} palace already; each player roofs one palace of each colour"
+            return refuse("colour-owned", colour=colour)
         return None
 
     # -- carrying out a placement --------------------------------------------------------------------
