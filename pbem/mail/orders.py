@@ -4,6 +4,7 @@ report's marker lines."""
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from pbem.errors import TurnFileError
@@ -96,14 +97,19 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
     if turn_file:  # its lines keep their numbers in the mail; typed in a mail client, as order lines are
         return _turn_file("\n" * before + as_typed(text), "the turn file in the mail",
                           "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
+    # his own text first: the quote is looked at only when it gives no order, and never refuses a mail
+    # whose own lines do
+    if block is None and proven is not None and any(typed(line) for line in text.split("\n")):
+        try:
+            return order_lines(text, mail, proven, own=True)
+        except NoOwnOrder:
+            if plain is not None and _orders_in_quote(plain, True):
+                raise TurnFileError(_IN_QUOTE % {"where": "alone, one a line, above the quote"}) from None
+            raise
     if block is None and plain is not None and _orders_in_quote(plain, proven is not None):
         where = ("alone, one a line, above the quote" if proven is not None else
                  "between marker lines of your own, above the quote and without '>' in front")
-        raise TurnFileError(f"your orders are inside the report your mail quotes, which pbem does not read "
-                            f"(lines that begin with '>', or below a line such as 'On ... wrote:' or "
-                            f"'From: ...'): write them {where}")
-    if block is None and proven is not None and any(typed(line) for line in text.split("\n")):
-        return order_lines(text, mail, proven, own=True)
+        raise TurnFileError(_IN_QUOTE % {"where": where})
     if block is None:
         if proven is not None:
             raise TurnFileError("your mail gives no order: write your order alone on a line above the quoted "
@@ -111,6 +117,14 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
         raise NoOrders(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
                        f"of your report, or attach a turn file")
     return order_lines(block, mail, proven)
+
+
+_IN_QUOTE = ("your orders are inside the report your mail quotes, which pbem does not read (lines that begin "
+             "with '>', or below a line such as 'On ... wrote:' or 'From: ...'): write them %(where)s")
+
+
+class NoOwnOrder(TurnFileError):
+    """A reply whose own lines give no order (a greeting alone, a name)."""
 
 
 def _orders_in_quote(body: str, proven: bool = False) -> bool:
@@ -234,11 +248,21 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
     ahead: list[bool] = []  # for each order: whether it was written `next: ...`
     his_names = {w.casefold() for w in (mail.sender_name, *mail.sender_name.split()[:1],
                                         proven.player if proven else "") if w}
+    game = proven.state.get("ruleset") if own and proven is not None else None
+    passed: list[str] = []  # the lines below his orders that are no orders: passed over, and told so
     for n, text in enumerate(lines, start=1):
         if text.startswith("#"):
             continue
         if own and (PLEASANTRY.match(text) or text.rstrip(",.!").casefold() in his_names):
             continue  # "Hi," and "Cheers, Anna" around the orders of a reply
+        if game is not None:
+            judged = judge_line(text, game, _language(proven))
+            if isinstance(judged, tuple):  # a near miss of an order word: refused, with the word meant
+                raise TurnFileError(f"order line {n} ({text!r}): {judged[0]!r} is not an order word; did you "
+                                    f"mean {judged[1]!r}?")
+            if not judged and (orders or standing is not None or names):
+                passed = lines[n - 1:]  # a signature, a name, the client's words: his orders have ended
+                break
         sent_ahead = NEXT_LINE.match(text) if own else None
         if sent_ahead:
             text = sent_ahead.group(1).strip()
@@ -287,8 +311,8 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
                             f"'token: ' and your token there, above your orders")
     if not orders and standing is None and "reports" not in turnfile:
         if own:
-            raise TurnFileError("your mail gives no order: write your order alone on a line above the "
-                                "quoted mail")
+            raise NoOwnOrder("your mail gives no order: write your order alone on a line above the "
+                             "quoted mail")
         raise TurnFileError(f"there is no order between the lines {BEGIN!r} and {END!r}: write your "
                             f"orders there, one a line, below your token")
     if any(ahead) and not all(ahead):
@@ -315,7 +339,100 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
     if standing is not None:
         turnfile["standing"] = standing
     value = fold_case(turnfile, schema("turnfile"))
-    return _found(value, dump_yaml(value), OWN_REPLY if own else ORDER_BLOCK, names)
+    found = _found(value, dump_yaml(value), OWN_REPLY if own else ORDER_BLOCK, names)
+    found[1].passed = [line for line in passed if not re.search("token", line, re.IGNORECASE)]  # type: ignore[attr-defined]
+    return found
+
+
+def _language(proven: Proven) -> str:
+    from pbem.i18n import language_of
+
+    try:
+        return language_of(proven.state, proven.player)
+    except Exception:  # a seat's language is a nicety here: English words are always known
+        return "en"
+
+
+# What a line of a reply may begin with besides an order: the keys an order line gives, and the reply's own
+# words for orders sent ahead and standing orders.
+LINE_WORDS = frozenset((*LINE_KEYS, "standing", "next", "orders"))
+
+
+@cache
+def order_starts(game: str) -> dict[str, frozenset[str]]:
+    """The words an order of `game` may begin with, case-folded: by language ("en" the canonical words of
+    its schemas, each other language its own words for them), and "all" of them together."""
+    from pbem.i18n import order_words
+    from pbem.turnfile import schema
+
+    canonical: set[str] = set()
+    for kind in ("orders", "standing"):
+        try:
+            stack: list[Any] = [schema(f"{game}.{kind}")]
+        except (FileNotFoundError, OSError, ValueError):
+            continue
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                canonical.update(k.casefold() for k in (node.get("properties") or {}))
+                canonical.update(str(v).casefold() for v in node.get("enum") or [] if isinstance(v, str))
+                if isinstance(node.get("pattern"), str):  # `^(start [A-Z]...|palace (grey|...) ...)$`
+                    canonical.update(w.casefold() for w in re.findall(r"(?:^\^?\(|\|)([a-z][a-z_-]+)", node["pattern"]))
+                stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+            elif isinstance(node, list):
+                stack.extend(node)
+    by_language: dict[str, set[str]] = {"en": set(canonical)}
+    for word, langs in order_words(game).items():
+        if word.casefold() in canonical:
+            for lang, spelt in langs.items():
+                by_language.setdefault(lang, set()).update(s.casefold() for s in spelt)
+    every = set().union(*by_language.values(), LINE_WORDS)
+    return {**{k: frozenset(v | LINE_WORDS) for k, v in by_language.items()}, "all": frozenset(every)}
+
+
+_FIRST_WORD = re.compile(r"^(?:-\s*)?([^\W\d][\w-]*)", re.UNICODE)
+
+
+def judge_line(text: str, game: str, lang: str = "en") -> bool | tuple[str, str]:
+    """Whether a line of a reply may be an order of `game`: it begins with an order word of the game in any
+    of its languages (or a key such as `token:`, or is a bare amount); or, as `(word, meant)`, a near miss
+    of an order word in English or the player's language (`bdi 7`, `drwa`): a typo, refused with the
+    word meant, never passed over."""
+    line = text.strip().removeprefix("- ").strip()
+    if re.fullmatch(r"\d{1,6}[.!]?", line) or TOKEN_LINE.match(line):
+        return True
+    found = _FIRST_WORD.match(line)
+    if not found:
+        return False
+    word = found.group(1).casefold().rstrip("-")
+    starts = order_starts(game)
+    if word in starts["all"]:
+        return True
+    if len(word) >= 3:
+        near = [w for w in sorted(starts["en"] | starts.get(lang, frozenset())) if _near(word, w)]
+        if near:
+            return word, near[0]
+    return False
+
+
+def _near(typed_word: str, word: str) -> bool:
+    """Whether `typed_word` is `word` mistyped: one letter wrong, missing, extra, or two swapped (two
+    edits for a word of seven letters or more)."""
+    if typed_word == word or abs(len(typed_word) - len(word)) > 2:
+        return False
+    most = 2 if len(word) >= 7 else 1
+    a, b = typed_word, word
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[len(b)] <= most
 
 
 def _bare_amount(text: str, proven: Proven) -> str:
@@ -352,6 +469,19 @@ def _token_line(text: str, label: str) -> str:
     if not isinstance(token, str):
         raise TurnFileError(f"{label}: {NOT_TEXT}")
     return token
+
+
+def reads_as_lines(mail: Incoming) -> bool:
+    """Whether a reply is read as lines of its own: no attachment, no marker lines, no turn file in its
+    own text (a keyed reply that gives nothing at all is one too)."""
+    attachments, plain, markup = _parts(mail.message)
+    if attachments:
+        return False
+    body = own_text(plain) if plain is not None else own_text(html_to_text(markup)) if markup is not None else ""
+    try:
+        return between_markers(body) is None and not _is_turn_file(body)
+    except TurnFileError:
+        return False
 
 
 def own_lines(mail: Incoming) -> list[str]:

@@ -36,7 +36,7 @@ REPLY = re.compile(r"""
                                 #   to the end or a signature ("Hi," above the quote, `draw` below it)
     )
     """, re.VERBOSE)
-OWN_KINDS = {TEXT}  # the letters of the reply that are his lines
+OWN_KINDS = {TEXT, BLANK}  # the letters of the reply that are his lines (and the blank lines between)
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,11 @@ def reply_words() -> Words:
         data: dict[str, Any] = yaml.load(path.read_text("utf-8"), Loader=loader) or {}
         languages.append(path.name.removesuffix(".yaml"))
         for kind, words in found.items():
-            words += [str(w) for w in data.get(kind) or []]
+            given = data.get(kind) or []
+            bad = [w for w in given if not isinstance(w, str)]
+            if bad:  # YAML reads a bare On, No or Yes as true or false: such a word is written in quotes
+                raise ValueError(f"{path.name}: {kind}: {bad[0]!r} is not text; write it in quotes")
+            words += given
     wrote = rf"(?<![^\W\d_])(?:{_alternatives(found['wrote'])})(?![^\W\d_])"
     on = rf"(?:{_alternatives(found['opens'])})\s"
     date = r"(?:\d{1,4}[./:-]\s?\d{1,2}|\b(?:19|20)\d\d\b)"

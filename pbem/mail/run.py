@@ -27,7 +27,7 @@ from pbem.mail.lobby import handle_lobby, open_lines
 from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
-from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
+from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines, reads_as_lines
 from pbem.mail.seats import Proven, example_orders, proven_seat, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
@@ -374,7 +374,7 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
             message = hide_tokens(str(exc), hidden)
-            if proven is not None and lines:  # a reply of his own lines: what he may send now
+            if proven is not None and (lines or reads_as_lines(mail)):  # his order alone on a line: what he may send now
                 state = gd.load(proven.game)
                 lang = language_of(state, proven.player, postman.config)
                 context = help_context(state, proven.player, lang)
@@ -404,7 +404,7 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         reply(postman, mail, "common/ack.txt.j2", seat=seat, hidden=hidden, game=done.game, turn=done.turn,
               orders=[localize(o, game, lang) for o in orders], replaced=done.replaced, paused=done.paused,
               standing=None if standing is None else [localize(o, game, lang) for o in standing],
-              reports=done.reports)
+              reports=done.reports, passed=[hide_tokens(line, hidden) for line in getattr(data, "passed", [])])
         what = [f"queued {', '.join(orders)}"] if orders else []
         what += [] if standing is None else [f"standing orders {'; '.join(standing) or 'cleared'}"]
         what += [] if done.reports is None else [f"reports {done.reports}"]
