@@ -222,12 +222,26 @@ STANDING_LINE = re.compile(r"^standing\s*:(.*)$", re.IGNORECASE)
 
 
 NEXT_LINE = re.compile(r"^next\s*:\s*(.*)$", re.IGNORECASE)
-# what a player writes around his orders in a reply: a greeting, thanks, a closing with his name
-PLEASANTRY = re.compile(
+# what a player writes around his orders in a reply: a greeting, thanks, a closing with his name (and
+# the courtesy words of every language in pbem/mail/replywords/)
+_PLEASANTRY = re.compile(
     r"^(hi|hello|hey|dear|hallo|hoi|moin|servus|thanks|thank you|thx|ty|cheers|regards|best|best regards|"
     r"kind regards|greetings|danke|danke schön|vielen dank|grüße|viele grüße|liebe grüße|gruß|lg|vg|mfg|"
     r"bedankt|dank je|dank je wel|dankjewel|groeten|groetjes|met vriendelijke groet|mvg|ciao|bye)"
     r"(?:[\s,.!]+[\w.-]{1,30})?[\s,.!]*$", re.IGNORECASE)
+
+
+class _Pleasantry:
+    """Matches a greeting or a closing, in English, German, Dutch or a language of the reply words."""
+
+    @staticmethod
+    def match(text: str) -> bool:
+        from pbem.mail.own_text import reply_words
+
+        return bool(_PLEASANTRY.match(text) or reply_words().courtesy.match(text))
+
+
+PLEASANTRY = _Pleasantry()
 
 
 def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: bool = False) -> Found:

@@ -47,12 +47,14 @@ class Words:
     loose: re.Pattern[str]  # a short one, an attribution only right above a quote
     starts: re.Pattern[str]  # how the first line of a wrapped attribution begins
     on: re.Pattern[str]  # a dated attribution's first word (`On`, `Am`, `Le`)
+    date: re.Pattern[str]  # a date or a time in it
     ends: re.Pattern[str]  # how its last line ends
     header: re.Pattern[str]  # a header field, its name in group `name`
     from_field: re.Pattern[str]
     separator: re.Pattern[str]
     phone: re.Pattern[str]
     banner: re.Pattern[str]
+    courtesy: re.Pattern[str]  # a greeting or a closing, perhaps with a name after it
     languages: tuple[str, ...]
 
 
@@ -76,7 +78,8 @@ def reply_words() -> Words:
     import yaml
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    found: dict[str, list[str]] = {k: [] for k in ("opens", "wrote", "header", "from", "separator", "phone", "banner")}
+    found: dict[str, list[str]] = {k: [] for k in ("opens", "wrote", "header", "from", "separator", "phone", "banner",
+                                                         "courtesy")}
     languages = []
     folder = resources.files("pbem.mail") / "replywords"
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
@@ -100,13 +103,14 @@ def reply_words() -> Words:
     return Words(
         attribution=re.compile(
             rf"^(?:{on}(?=.*{date}).{{0,300}}{wrote}(?:\s.{{0,150}})?"  # On ... wrote / Am ... schrieb X
-            rf"|(?=.*{date}).{{0,150}}{address}.{{0,150}}{wrote}.{{0,150}}"  # Anna <a@x> schrieb am ... Uhr
+            rf"|(?=.*{date})(?=.*{address}).{{0,300}}{wrote}.{{0,150}}"  # Anna <a@x> schrieb am ... Uhr
             rf"|{starts_dated}.{{0,150}}{address}.{{0,150}})"  # 2014-10-17 11:28 Anna <a@x>
             r"\s?:?$", re.IGNORECASE),
         loose=re.compile(rf"^(?:.{{1,150}}{wrote}(?:\s.{{0,100}})?|.{{0,150}}{address}.{{0,100}})\s?:?$",
                          re.IGNORECASE),
-        starts=re.compile(rf"^(?:{on}|{starts_dated}|.{{0,150}}[<@])", re.IGNORECASE),
+        starts=re.compile(rf"^(?:{on}|{starts_dated}|.{{0,150}}(?:[<@]|{wrote}))", re.IGNORECASE),
         on=re.compile(rf"^{on}", re.IGNORECASE),
+        date=re.compile(date),
         ends=re.compile(rf"(?::|{wrote})$", re.IGNORECASE),
         header=re.compile(rf"^\*{{0,2}}(?P<name>{_alternatives(found['header'])})\*{{0,2}}\s?:", re.IGNORECASE),
         from_field=re.compile(rf"^\*{{0,2}}(?:{_alternatives(found['from'])})\*{{0,2}}\s?:\s?\*{{0,2}}\s*\S",
@@ -118,6 +122,8 @@ def reply_words() -> Words:
         phone=re.compile(rf"^(?:{'|'.join(_device(t) for t in found['phone'])})\.?(?:\s*<[^<>\s]+>)?$",  # and its link
                          re.IGNORECASE),
         banner=re.compile(rf"^(?:{_alternatives(found['banner'])})", re.IGNORECASE),
+        courtesy=re.compile(rf"^(?:{_alternatives(found['courtesy'])})(?:[\s,.!]+[\w.-]{{1,30}})?[\s,.!]*$",
+                            re.IGNORECASE),
         languages=tuple(languages),
     )
 
@@ -140,7 +146,8 @@ def _bare(line: str) -> str:
     return line.strip("*").strip() if line.startswith("*") else line
 
 
-_GLYPH = re.compile(r"[^\w\s>#:+\-_.,!?()\[\]'\"]{1,3}")  # a tracking mark (`ᐧ`) alone on a line
+# a tracking mark alone on a line (Gmail trackers' `ᐧ`, a bullet), or two or three signs that are no word
+_GLYPH = re.compile(r"[\u1427\u2022\u00b7\u2219\u25cf\u25aa]{1,3}|[^\w\s>#:+\-_.,!?()\[\]'\"]{1,3}")
 MAX_ATTRIBUTION = 400
 
 
@@ -172,9 +179,10 @@ def _attribution_at(seen: list[str], i: int, above_quote: bool) -> int:
         for k in (2, 3):
             text = _joined(seen, i, k)
             # (the lines below alone an attribution: line `i` is the player's own, as `bid 7`, unless it
-            # begins as one: `On Nov 21, 2014,` / `at 10:18,` / `Anna <anna@x> wrote:`)
+            # begins as one or holds a date: `On Nov 21, 2014,` / `at 10:18,` / `Anna <anna@x> wrote:`)
             if text and words.attribution.match(text) and words.ends.search(text) \
-                    and (words.on.match(first) or not words.attribution.match(_joined(seen, i + 1, k - 1) or "")):
+                    and (words.on.match(first) or words.date.search(first)
+                         or not words.attribution.match(_joined(seen, i + 1, k - 1) or "")):
                 return k
     if len(one) <= 250 and words.loose.match(one) and (above_quote or _quote_follows(seen, i + 1)):
         return 1
