@@ -586,7 +586,7 @@ SENT_AHEAD_FAILED = N_("your orders sent ahead could not be applied when your de
 REFUSALS = (*TURN_FILE_REFUSALS,  # what YAML and the schemas refuse (pbem.turnfile), worded there
             STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
             N_("your mail gives no order: write your order alone on a line above the quoted mail"),
-            N_("%(word)s is not an order word; did you mean %(meant)s?"),
+            N_("the word %(word)s is not an order word; did you mean %(meant)s?"),
             N_("your orders answer turn %(turn)s, but game %(game)s is at turn %(current)s: they are stale"),
             N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),
             N_("turn %(turn)s of game %(game)s is not yours: the game waits for %(players)s"),

@@ -113,3 +113,32 @@ def test_a_game_by_generated_replies_through_pbem_advance(g: MailGames) -> None:
     log = g.state("g1")["log"]
     assert [(e["player"], e["order"]) for e in log if e.get("by") is None][:len(sent)] == sent
     assert len(sent) == 30
+
+
+def test_each_fixture_reply_gives_exactly_its_order_through_the_intake(g: MailGames) -> None:
+    """Every reply of tests/fixtures/replies that names its order (X-Expected-Order) gives that order and
+    nothing else, as the order alone on a line would; a name under it is passed over and said so."""
+    import json
+    from pathlib import Path
+
+    from reply_generator import PLAYER
+
+    new_game(g, "medici", ("anna", "ben", "cleo"))
+    player, turn = g.mover("g1")
+    proven = Proven(g.state("g1"), player, turn)
+    alone = read_mail(Reply("alone", "", "en", "", None, [], "").mail())
+    checked = 0
+    for path in sorted((Path(__file__).parent / "fixtures" / "replies").glob("*.eml")):
+        raw = path.read_bytes()
+        expected = email.message_from_bytes(raw, policy=email.policy.default)["X-Expected-Order"]
+        if expected is None:
+            continue
+        line = json.loads(str(expected))
+        alone.message.set_content(line)
+        want = [_canonical(o) for o in orders_in(alone, proven)[0]["orders"]]
+        turnfile, data = orders_in(read_mail(raw.replace(PLAYER[1].encode(), address(player).encode())), proven)
+        assert [_canonical(o) for o in turnfile["orders"]] == want, path.name
+        if path.stem == "signature-bare-name":
+            assert data.passed == ["Bob"]  # type: ignore[attr-defined]
+        checked += 1
+    assert checked >= 150

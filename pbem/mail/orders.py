@@ -272,8 +272,8 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
         if game is not None:
             judged = judge_line(text, game, _language(proven))
             if isinstance(judged, tuple):  # a near miss of an order word: refused, with the word meant
-                raise TurnFileError(f"order line {n} ({text!r}): {judged[0]!r} is not an order word; did you "
-                                    f"mean {judged[1]!r}?")
+                raise TurnFileError(f"order line {n} ({text!r}): the word {judged[0]!r} is not an order word; "
+                                    f"did you mean {judged[1]!r}?")
             if not judged and (orders or standing is not None or names):
                 passed = lines[n - 1:]  # a signature, a name, the client's words: his orders have ended
                 break
