@@ -178,4 +178,4 @@ def reply_reading(mails: int = 600) -> None:
     for kind in sorted(by_kind.cases):
         row(f"generated: {kind}", by_kind, kind, None)
     wrong = fixtures.wrong["all"] + by_language.wrong["all"]
-    click.echo(f"  {"lines not typed as orders, applied":<34} {wrong:4d}  goal 0  {'ok' if wrong == 0 else 'OVER'}")
+    click.echo(f"  {'lines not typed as orders, applied':<34} {wrong:4d}  goal 0  {'ok' if wrong == 0 else 'OVER'}")
