@@ -98,7 +98,7 @@ def reply_words() -> Words:
     date = r"(?:\d{1,4}[./:-]\s?\d{1,2}|\b(?:19|20)\d\d\b)"
     address = r"[^\s<>@()]+@[^\s<>@()]+"
     # a date first, perhaps after a weekday: 2014-10-17, 25.11.2026, 25/11/2026, 2026. nov. 25., 25 нояб. 2026
-    starts_dated = (r"(?:[^\W\d_]{1,4}\.?,?\s+)?(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}"
+    starts_dated = (r"(?:[^\W\d_]{1,4}\.?,?\s+)?(?:\d{4}[-/]\d{1,2}[-/]\d{1,2}|\d{4}年|\d{1,2}\.\s?\d{1,2}\.\s?\d{2,4}"
                     r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}\.\s|\d{1,2}\.?\s+[^\W\d_]{3,}\.?\s+\d{4})")
     return Words(
         attribution=re.compile(
