@@ -221,3 +221,18 @@ def test_the_new_sentences_are_in_german_and_dutch(lang: str) -> None:
     told = refusal_text("order line 1 ('bdi 7'): the word 'bdi' is not an order word; did you mean 'bid'?", lang, "medici")
     assert told == {"de": "Befehlszeile 1 ('bdi 7'): das Wort 'bdi' ist kein Befehlswort; meintest du 'bieten'?",
                     "nl": "orderregel 1 ('bdi 7'): het woord 'bdi' is geen orderwoord; bedoelde je 'bieden'?"}[lang]
+
+
+@pytest.mark.parametrize("top, below, queued", [
+    ("Hi,", "draw", "draw"),  # a greeting above the quote, the order below it
+    ("draw", "auction", "draw"),  # his order above: a line under the quote never adds to it
+], ids=["greeting-above", "order-above"])
+def test_lines_below_a_top_posted_quote_count_only_when_none_above_give_an_order(
+        g: MailGames, top: str, below: str, queued: str) -> None:
+    new_game(g, "medici", ("anna", "ben", "cleo"))
+    player, _ = next_order(g)
+    report = latest(g, player)
+    body = f"{top}\n\nOn Sat, 21 Nov 2026 at 12:00, Game Master <{GM}> wrote:\n{quote(plain(report))}\n\n{below}\n"
+    g.inbox.deliver(reply(report, player, body))
+    r = g.advance()
+    assert [line.split(": queued ")[1] for line in mail_lines(r.output) if ": queued " in line] == [queued], r.output

@@ -75,12 +75,7 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
     With `proven` (the mail carries its sender's reply key) no token is needed, and without marker
     lines the player's own text, above the quote and his signature, is his order lines."""
     attachments, plain, markup = _parts(mail.message)
-    if plain is not None:
-        body: str | None = own_text(plain, keep_places=True)
-    elif markup is not None:
-        body = own_text(html_to_text(markup), keep_places=True)
-    else:
-        body = None
+    body = _own(plain, markup, keep_places=True, below_quote=False)
     marked = between_markers(body) if body is not None else None
     block, before = marked if marked is not None else (None, 0)
     text = block if block is not None else body
@@ -103,6 +98,14 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
         try:
             return order_lines(text, mail, proven, own=True)
         except NoOwnOrder:
+            # his lines under a top-posted quote ("Hi," above it, `draw` below), read only when those above
+            # give no order: a quoted line some client broke off never adds to orders he wrote
+            full = _own(plain, markup, keep_places=True, below_quote=True) or ""
+            if full != text and any(typed(line) for line in full.split("\n")):
+                try:
+                    return order_lines(full, mail, proven, own=True)
+                except NoOwnOrder:
+                    pass
             if plain is not None and _orders_in_quote(plain, True):
                 raise TurnFileError(_IN_QUOTE % {"where": "alone, one a line, above the quote"}) from None
             raise
@@ -117,6 +120,15 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
         raise NoOrders(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
                        f"of your report, or attach a turn file")
     return order_lines(block, mail, proven)
+
+
+def _own(plain: str | None, markup: str | None, keep_places: bool = False, below_quote: bool = True) -> str | None:
+    """The own text of a mail's plain part, else of its HTML part as text (None: neither)."""
+    if plain is not None:
+        return own_text(plain, keep_places=keep_places, below_quote=below_quote)
+    if markup is not None:
+        return own_text(html_to_text(markup), keep_places=keep_places, below_quote=below_quote)
+    return None
 
 
 _IN_QUOTE = ("your orders are inside the report your mail quotes, which pbem does not read (lines that begin "
@@ -491,7 +503,7 @@ def reads_as_lines(mail: Incoming) -> bool:
     attachments, plain, markup = _parts(mail.message)
     if attachments:
         return False
-    body = own_text(plain) if plain is not None else own_text(html_to_text(markup)) if markup is not None else ""
+    body = _own(plain, markup, below_quote=False) or ""
     try:
         return between_markers(body) is None and not _is_turn_file(body)
     except TurnFileError:
@@ -505,12 +517,17 @@ def own_lines(mail: Incoming) -> list[str]:
     attachments, plain, markup = _parts(mail.message)
     if attachments:
         return []
-    body = own_text(plain) if plain is not None else own_text(html_to_text(markup)) if markup is not None else ""
-    try:
-        if between_markers(body) is not None or _is_turn_file(body):
-            return []
-    except TurnFileError:
-        return []
     own = {w.casefold() for w in (mail.sender_name, *mail.sender_name.split()[:1]) if w}
-    return [text for text in map(typed, body.split("\n"))
-            if text and not PLEASANTRY.match(text) and text.rstrip(",.!").casefold() not in own]
+    found: list[str] = []
+    for below_quote in (False, True):  # his lines under a top-posted quote only when none are above it
+        body = _own(plain, markup, below_quote=below_quote) or ""
+        try:
+            if between_markers(body) is not None or _is_turn_file(body):
+                return []
+        except TurnFileError:
+            return []
+        found = [text for text in map(typed, body.split("\n"))
+                 if text and not PLEASANTRY.match(text) and text.rstrip(",.!").casefold() not in own]
+        if found:
+            break
+    return found

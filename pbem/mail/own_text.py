@@ -31,7 +31,7 @@ REPLY = re.compile(r"""
         (?:a[ab]*)?q[qbtx]*     # a quote first (with its attribution): a bottom-posted or interleaved
                                 #   answer, read through the quotes, to whatever ends it
       | [tbxq]*                 # his text on top (a quote without attribution in it is passed over)
-        (?:a[ab]*q[qbx]*b[tbx]*(?=[dpsh]|$))?
+        (?P<below>a[ab]*q[qbx]*b[tbx]*(?=[dpsh]|$))?
                                 # and below a top-posted quote, after a blank line, his lines that run
                                 #   to the end or a signature ("Hi," above the quote, `draw` below it)
     )
@@ -263,14 +263,17 @@ def line_kinds(body: str) -> str:
     return "".join(kinds)
 
 
-def own_text(body: str, keep_places: bool = False) -> str:
+def own_text(body: str, keep_places: bool = False, below_quote: bool = True) -> str:
     """What the sender wrote himself: no quoted lines, nothing from a signature, a forwarded mail or
     a reply header under his text on (see `REPLY`). `keep_places`: a line not his leaves a blank
     line behind, so that every line he wrote keeps its number in the mail (an error names the line as
-    he counts it)."""
+    he counts it). `below_quote`: with his lines under a top-posted quote (else his text ends at the
+    attribution)."""
     lines = body.replace("\r\n", "\n").split("\n")
     kinds = line_kinds(body)
-    end = REPLY.match(kinds).end()  # type: ignore[union-attr]  # (it matches the empty string)
+    found = REPLY.match(kinds)
+    assert found is not None  # (it matches the empty string)
+    end = found.end() if below_quote or found.group("below") is None else found.start("below")
     out: list[str] = []
     for line, kind in zip(lines[:end], kinds[:end]):
         if kind in OWN_KINDS:
