@@ -105,15 +105,15 @@ def reply_words() -> Words:
             rf"^(?:{on}(?=.*{date}).{{0,300}}{wrote}(?:\s.{{0,150}})?"  # On ... wrote / Am ... schrieb X
             rf"|(?=.*{date})(?=.*{address}).{{0,300}}{wrote}.{{0,150}}"  # Anna <a@x> schrieb am ... Uhr
             rf"|{starts_dated}.{{0,150}}{address}.{{0,150}})"  # 2014-10-17 11:28 Anna <a@x>
-            r"\s?:?$", re.IGNORECASE),
-        loose=re.compile(rf"^(?:.{{1,150}}{wrote}(?:\s.{{0,100}})?|.{{0,150}}{address}.{{0,100}})\s?:?$",
+            r"\s?[:：]?$", re.IGNORECASE),
+        loose=re.compile(rf"^(?:.{{1,150}}{wrote}(?:\s.{{0,100}})?|.{{0,150}}{address}.{{0,100}})\s?[:：]?$",
                          re.IGNORECASE),
         starts=re.compile(rf"^(?:{on}|{starts_dated}|.{{0,150}}(?:[<@]|{wrote}))", re.IGNORECASE),
         on=re.compile(rf"^{on}", re.IGNORECASE),
         date=re.compile(date),
-        ends=re.compile(rf"(?::|{wrote})$", re.IGNORECASE),
-        header=re.compile(rf"^\*{{0,2}}(?P<name>{_alternatives(found['header'])})\*{{0,2}}\s?:", re.IGNORECASE),
-        from_field=re.compile(rf"^\*{{0,2}}(?:{_alternatives(found['from'])})\*{{0,2}}\s?:\s?\*{{0,2}}\s*\S",
+        ends=re.compile(rf"(?:[:：]|{wrote})$", re.IGNORECASE),
+        header=re.compile(rf"^\*{{0,2}}(?P<name>{_alternatives(found['header'])})\*{{0,2}}\s?[:：]", re.IGNORECASE),
+        from_field=re.compile(rf"^\*{{0,2}}(?:{_alternatives(found['from'])})\*{{0,2}}\s?[:：]\s?\*{{0,2}}\s*\S",
                               re.IGNORECASE),
         separator=re.compile(
             rf"^(?:-{{2,}}\s*(?:{_alternatives(found['separator'])})\s*(?:-{{2,}}.*|:?)"  # between dashes
