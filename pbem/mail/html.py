@@ -54,7 +54,8 @@ class _Text(html.parser.HTMLParser):
     @staticmethod
     def _signs(attrs: dict[str, str | None]) -> bool:
         return bool(set((attrs.get("class") or "").split()) & SIGNATURE_CLASSES) \
-            or attrs.get("data-smartmail") == "gmail_signature" or attrs.get("id") in ("Signature", "signature")
+            or attrs.get("data-smartmail") == "gmail_signature" \
+            or (attrs.get("id") or "") in ("Signature", "signature", *SIGNATURE_CLASSES)
 
     def _newline(self) -> None:
         if self.parts and not self.line_start:
