@@ -18,6 +18,7 @@ from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, address, player_
 from pbem import bots
 from pbem.bench import spoken
 from pbem.report import BEGIN, END
+from pbem.rules.base import order_text
 from test_mail_hardening import new_game
 from test_reply_keys import answers, latest, mail_lines, plain, reply
 
@@ -236,3 +237,15 @@ def test_lines_below_a_top_posted_quote_count_only_when_none_above_give_an_order
     g.inbox.deliver(reply(report, player, body))
     r = g.advance()
     assert [line.split(": queued ")[1] for line in mail_lines(r.output) if ": queued " in line] == [queued], r.output
+
+
+@pytest.mark.parametrize("name", ["Drew", "-Walt", "Bob"])
+def test_a_name_under_the_order_is_passed_over_even_when_it_is_near_an_order_word(g: MailGames, name: str) -> None:
+    new_game(g, "medici", ("anna", "ben", "cleo"))
+    player, order = next_order(g)
+    g.outbox.new()
+    g.inbox.deliver(quoted_plain(latest(g, player), player, f"{spoken(order)}\n{name}"))
+    r = g.advance()
+    assert [line.split(": queued ")[1] for line in mail_lines(r.output) if ": queued " in line] == [order_text(order)]
+    (ack,) = answers(g)
+    assert f"  '{name}'\n" in plain(ack)

@@ -283,10 +283,13 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
             continue  # "Hi," and "Cheers, Anna" around the orders of a reply
         if game is not None:
             judged = judge_line(text, game, _language(proven))
+            ended = bool(orders or standing is not None or names)
+            if isinstance(judged, tuple) and ended and _is_name(text):
+                judged = False  # `Drew` or `Walt` under the orders signs them: passed over, and told so
             if isinstance(judged, tuple):  # a near miss of an order word: refused, with the word meant
                 raise TurnFileError(f"order line {n} ({text!r}): the word {judged[0]!r} is not an order word; "
                                     f"did you mean {judged[1]!r}?")
-            if not judged and (orders or standing is not None or names):
+            if not judged and ended:
                 passed = lines[n - 1:]  # a signature, a name, the client's words: his orders have ended
                 break
         sent_ahead = NEXT_LINE.match(text) if own else None
@@ -400,11 +403,12 @@ def order_starts(game: str) -> dict[str, frozenset[str]]:
         while stack:
             node = stack.pop()
             if isinstance(node, dict):
+                # a property's name begins an order (`bid: 7`); its value (an enum such as `time|vp`) does not
                 canonical.update(k.casefold() for k in (node.get("properties") or {}))
                 canonical.update(str(v).casefold() for v in node.get("enum") or [] if isinstance(v, str))
                 if isinstance(node.get("pattern"), str):  # `^(start [A-Z]...|palace (grey|...) ...)$`
-                    canonical.update(w.casefold() for w in re.findall(r"(?:^\^?\(|\|)([a-z][a-z_-]+)", node["pattern"]))
-                stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+                    canonical.update(_pattern_starts(node["pattern"]))
+                stack.extend(v for k, v in node.items() if isinstance(v, (dict, list)) and k != "properties")
             elif isinstance(node, list):
                 stack.extend(node)
     by_language: dict[str, set[str]] = {"en": set(canonical)}
@@ -416,7 +420,33 @@ def order_starts(game: str) -> dict[str, frozenset[str]]:
     return {**{k: frozenset(v | LINE_WORDS) for k, v in by_language.items()}, "all": frozenset(every)}
 
 
+def _is_name(text: str) -> bool:
+    """Whether a line is a name alone, as one signs: `Drew`, `-Walt` (one capitalised word)."""
+    word = text.strip().lstrip("-").strip().rstrip(".!")
+    return word.isalpha() and word[:1].isupper() and (word[1:].islower() or len(word) == 1)
+
+
 _FIRST_WORD = re.compile(r"^(?:-\s*)?([^\W\d][\w-]*)", re.UNICODE)
+
+
+def _pattern_starts(pattern: str) -> set[str]:
+    """The words an order pattern's alternatives begin with (`^(start ...|palace (grey|black) ...)$`: start,
+    palace), not the words inside its groups."""
+    starts, depth, at_start = set(), 0, True
+    for i, c in enumerate(pattern):
+        if c == "(":
+            depth += 1
+            at_start = depth == 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth <= 1:
+            at_start = True
+        elif at_start and c.isalpha():
+            starts.add(re.match(r"[a-z][a-z_-]*", pattern[i:]).group(0))  # type: ignore[union-attr]
+            at_start = False
+        elif c not in "^":
+            at_start = False
+    return starts
 
 
 def judge_line(text: str, game: str, lang: str = "en") -> bool | tuple[str, str]:
