@@ -369,7 +369,9 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
         turnfile["standing"] = standing
     value = fold_case(turnfile, schema("turnfile"))
     found = _found(value, dump_yaml(value), OWN_REPLY if own else ORDER_BLOCK, names)
-    found[1].passed = [line for line in passed if not re.search("token", line, re.IGNORECASE)]  # type: ignore[attr-defined]
+    # (a line naming the token is never quoted back)
+    kept = [line for line in passed if not re.search("token", line, re.IGNORECASE)]
+    found[1].passed = kept  # type: ignore[attr-defined]
     return found
 
 

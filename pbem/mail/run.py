@@ -374,7 +374,7 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
             message = hide_tokens(str(exc), hidden)
-            if proven is not None and (lines or reads_as_lines(mail)):  # his order alone on a line: what he may send now
+            if proven is not None and (lines or reads_as_lines(mail)):  # his order alone: what he may send now
                 state = gd.load(proven.game)
                 lang = language_of(state, proven.player, postman.config)
                 context = help_context(state, proven.player, lang)
