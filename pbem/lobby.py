@@ -56,18 +56,65 @@ def lobby_path(gd: GamesDir, game: str) -> Path:
     return gd.root / LOBBY_DIR / f"{game}.yaml"
 
 
+INDEX_FILE = ("mail", "lobby-index.json")  # the entries as last read, by the stamp of their file (out of git)
+_index: dict[str, dict[str, Any]] = {}  # per games dir, in this process
+
+
 def entries(gd: GamesDir) -> list[dict[str, Any]]:
-    """Every game not begun, by id."""
+    """Every game not begun, by id: read through an index of the entries kept beside them (an entry
+    is parsed again only when its file changed), so that a lobby of hundreds of entries costs a look
+    at each file's stamp, not a parse of each."""
+    import copy
+    import json
+    import os
+
     folder = gd.root / LOBBY_DIR
     if not folder.is_dir():
         return []
+    root = str(gd.root.resolve())
+    index_path = gd.root.joinpath(*INDEX_FILE)
+    known = _index.get(root)
+    if known is None:
+        try:
+            known = json.loads(index_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            known = {}
+        if not isinstance(known, dict):
+            known = {}
+    fresh: dict[str, Any] = {}
+    changed = False
+    with os.scandir(folder) as found_files:
+        names = sorted(f.name for f in found_files if f.name.endswith(".yaml"))
     found = []
-    for path in sorted(folder.glob("*.yaml")):
-        if GAME_ID.match(path.stem):
+    for name in names:
+        game = name[:-len(".yaml")]
+        if not GAME_ID.match(game):
+            continue
+        try:
+            st = os.stat(folder / name)
+        except OSError:
+            continue
+        stamp = [st.st_size, st.st_mtime_ns]
+        kept = known.get(game)
+        if isinstance(kept, dict) and kept.get("stamp") == stamp and isinstance(kept.get("entry"), dict):
+            entry = kept["entry"]
+        else:
             try:
-                found.append(load(gd, path.stem))
+                entry = load(gd, game)
             except PbemError:
                 continue  # a broken entry: `pbem doctor` and `pbem status` name it
+            changed = True
+        fresh[game] = {"stamp": stamp, "entry": entry}
+        found.append(copy.deepcopy(entry))
+    changed = changed or set(fresh) != set(known)
+    _index[root] = fresh
+    from pbem.mail.addresses import writing_allowed
+
+    if changed and index_path.parent.is_dir() and writing_allowed():
+        try:
+            write_atomic(index_path, json.dumps(fresh, sort_keys=True, default=str), durable=False)
+        except OSError:
+            pass  # the index is a help, never a need
     return found
 
 
@@ -167,8 +214,9 @@ def check_name(name: str) -> str:
 # -- making them ---------------------------------------------------------------------------------------
 
 def new_entry(gd: GamesDir, kind: str, ruleset: str, game: str, options: dict[str, str],
-              deadline: dict[str, Any] | None, by: str, at: datetime, seats: int) -> dict[str, Any]:
-    """An entry checked as `pbem new` checks a game (ruleset, options, the number of seats)."""
+              deadline: dict[str, Any] | None, by: str, at: datetime, seats: int, bots: int = 0) -> dict[str, Any]:
+    """An entry checked as `pbem new` checks a game (ruleset, options, the number of seats: `seats` for
+    players and `bots` for the game's bot)."""
     from pbem.rules.base import get_ruleset
 
     rules = get_ruleset(ruleset)
@@ -178,10 +226,10 @@ def new_entry(gd: GamesDir, kind: str, ruleset: str, game: str, options: dict[st
     gd.game_dir(game)  # refuses a name pbem uses for its own folders
     if taken(gd, game):
         raise SetupError(f"game {game!r} already exists in {gd.root}")
-    if not rules.min_players <= seats <= rules.max_players:
+    if not rules.min_players <= seats + bots <= rules.max_players:
         count = (f"{rules.min_players}" if rules.min_players == rules.max_players
                  else f"{rules.min_players} to {rules.max_players}")
-        raise SetupError(f"{rules.title} needs {count} players, not {seats}")
+        raise SetupError(f"{rules.title} needs {count} players, not {seats + bots}")
     import secrets
 
     return {"format": FORMAT, "game": game, "nonce": secrets.token_hex(4), "ruleset": rules.name, "kind": kind,
@@ -197,17 +245,17 @@ def open_game(gd: GamesDir, ruleset: str, game: str, seats: int, options: dict[s
 
 def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, challenger: Seat,
               invitees: list[str], options: dict[str, str], deadline: dict[str, Any] | None,
-              language: str | None, at: datetime) -> dict[str, Any]:
-    """A player's challenge: he holds the first seat, each invitee's answer is awaited. Refused when
-    the host's limits forbid it (see `check_invitations`)."""
-    invitees = list(dict.fromkeys(a.lower() for a in invitees))
+              language: str | None, at: datetime, bots: int = 0) -> dict[str, Any]:
+    """A player's challenge: he holds the first seat, each invitee's answer is awaited (and `bots`
+    seats are the game's bot's). Refused when the host's limits forbid it (see `check_invitations`)."""
+    invitees = list(dict.fromkeys(check_address(a) for a in invitees))
     if challenger.email in invitees:
         invitees.remove(challenger.email)
     if not invitees:
         raise LobbyError(N_("name at least one other player's address to challenge"))
     check_invitations(gd, config, challenger.email, invitees)
     game = game or free_id(gd, ruleset)
-    entry = new_entry(gd, CHALLENGE, ruleset, game, options, deadline, challenger.email, at, len(invitees) + 1)
+    entry = new_entry(gd, CHALLENGE, ruleset, game, options, deadline, challenger.email, at, len(invitees) + 1, bots)
     entry["language"] = language
     entry["lapses"] = stamp(at + timedelta(hours=config.lobby_lapse_hours))
     entry["seated"] = [seat_entry(challenger, at)]
@@ -215,6 +263,10 @@ def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, chal
     for address in invitees:
         names.append(seat_name(address, names))
         entry["invited"].append({"email": address, "name": names[-1], "answer": PENDING})
+    if bots:
+        from pbem.tablebots import bot_names
+
+        entry["bots"] = bot_names(bots, names)
     return entry
 
 
@@ -233,6 +285,49 @@ def check_invitations(gd: GamesDir, config: Config, by: str, invitees: list[str]
                                 "once he has answered it or it has lapsed"), address=address)
 
 
+TODAY_FILE = ("mail", "challenges-today.txt")  # the challenges made today: who made them, whom they invited
+
+
+def today(gd: GamesDir, day: str, by: str) -> tuple[dict[str, int], dict[str, int]]:
+    """How many challenges each address made on `day`, and every address `by` invited on it
+    (withdrawn or ended challenges count: the day's limits are never given back), how often."""
+    path = gd.root.joinpath(*TODAY_FILE)
+    made: dict[str, int] = {}
+    invited: dict[str, int] = {}
+    if path.is_file():
+        for line in path.read_text("utf-8").splitlines():
+            parts = line.split(" ")
+            if len(parts) >= 2 and parts[0] == day:
+                made[parts[1]] = made.get(parts[1], 0) + 1
+                if parts[1] == by:
+                    for address in parts[2:]:
+                        invited[address] = invited.get(address, 0) + 1
+    return made, invited
+
+
+def note_challenge(gd: GamesDir, day: str, by: str, invitees: list[str]) -> None:
+    """Count a challenge against its day's limits (older days are forgotten)."""
+    path = gd.root.joinpath(*TODAY_FILE)
+    kept = [line for line in (path.read_text("utf-8").splitlines() if path.is_file() else [])
+            if line.split(" ", 1)[0] >= day]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, "".join(f"{line}\n" for line in [*kept, " ".join([day, by, *invitees])]))
+
+
+ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                     r"@[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+")
+
+
+def check_address(address: str) -> str:
+    """An address a mail can go to (as written in a challenge), in lower case; a LobbyError naming it
+    when it is not one: plain letters of an address, at most 254 of them."""
+    if len(address) > 254 or not ADDRESS.fullmatch(address):
+        shown = address if len(address) <= 80 else address[:77] + "..."
+        raise LobbyError(N_("%(address)r is not an email address pbem can write to; nothing was sent"),
+                         address=shown)
+    return address.lower()
+
+
 def seat_entry(seat: Seat, at: datetime) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": seat.name, "email": seat.email.lower(), "joined": stamp(at)}
     if seat.language:
@@ -244,7 +339,7 @@ def rematch_invitees(state: dict[str, Any], address: str) -> tuple[Seat, list[Se
     """The sender's seat and the other players of a finished game, for its rematch."""
     if state["status"] != "finished":
         raise LobbyError(N_("game %(game)r is not over yet; 'rematch' is for a game that has ended"), game=state["game"])
-    seats = [Seat(p["name"], str(p["email"]).lower(), p.get("language")) for p in state["players"]]
+    seats = [Seat(p["name"], str(p["email"]).lower(), p.get("language")) for p in state["players"] if not p.get("bot")]
     me = next((s for s in seats if s.email == address), None)
     if me is None:
         raise LobbyError(N_("you hold no seat in game %(game)r"), game=state["game"])
@@ -316,7 +411,7 @@ def can_go_on(entry: dict[str, Any]) -> bool:
     """Whether enough players are left (seated or still to answer) for the game."""
     from pbem.rules.base import get_ruleset
 
-    return entry["seats"] >= get_ruleset(entry["ruleset"]).min_players
+    return entry["seats"] + len(entry.get("bots", [])) >= get_ruleset(entry["ruleset"]).min_players
 
 
 def ready(entry: dict[str, Any]) -> bool:
@@ -345,13 +440,17 @@ def start(gd: GamesDir, config: Config, entry: dict[str, Any], postman: Any = No
 
     rules = get_ruleset(entry["ruleset"])
     seated = entry["seated"]
-    if len(seated) < rules.min_players:
+    bots = entry.get("bots", [])
+    if len(seated) + len(bots) < rules.min_players:
         raise LobbyError(N_("game %(game)r has %(count)s of the %(least)s players %(title)s needs at least"),
                          game=entry["game"], count=len(seated), least=rules.min_players, title=rules.title)
     if not at_least and not ready(entry):
         raise LobbyError(N_("game %(game)r is not full yet"), game=entry["game"])
-    people = [(s["name"], s["email"]) for s in seated]
-    state, tokens = new_game(gd, rules.name, entry["game"], people, entry["options"], None, None, entry["deadline"])
+    from pbem.tablebots import BOT_ADDRESS
+
+    people = [(s["name"], s["email"]) for s in seated] + [(b, BOT_ADDRESS) for b in bots]
+    state, tokens = new_game(gd, rules.name, entry["game"], people, entry["options"], None, None, entry["deadline"],
+                             bots=bots)
     for s in seated:
         if s.get("language"):
             state = set_seat(state, s["name"], "language", s["language"])
@@ -367,8 +466,11 @@ def start(gd: GamesDir, config: Config, entry: dict[str, Any], postman: Any = No
 
 
 def describe(entry: dict[str, Any]) -> str:
-    """One line for the GM: what the entry waits for."""
+    """One line for the GM: what the entry waits for (control characters written out)."""
+    from pbem.visible import visible
+
     if entry["kind"] == OPEN:
-        return f"open: {len(entry['seated'])} of {entry['seats']} seats taken"
+        fill = f"; bots take the free seats at {entry['bots_at']}" if entry.get("bots_at") else ""
+        return f"open: {len(entry['seated'])} of {entry['seats']} seats taken{fill}"
     waiting = ", ".join(i["email"] for i in pending(entry))
-    return f"challenge of {entry['by']}: waiting for {waiting or 'nobody'}; lapses {entry.get('lapses', '-')}"
+    return visible(f"challenge of {entry['by']}: waiting for {waiting or 'nobody'}; lapses {entry.get('lapses', '-')}")
