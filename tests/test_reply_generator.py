@@ -107,7 +107,7 @@ def test_a_game_by_generated_replies_through_pbem_advance(g: MailGames) -> None:
                                 subject=str(report["Subject"]), orders=[(spoken(order), order)])[0]
         g.inbox.deliver(reply.mail(report, sender=address(player)))
         r = g.advance()
-        queued = [line for line in r.output.splitlines() if line.startswith("mail ")]
+        queued = [line for line in r.output.splitlines() if "mail from " in line]
         assert len(queued) == 1 and ": queued " in queued[0], (reply.shape, reply.language, r.output)
         sent.append((player, order))
     log = g.state("g1")["log"]
