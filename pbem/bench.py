@@ -784,6 +784,9 @@ def main(games: int, quick: bool, only: str | None) -> None:
         order_cost(games=5 if quick else 20)
     if only in (None, "replies"):
         replies(days=1 if quick else None)
+        from pbem.bench_replies import reply_reading
+
+        reply_reading(200 if quick else 600)
     if only in (None, "scale"):  # 10,000 games and 100,000 commits against 1,000 (pbem.bench_scale)
         from pbem.bench_scale import scale
 

@@ -625,6 +625,7 @@ REFUSALS = (*TURN_FILE_REFUSALS,  # what YAML and the schemas refuse (pbem.turnf
             N_("your reply answers turn %(turn)s; a 'turn:' line cannot make it answer turn %(asked)s: reply "
                "to the mail of that turn, or give your token"),
             N_("your mail gives no order: write your order alone on a line above the quoted mail"),
+            N_("the word %(word)s is not an order word; did you mean %(meant)s?"),
             N_("your orders answer turn %(turn)s, but game %(game)s is at turn %(current)s: they are stale"),
             N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),
             N_("turn %(turn)s of game %(game)s is not yours: the game waits for %(players)s"),

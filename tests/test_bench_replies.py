@@ -31,3 +31,16 @@ def test_the_token_way_types_markers_and_token_around_each_order(tmp_path: Path)
     assert play.refusals == 0 and play.orders == play.sent == play.runs == 6
     overhead = len(BEGIN) + len("token: ") + 16 + len(END) + 3  # the token is 16 characters, 3 line ends
     assert play.typed == play.goal + play.sent * overhead
+
+
+def test_the_reading_of_replies_is_measured_by_language_and_kind() -> None:
+    from pbem.bench_replies import GOAL_MAIN, GOAL_OTHER, MAIN, measure
+
+    fixtures, by_language, by_kind = measure(120)
+    assert fixtures.cases["all"] >= 250 and by_language.cases["all"] == 120
+    assert fixtures.wrong["all"] == 0 and by_language.wrong["all"] == 0  # nothing applied he did not type
+    assert fixtures.applied["all"] == fixtures.ordered["all"] >= 150
+    for lang, n in by_language.cases.items():
+        goal = GOAL_MAIN if lang in MAIN else GOAL_OTHER
+        assert by_language.applied[lang] >= goal * n, lang
+    assert {"attribution", "header", "separator", "html", "phone", "banner"} <= set(by_kind.cases)

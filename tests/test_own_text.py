@@ -83,3 +83,26 @@ def test_own_words_that_look_like_a_header_are_kept(body: str) -> None:
 ], ids=["attribution-above-a-blockquote", "short-attribution", "wrapped-source-line", "outlook-reply-block"])
 def test_html_to_text_leaves_only_the_own_text(html: str, own: list[str]) -> None:
     assert lines(own_text(html_to_text(html))) == own
+
+
+def test_each_line_is_one_letter_of_its_kind() -> None:
+    from pbem.mail.own_text import line_kinds
+
+    body = ("CAUTION: This email originated from outside of the organization.\n\nSent from my iPhone\n\ndraw\nBob\n"
+            "\u1427\n-- \nAnna\n\nOn Nov 25, 2026,\nat 18:00,\npbem <gm@example.org> wrote:\n> report\n\n"
+            "-----Original-Nachricht-----\nGesendet: Mittwoch, 25. November 2026 um 18:00 Uhr\nVon: pbem <\n"
+            "gm@example.org>\nBetreff: report\n")
+    assert line_kinds(body) == "xbpbttxdtbaaaqbshhhhb"
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("Sent from my desk, it is easier than my phone.", "t"), ("Sent using the mobile mail app", "p"),
+    ("Envoyé depuis mon iPhone", "p"), ("Enviado do iPhone", "p"), ("Sendt fra min iPad", "p"),
+    ("Get Outlook for Android<https://aka.ms/AAb9ysg>", "p"), ("*-------- Original Message --------*", "s"),
+    ("-------- Original message --------From: pbem <gm@example.org> Date: 25/11/2026", "s"),
+    ("Forwarded message:", "s"), ("-" * 40, "s"), ("On your remote host you can run:", "t"), ("--x", "t"),
+])
+def test_a_line_alone_is_read_as_its_kind(line: str, kind: str) -> None:
+    from pbem.mail.own_text import line_kinds
+
+    assert line_kinds(line) == kind

@@ -15,7 +15,7 @@ import pbem
 from pbem.bots import bot_module
 from pbem.rules.base import KNOWN, RULESETS, get_ruleset
 
-SHARED = sorted(p for p in Path(pbem.__file__).parent.glob("*.py") if p.name not in ("bench.py", "bench_scale.py", "demo.py"))
+SHARED = sorted(p for p in Path(pbem.__file__).parent.glob("*.py") if p.name not in ("bench.py", "bench_scale.py", "bench_replies.py", "demo.py"))
 
 
 @pytest.mark.parametrize("path", SHARED, ids=lambda p: p.name)

@@ -4,6 +4,7 @@ report's marker lines."""
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from pbem.errors import TurnFileError
@@ -74,12 +75,7 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
     With `proven` (the mail carries its sender's reply key) no token is needed, and without marker
     lines the player's own text, above the quote and his signature, is his order lines."""
     attachments, plain, markup = _parts(mail.message)
-    if plain is not None:
-        body: str | None = own_text(plain, keep_places=True)
-    elif markup is not None:
-        body = own_text(html_to_text(markup), keep_places=True)
-    else:
-        body = None
+    body = _own(plain, markup, keep_places=True, below_quote=False)
     marked = between_markers(body) if body is not None else None
     block, before = marked if marked is not None else (None, 0)
     text = block if block is not None else body
@@ -96,14 +92,27 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
     if turn_file:  # its lines keep their numbers in the mail; typed in a mail client, as order lines are
         return _turn_file("\n" * before + as_typed(text), "the turn file in the mail",
                           "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
+    # his own text first: the quote is looked at only when it gives no order, and never refuses a mail
+    # whose own lines do
+    if block is None and proven is not None and any(typed(line) for line in text.split("\n")):
+        try:
+            return order_lines(text, mail, proven, own=True)
+        except NoOwnOrder:
+            # his lines under a top-posted quote ("Hi," above it, `draw` below), read only when those above
+            # give no order: a quoted line some client broke off never adds to orders he wrote
+            full = _own(plain, markup, keep_places=True, below_quote=True) or ""
+            if full != text and any(typed(line) for line in full.split("\n")):
+                try:
+                    return order_lines(full, mail, proven, own=True)
+                except NoOwnOrder:
+                    pass
+            if plain is not None and _orders_in_quote(plain, True):
+                raise TurnFileError(_IN_QUOTE % {"where": "alone, one a line, above the quote"}) from None
+            raise
     if block is None and plain is not None and _orders_in_quote(plain, proven is not None):
         where = ("alone, one a line, above the quote" if proven is not None else
                  "between marker lines of your own, above the quote and without '>' in front")
-        raise TurnFileError(f"your orders are inside the report your mail quotes, which pbem does not read "
-                            f"(lines that begin with '>', or below a line such as 'On ... wrote:' or "
-                            f"'From: ...'): write them {where}")
-    if block is None and proven is not None and any(typed(line) for line in text.split("\n")):
-        return order_lines(text, mail, proven, own=True)
+        raise TurnFileError(_IN_QUOTE % {"where": where})
     if block is None:
         if proven is not None:
             raise TurnFileError("your mail gives no order: write your order alone on a line above the quoted "
@@ -111,6 +120,23 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
         raise NoOrders(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
                        f"of your report, or attach a turn file")
     return order_lines(block, mail, proven)
+
+
+def _own(plain: str | None, markup: str | None, keep_places: bool = False, below_quote: bool = True) -> str | None:
+    """The own text of a mail's plain part, else of its HTML part as text (None: neither)."""
+    if plain is not None:
+        return own_text(plain, keep_places=keep_places, below_quote=below_quote)
+    if markup is not None:
+        return own_text(html_to_text(markup), keep_places=keep_places, below_quote=below_quote)
+    return None
+
+
+_IN_QUOTE = ("your orders are inside the report your mail quotes, which pbem does not read (lines that begin "
+             "with '>', or below a line such as 'On ... wrote:' or 'From: ...'): write them %(where)s")
+
+
+class NoOwnOrder(TurnFileError):
+    """A reply whose own lines give no order (a greeting alone, a name)."""
 
 
 def _orders_in_quote(body: str, proven: bool = False) -> bool:
@@ -208,12 +234,26 @@ STANDING_LINE = re.compile(r"^standing\s*:(.*)$", re.IGNORECASE)
 
 
 NEXT_LINE = re.compile(r"^next\s*:\s*(.*)$", re.IGNORECASE)
-# what a player writes around his orders in a reply: a greeting, thanks, a closing with his name
-PLEASANTRY = re.compile(
+# what a player writes around his orders in a reply: a greeting, thanks, a closing with his name (and
+# the courtesy words of every language in pbem/mail/replywords/)
+_PLEASANTRY = re.compile(
     r"^(hi|hello|hey|dear|hallo|hoi|moin|servus|thanks|thank you|thx|ty|cheers|regards|best|best regards|"
     r"kind regards|greetings|danke|danke schön|vielen dank|grüße|viele grüße|liebe grüße|gruß|lg|vg|mfg|"
     r"bedankt|dank je|dank je wel|dankjewel|groeten|groetjes|met vriendelijke groet|mvg|ciao|bye)"
     r"(?:[\s,.!]+[\w.-]{1,30})?[\s,.!]*$", re.IGNORECASE)
+
+
+class _Pleasantry:
+    """Matches a greeting or a closing, in English, German, Dutch or a language of the reply words."""
+
+    @staticmethod
+    def match(text: str) -> bool:
+        from pbem.mail.own_text import reply_words
+
+        return bool(_PLEASANTRY.match(text) or reply_words().courtesy.match(text))
+
+
+PLEASANTRY = _Pleasantry()
 
 
 def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: bool = False) -> Found:
@@ -234,11 +274,24 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
     ahead: list[bool] = []  # for each order: whether it was written `next: ...`
     his_names = {w.casefold() for w in (mail.sender_name, *mail.sender_name.split()[:1],
                                         proven.player if proven else "") if w}
+    game = proven.state.get("ruleset") if own and proven is not None else None
+    passed: list[str] = []  # the lines below his orders that are no orders: passed over, and told so
     for n, text in enumerate(lines, start=1):
         if text.startswith("#"):
             continue
         if own and (PLEASANTRY.match(text) or text.rstrip(",.!").casefold() in his_names):
             continue  # "Hi," and "Cheers, Anna" around the orders of a reply
+        if game is not None:
+            judged = judge_line(text, game, _language(proven))
+            ended = bool(orders or standing is not None or names)
+            if isinstance(judged, tuple) and ended and _is_name(text):
+                judged = False  # `Drew` or `Walt` under the orders signs them: passed over, and told so
+            if isinstance(judged, tuple):  # a near miss of an order word: refused, with the word meant
+                raise TurnFileError(f"order line {n} ({text!r}): the word {judged[0]!r} is not an order word; "
+                                    f"did you mean {judged[1]!r}?")
+            if not judged and ended:
+                passed = lines[n - 1:]  # a signature, a name, the client's words: his orders have ended
+                break
         sent_ahead = NEXT_LINE.match(text) if own else None
         if sent_ahead:
             text = sent_ahead.group(1).strip()
@@ -287,8 +340,8 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
                             f"'token: ' and your token there, above your orders")
     if not orders and standing is None and "reports" not in turnfile:
         if own:
-            raise TurnFileError("your mail gives no order: write your order alone on a line above the "
-                                "quoted mail")
+            raise NoOwnOrder("your mail gives no order: write your order alone on a line above the "
+                             "quoted mail")
         raise TurnFileError(f"there is no order between the lines {BEGIN!r} and {END!r}: write your "
                             f"orders there, one a line, below your token")
     if any(ahead) and not all(ahead):
@@ -315,7 +368,129 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
     if standing is not None:
         turnfile["standing"] = standing
     value = fold_case(turnfile, schema("turnfile"))
-    return _found(value, dump_yaml(value), OWN_REPLY if own else ORDER_BLOCK, names)
+    found = _found(value, dump_yaml(value), OWN_REPLY if own else ORDER_BLOCK, names)
+    # (a line naming the token is never quoted back)
+    kept = [line for line in passed if not re.search("token", line, re.IGNORECASE)]
+    found[1].passed = kept  # type: ignore[attr-defined]
+    return found
+
+
+def _language(proven: Proven) -> str:
+    from pbem.i18n import language_of
+
+    try:
+        return language_of(proven.state, proven.player)
+    except Exception:  # a seat's language is a nicety here: English words are always known
+        return "en"
+
+
+# What a line of a reply may begin with besides an order: the keys an order line gives, and the reply's own
+# words for orders sent ahead and standing orders.
+LINE_WORDS = frozenset((*LINE_KEYS, "standing", "next", "orders"))
+
+
+@cache
+def order_starts(game: str) -> dict[str, frozenset[str]]:
+    """The words an order of `game` may begin with, case-folded: by language ("en" the canonical words of
+    its schemas, each other language its own words for them), and "all" of them together."""
+    from pbem.i18n import order_words
+    from pbem.turnfile import schema
+
+    canonical: set[str] = set()
+    for kind in ("orders", "standing"):
+        try:
+            stack: list[Any] = [schema(f"{game}.{kind}")]
+        except (FileNotFoundError, OSError, ValueError):
+            continue
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                # a property's name begins an order (`bid: 7`); its value (an enum such as `time|vp`) does not
+                canonical.update(k.casefold() for k in (node.get("properties") or {}))
+                canonical.update(str(v).casefold() for v in node.get("enum") or [] if isinstance(v, str))
+                if isinstance(node.get("pattern"), str):  # `^(start [A-Z]...|palace (grey|...) ...)$`
+                    canonical.update(_pattern_starts(node["pattern"]))
+                stack.extend(v for k, v in node.items() if isinstance(v, (dict, list)) and k != "properties")
+            elif isinstance(node, list):
+                stack.extend(node)
+    by_language: dict[str, set[str]] = {"en": set(canonical)}
+    for word, langs in order_words(game).items():
+        if word.casefold() in canonical:
+            for lang, spelt in langs.items():
+                by_language.setdefault(lang, set()).update(s.casefold() for s in spelt)
+    every = set().union(*by_language.values(), LINE_WORDS)
+    return {**{k: frozenset(v | LINE_WORDS) for k, v in by_language.items()}, "all": frozenset(every)}
+
+
+def _is_name(text: str) -> bool:
+    """Whether a line is a name alone, as one signs: `Drew`, `-Walt` (one capitalised word)."""
+    word = text.strip().lstrip("-").strip().rstrip(".!")
+    return word.isalpha() and word[:1].isupper() and (word[1:].islower() or len(word) == 1)
+
+
+_FIRST_WORD = re.compile(r"^(?:-\s*)?([^\W\d][\w-]*)", re.UNICODE)
+
+
+def _pattern_starts(pattern: str) -> set[str]:
+    """The words an order pattern's alternatives begin with (`^(start ...|palace (grey|black) ...)$`: start,
+    palace), not the words inside its groups."""
+    starts, depth, at_start = set(), 0, True
+    for i, c in enumerate(pattern):
+        if c == "(":
+            depth += 1
+            at_start = depth == 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth <= 1:
+            at_start = True
+        elif at_start and c.isalpha():
+            starts.add(re.match(r"[a-z][a-z_-]*", pattern[i:]).group(0))  # type: ignore[union-attr]
+            at_start = False
+        elif c not in "^":
+            at_start = False
+    return starts
+
+
+def judge_line(text: str, game: str, lang: str = "en") -> bool | tuple[str, str]:
+    """Whether a line of a reply may be an order of `game`: it begins with an order word of the game in any
+    of its languages (or a key such as `token:`, or is a bare amount); or, as `(word, meant)`, a near miss
+    of an order word in English or the player's language (`bdi 7`, `drwa`): a typo, refused with the
+    word meant, never passed over."""
+    line = text.strip().removeprefix("- ").strip()
+    if re.fullmatch(r"\d{1,6}[.!]?", line) or TOKEN_LINE.match(line):
+        return True
+    found = _FIRST_WORD.match(line)
+    if not found:
+        return False
+    word = found.group(1).casefold().rstrip("-")
+    starts = order_starts(game)
+    if word in starts["all"]:
+        return True
+    if len(word) >= 3:
+        near = [w for w in sorted(starts["en"] | starts.get(lang, frozenset())) if _near(word, w)]
+        if near:
+            return word, near[0]
+    return False
+
+
+def _near(typed_word: str, word: str) -> bool:
+    """Whether `typed_word` is `word` mistyped: one letter wrong, missing, extra, or two swapped (two
+    edits for a word of seven letters or more)."""
+    if typed_word == word or abs(len(typed_word) - len(word)) > 2:
+        return False
+    most = 2 if len(word) >= 7 else 1
+    a, b = typed_word, word
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[len(b)] <= most
 
 
 def _bare_amount(text: str, proven: Proven) -> str:
@@ -354,6 +529,19 @@ def _token_line(text: str, label: str) -> str:
     return token
 
 
+def reads_as_lines(mail: Incoming) -> bool:
+    """Whether a reply is read as lines of its own: no attachment, no marker lines, no turn file in its
+    own text (a keyed reply that gives nothing at all is one too)."""
+    attachments, plain, markup = _parts(mail.message)
+    if attachments:
+        return False
+    body = _own(plain, markup, below_quote=False) or ""
+    try:
+        return between_markers(body) is None and not _is_turn_file(body)
+    except TurnFileError:
+        return False
+
+
 def own_lines(mail: Incoming) -> list[str]:
     """The lines a reply's sender wrote himself (above the quote and the signature), as he meant them,
     without blank lines or the greetings and closings around them. Empty when the mail carries a turn
@@ -361,12 +549,17 @@ def own_lines(mail: Incoming) -> list[str]:
     attachments, plain, markup = _parts(mail.message)
     if attachments:
         return []
-    body = own_text(plain) if plain is not None else own_text(html_to_text(markup)) if markup is not None else ""
-    try:
-        if between_markers(body) is not None or _is_turn_file(body):
-            return []
-    except TurnFileError:
-        return []
     own = {w.casefold() for w in (mail.sender_name, *mail.sender_name.split()[:1]) if w}
-    return [text for text in map(typed, body.split("\n"))
-            if text and not PLEASANTRY.match(text) and text.rstrip(",.!").casefold() not in own]
+    found: list[str] = []
+    for below_quote in (False, True):  # his lines under a top-posted quote only when none are above it
+        body = _own(plain, markup, below_quote=below_quote) or ""
+        try:
+            if between_markers(body) is not None or _is_turn_file(body):
+                return []
+        except TurnFileError:
+            return []
+        found = [text for text in map(typed, body.split("\n"))
+                 if text and not PLEASANTRY.match(text) and text.rstrip(",.!").casefold() not in own]
+        if found:
+            break
+    return found

@@ -29,7 +29,7 @@ from pbem.visible import CONTROLS, visible
 from pbem.i18n import DEFAULT_LANGUAGE, N_, header_moment, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
-from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
+from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines, reads_as_lines
 from pbem.mail.proof import LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, prove
 from pbem.mail.seats import Proven, example_orders, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
@@ -507,7 +507,7 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                 hidden += game_tokens_in(mail, seat[0])
             shown = without_paths(hide_tokens(str(exc), hidden), gd)  # no folder of the host in a mail
             message = exc.refusal if shown == str(exc) else shown
-            if proven is not None and lines:  # a reply of his own lines: what he may send now
+            if proven is not None and (lines or reads_as_lines(mail)):  # his order alone: what he may send now
                 state = gd.load(proven.game)
                 lang = language_of(state, proven.player, postman.config)
                 context = help_context(state, proven.player, lang)
@@ -537,7 +537,7 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         reply(postman, mail, "common/ack.txt.j2", seat=seat, hidden=hidden, game=done.game, turn=done.turn,
               orders=[localize(o, game, lang) for o in orders], replaced=done.replaced, paused=done.paused,
               standing=None if standing is None else [localize(o, game, lang) for o in standing],
-              reports=done.reports)
+              reports=done.reports, passed=[hide_tokens(line, hidden) for line in getattr(data, "passed", [])])
         what = [f"queued {', '.join(orders)}"] if orders else []
         what += [] if standing is None else [f"standing orders {'; '.join(standing) or 'cleared'}"]
         what += [] if done.reports is None else [f"reports {done.reports}"]
