@@ -59,9 +59,10 @@ def test_an_open_game_joined_listed_and_left_in_german_and_dutch(g: MailGames) -
     assert g.pbem("open", "medici", "g1", "--seats", "4").exit_code == 0
     lines, sent = send(g, "jan@x.test", "meedoen g1")
     assert lines == ["mail from jan@x.test: g1: joined as jan"]
-    read_in(only(sent, "jan@x.test"), "nl")
+    seated = {"jan@x.test": only(sent, "jan@x.test")}
+    read_in(seated["jan@x.test"], "nl")
     lines, sent = send(g, "jutta@x.test", "mitspielen g1")
-    joined = only(sent, "jutta@x.test")
+    joined = seated["jutta@x.test"] = only(sent, "jutta@x.test")
     read_in(joined, "de")
     assert "Optionen: die Ausgabe von Rio Grande (2006)." in plain(joined)  # an option in words, not `edition riogrande`
     # `spiele`/`spellen` from a seat in a game not begun: his seat, in his words
@@ -72,7 +73,7 @@ def test_an_open_game_joined_listed_and_left_in_german_and_dutch(g: MailGames) -
         read_in(games, lang)
         assert seat in plain(games) and "hold no seat" not in plain(games)
     for address, words, lang in (("jutta@x.test", "aussteigen g1", "de"), ("jan@x.test", "afmelden g1", "nl")):
-        lines, sent = send(g, address, words)
+        lines, sent = answer(g, seated[address], address, words)  # a reply to his seat's mail proves it his
         assert lines[0].endswith(" left")
         read_in(only(sent, address), lang)
     assert lobby.load(g.gd, "g1")["seated"] == []

@@ -565,16 +565,17 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof,
             return None  # in a seat's reply, a line that is no lobby command is an order of his game
         return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, _date(),
                             refusal=exc)
-    if command is None and proven is None and proof.lobby:
+    asks = _command_word(lines[0]) if len(lines) == 1 else None  # `games`, `standings`: they only read
+    if command is None and proven is None and proof.lobby and asks not in ("games", "standings"):
         # a reply to an invitation in words of his own: `Yes, gladly!`, `Nein danke`
         command = answer_in(lines or [mail.subject])
         if command is None:
             return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, _date(),
                                 refusal=AnswerUnclear())
     if command is None:
-        if proven is None and len(lines) == 1 and _command_word(lines[0]) == "games":
+        if proven is None and asks == "games":
             return answer_stranger_games(gd, postman, mail, proof)
-        if proven is None and len(lines) == 1 and _command_word(lines[0]) == "standings":
+        if proven is None and asks == "standings":
             from pbem.mail.standings import answer_standings, word_language
 
             seat = first_seat(gd, mail.sender)
