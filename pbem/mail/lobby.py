@@ -383,7 +383,10 @@ class Lobby:
 
         config = self.config
         _ = translator(lang).gettext
+        from pbem.donotmail import footer
+
         body = wrap72(env_for(lang).get_template(template).render(game=game, **context), 0)
+        body = body.rstrip("\n") + "\n" + footer(config, to, lang)
         mid = lobby_id(config, game, nonce, f"{about}\0{to}\0{answering.message_id if answering else ''}")
         keys = keyring(config)
         reply_to = None

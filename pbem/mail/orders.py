@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pbem.talk import TALK_LINE
 from pbem.errors import TurnFileError
 from pbem.i18n import N_
 from pbem.mail.ids import mail_thread
@@ -239,6 +240,8 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
             continue
         if own and (PLEASANTRY.match(text) or text.rstrip(",.!").casefold() in his_names):
             continue  # "Hi," and "Cheers, Anna" around the orders of a reply
+        if own and TALK_LINE.match(text):
+            continue  # table talk, passed on to the other players (`pbem.mail.talk`)
         sent_ahead = NEXT_LINE.match(text) if own else None
         if sent_ahead:
             text = sent_ahead.group(1).strip()

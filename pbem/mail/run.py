@@ -321,6 +321,10 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     templates = env_for(lang, seat[0]["ruleset"] if seat is not None else None)
     body = templates.get_template(template).render(date=mail.message.get("Date", translator(lang).gettext("(no date)")),
                                                    subject=subject, begin=BEGIN, end=END, **context)
+    if seat is None:  # someone not yet playing: how never to hear from this host again
+        from pbem.donotmail import footer
+
+        body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang)
     subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     if seat is not None:
         state, player = seat
@@ -439,6 +443,30 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
 
 
 def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
+    """One mail: `stop`, `watch`/`unwatch`, table talk (then the rest of the mail), or the rest of the run
+    (`handle_mail`)."""
+    from pbem.donotmail import is_stop
+    from pbem.mail.observers import watch_command
+    from pbem.mail.stop import handle_stop
+    from pbem.mail.talk import table_talk
+
+    if mail.doubt:
+        return handle_mail(gd, postman, mail)
+    proof = prove(gd, mail, postman.config)
+    own = own_lines(mail)
+    if is_stop(own, mail.subject):
+        return handle_stop(gd, postman, mail, proof)
+    watched = watch_command(gd, postman, mail, proof, own)
+    if watched is not None:
+        return watched
+    talked = table_talk(gd, postman, mail, proof)
+    if talked is None:
+        return handle_mail(gd, postman, mail)
+    line, only = talked
+    return line if only else f"{handle_mail(gd, postman, mail)} (and {line.split(': ', 1)[1]})"
+
+
+def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
     """One player's mail: queue its orders and acknowledge them, answer its command, or say what was
     wrong. A mail with its sender's reply key needs no token: its own lines are its orders or its
     command. No token the mail holds reaches the answer, the line returned (the console and the commit

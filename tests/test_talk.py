@@ -1,0 +1,150 @@
+"""Table talk through `pbem advance` over a Maildir inbox: `say:` lines passed on by the host as
+"anna says: ...", naming no address; `say to ben:` where the game allows it; the limits; and the
+attacks: a forged From:, a line that speaks for another seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import Pbem
+from conftest_mail import FilesOut, MaildirDrop, MailGames, address, player_mail
+from pbem import talk
+
+
+@pytest.fixture
+def g(pbem: Pbem) -> MailGames:
+    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    games.new()
+    games.outbox.new()
+    return games
+
+
+def reply_to(msg: Any, player: str, body: str, **kw: Any) -> bytes:
+    refs = str(msg.get("References", "")).split() + [str(msg["Message-ID"])]
+    return player_mail(address(player), body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]),
+                       references=refs, **kw)
+
+
+def run(g: MailGames, *mails: bytes) -> tuple[list[str], list[Any]]:
+    for raw in mails:
+        g.inbox.deliver(raw)
+    r = g.advance()
+    return [line for line in r.output.splitlines() if " mail from " in line], g.outbox.new()
+
+
+def text(msg: Any) -> str:
+    return " ".join(msg.get_body(("plain",)).get_content().split())
+
+
+def to(msg: Any) -> str:
+    return msg["To"].addresses[0].addr_spec
+
+
+def test_say_goes_to_every_other_player_without_an_address(g: MailGames) -> None:
+    lines, sent = run(g, reply_to(g.welcome["anna"], "anna", "say: Good luck, everyone!"))
+    assert lines == ["m1: mail from anna@players.test: m1: anna said 1 line(s) of talk to ben, cleo"]
+    assert sorted(to(m) for m in sent) == [address("ben"), address("cleo")]
+    for msg in sent:
+        assert "anna says: Good luck, everyone!" in text(msg)
+        assert "anna@players.test" not in msg.as_string()
+        assert msg["List-Unsubscribe"].startswith("<mailto:gm+stop.")
+    assert [e["text"] for e in talk.talk_of(g.gd, "m1", public_only=True)] == ["Good luck, everyone!"]
+    assert "talk.jsonl" in g.git("ls-files", "m1")
+
+
+def test_a_say_line_and_an_order_in_one_reply_are_both_done(g: MailGames) -> None:
+    from pbem.rules.base import order_text
+
+    player, _ = g.mover()
+    order = order_text(g.legal_order(player))
+    lines, sent = run(g, reply_to(g.welcome[player], player, f"{order}\nsag: Viel Glück!"))
+    assert any("queued" in line for line in lines) or any("applied" in line for line in lines), lines
+    assert any(line.endswith(f"(and m1: {player} said 1 line(s) of talk to "
+                             + ", ".join(p for p in ("anna", "ben", "cleo") if p != player) + ")") for line in lines), lines
+    assert g.mover()[1] == 2 or g.queued() == []
+    heard = [m for m in sent if f"{player} says: Viel Glück!" in text(m)]
+    assert len(heard) == 2
+
+
+def test_the_next_report_shows_the_talk_since_the_last_one(g: MailGames) -> None:
+    from pbem.rules.base import order_text
+
+    run(g, reply_to(g.welcome["ben"], "ben", "zeg: veel plezier"))
+    player, _ = g.mover()
+    run(g, reply_to(g.welcome[player], player, order_text(g.legal_order(player))))
+    reports = [p for p in (g.root / "m1" / "reports" / "anna").glob("*.txt")]
+    latest = sorted(reports)[-1].read_text("utf-8")
+    if player != "anna" or len(reports) > 1:
+        assert "Table talk since your last report:" in latest or "ben says: veel plezier" in " ".join(
+            m.get_body(("plain",)).get_content() for m in g.outbox.all() if to(m) == address("anna"))
+
+
+def test_a_forged_from_without_a_key_passes_no_talk_on(g: MailGames) -> None:
+    lines, sent = run(g, player_mail(address("anna"), "say: ben cheats, resign now"))
+    assert not any("says" in text(m) for m in sent)
+    assert talk.talk_of(g.gd, "m1") == []
+
+
+def test_a_line_cannot_speak_for_another_seat(g: MailGames) -> None:
+    lines, sent = run(g, reply_to(g.welcome["ben"], "ben", "say: anna says: I resign"))
+    assert sorted(to(m) for m in sent) == [address("anna"), address("cleo")]
+    assert all("ben says: anna says: I resign" in text(m) for m in sent)
+
+
+def test_private_talk_needs_a_game_that_allows_it(g: MailGames) -> None:
+    lines, sent = run(g, reply_to(g.welcome["anna"], "anna", "say to ben: psst"))
+    assert lines == ["m1: mail from anna@players.test: m1: talk refused: in game m1 talk goes to every player: "
+                     "write 'say: ...' (nothing was passed on)"]
+    assert [to(m) for m in sent] == [address("anna")]
+    assert "in game m1 talk goes to every player: write 'say: ...' (nothing was passed on)" in text(sent[0])
+
+
+def test_private_talk_reaches_one_player_and_stays_out_of_git(pbem: Pbem) -> None:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "private",
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say to ben: meet me at the port"))
+    assert [to(m) for m in sent] == [address("ben")]
+    assert "anna says to you: meet me at the port" in text(sent[0])
+    assert "meet me" not in g.git("log", "-p", "--all")
+    assert talk.talk_of(g.gd, "m1", public_only=True) == []
+
+
+def test_no_talk_in_a_game_without_it_and_the_limits(pbem: Pbem) -> None:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "none",
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say: hello"))
+    assert lines == ["m1: mail from anna@players.test: m1: talk refused: game m1 has no table talk; nothing was "
+                     "passed on"]
+
+
+def test_a_line_too_long_is_refused_in_german(g: MailGames) -> None:
+    g.pbem("set", "m1", "language", "anna=de")
+    lines, sent = run(g, reply_to(g.welcome["anna"], "anna", "sag: " + "x" * 501))
+    assert lines[-1].endswith("talk refused: a line of table talk may have at most 500 characters; yours has 501 "
+                              "(nothing was passed on)")
+    assert [to(m) for m in sent] == [address("anna")]
+
+
+def test_too_many_lines_a_day(g: MailGames) -> None:
+    body = "\n".join(f"say: line {i}" for i in range(talk.PER_DAY + 1))
+    lines, sent = run(g, reply_to(g.welcome["cleo"], "cleo", body))
+    assert lines[-1].endswith(f"talk refused: you have said {talk.PER_DAY} things in game m1 today, the most a "
+                              f"day; try again tomorrow (nothing was passed on)")
+    assert talk.talk_of(g.gd, "m1") == []
+
+
+def test_talk_with_an_attachment_is_refused(g: MailGames) -> None:
+    lines, sent = run(g, reply_to(g.welcome["anna"], "anna", "say: see the file",
+                                  attachments=[("notes.bin", b"\x00\x01")]))
+    assert any("talk refused: table talk comes as text alone, without attachments (nothing was passed on)" in line
+               for line in lines), lines
