@@ -65,7 +65,7 @@ def handle_stop(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) ->
     if seat is not None and mail.thread:
         bare = split_key(mail.thread[0])[0]
         if (seat.game, seat.player, bare) in _asked(gd) and seat.player not in resigned(gd, seat.game):
-            return line + ": " + resign(gd, postman, seat.state, seat.player, sender)
+            return f"mail from {sender}: " + resign(gd, postman, seat.state, seat.player, sender)
     seats = _active_seats(gd, sender)
     if seat is not None:
         seats = [s for s in seats if s[0]["game"] == seat.game and s[1] == seat.player] or seats
@@ -80,7 +80,7 @@ def handle_stop(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) ->
           others=[s[0]["game"] for s in seats[1:]])
     _note_asked(gd, state["game"], player, reply_id(config, mail.message_id, state["game"], player,
                                                     state["engine"]["turn"]))
-    return line + f": {state['game']}: asked {player} to confirm that he resigns"
+    return f"mail from {sender}: {state['game']}: stop: asked {player} to confirm that he resigns"
 
 
 def resign(gd: GamesDir, postman: Postman, state: dict[str, Any], player: str, sender: str) -> str:
@@ -91,7 +91,7 @@ def resign(gd: GamesDir, postman: Postman, state: dict[str, Any], player: str, s
     path = gd.game_dir(game) / RESIGNED_FILE
     path.write_text("".join(f"{p}\n" for p in [*resigned(gd, game), player]), "utf-8")
     gd.commit_paths([f"{game}/{RESIGNED_FILE}"], f"{game}: {player} resigns; the seat goes to the game's policy\n")
-    line = f"{game}: {player} resigned"
+    line = f"{game}: stop: {player} resigned"
     if not _active_seats(gd, sender):
         add(postman.config, sender)
         line += "; never mailed again"
