@@ -1,0 +1,106 @@
+"""Observers through `pbem advance` over a Maildir inbox: `watch GAME` is confirmed by a reply to the
+mail pbem sends the address (a forged From: subscribes nobody), at most one such mail a day; only a
+game that allows observers takes them; they get the public reports only, never a hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import Pbem
+from conftest_mail import FilesOut, MaildirDrop, MailGames, address, player_mail
+from pbem.mail.observers import observers
+
+WATCHER = "olga@watchers.test"
+
+
+def make(pbem: Pbem, *extra: str) -> MailGames:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", *extra,
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    for msg in g.outbox.new():
+        g.welcome[msg["To"].addresses[0].username] = msg
+    return g
+
+
+def run(g: MailGames, *mails: bytes) -> tuple[list[str], list[Any]]:
+    for raw in mails:
+        g.inbox.deliver(raw)
+    r = g.advance()
+    return [line for line in r.output.splitlines() if "mail from " in line], g.outbox.new()
+
+
+def text(msg: Any) -> str:
+    return " ".join(msg.get_body(("plain",)).get_content().split())
+
+
+def to(msg: Any) -> str:
+    return msg["To"].addresses[0].addr_spec
+
+
+def reply_to(msg: Any, sender: str, body: str) -> bytes:
+    return player_mail(sender, body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]))
+
+
+def test_watch_is_confirmed_by_a_reply_then_public_reports_come(pbem: Pbem) -> None:
+    g = make(pbem, "--observers", "yes")
+    lines, sent = run(g, player_mail(WATCHER, "watch m1"))
+    assert lines == [f"mail from {WATCHER}: watch m1: asked to confirm by a reply"]
+    assert [to(m) for m in sent] == [WATCHER]
+    assert "To watch it, reply to this mail with 'watch m1'." in text(sent[0])
+    assert observers(g.gd, "m1") == {}
+    lines, sent = run(g, reply_to(sent[0], WATCHER, "watch m1"))
+    assert lines == [f"mail from {WATCHER}: watch m1: watching"]
+    assert WATCHER in observers(g.gd, "m1")
+    from pbem.rules.base import order_text
+
+    player, _ = g.mover()
+    lines, sent = run(g, reply_to(g.welcome[player], address(player), order_text(g.legal_order(player))))
+    public = [m for m in sent if to(m) == WATCHER]
+    assert len(public) == 1
+    body = public[0].get_body(("plain",)).get_content()
+    assert "reply 'unwatch m1' to stop" in " ".join(body.split())
+    from pbem.report import render_report
+
+    state = g.state()
+    everyone = set(render_report(state, None, [], False).splitlines())
+    for p in ("anna", "ben", "cleo"):  # nothing that only a seat's own view shows (his hand, his cards)
+        own = {line.strip() for line in render_report(state, p, [], False).splitlines()
+               if line not in everyone and len(line.strip()) > 12}
+        assert not [line for line in body.splitlines() if line.strip() in own]
+    lines, sent = run(g, player_mail(WATCHER, "unwatch m1", message_id="<u1@watchers.test>"))
+    assert lines == [f"mail from {WATCHER}: unwatch m1: no longer watching"]
+    assert observers(g.gd, "m1") == {}
+
+
+def test_a_forged_watch_subscribes_nobody_and_is_answered_once_a_day(pbem: Pbem) -> None:
+    g = make(pbem, "--observers", "yes")
+    run(g, player_mail(WATCHER, "watch m1"))
+    lines, sent = run(g, player_mail(WATCHER, "watch m1", message_id="<w2@watchers.test>"))
+    assert sent == [] and lines == [f"mail from {WATCHER}: watch m1: asked to confirm by a reply "
+                                    f"(not answered: one such mail a day)"]
+    assert observers(g.gd, "m1") == {}
+
+
+def test_a_game_that_allows_no_observers_refuses_in_each_language(pbem: Pbem) -> None:
+    g = make(pbem)
+    lines, sent = run(g, player_mail(WATCHER, "watch m1"))
+    assert lines == [f"mail from {WATCHER}: watch m1: refused: game m1 takes no observers"]
+    assert "game m1 takes no observers" in text(sent[0])
+    lines, sent = run(g, player_mail("p@de.test", "zuschauen m1"))
+    assert lines == ["mail from p@de.test: zuschauen m1: refused: game m1 takes no observers"]
+    assert "das Spiel m1 nimmt keine Zuschauer" in text(sent[0])
+    assert text(sent[0]).endswith("Antworte 'stop', und dieser Host schreibt dieser Adresse nie wieder.")
+    lines, sent = run(g, player_mail("p@nl.test", "meekijken m9"))
+    assert lines == ["mail from p@nl.test: meekijken m9: refused: there is no game 'm9' on this host"]
+
+
+def test_a_key_for_another_address_does_not_confirm(pbem: Pbem) -> None:
+    g = make(pbem, "--observers", "yes")
+    lines, sent = run(g, player_mail(WATCHER, "watch m1"))
+    lines, sent = run(g, reply_to(sent[0], "mallory@evil.test", "watch m1"))
+    assert observers(g.gd, "m1") == {}
+    assert lines == ["mail from mallory@evil.test: watch m1: asked to confirm by a reply"]
