@@ -33,7 +33,7 @@ from pbem.mail.incoming import Incoming, addressed_to
 from pbem.mail.proof import LOBBY, Proof, allows
 from pbem.mail.seats import Proven
 from pbem.store import GAME_ID, GamesDir, write_atomic
-from pbem.visible import CONTROLS, visible  # noqa: F401 (the run reads them here too)
+from pbem.visible import visible
 
 # the words of each command, with the language they are in (None: several)
 # (English words are every language's: they choose none)
@@ -230,12 +230,6 @@ NO_ENTRY = "0"  # the nonce of an answer about no entry (a refusal)
 def lobby_id(config: Config, game: str, nonce: str, about: str) -> str:
     digest = hashlib.sha256(about.encode("utf-8", "replace")).hexdigest()[:24]
     return f"<pbem.lobby.{game}.{nonce}.{digest}@{config.domain}>"
-
-
-def keyed_games(gd: GamesDir, config: Config, mail: Incoming) -> set[str]:
-    """The games whose lobby mail to the sender this mail answers with its key (in the mail it
-    answers, or in the GM's plus address it was sent to)."""
-    return set(address_keys(gd, config, mail)[0])
 
 
 def address_keys(gd: GamesDir, config: Config, mail: Incoming) -> tuple[frozenset[str], bool]:

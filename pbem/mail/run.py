@@ -18,19 +18,20 @@ from datetime import datetime
 from typing import Any, Callable, Collection
 
 from pbem.config import Config
-from pbem.errors import AuthError, PbemError, StaleTurn, TurnFileError
-from pbem.game import COMMAND_ALONE, STALE_REPLY, apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
+from pbem.errors import AuthError, PbemError, TurnFileError
+from pbem.game import COMMAND_ALONE, apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
 from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, split_key, thread_id, thread_of
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
-from pbem.mail.lobby import CONTROLS, handle_lobby, open_lines, visible, without_paths
+from pbem.mail.lobby import handle_lobby, open_lines, without_paths
+from pbem.visible import CONTROLS, visible
 from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
 from pbem.mail.proof import LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, prove
-from pbem.mail.seats import Proven, example_orders, proven_seat, sender_seat
+from pbem.mail.seats import Proven, example_orders, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
 from pbem.rules.base import order_text
