@@ -71,14 +71,29 @@ def test_a_say_line_and_an_order_in_one_reply_are_both_done(g: MailGames) -> Non
 def test_the_next_report_shows_the_talk_since_the_last_one(g: MailGames) -> None:
     from pbem.rules.base import order_text
 
-    run(g, reply_to(g.welcome["ben"], "ben", "zeg: veel plezier"))
     player, _ = g.mover()
-    run(g, reply_to(g.welcome[player], player, order_text(g.legal_order(player))))
-    reports = [p for p in (g.root / "m1" / "reports" / "anna").glob("*.txt")]
-    latest = sorted(reports)[-1].read_text("utf-8")
-    if player != "anna" or len(reports) > 1:
-        assert "Table talk since your last report:" in latest or "ben says: veel plezier" in " ".join(
-            m.get_body(("plain",)).get_content() for m in g.outbox.all() if to(m) == address("anna"))
+    speaker = next(p for p in ("anna", "ben", "cleo") if p != player)
+    run(g, reply_to(g.welcome[speaker], speaker, "zeg: veel <plezier> & succes"))
+    lines, sent = run(g, reply_to(g.welcome[player], player, order_text(g.legal_order(player))))
+    reports = [m for m in sent if "turn" in str(m["Subject"]) and not str(m["Message-ID"]).startswith("<pbem.reply.")]
+    assert reports, [m["Subject"] for m in sent]
+    told = set()
+    for msg in reports:
+        body = msg.get_body(("plain",)).get_content()
+        told.add(to(msg))
+        if to(msg) == address(speaker):
+            assert "Table talk since your last report:" not in body
+        else:
+            assert f"Table talk since your last report:\n  {speaker} says: veel <plezier> & succes\n" \
+                in body.replace("\r\n", "\n")
+            html = msg.get_body(("html",))
+            if html is not None:
+                assert "veel &lt;plezier&gt; &amp; succes" in html.get_content()
+    # shown once: a report after that to a player who read it has none
+    player, _ = g.mover()
+    lines, sent = run(g, reply_to(g.last_report(player), player, order_text(g.legal_order(player))))
+    again = [m for m in sent if to(m) in told]
+    assert again and not any("Table talk" in m.get_body(("plain",)).get_content() for m in again)
 
 
 def test_a_forged_from_without_a_key_passes_no_talk_on(g: MailGames) -> None:
@@ -148,3 +163,32 @@ def test_talk_with_an_attachment_is_refused(g: MailGames) -> None:
                                   attachments=[("notes.bin", b"\x00\x01")]))
     assert any("talk refused: table talk comes as text alone, without attachments (nothing was passed on)" in line
                for line in lines), lines
+
+
+def test_the_archive_of_a_finished_game_shows_its_public_talk_escaped_and_no_private_talk(pbem: Pbem) -> None:
+    from pbem import bots
+    from pbem.game import apply_orders, show, waiting_for
+
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "private",
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    run(g, reply_to(welcome[address("anna")], "anna", "say: <b>bold</b> & good luck"),
+        reply_to(welcome[address("ben")], "ben", "say to cleo: our secret plan"))
+    state = g.state()
+    while state["status"] == "active":  # the bots play it out, as the archive's tests do
+        player = waiting_for(state)[0]
+        seen = show(state, player)
+        state, _ = apply_orders(state, player, seen["turn"], [bots.choose("medici", seen["view"], player,
+                                                                          seen["legal_orders"])])
+    g.gd.save("m1", state)
+    g.gd.commit("m1", "m1: played out\n")
+    out = pbem.games.parent / "site"
+    r = pbem("archive", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    page = (out / "m1" / "index.html").read_text("utf-8")
+    assert "anna says: &lt;b&gt;bold&lt;/b&gt; &amp; good luck" in page
+    assert "<b>bold" not in page
+    assert "secret plan" not in "".join(p.read_text("utf-8") for p in out.rglob("*.html"))
