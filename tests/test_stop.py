@@ -105,3 +105,15 @@ def test_a_players_reply_to_the_confirmation_resigns_his_seat(g: MailGames) -> N
         from pbem.rules.base import order_text
 
         run(g, reply_to(g.last_report(player), address(player), order_text(g.legal_order(player))))
+
+
+def test_a_dry_run_says_what_stop_watch_and_talk_would_do(g: MailGames) -> None:
+    g.inbox.deliver(player_mail(STRANGER, "stop"))
+    g.inbox.deliver(player_mail("olga@watchers.test", "watch m1"))
+    g.inbox.deliver(reply_to(g.welcome["anna"], address("anna"), "say: hello"))
+    r = g.pbem("advance", "--dry-run")
+    assert r.exit_code == 0, r.output
+    assert f"mail from {STRANGER}: would carry out 'stop' (a player is asked to confirm that he resigns)" in r.output
+    assert "mail from olga@watchers.test: would carry out 'watch m1'" in r.output
+    assert "mail from anna@players.test: m1: would pass on table talk" in r.output
+    assert not never_mail(load_config(g.root), STRANGER) and g.outbox.new() == []

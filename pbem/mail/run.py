@@ -726,6 +726,10 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
         turnfile = None
         proof = prove(gd, mail, config)
         proven = proof.key
+        said = preview_table(gd, config, mail, proof)
+        if said is not None:
+            add(said)
+            continue
         if proven is not None and command_in(own_lines(mail)):
             command = command_in(own_lines(mail)) or ""
             try:
@@ -767,6 +771,24 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
         also = " (replacing the orders queued before)" if done.replaced else ""
         add(f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}")
     return [visible(line) for line in lines]
+
+
+def preview_table(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) -> str | None:
+    """What a run would do with a mail's `stop`, `watch`/`unwatch` or table talk, if it gives one."""
+    from pbem.donotmail import is_stop
+    from pbem.mail.observers import COMMAND
+    from pbem.mail.proof import TALK
+    from pbem.mail.talk import talk_lines
+
+    own = own_lines(mail)
+    if is_stop(own, mail.subject):
+        return f"mail from {mail.sender}: would carry out 'stop' (a player is asked to confirm that he resigns)"
+    if len(own) == 1 and COMMAND.match(own[0].strip()):
+        return f"mail from {mail.sender}: would carry out '{own[0].strip()}'"
+    if proof.seat is not None and allows(proof, TALK) and talk_lines(mail)[0]:
+        return f"mail from {mail.sender}: {proof.seat.game}: would pass on table talk" + \
+            (" (and read the rest of the mail)" if talk_lines(mail)[1] else "")
+    return None
 
 
 def preview_lobby(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) -> str | None:
