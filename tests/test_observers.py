@@ -104,3 +104,29 @@ def test_a_key_for_another_address_does_not_confirm(pbem: Pbem) -> None:
     lines, sent = run(g, reply_to(sent[0], "mallory@evil.test", "watch m1"))
     assert observers(g.gd, "m1") == {}
     assert lines == ["mail from mallory@evil.test: watch m1: asked to confirm by a reply"]
+
+
+def test_an_open_game_keeps_its_table_settings_when_it_starts(pbem: Pbem) -> None:
+    from pbem.talk import table_of
+    from test_lobby import send
+
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    (pbem.games / "mail").mkdir()
+    r = pbem("open", "medici", "g1", "--seats", "3", "--observers", "yes", "--talk", "none")
+    assert r.exit_code == 0, r.output
+    for p in ("anna", "ben", "cleo"):
+        lines, _sent = send(g, address(p), "join g1")
+    assert g.gd.exists("g1"), lines
+    assert table_of(g.gd, "g1") == {"talk": "none", "observers": "yes"}
+    assert "g1/table.json" in g.git("ls-files", "g1")
+    lines, sent = run(g, player_mail(WATCHER, "watch g1"))
+    assert lines == [f"mail from {WATCHER}: watch g1: asked to confirm by a reply"]
+
+
+def test_a_bad_table_setting_is_a_usage_error(pbem: Pbem) -> None:
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "loud",
+             "--player", "anna=a@x.test", "--player", "ben=b@x.test", "--player", "cleo=c@x.test")
+    assert r.exit_code == 2
+    assert "Invalid value for '--talk': 'loud' is not one of 'public', 'private', 'none'." in r.output
+    assert not (pbem.games / "m1").exists()
