@@ -117,3 +117,14 @@ def test_a_dry_run_says_what_stop_watch_and_talk_would_do(g: MailGames) -> None:
     assert "mail from olga@watchers.test: would carry out 'watch m1'" in r.output
     assert "mail from anna@players.test: m1: would pass on table talk" in r.output
     assert not never_mail(load_config(g.root), STRANGER) and g.outbox.new() == []
+
+
+def test_a_dutch_players_stop_is_asked_in_dutch_and_a_german_in_german(g: MailGames) -> None:
+    r = g.pbem("set", "m1", "--language", "ben=nl", "--language", "cleo=de")
+    assert r.exit_code == 0, r.output
+    g.outbox.new()
+    lines, sent = run(g, reply_to(g.last_report("ben"), address("ben"), "stop"))
+    assert "Om uit spel m1 te stappen, antwoord op deze mail met 'stop'." in text(sent[0])
+    lines, sent = run(g, reply_to(g.last_report("cleo"), address("cleo"), "Stopp"))
+    assert "Um aus dem Spiel m1 auszusteigen, antworte auf diese Mail mit 'stop'." in text(sent[0])
+    assert not (g.root / "m1" / "resigned.txt").exists()

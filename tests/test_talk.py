@@ -143,11 +143,27 @@ def test_no_talk_in_a_game_without_it_and_the_limits(pbem: Pbem) -> None:
 
 
 def test_a_line_too_long_is_refused_in_german(g: MailGames) -> None:
-    g.pbem("set", "m1", "language", "anna=de")
-    lines, sent = run(g, reply_to(g.welcome["anna"], "anna", "sag: " + "x" * 501))
+    r = g.pbem("set", "m1", "--language", "anna=de")
+    assert r.exit_code == 0, r.output
+    g.outbox.new()
+    lines, sent = run(g, reply_to(g.last_report("anna"), "anna", "sag: " + "x" * 501))
     assert lines[-1].endswith("talk refused: a line of table talk may have at most 500 characters; yours has 501 "
                               "(nothing was passed on)")
     assert [to(m) for m in sent] == [address("anna")]
+    assert "eine Zeile Tischgespräch darf höchstens 500 Zeichen haben; deine hat 501 (nichts wurde " \
+           "weitergegeben)" in text(sent[0])
+
+
+def test_talk_reaches_each_player_in_his_language(g: MailGames) -> None:
+    r = g.pbem("set", "m1", "--language", "ben=nl", "--language", "cleo=de")
+    assert r.exit_code == 0, r.output
+    g.outbox.new()
+    lines, sent = run(g, reply_to(g.last_report("anna"), "anna", "say: hallo"))
+    got = {to(m): text(m) for m in sent}
+    assert got[address("ben")].startswith("anna zegt: hallo Antwoord met 'zeg: ...' om iedereen aan tafel te "
+                                          "antwoorden.")
+    assert got[address("cleo")].startswith("anna sagt: hallo Antworte mit 'sag: ...', um allen am Tisch zu "
+                                           "antworten.")
 
 
 def test_too_many_lines_a_day(g: MailGames) -> None:
