@@ -208,3 +208,17 @@ def test_the_archive_of_a_finished_game_shows_its_public_talk_escaped_and_no_pri
     assert "anna says: &lt;b&gt;bold&lt;/b&gt; &amp; good luck" in page
     assert "<b>bold" not in page
     assert "secret plan" not in "".join(p.read_text("utf-8") for p in out.rglob("*.html"))
+
+
+def test_refused_talk_beside_an_order_gets_its_own_answer_and_the_order_is_done(g: MailGames) -> None:
+    from pbem.rules.base import order_text
+
+    player, _ = g.mover()
+    order = order_text(g.legal_order(player))
+    lines, sent = run(g, reply_to(g.welcome[player], player, f"{order}\nsay to ben: psst"))
+    assert any(line.endswith("(and m1: talk refused: in game m1 talk goes to every player: write 'say: ...' "
+                             "(nothing was passed on))") for line in lines), lines
+    mine = [m for m in sent if to(m) == address(player)]
+    assert any("in game m1 talk goes to every player" in text(m) for m in mine)
+    assert len({str(m["Message-ID"]) for m in sent}) == len(sent)
+    assert g.mover() != (player, 1)

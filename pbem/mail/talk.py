@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from pbem import talk
@@ -55,7 +56,10 @@ def table_talk(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) -> 
     try:
         passed = _pass_on(gd, postman, state, speaker, said, attached, mail)
     except TalkRefused as exc:
-        reply(postman, mail, "common/talk-refused.txt.j2", seat=(state, speaker), message=exc.text(lang))
+        if more:  # the rest of the mail gets the run's one answer to it: the refusal of its talk is a mail of its own
+            _refuse(postman, mail, state, speaker, exc.text(lang), lang)
+        else:
+            reply(postman, mail, "common/talk-refused.txt.j2", seat=(state, speaker), message=exc.text(lang))
         return line + f"talk refused: {exc}", not more
     return line + f"{speaker} said {passed}", not more
 
@@ -107,6 +111,30 @@ def _pass_on(gd: GamesDir, postman: Postman, state: dict[str, Any], speaker: str
     if paths:
         gd.commit_paths(sorted(set(paths)), f"{game}: {speaker} says something to the table\n")
     return f"{len(lines)} line(s) of talk to {', '.join(sorted(told)) or 'nobody'}"
+
+
+def _refuse(postman: Postman, mail: Incoming, state: dict[str, Any], player: str, message: str, lang: str) -> None:
+    """The refusal of a mail's talk, in the seat's thread, beside the answer to the rest of the mail."""
+    from pbem.mail.compose import compose
+    from pbem.mail.ids import reply_id, thread_id
+    from pbem.mail.run import keyed, player_address
+    from pbem.mail.secrets import hide_tokens, tokens_in
+    from pbem.report import env_for
+
+    config = postman.config
+    game = state["game"]
+    subject = hide_tokens(mail.subject, tokens_in(mail))
+    body = env_for(lang).get_template("common/talk-refused.txt.j2").render(
+        date=mail.message.get("Date", translator(lang).gettext("(no date)")), subject=subject, message=message)
+    mid = reply_id(config, f"{mail.message_id}\0talk", game, player, state["engine"]["turn"])
+    refs = [r for r in dict.fromkeys([thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player),
+                                      mail.message_id]) if r]
+    ids = keyed(config, state, player, mid, refs)
+    name, address = player_address(state, player)
+    subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    msg = compose(config, name, address, subj.strip(), body, ids.message_id, in_reply_to=mail.message_id,
+                  references=ids.references, date=_now(), reply_to=ids.reply_to)
+    postman.post(f"talk-refused-{hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]}", msg)
 
 
 def _now():  # type: ignore[no-untyped-def]
