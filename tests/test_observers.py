@@ -63,17 +63,63 @@ def test_watch_is_confirmed_by_a_reply_then_public_reports_come(pbem: Pbem) -> N
     assert len(public) == 1
     body = public[0].get_body(("plain",)).get_content()
     assert "reply 'unwatch m1' to stop" in " ".join(body.split())
-    from pbem.report import render_report
-
-    state = g.state()
-    everyone = set(render_report(state, None, [], False).splitlines())
-    for p in ("anna", "ben", "cleo"):  # nothing that only a seat's own view shows (his hand, his cards)
-        own = {line.strip() for line in render_report(state, p, [], False).splitlines()
-               if line not in everyone and len(line.strip()) > 12}
-        assert not [line for line in body.splitlines() if line.strip() in own]
+    assert body.startswith("Game m1 (Medici), turn 2: ")
+    assert_public_only(g, "m1", [body])
     lines, sent = run(g, player_mail(WATCHER, "unwatch m1", message_id="<u1@watchers.test>"))
     assert lines == [f"mail from {WATCHER}: unwatch m1: no longer watching"]
     assert observers(g.gd, "m1") == {}
+
+
+def assert_public_only(g: MailGames, game: str, bodies: list[str]) -> None:
+    """Each line of an observer's mails is one of pbem's own sentences or a public event's line; no
+    event addressed to one seat reaches them, nor any hidden value of the game."""
+    from pbem.report import addressed, event_lines, public
+
+    state = g.state(game)
+    events = state["events"]
+    allowed = {f"  - {line}" for line in event_lines(state["ruleset"], public(events))}
+    private = [line for e in events if addressed(e) is not None for line in event_lines(state["ruleset"], [e])]
+    fixed = [" ".join(line.split()) for line in allowed] + [
+        f"You watch game {game}; reply 'unwatch {game}' to stop.", "What happened", "Final standings",
+        "Reply 'stop' and this host never writes to this address again."]
+    for body in bodies:  # (lines are broken at 72 columns: compared with their blanks run together)
+        flat = " ".join(body.split())
+        for line in private:
+            assert " ".join(line.split()) not in flat
+        head, _, rest = flat.partition(". ")
+        assert head.startswith(f"Game {game} (")
+        for text in sorted(fixed, key=len, reverse=True):
+            rest = rest.replace(text, "")
+        assert rest.replace("-", "").split() == [], rest
+
+
+def test_an_observer_of_florenz_never_gets_a_hidden_card(pbem: Pbem) -> None:
+    from pbem import bots
+    from pbem.rules.base import order_text
+
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "florenz", "f1", "--weak-seed", "--seed", "s", "--observers", "yes",
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    latest = {to(m): m for m in g.outbox.new()}
+    lines, sent = run(g, player_mail(WATCHER, "watch f1"))
+    run(g, reply_to(sent[0], WATCHER, "watch f1"))
+    bodies = []
+    for _ in range(12):
+        shown = g.pbem.show("f1")
+        if shown["status"] != "active":
+            break
+        player = shown["waiting_for"][0]
+        seen = g.pbem.show("f1", player)
+        order = bots.choose("florenz", seen["view"], player, seen["legal_orders"])
+        lines, sent = run(g, reply_to(latest[address(player)], address(player), order_text(order)))
+        for m in sent:
+            latest[to(m)] = m if to(m) != WATCHER else latest.get(to(m), m)
+        bodies += [m.get_body(("plain",)).get_content() for m in sent if to(m) == WATCHER]
+    assert bodies
+    assert any(e.get("to") or e.get("player") for e in g.state("f1")["events"])
+    assert_public_only(g, "f1", bodies)
 
 
 def test_a_forged_watch_subscribes_nobody_and_is_answered_once_a_day(pbem: Pbem) -> None:

@@ -150,13 +150,36 @@ def _answer(gd: GamesDir, postman: Postman, mail: Incoming, lang: str, template:
     return True
 
 
+def public_report(state: dict[str, Any], events: list[dict[str, Any]], lang: str) -> str:
+    """An observer's report: the game, its turn and whose move, the public events he has not read
+    (what a commit message and the archive of a game in progress show), and once the game is over the
+    final standings. Nothing of any seat's view: no hand, no hidden card."""
+    from pbem.game import ruleset_of
+    from pbem.mail.commands import whose_move
+    from pbem.report import event_lines
+
+    _ = translator(lang).gettext
+    ruleset = ruleset_of(state)
+    out = [_("Game %(game)s (%(title)s), turn %(turn)s: %(move)s.") % {
+        "game": state["game"], "title": ruleset.title, "turn": state["engine"]["turn"],
+        "move": whose_move(state, "", lang)}, ""]
+    lines = event_lines(state["ruleset"], events, lang)
+    if lines:
+        out += [_("What happened"), *[f"  - {line}" for line in lines], ""]
+    if state["status"] == "finished":
+        out.append(_("Final standings"))
+        out += [f"  {r['rank']}. {r['player']}: {r['score']}" for r in ruleset.result(state["engine"])]
+        out.append("")
+    return "\n".join(out)
+
+
 def post_public_reports(gd: GamesDir, state: dict[str, Any], postman: Postman) -> None:
     """Each observer's mail of the events of a game he has not yet been sent: the public report
     (the view of nobody's seat, the public events only)."""
     from pbem.donotmail import footer
     from pbem.mail.compose import compose
     from pbem.mail.run import _date
-    from pbem.report import public, render_report
+    from pbem.report import public
 
     game = state["game"]
     kept = observers(gd, game)
@@ -170,7 +193,7 @@ def post_public_reports(gd: GamesDir, state: dict[str, Any], postman: Postman) -
             continue
         lang = seen.get("lang") or config.language
         _ = translator(lang).gettext
-        text = render_report(state, None, new, False, lang)
+        text = public_report(state, new, lang)
         text += "\n" + _("You watch game %(game)s; reply 'unwatch %(game)s' to stop.") % {"game": game} + "\n"
         text += footer(config, address, lang)
         n = len(state["events"])
