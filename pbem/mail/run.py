@@ -455,7 +455,8 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         return handle_mail(gd, postman, mail)
     proof = prove(gd, mail, postman.config)
     own = own_lines(mail)
-    if is_stop(own, mail.subject):
+    attached = any(True for _ in mail.message.iter_attachments())  # a turn file's subject is no `stop`
+    if is_stop(own, "" if attached else mail.subject):
         return handle_stop(gd, postman, mail, proof)
     watched = watch_command(gd, postman, mail, proof, own)
     if watched is not None:
