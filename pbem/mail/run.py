@@ -36,6 +36,7 @@ from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
+from pbem.tablebots import is_bot
 
 SEEN_FILE = ("mail", "seen.txt")
 MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one thread in one run look like a loop
@@ -225,6 +226,8 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
     game, turn = state["game"], state["engine"]["turn"]
     sent = state.get("reminders", {}).get(str(turn), 0)  # a turn reminded again (after a pause) gets new mail
     for player in player_names(state):
+        if is_bot(state, player):
+            continue  # bots get no mail
         name, address = player_address(state, player)
         lang = language_of(state, player, config)
         _ = translator(lang).gettext
@@ -587,6 +590,13 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof,
     if command is None:
         if proven is None and len(lines) == 1 and _command_word(lines[0]) == "games":
             return answer_stranger_games(gd, postman, mail, proof)
+        if proven is None and len(lines) == 1 and _command_word(lines[0]) == "standings":
+            from pbem.mail.standings import answer_standings, word_language
+
+            seat = first_seat(gd, mail.sender)
+            lang = word_language(lines[0]) or seat_language(postman.config, seat)
+            told = answer_standings(gd, postman, mail, seat, [], lang)
+            return f"mail from {mail.sender}: answered 'standings'" + NOT_TOLD * (not told)
         return None
     if command.verb in ANSWERS and proven is not None and not proof.lobby:
         return None
@@ -633,6 +643,14 @@ def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, comma
     elif command == "standing":
         reply(postman, mail, "common/cmd-standing.txt.j2", seat=seat, hidden=hidden,
               **standing_context(state, player, lang))
+    elif command.startswith("away ") or command == "back":
+        from pbem.mail.absence import answer_absence
+
+        line += answer_absence(gd, postman, mail, seat, hidden, lang, command)
+    elif command == "standings":
+        from pbem.mail.standings import answer_standings
+
+        answer_standings(gd, postman, mail, seat, hidden, lang)
     elif command == "undo":
         withdrawn = withdraw(gd, state, player, lang)
         reply(postman, mail, "common/cmd-undo.txt.j2", seat=seat, hidden=hidden, game=proven.game,
