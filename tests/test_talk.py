@@ -222,3 +222,15 @@ def test_refused_talk_beside_an_order_gets_its_own_answer_and_the_order_is_done(
     assert any("in game m1 talk goes to every player" in text(m) for m in mine)
     assert len({str(m["Message-ID"]) for m in sent}) == len(sent)
     assert g.mover() != (player, 1)
+
+
+def test_talk_in_a_game_with_a_bot_goes_to_the_people_only(pbem: Pbem) -> None:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--player", f"anna={address('anna')}",
+             "--bot", "robo", "--player", f"cleo={address('cleo')}")
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say: hi all"))
+    assert lines == ["m1: mail from anna@players.test: m1: anna said 1 line(s) of talk to cleo"]
+    assert [to(m) for m in sent] == [address("cleo")]

@@ -66,6 +66,7 @@ def table_talk(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) -> 
 
 def _pass_on(gd: GamesDir, postman: Postman, state: dict[str, Any], speaker: str,
              said: list[tuple[str | None, str]], attached: bool, mail: Incoming) -> str:
+    from pbem.mail.run import player_address
     from pbem.mail.secrets import game_tokens_in, hide_tokens, tokens_in
 
     game = state["game"]
@@ -105,7 +106,7 @@ def _pass_on(gd: GamesDir, postman: Postman, state: dict[str, Any], speaker: str
         if to is None:
             paths.append(path)
         for player in names:
-            if talk.heard_by(entry, player):
+            if talk.heard_by(entry, player) and player_address(state, player)[1]:  # a bot's seat has no address
                 _post(postman, state, player, entry, table["talk"] == "private")
                 told.add(player)
     if paths:
