@@ -24,7 +24,7 @@ from pbem.game import NEXT, SENT_AHEAD_FAILED, copy_game, describe_turn, play_qu
 from pbem.rules.base import Event, order_text
 from pbem.tablebots import is_bot
 from pbem.config import load_config
-from pbem.mail.boxes import SAFE_NAME, Postman, inbox_exists
+from pbem.mail.boxes import SAFE_NAME, Postman, held_back, inbox_exists
 from pbem.gm import deadline_actions, parse_now
 from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, queue_slot, write_atomic
 
@@ -67,6 +67,12 @@ class Outcome:
         return f"{self.game}: {', '.join(parts) if parts else 'nothing to do'}"
 
 
+def resigned_seats(gd: GamesDir, game: str) -> list[str]:
+    """The seats of a game whose players resigned by mail (`stop`, confirmed)."""
+    path = gd.game_dir(game) / "resigned.txt"
+    return path.read_text("utf-8").split() if path.is_file() else []
+
+
 def readers_config(gd: GamesDir, postman: Postman | None) -> Any:
     """Where the players' languages default from: the postman's settings, else pbem.yaml (a file that
     cannot be read: none, and English)."""
@@ -102,6 +108,11 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
         lang = language_of(state, player, config)
         text = render_report(state, player, unseen, postman is None or postman.config.reply_keys, lang,
                              timezone_of(state, player, config))
+        if postman is not None:  # the table talk said to him since his last report
+            from pbem.talk import since_last_report
+
+            talk = since_last_report(gd, state, player, lang)
+            text = f"{talk}\n{text}" if talk else text
         name = f"{seq:04d}-turn-{state['engine']['turn']:04d}.txt"
         paths.append(gd.write_report(state["game"], player, name, text))
         if postman is not None:
@@ -112,6 +123,10 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
                 post_report(postman, state, player, seq, text)
         state["reports_sent"][player] = seq
         state["reported"][player] = len(state["events"])
+    if postman is not None:
+        from pbem.mail.observers import post_public_reports
+
+        post_public_reports(gd, state, postman)
     return paths
 
 
@@ -291,6 +306,15 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
                 outcome.reports.append(refuse(gd, state, r.player, r.turn, r.orders, message, postman,
                                               standing=entry.get("standing")))
     outcome.applied += auto
+    gone = resigned_seats(gd, game) if state["status"] == "active" else []
+    if gone:  # a resigned seat is played under the game's missing-player policy
+        from pbem.mail.stop import play_resigned
+
+        state, more = play_resigned(state, gone)
+        outcome.substitutes += more
+        if more:
+            state, _, again = play_queue(state, [])
+            outcome.applied += again
     if state["status"] == "active":
         state, substitutes, outcome.reminded, outcome.overdue = deadline_actions(state, at or parse_now())
         outcome.substitutes += substitutes
@@ -373,6 +397,8 @@ class BatchPostman(Postman):
         from email import policy
 
         path = self.outgoing / f"{name}.eml"
+        if held_back(self.config, msg):
+            return path
         smtp = msg.policy if msg.policy.linesep == "\r\n" else policy.SMTP
         write_atomic(path, msg.as_bytes(policy=smtp), durable=False)
         return path

@@ -366,6 +366,9 @@ def write_game(gd: GamesDir, state: dict[str, Any], out: Path, commit_url: str |
         (folder / LOG_FILE).write_text(
             f"# pbem game log: replay it with `pbem verify --log {LOG_FILE}`\n" + dump_yaml(record), "utf-8")
         context.update(seed=state["seed"], result=record["result"], log=record["log"])
+        from pbem.talk import talk_of
+
+        context.update(talk=talk_of(gd, game, public_only=True))  # talk to one player stays his and hers
     for name, svg in pictures.items():
         (folder / name).write_text(svg, "utf-8")
     for page in pages:

@@ -187,6 +187,17 @@ def deadline_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
+def table_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """--talk and --observers of a game to be made (`pbem new`, `pbem open`)."""
+    from pbem.talk import OBSERVER_CHOICES, TALK_CHOICES
+
+    f = click.option("--observers", default=None, type=click.Choice(OBSERVER_CHOICES),
+                     help="Whether others may watch the public reports by mail ('watch GAME'); default no.")(f)
+    return click.option("--talk", default=None, type=click.Choice(TALK_CHOICES),
+                        help="Table talk by mail ('say: ...'): to everyone (public, the default), also to one "
+                             "player (private), or none.")(f)
+
+
 class SeatedCommand(click.Command):
     """A command that keeps its arguments as given, so that `--player` and `--bot` seat in the order
     they were written (click gathers each option's values apart)."""
@@ -243,11 +254,12 @@ def _bot_name(name: str) -> str:
 @click.option("--timezone", "zones", multiple=True, metavar="PLAYER=ZONE", callback=_usage(_seat_timezone),
               help="A player's time zone, e.g. anna=Europe/Berlin (default: pbem.yaml's); repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@table_options
 @games_dir_option
 def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], options: list[tuple[str, str]],
         seed: str | None, weak_seed: bool, deck: Path | None, deadline: str | None, grace: str | None,
         policy: str | None, languages: list[tuple[str, str | None]], zones: list[tuple[str, str | None]],
-        as_json: bool, bots: list[str]) -> None:
+        as_json: bool, bots: list[str], talk: str | None, observers: str | None) -> None:
     """Start a new game of RULESET called GAME."""
     from pbem import gm
 
@@ -273,6 +285,9 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
             raise SetupError(f"game {game!r} already exists in {gd.root}")
         gd.ensure_repo()
         postman = Postman(config)
+        from pbem.talk import write_table
+
+        write_table(gd, game, talk, observers)
         batch.write_reports(gd, state, postman, tokens)
         gd.save(game, state)
         names = ", ".join(n + (" (bot)" if n in (bots or ()) else "") for n, _ in seats)
@@ -307,9 +322,11 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
 @click.option("--fill-with-bots-after", "fill_after", default=None, metavar="DURATION",
               callback=_usage(_duration("time before bots fill the seats", ())),
               help="Bots take the seats still free this long after now (e.g. 48h), and the game starts.")
+@table_options
 @games_dir_option
 def open_(gd: GamesDir, ruleset: str, game: str, seats: int, options: list[tuple[str, str]],
-          deadline: str | None, grace: str | None, policy: str | None, fill_after: str | None) -> None:
+          deadline: str | None, grace: str | None, policy: str | None, fill_after: str | None,
+          talk: str | None, observers: str | None) -> None:
     """Open a game of RULESET called GAME that players join by mail ('join GAME'); it starts when its
     seats are full, or with `pbem start`."""
     from pbem import gm, lobby
@@ -321,6 +338,8 @@ def open_(gd: GamesDir, ruleset: str, game: str, seats: int, options: list[tuple
     with gd.lock():
         gd.ensure_repo()
         entry = lobby.open_game(gd, rules.name, game, seats, dict(options), rule, gm.parse_now())
+        if talk or observers:
+            entry["table"] = {k: v for k, v in (("talk", talk), ("observers", observers)) if v}
         if fill_after is not None:
             from pbem.tablebots import set_fill
 

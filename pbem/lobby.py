@@ -457,6 +457,10 @@ def start(gd: GamesDir, config: Config, entry: dict[str, Any], postman: Any = No
     for s in seated:
         if s.get("language"):
             state = set_seat(state, s["name"], "language", s["language"])
+    from pbem.talk import write_table
+
+    table = entry.get("table") or {}
+    write_table(gd, entry["game"], table.get("talk"), table.get("observers"))
     gone = remove(gd, entry["game"])
     write_reports(gd, state, postman, tokens)
     gd.save(entry["game"], state)

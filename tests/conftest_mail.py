@@ -349,7 +349,8 @@ class MailGames:
         return reports[-1] if reports else self.welcome[player]
 
 
-MAIL_DATE = "Sat, 21 Nov 2026 12:30:00 +0000"  # the Date of every player_mail
+MAIL_DATE = "Sat, 21 Nov 2026 12:30:00 +0000"
+NEVER_AGAIN = "\nReply 'stop' and this host never writes to this address again.\n"  # ends a mail to a non-player  # the Date of every player_mail
 
 
 def mail_error(subject: str, message: str, example: str) -> str:

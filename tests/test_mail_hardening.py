@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import (unkeyed, GM, mail_error, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
+from conftest_mail import (NEVER_AGAIN, unkeyed, GM, mail_error, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
                            parse, player_mail, player_of, token_of, turn_file)
 from helpers import git
 from pbem.mail import run as mailrun
@@ -113,7 +113,7 @@ def sent_text(g: MailGames, skip_welcome: bool = True) -> str:
 STRANGER = ("could not be used.\n\n"
             "pbem takes orders only from a player's registered address, with that\n"
             "player's token. If you play in a game here, send your orders from the\n"
-            "address you registered and copy the token from your welcome mail.\n")
+            "address you registered and copy the token from your welcome mail.\n" + NEVER_AGAIN)
 
 
 # -- 1. no token in any message ----------------------------------------------------------------------------
@@ -467,7 +467,7 @@ def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, rulese
     assert got["mover"] == mail_error("mine", no_order, order_text(legal[0]))
     assert got["waiting"] == mail_error("when", no_orders, {"medici": "bid: 7", "medici-strozzi": "price: 3", "medina": "palace orange C7",
                                                            "florenz": "send 4"}[ruleset])
-    assert got["stranger"] == mail_error("hi", no_orders, NEUTRAL_EXAMPLE)
+    assert got["stranger"] == mail_error("hi", no_orders, NEUTRAL_EXAMPLE) + NEVER_AGAIN
     assert all(len(line) <= 72 for who in got for line in got[who].splitlines())
     # the message is broken at spaces, never inside a marker line it quotes
     assert f"\n    {BEGIN!r} and {END!r} of\n" in got["waiting"]

@@ -41,13 +41,17 @@ def test_a_runs_postman_writes_and_delivers_the_bytes_the_postman_does(tmp_path:
     """Posted without an fsync each and delivered to files with one sync for all: the same files, the
     outbox holding the very bytes posted, the posted ones moved to mail/sent."""
     folders = {}
+    for kind in ("plain", "batch"):
+        (tmp_path / kind).mkdir()
+    # the same mails for both (each games dir's own secret keys its List-Unsubscribe)
+    config = load_config(tmp_path / "plain")
+    mails = [mail(config, name, f"[pbem] g{n} Zug 61: du bist dran – {n}", "Grüße\n" * (n + 1), n)
+             for n, name in enumerate(["anna", "Jörg Müller", "Zoë, Esq."])]
     for kind, cls in (("plain", Postman), ("batch", BatchPostman)):
         root = tmp_path / kind
-        root.mkdir()
         postman = cls(load_config(root))
-        for n, name in enumerate(["anna", "Jörg Müller", "Zoë, Esq."]):
-            postman.post(f"g{n}.p{n}.0002", mail(postman.config, name, f"[pbem] g{n} Zug 61: du bist dran – {n}",
-                                                  "Grüße\n" * (n + 1), n))
+        for n, msg in enumerate(mails):
+            postman.post(f"g{n}.p{n}.0002", msg)
         assert postman.deliver() == (3, [])
         assert postman.waiting() == []
         folders[kind] = {p.relative_to(root).as_posix(): p.read_bytes()

@@ -321,6 +321,16 @@ def open_inbox(config: Config) -> Inbox | None:
 SAFE_NAME = re.compile(r"^[A-Za-z0-9._-]{1,120}$")
 
 
+def held_back(config: Config, msg: EmailMessage) -> bool:
+    """Whether a mail is not to be sent: its address asked this host never to write to it (every mail
+    pbem sends passes here)."""
+    from pbem.donotmail import never_mail
+
+    to = msg["To"]
+    addresses = [a.addr_spec for a in getattr(to, "addresses", ())] if to is not None else []
+    return any(never_mail(config, a) for a in addresses)
+
+
 class Postman:
     """Outgoing mail: written to mail/outgoing first (atomically, under a name pbem chooses), sent by
     `deliver` after the run has committed, then kept in mail/sent."""
@@ -336,6 +346,8 @@ class Postman:
         from email import policy
 
         path = self.outgoing / f"{name}.eml"
+        if held_back(self.config, msg):
+            return path
         # SMTP's line ends; pbem's own policy (`compose`) keeps its one-id headers on one line
         smtp = msg.policy if msg.policy.linesep == "\r\n" else policy.SMTP
         write_atomic(path, msg.as_bytes(policy=smtp))

@@ -12,6 +12,7 @@ from email.utils import format_datetime
 from typing import Any
 
 from pbem.config import Config
+from pbem.donotmail import unsubscribe_header
 from pbem.mail.incoming import LOOP_HEADER, one_line as _one_line
 from pbem.report import wrap72
 
@@ -101,6 +102,7 @@ def compose(config: Config, to_name: str, to_address: str, subject: str, body: s
     if references:
         msg["References"] = " ".join(references)
     msg["Auto-Submitted"] = "auto-generated"  # RFC 3834: auto-responders must not answer
+    msg["List-Unsubscribe"] = unsubscribe_header(config, to_address)  # a client's button: `stop`, keyed
     msg[LOOP_HEADER] = config.gm_address
     body = wrap72(body)  # every mail pbem writes, not only the reports, is read at 72 columns
     msg.set_content(body, charset="utf-8", cte=_seven_bit(body))

@@ -398,7 +398,10 @@ class Lobby:
 
         config = self.config
         _ = translator(lang).gettext
+        from pbem.donotmail import footer
+
         body = wrap72(env_for(lang).get_template(template).render(game=game, **context), 0)
+        body = body.rstrip("\n") + "\n" + footer(config, to, lang)
         mid = lobby_id(config, game, nonce, f"{about}\0{to}\0{answering.message_id if answering else ''}")
         keys = keyring(config)
         reply_to = None
@@ -595,6 +598,11 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
             check_bots(work)
         entry = lobby.challenge(gd, config, command.ruleset, command.game, seat, command.invitees,
                                 command.options, rule, option_language, at, bots=command.bots)
+    from pbem.donotmail import never_mail
+
+    silenced = [i["email"] for i in entry["invited"] if never_mail(config, i["email"])]
+    if silenced:
+        raise lobby.LobbyError(NEVER_MAIL, address=silenced[0])
     today = at.date().isoformat()
     made, invited = lobby.today(gd, today, sender)
     if made.get(sender, 0) >= 2 * config.lobby_invitations:
@@ -630,6 +638,7 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
 
 NEEDS_PROOF = N_("%(said)r changes a seat or sends mail to others, so it counts only in a reply to a mail pbem "
                  "sent you (a report, or a mail about the game), or with your token: reply to this mail with it")
+NEVER_MAIL = N_("%(address)s asked this host never to write to it again; nothing was sent")
 JOIN_BY_REPLY = N_("to take a seat in game %(game)s, reply to this mail with '%(said)s': pbem seats nobody on "
                    "a mail it cannot tell is yours")
 def without_paths(text: str, gd: GamesDir) -> str:

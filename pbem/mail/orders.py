@@ -7,6 +7,7 @@ import re
 from functools import cache
 from typing import Any
 
+from pbem.talk import TALK_LINE
 from pbem.errors import TurnFileError
 from pbem.i18n import N_
 from pbem.mail.ids import mail_thread
@@ -281,6 +282,8 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
             continue
         if own and (PLEASANTRY.match(text) or text.rstrip(",.!").casefold() in his_names):
             continue  # "Hi," and "Cheers, Anna" around the orders of a reply
+        if own and TALK_LINE.match(text):
+            continue  # table talk, passed on to the other players (`pbem.mail.talk`)
         if game is not None:
             judged = judge_line(text, game, _language(proven))
             ended = bool(orders or standing is not None or names)

@@ -31,6 +31,9 @@ READ = "read"      # commands that only read: help, status, games, standing, sta
 LOBBY = "lobby"    # a lobby act that mails someone else or changes a seat: new, rematch, withdraw,
                    # leave, join, accept, decline
 ASK = "ask"        # anything else: answered to the sender's address, at most once a day
+TALK = "talk"      # table talk: `say: ...` passed on to the other players of the game
+STOP = "stop"      # `stop`: never mail this address again (a player: asked to confirm that he resigns)
+WATCH = "watch"    # `watch GAME`: the public reports of a game that allows observers
 
 # the act each mail command is (a new command is one line here)
 COMMAND_ACTS = {"help": READ, "status": READ, "games": READ, "standing": READ, "standings": READ,
@@ -43,6 +46,10 @@ TABLE: dict[str, str] = {
     READ: "a key of a mail pbem sent him, or the token; answered to that address only",
     LOBBY: "a key of a mail pbem sent that address, or the token",
     ASK: "nothing: an answer to that address, at most once a day, naming no game",
+    TALK: "a key of a mail of this game pbem sent him, or the token (never the From: alone)",
+    STOP: "nothing for the address it comes from (it silences only that one); a player resigns only by "
+          "replying 'stop' to the mail that asks him to confirm",
+    WATCH: "a reply to the mail pbem sends the address that asked (its key), at most one such mail a day",
 }
 
 
@@ -60,20 +67,23 @@ class Proof:
     lobby: frozenset[str] = field(default_factory=frozenset)
     address: bool = False
     key: Proven | None = None  # the seat whose reply key the mail carries, and the turn of its mail
+    watch: frozenset[str] = field(default_factory=frozenset)  # games whose watch mail to him it answers
 
 
 def allows(proof: Proof, act: str, turn: Any = None) -> bool:
     """Whether `proof` allows `act` (one of TABLE's rows); for ORDER, `turn` is the decision the
     orders are for (None: the key's own)."""
-    if act == ASK:
+    if act in (ASK, STOP):
         return True
+    if act == WATCH:
+        return bool(proof.watch)  # only the key of the watch mail proves it (`pbem.mail.observers`)
     if proof.kind == TOKEN:
         return True
     if act == LOBBY:
         return proof.address
     if proof.kind != KEY or proof.seat is None:
         return False
-    if act == READ:
+    if act in (READ, TALK):
         return True
     if act == AHEAD:
         return proof.latest

@@ -337,6 +337,10 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     templates = env_for(lang, seat[0]["ruleset"] if seat is not None else None)
     date = header_moment(mail.message.get("Date"), lang, zone, _date()) or translator(lang).gettext("(no date)")
     body = templates.get_template(template).render(date=date, subject=subject, begin=BEGIN, end=END, **context)
+    if seat is None:  # someone not yet playing: how never to hear from this host again
+        from pbem.donotmail import footer
+
+        body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang)
     subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     if seat is not None:
         state, player = seat
@@ -455,6 +459,31 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
 
 
 def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
+    """One mail: `stop`, `watch`/`unwatch`, table talk (then the rest of the mail), or the rest of the run
+    (`handle_mail`)."""
+    from pbem.donotmail import is_stop
+    from pbem.mail.observers import watch_command
+    from pbem.mail.stop import handle_stop
+    from pbem.mail.talk import table_talk
+
+    if mail.doubt:
+        return handle_mail(gd, postman, mail)
+    proof = prove(gd, mail, postman.config)
+    own = own_lines(mail)
+    attached = any(True for _ in mail.message.iter_attachments())  # a turn file's subject is no `stop`
+    if is_stop(own, "" if attached else mail.subject):
+        return handle_stop(gd, postman, mail, proof)
+    watched = watch_command(gd, postman, mail, proof, own)
+    if watched is not None:
+        return watched
+    talked = table_talk(gd, postman, mail, proof)
+    if talked is None:
+        return handle_mail(gd, postman, mail)
+    line, only = talked
+    return line if only else f"{handle_mail(gd, postman, mail)} (and {line.split(': ', 1)[1]})"
+
+
+def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
     """One player's mail: queue its orders and acknowledge them, answer its command, or say what was
     wrong. A mail with its sender's reply key needs no token: its own lines are its orders or its
     command. No token the mail holds reaches the answer, the line returned (the console and the commit
@@ -736,6 +765,10 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
         turnfile = None
         proof = prove(gd, mail, config)
         proven = proof.key
+        said = preview_table(gd, config, mail, proof)
+        if said is not None:
+            add(said)
+            continue
         if proven is not None and command_in(own_lines(mail)):
             command = command_in(own_lines(mail)) or ""
             try:
@@ -777,6 +810,24 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
         also = " (replacing the orders queued before)" if done.replaced else ""
         add(f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}")
     return [visible(line) for line in lines]
+
+
+def preview_table(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) -> str | None:
+    """What a run would do with a mail's `stop`, `watch`/`unwatch` or table talk, if it gives one."""
+    from pbem.donotmail import is_stop
+    from pbem.mail.observers import COMMAND
+    from pbem.mail.proof import TALK
+    from pbem.mail.talk import talk_lines
+
+    own = own_lines(mail)
+    if is_stop(own, mail.subject):
+        return f"mail from {mail.sender}: would carry out 'stop' (a player is asked to confirm that he resigns)"
+    if len(own) == 1 and COMMAND.match(own[0].strip()):
+        return f"mail from {mail.sender}: would carry out '{own[0].strip()}'"
+    if proof.seat is not None and allows(proof, TALK) and talk_lines(mail)[0]:
+        return f"mail from {mail.sender}: {proof.seat.game}: would pass on table talk" + \
+            (" (and read the rest of the mail)" if talk_lines(mail)[1] else "")
+    return None
 
 
 def preview_lobby(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) -> str | None:

@@ -1,0 +1,156 @@
+"""Table talk: a line `say: ...` (`sag:`, `zeg:`) in a player's reply is passed on by the host to every
+other player of the game as "anna says: ...", naming no address; `say to ben: ...` (`sag zu ben:`,
+`zeg tegen ben:`) to one player, where the game allows it (`--talk public|private|none`).
+
+Who speaks is the seat a key of a mail of this game (or the token) proves, never the From: and never
+the text: a line cannot speak for another seat. Talk is kept with the game, outside the state the
+engine reads: public talk in the game's folder (in git: the archive shows it once the game is over),
+talk to one player under mail/ (out of git: a secret of its two players). Each player's next report
+shows what was said to him since his last one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from typing import Any
+
+from pbem.i18n import N_
+from pbem.store import GamesDir, write_atomic
+
+TABLE_FILE = "table.json"  # a game's table settings: talk and observers (in git, with the game)
+TALK_CHOICES = ("public", "private", "none")
+OBSERVER_CHOICES = ("yes", "no")
+DEFAULT_TABLE = {"talk": "public", "observers": "no"}
+PUBLIC_FILE = "talk.jsonl"  # in the game's folder
+PRIVATE_DIR = ("mail", "talk")  # <game>.jsonl (talk to one player) and <game>.read.json (what each has read)
+MAX_LENGTH = 500  # characters of one line of talk
+PER_DAY = 20  # lines of talk one seat may say in one game in a day
+
+TALK_LINE = re.compile(r"^\s*(?:say|sag|sage|zeg)(?:\s+(?:to|zu|an|tegen|aan)\s+([^\s:]+))?\s*:\s*(.*)$",
+                       re.IGNORECASE)
+
+NO_TALK = N_("game %(game)s has no table talk; nothing was passed on")
+NO_PRIVATE = N_("in game %(game)s talk goes to every player: write 'say: ...' (nothing was passed on)")
+NO_SUCH_PLAYER = N_("game %(game)s has no other player %(name)r; its players are: %(players)s (nothing was "
+                    "passed on)")
+TOO_LONG = N_("a line of table talk may have at most %(most)s characters; yours has %(length)s (nothing was "
+              "passed on)")
+TOO_MANY = N_("you have said %(count)s things in game %(game)s today, the most a day; try again tomorrow "
+              "(nothing was passed on)")
+ATTACHED = N_("table talk comes as text alone, without attachments (nothing was passed on)")
+EMPTY = N_("your 'say:' line says nothing (nothing was passed on)")
+
+
+def table_of(gd: GamesDir, game: str) -> dict[str, str]:
+    """A game's table settings (talk: public, private or none; observers: yes or no)."""
+    path = gd.game_dir(game) / TABLE_FILE
+    try:
+        value = json.loads(path.read_text("utf-8"))
+    except (FileNotFoundError, ValueError):
+        return dict(DEFAULT_TABLE)
+    return {k: str(value.get(k, v)) for k, v in DEFAULT_TABLE.items()}
+
+
+def write_table(gd: GamesDir, game: str, talk: str | None, observers: str | None) -> None:
+    """Write a game's table settings into its folder (before its first commit)."""
+    value = dict(DEFAULT_TABLE, **{k: v for k, v in (("talk", talk), ("observers", observers)) if v})
+    if value == DEFAULT_TABLE and not (gd.game_dir(game) / TABLE_FILE).exists():
+        return
+    folder = gd.game_dir(game)
+    folder.mkdir(parents=True, exist_ok=True)
+    write_atomic(folder / TABLE_FILE, json.dumps(value, sort_keys=True) + "\n")
+
+
+def split_talk(lines: list[str]) -> tuple[list[tuple[str | None, str]], list[str]]:
+    """The lines of talk a reply gives (to whom, None: everyone; what) and its other lines."""
+    said, rest = [], []
+    for line in lines:
+        found = TALK_LINE.match(line)
+        if found:
+            said.append((found.group(1), found.group(2)))
+        else:
+            rest.append(line)
+    return said, rest
+
+
+def plain(text: str) -> str:
+    """Talk as plain text on one line: no control characters, blanks run together."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+def _private_path(gd: GamesDir, game: str, suffix: str) -> Any:
+    return gd.root.joinpath(*PRIVATE_DIR, f"{game}{suffix}")
+
+
+def _read_lines(path: Any) -> list[dict[str, Any]]:
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return []
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def talk_of(gd: GamesDir, game: str, public_only: bool = False) -> list[dict[str, Any]]:
+    """Every line said in a game, in order (`public_only`: what was said to everyone)."""
+    said = _read_lines(gd.game_dir(game) / PUBLIC_FILE)
+    if not public_only:
+        said += _read_lines(_private_path(gd, game, ".jsonl"))
+    return sorted(said, key=lambda e: e["n"])
+
+
+def say(gd: GamesDir, game: str, speaker: str, to: str | None, text: str, at: datetime) -> tuple[dict[str, Any], str]:
+    """Keep a line of talk; the entry and the path written (relative to the games dir)."""
+    n = len(talk_of(gd, game)) + 1
+    entry = {"n": n, "at": at.isoformat(timespec="seconds"), "from": speaker, "to": to, "text": text}
+    path = gd.game_dir(game) / PUBLIC_FILE if to is None else _private_path(gd, game, ".jsonl")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = path.read_text("utf-8") if path.is_file() else ""
+    write_atomic(path, old + json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+    return entry, str(path.relative_to(gd.root))
+
+
+def said_today(gd: GamesDir, game: str, speaker: str, day: str) -> int:
+    return sum(1 for e in talk_of(gd, game) if e["from"] == speaker and e["at"].startswith(day))
+
+
+def heard_by(entry: dict[str, Any], player: str) -> bool:
+    """Whether `player` is told a line: said to everyone, or to him (not by him)."""
+    return entry["from"] != player and entry["to"] in (None, player)
+
+
+def since_last_report(gd: GamesDir, state: dict[str, Any], player: str, lang: str) -> str:
+    """The talk said to `player` since his last report, as his next report shows it (marked read)."""
+    from pbem.i18n import translator
+
+    game = state["game"]
+    path = _private_path(gd, game, ".read.json")
+    try:
+        read = json.loads(path.read_text("utf-8"))
+    except (FileNotFoundError, ValueError):
+        read = {}
+    seen = int(read.get(player, 0))
+    said = [e for e in talk_of(gd, game) if e["n"] > seen]
+    if not said:
+        return ""
+    read[player] = said[-1]["n"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(read, sort_keys=True) + "\n")
+    heard = [e for e in said if heard_by(e, player)]
+    if not heard:
+        return ""
+    _ = translator(lang).gettext
+    lines = [_("Table talk since your last report:")]
+    lines += ["  " + line_text(e, lang) for e in heard]
+    return "\n".join(lines) + "\n"
+
+
+def line_text(entry: dict[str, Any], lang: str) -> str:
+    """One line of talk as its hearer reads it."""
+    from pbem.i18n import translator
+
+    _ = translator(lang).gettext
+    if entry["to"] is None:
+        return _("%(player)s says: %(text)s") % {"player": entry["from"], "text": entry["text"]}
+    return _("%(player)s says to you: %(text)s") % {"player": entry["from"], "text": entry["text"]}

@@ -1,0 +1,236 @@
+"""Table talk through `pbem advance` over a Maildir inbox: `say:` lines passed on by the host as
+"anna says: ...", naming no address; `say to ben:` where the game allows it; the limits; and the
+attacks: a forged From:, a line that speaks for another seat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import Pbem
+from conftest_mail import FilesOut, MaildirDrop, MailGames, address, player_mail
+from pbem import talk
+
+
+@pytest.fixture
+def g(pbem: Pbem) -> MailGames:
+    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    games.new()
+    games.outbox.new()
+    return games
+
+
+def reply_to(msg: Any, player: str, body: str, **kw: Any) -> bytes:
+    refs = str(msg.get("References", "")).split() + [str(msg["Message-ID"])]
+    return player_mail(address(player), body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]),
+                       references=refs, **kw)
+
+
+def run(g: MailGames, *mails: bytes) -> tuple[list[str], list[Any]]:
+    for raw in mails:
+        g.inbox.deliver(raw)
+    r = g.advance()
+    return [line for line in r.output.splitlines() if " mail from " in line], g.outbox.new()
+
+
+def text(msg: Any) -> str:
+    return " ".join(msg.get_body(("plain",)).get_content().split())
+
+
+def to(msg: Any) -> str:
+    return msg["To"].addresses[0].addr_spec
+
+
+def test_say_goes_to_every_other_player_without_an_address(g: MailGames) -> None:
+    lines, sent = run(g, reply_to(g.welcome["anna"], "anna", "say: Good luck, everyone!"))
+    assert lines == ["m1: mail from anna@players.test: m1: anna said 1 line(s) of talk to ben, cleo"]
+    assert sorted(to(m) for m in sent) == [address("ben"), address("cleo")]
+    for msg in sent:
+        assert "anna says: Good luck, everyone!" in text(msg)
+        assert "anna@players.test" not in msg.as_string()
+        assert msg["List-Unsubscribe"].startswith("<mailto:gm+stop.")
+    assert [e["text"] for e in talk.talk_of(g.gd, "m1", public_only=True)] == ["Good luck, everyone!"]
+    assert "talk.jsonl" in g.git("ls-files", "m1")
+
+
+def test_a_say_line_and_an_order_in_one_reply_are_both_done(g: MailGames) -> None:
+    from pbem.rules.base import order_text
+
+    player, _ = g.mover()
+    order = order_text(g.legal_order(player))
+    lines, sent = run(g, reply_to(g.welcome[player], player, f"{order}\nsag: Viel Glück!"))
+    assert any("queued" in line for line in lines) or any("applied" in line for line in lines), lines
+    assert any(line.endswith(f"(and m1: {player} said 1 line(s) of talk to "
+                             + ", ".join(p for p in ("anna", "ben", "cleo") if p != player) + ")") for line in lines), lines
+    assert g.mover()[1] == 2 or g.queued() == []
+    heard = [m for m in sent if f"{player} says: Viel Glück!" in text(m)]
+    assert len(heard) == 2
+
+
+def test_the_next_report_shows_the_talk_since_the_last_one(g: MailGames) -> None:
+    from pbem.rules.base import order_text
+
+    player, _ = g.mover()
+    speaker = next(p for p in ("anna", "ben", "cleo") if p != player)
+    run(g, reply_to(g.welcome[speaker], speaker, "zeg: veel <plezier> & succes"))
+    lines, sent = run(g, reply_to(g.welcome[player], player, order_text(g.legal_order(player))))
+    reports = [m for m in sent if "turn" in str(m["Subject"]) and not str(m["Message-ID"]).startswith("<pbem.reply.")]
+    assert reports, [m["Subject"] for m in sent]
+    told = set()
+    for msg in reports:
+        body = msg.get_body(("plain",)).get_content()
+        told.add(to(msg))
+        if to(msg) == address(speaker):
+            assert "Table talk since your last report:" not in body
+        else:
+            assert f"Table talk since your last report:\n  {speaker} says: veel <plezier> & succes\n" \
+                in body.replace("\r\n", "\n")
+            html = msg.get_body(("html",))
+            if html is not None:
+                assert "veel &lt;plezier&gt; &amp; succes" in html.get_content()
+    # shown once: a report after that to a player who read it has none
+    player, _ = g.mover()
+    lines, sent = run(g, reply_to(g.last_report(player), player, order_text(g.legal_order(player))))
+    again = [m for m in sent if to(m) in told]
+    assert again and not any("Table talk" in m.get_body(("plain",)).get_content() for m in again)
+
+
+def test_a_forged_from_without_a_key_passes_no_talk_on(g: MailGames) -> None:
+    lines, sent = run(g, player_mail(address("anna"), "say: ben cheats, resign now"))
+    assert not any("says" in text(m) for m in sent)
+    assert talk.talk_of(g.gd, "m1") == []
+
+
+def test_a_line_cannot_speak_for_another_seat(g: MailGames) -> None:
+    lines, sent = run(g, reply_to(g.welcome["ben"], "ben", "say: anna says: I resign"))
+    assert sorted(to(m) for m in sent) == [address("anna"), address("cleo")]
+    assert all("ben says: anna says: I resign" in text(m) for m in sent)
+
+
+def test_private_talk_needs_a_game_that_allows_it(g: MailGames) -> None:
+    lines, sent = run(g, reply_to(g.welcome["anna"], "anna", "say to ben: psst"))
+    assert lines == ["m1: mail from anna@players.test: m1: talk refused: in game m1 talk goes to every player: "
+                     "write 'say: ...' (nothing was passed on)"]
+    assert [to(m) for m in sent] == [address("anna")]
+    assert "in game m1 talk goes to every player: write 'say: ...' (nothing was passed on)" in text(sent[0])
+
+
+def test_private_talk_reaches_one_player_and_stays_out_of_git(pbem: Pbem) -> None:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "private",
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say to ben: meet me at the port"))
+    assert [to(m) for m in sent] == [address("ben")]
+    assert "anna says to you: meet me at the port" in text(sent[0])
+    assert "meet me" not in g.git("log", "-p", "--all")
+    assert talk.talk_of(g.gd, "m1", public_only=True) == []
+
+
+def test_no_talk_in_a_game_without_it_and_the_limits(pbem: Pbem) -> None:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "none",
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say: hello"))
+    assert lines == ["m1: mail from anna@players.test: m1: talk refused: game m1 has no table talk; nothing was "
+                     "passed on"]
+
+
+def test_a_line_too_long_is_refused_in_german(g: MailGames) -> None:
+    r = g.pbem("set", "m1", "--language", "anna=de")
+    assert r.exit_code == 0, r.output
+    g.outbox.new()
+    lines, sent = run(g, reply_to(g.last_report("anna"), "anna", "sag: " + "x" * 501))
+    assert lines[-1].endswith("talk refused: a line of table talk may have at most 500 characters; yours has 501 "
+                              "(nothing was passed on)")
+    assert [to(m) for m in sent] == [address("anna")]
+    assert "eine Zeile Tischgespräch darf höchstens 500 Zeichen haben; deine hat 501 (nichts wurde " \
+           "weitergegeben)" in text(sent[0])
+
+
+def test_talk_reaches_each_player_in_his_language(g: MailGames) -> None:
+    r = g.pbem("set", "m1", "--language", "ben=nl", "--language", "cleo=de")
+    assert r.exit_code == 0, r.output
+    g.outbox.new()
+    lines, sent = run(g, reply_to(g.last_report("anna"), "anna", "say: hallo"))
+    got = {to(m): text(m) for m in sent}
+    assert got[address("ben")].startswith("anna zegt: hallo Antwoord met 'zeg: ...' om iedereen aan tafel te "
+                                          "antwoorden.")
+    assert got[address("cleo")].startswith("anna sagt: hallo Antworte mit 'sag: ...', um allen am Tisch zu "
+                                           "antworten.")
+
+
+def test_too_many_lines_a_day(g: MailGames) -> None:
+    body = "\n".join(f"say: line {i}" for i in range(talk.PER_DAY + 1))
+    lines, sent = run(g, reply_to(g.welcome["cleo"], "cleo", body))
+    assert lines[-1].endswith(f"talk refused: you have said {talk.PER_DAY} things in game m1 today, the most a "
+                              f"day; try again tomorrow (nothing was passed on)")
+    assert talk.talk_of(g.gd, "m1") == []
+
+
+def test_talk_with_an_attachment_is_refused(g: MailGames) -> None:
+    lines, sent = run(g, reply_to(g.welcome["anna"], "anna", "say: see the file",
+                                  attachments=[("notes.bin", b"\x00\x01")]))
+    assert any("talk refused: table talk comes as text alone, without attachments (nothing was passed on)" in line
+               for line in lines), lines
+
+
+def test_the_archive_of_a_finished_game_shows_its_public_talk_escaped_and_no_private_talk(pbem: Pbem) -> None:
+    from pbem import bots
+    from pbem.game import apply_orders, show, waiting_for
+
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "private",
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    run(g, reply_to(welcome[address("anna")], "anna", "say: <b>bold</b> & good luck"),
+        reply_to(welcome[address("ben")], "ben", "say to cleo: our secret plan"))
+    state = g.state()
+    while state["status"] == "active":  # the bots play it out, as the archive's tests do
+        player = waiting_for(state)[0]
+        seen = show(state, player)
+        state, _ = apply_orders(state, player, seen["turn"], [bots.choose("medici", seen["view"], player,
+                                                                          seen["legal_orders"])])
+    g.gd.save("m1", state)
+    g.gd.commit("m1", "m1: played out\n")
+    out = pbem.games.parent / "site"
+    r = pbem("archive", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    page = (out / "m1" / "index.html").read_text("utf-8")
+    assert "anna says: &lt;b&gt;bold&lt;/b&gt; &amp; good luck" in page
+    assert "<b>bold" not in page
+    assert "secret plan" not in "".join(p.read_text("utf-8") for p in out.rglob("*.html"))
+
+
+def test_refused_talk_beside_an_order_gets_its_own_answer_and_the_order_is_done(g: MailGames) -> None:
+    from pbem.rules.base import order_text
+
+    player, _ = g.mover()
+    order = order_text(g.legal_order(player))
+    lines, sent = run(g, reply_to(g.welcome[player], player, f"{order}\nsay to ben: psst"))
+    assert any(line.endswith("(and m1: talk refused: in game m1 talk goes to every player: write 'say: ...' "
+                             "(nothing was passed on))") for line in lines), lines
+    mine = [m for m in sent if to(m) == address(player)]
+    assert any("in game m1 talk goes to every player" in text(m) for m in mine)
+    assert len({str(m["Message-ID"]) for m in sent}) == len(sent)
+    assert g.mover() != (player, 1)
+
+
+def test_talk_in_a_game_with_a_bot_goes_to_the_people_only(pbem: Pbem) -> None:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--player", f"anna={address('anna')}",
+             "--bot", "robo", "--player", f"cleo={address('cleo')}")
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say: hi all"))
+    assert lines == ["m1: mail from anna@players.test: m1: anna said 1 line(s) of talk to cleo"]
+    assert [to(m) for m in sent] == [address("cleo")]
