@@ -42,7 +42,9 @@ class Incoming:
     thread: list[str] = field(default_factory=list)  # the ids it answers, the closest first
 
 
-ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
+# a mail address as SMTP carries it: at most 254 characters (a longer one is no sender, and would
+# grow every file and commit message that names him)
+ADDRESS = re.compile(r"^(?=.{3,254}\Z)[^@\s<>]+@[^@\s<>]+$")
 ADDRESS_IN_TEXT = re.compile(r"[^\s@<>()\[\],;:\"']+@[\w-]+(?:\.[\w-]+)+")
 
 
