@@ -460,6 +460,8 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
                 mailrun.close_inbox(intake)  # the mail stays in the inbox, to be read again
             raise
         if intake:
+            if intake.new_ids:
+                gd.sync()  # the mail read is known as read (mail/seen.log) for good before it leaves the inbox
             try:  # committed: now the mail may leave the inbox, but for the games that did not commit
                 mailrun.finish_intake(intake, {o.game for o in run.outcomes if o.error})
             except (PbemError, OSError) as exc:  # it stays, read before: the next run takes it out

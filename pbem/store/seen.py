@@ -67,8 +67,10 @@ class SeenMail:
             self.fresh.append(name)
 
     def save(self) -> None:
-        """Append the ids added since the last save, durably (a run that dies after it does not read
-        those mails again); first forget those older than KEEP_DAYS, when there are any."""
+        """Append the ids added since the last save (a run killed after it does not read those mails
+        again); first forget those older than KEEP_DAYS, when there are any. No fsync a mail: what a
+        mail caused (its queued orders, its answer) is made durable by the run's one sync, and the
+        line with it, before the mail leaves the inbox (see pbem.advance)."""
         if not self.fresh:
             return
         self.prune()
@@ -80,7 +82,6 @@ class SeenMail:
             if os.fstat(fd).st_size and not _ends_a_line(fd):
                 data = b"\n" + data  # after a line a dead run left half written
             os.write(fd, data)
-            os.fsync(fd)
         finally:
             os.close(fd)
         self.oldest = self.oldest or stamp
