@@ -186,12 +186,32 @@ class GitRepo:
             return False
         if diff.returncode != 1:
             raise StoreError(f"{what}: git diff failed: {_first_line(diff.stderr) or f'exit status {diff.returncode}'}")
+        self._commit_message(message, *_pathspecs(paths), what=what, input=_nul(paths))
+        return True
+
+    def _commit_message(self, message: str, *args: str, what: str, input: str | None = None) -> None:
+        """`git commit` with `message`, bounded, from a file."""
         note = self.root / ".git" / "PBEM_COMMIT_MSG"
         fd = os.open(note, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with open(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(bounded_message(message))
-        self._git("commit", "-q", "-F", str(note), *_pathspecs(paths), what=what, input=_nul(paths))
+        self._git("commit", "-q", "-F", str(note), *args, what=what, input=input)
         self.commits_made += 1
+
+    def commit_staged(self, paths: list[str], message: str) -> bool:
+        """Stage what changed under `paths` (files that left the index stay out of it) and commit the
+        index; False when nothing changed. (`git commit PATHS` would take such files back in from
+        the working tree.)"""
+        what = ", ".join(paths)
+        present = [p for p in paths if (self.root / p).exists()]
+        if present:
+            self._git("add", "-A", *_pathspecs(present), what=what, input=_nul(present))
+        gone = [p for p in paths if p not in present]
+        if gone:
+            self._git("rm", "-r", "-q", "--cached", "--ignore-unmatch", *_pathspecs(gone), what=what, input=_nul(gone))
+        if self._git("diff", "--cached", "--quiet", check=False).returncode == 0:
+            return False
+        self._commit_message(message, what=what)
         return True
 
     def untrack(self, paths: list[str]) -> None:

@@ -111,7 +111,9 @@ def change_over(gd: GamesDir) -> list[str]:
     paths = [".gitignore"]
     from datetime import date
 
-    if take_over_old_list(gd.root, date.today()):
+    from pbem.game import now
+
+    if take_over_old_list(gd.root, date.fromisoformat(now()[:10])):
         paths.append("mail/seen.txt")
     private = []
     for game in gd.games():
@@ -130,7 +132,7 @@ def change_over(gd: GamesDir) -> list[str]:
         secure_tree(gd.root / ".git" / "pbem-parsed")
     if private:
         gd.untrack(private)
-    gd.commit_paths(paths, "pbem: the running games' seeds, hidden state, history and reports leave git\n\n"
+    gd.commit_staged(paths, "pbem: the running games' seeds, hidden state, history and reports leave git\n\n"
                            "While a game runs, git holds only its public.yaml: what every player may know.\n"
                            "Its other files stay in its folder, out of git, until the game is over.\n"
                            "The Message-IDs read are kept in mail/seen.log, out of git.\n"
