@@ -327,8 +327,8 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
             crash_point("dequeue")
         if keep:  # in a batch the record is copied now, for this game's commit; the queue file goes later
             dest = gd.game_dir(game) / keep / path.name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            (shutil.copyfile if grouped else shutil.move)(path, dest)
+            private_folder(dest.parent)
+            (shutil.copy if grouped else shutil.move)(path, dest)  # with its mode: a player's orders, 0600
             gd.written.add(f"{game}/{keep}/{path.name}")
         if grouped:
             outcome.dequeue.append(path)

@@ -174,15 +174,19 @@ def test_files_with_secrets_or_mail_are_the_owners_alone(pbem: Pbem, umask: None
     player, turn = g.mover()
     g.inbox.deliver(player_mail(address(player), f"----- pbem orders begin -----\ntoken: {tokens[player]}\n"
                                                  f"turn: {turn}\ndraw\n----- pbem orders end -----\n"))
+    idle = next(p for p in tokens if p != player)  # orders out of his turn: refused, kept in rejected/
+    GamesDir(g.root).enqueue("m1", {"player": idle, "turn": turn, "orders": ["pass"],
+                                    "received": "2026-11-21T12:00:00Z", "source": "file"})
     g.advance()
     root = g.root
-    assert (root / "mail" / "read.mbox").is_file()
+    assert (root / "mail" / "read.mbox").is_file() and list((root / "m1" / "rejected").iterdir())
     folders = [root / "mail", root / "mail" / "outbox", root / "mail" / "sent", root / "mail" / "outgoing",
-               root / ".git" / "pbem-parsed", root / "m1", root / "m1" / "reports",
+               root / ".git" / "pbem-parsed", root / "m1", root / "m1" / "reports", root / "m1" / "rejected",
                *[p for p in (root / "m1" / "reports").iterdir()]]
     files = [root / "mail" / "read.mbox", root / "mail" / "reply-key.secret", root / "mail" / "seen.log",
              *(root / ".git" / "pbem-parsed").iterdir(), *(root / "m1").glob("*.yaml"),
-             *(root / "m1" / "reports").rglob("*.txt"), *(root / "mail" / "outbox").iterdir()]
+             *(root / "m1" / "reports").rglob("*.txt"), *(root / "mail" / "outbox").iterdir(),
+             *(root / "m1" / "rejected").iterdir()]
     assert len(files) > 10
     for folder in folders:
         assert mode(folder) == 0o700, folder
