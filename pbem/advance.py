@@ -25,8 +25,8 @@ from pbem.rules.base import Event, order_text
 from pbem.config import load_config
 from pbem.mail.boxes import SAFE_NAME, Postman, inbox_exists
 from pbem.gm import deadline_actions, parse_now
-from pbem.store import (PUBLIC_FILE, STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, private_folder, queue_slot,
-                        write_atomic)
+from pbem.store import (PUBLIC_FILE, STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, private_folder,
+                        queue_slot, write_atomic)
 
 
 @dataclass
