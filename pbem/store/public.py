@@ -149,7 +149,7 @@ def secure_game(root: Path, game: str) -> None:
 
 
 MAIL_OWN = ("outgoing", "outbox", "sent", "read", "set-aside", "read.mbox", "set-aside.mbox", "seen.log",
-            "reply-key.secret", "secrets")  # what pbem itself keeps in mail/ (an inbox is the MDA's)
+            "reply-key.secret")  # what pbem itself keeps in mail/ (an inbox is the MDA's)
 
 
 def secure_mail(root: Path) -> None:
