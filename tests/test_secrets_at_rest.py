@@ -212,8 +212,9 @@ def test_a_games_dir_of_an_older_pbem_is_changed_over_at_its_first_run(pbem: Pbe
     (root / "mail" / "seen.txt").write_text("<old-1@players.test>\n<old-2@players.test>\n")
     git(root, "add", "-f", "m1/state.yaml", "m1/events.yaml", "m1/log.yaml", "m1/reports", "mail/seen.txt",
         ".gitignore")
-    git(root, "rm", "-q", "--cached", "m1/public.yaml")
+    git(root, "rm", "-q", "--cached", "m1/public.yaml", "medici-strozzi/public.yaml")
     (root / "m1" / "public.yaml").unlink()
+    (root / "medici-strozzi" / "public.yaml").unlink()
     git(root, "commit", "-q", "-m", "as an older pbem left it")
     for path in [root / "m1" / "state.yaml", *(root / ".git" / "pbem-parsed").iterdir()]:
         path.chmod(0o644)
@@ -229,7 +230,7 @@ def test_a_games_dir_of_an_older_pbem_is_changed_over_at_its_first_run(pbem: Pbe
     tree = git(root, "ls-tree", "-r", "--name-only", "HEAD").split()
     assert [p for p in tree if p.startswith("m1/")] == ["m1/public.yaml"]
     assert "mail/seen.txt" not in tree and not (root / "mail" / "seen.txt").exists()
-    assert "medici-strozzi/state.yaml" in tree  # a finished game's seed is public already
+    assert {"medici-strozzi/state.yaml", "medici-strozzi/public.yaml"} <= set(tree)  # its seed is public already
     assert git(root, "log", "--format=%s", "--", "m1/state.yaml").splitlines()[0] == \
         "pbem: the running games' seeds, hidden state, history and reports leave git"
     assert git(root, "show", "HEAD~1:m1/state.yaml")  # the history before keeps what it had

@@ -122,11 +122,10 @@ def change_over(gd: GamesDir) -> list[str]:
         except Exception:  # a game that cannot be read needs the GM first; its files stay as they are
             continue
         secure_game(gd.root, game)
-        if state["status"] == "finished":
-            continue
         gd.write_public(game, state)
-        private += [f"{game}/{part}" for part in PRIVATE_PARTS]
         paths.append(game)
+        if state["status"] != "finished":  # a finished game's files stay in git: its seed is revealed
+            private += [f"{game}/{part}" for part in PRIVATE_PARTS]
     secure_mail(gd.root)
     if (gd.root / ".git" / "pbem-parsed").is_dir():
         secure_tree(gd.root / ".git" / "pbem-parsed")
