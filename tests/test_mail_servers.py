@@ -721,7 +721,7 @@ def test_after_a_run_that_died_in_the_commit_the_turn_is_committed(ondisk: MailG
     ondisk.advance()
     assert ondisk.inbox.waiting() == []
     assert ondisk.git("status", "--porcelain", "--", "m1") == ""
-    assert "turn 1" in ondisk.git("log", "-1", "--format=%s", "--", "m1/state.yaml")
+    assert "turn 1" in ondisk.git("log", "-1", "--format=%s", "--", "m1/public.yaml")
 
 
 def test_a_failed_commit_leaves_the_mail_in_the_inbox(ondisk: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
