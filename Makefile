@@ -3,16 +3,34 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+# every package pbem and its tests run with, each version with its files' hashes (`make lock` renews it)
+LOCK   := requirements.lock
 
-.PHONY: install test demo demo-florenz bench contract clean mail-servers browser fonts spamassassin catalogs
+.PHONY: install lock test demo demo-florenz bench contract clean mail-servers browser fonts spamassassin catalogs
 
 install: $(STAMP) fonts
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+# The venv is made anew whenever the lock (or pyproject.toml) changes, so it holds the locked packages
+# and nothing else; pbem itself is installed editable from the checkout, built with the locked setuptools.
+$(STAMP): $(LOCK) pyproject.toml setup.py
+	$(PYTHON) -m venv --clear $(VENV)
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation --no-index -e .
+	$(PY) -m pip check
 	touch $(STAMP)
+
+# Renew the lock: the newest versions pyproject.toml and requirements-build.in allow, for Python 3.11,
+# resolved by pip-tools (pinned here) against PyPI alone, with the hash of every file of each version.
+# Then `make test`, and commit requirements.lock.
+PIP_TOOLS := pip-tools==7.6.2
+LOCK_VENV := .venv-lock
+lock:
+	$(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install --quiet '$(PIP_TOOLS)'
+	env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
+		$(LOCK_VENV)/bin/pip-compile --quiet --upgrade --extra test --generate-hashes --allow-unsafe \
+		--strip-extras --no-emit-index-url --no-emit-find-links --index-url https://pypi.org/simple \
+		--output-file $(LOCK) pyproject.toml requirements-build.in
 
 test: install mail-servers browser spamassassin
 	$(PY) -m pytest -q -n 2
@@ -78,4 +96,4 @@ contract: install
 	../shared/tools/contract-check
 
 clean:
-	rm -rf $(VENV) demo-games bench-games build *.egg-info
+	rm -rf $(VENV) $(LOCK_VENV) demo-games bench-games build *.egg-info

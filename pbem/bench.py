@@ -293,13 +293,16 @@ def phone_reply(answered: Any, sender: str, own: str, serial: int) -> bytes:
 
 
 def play_by_replies(root: Path, way: str = "reply", players: int = 4, seed: str = REPLY_SEED,
-                    days: int | None = None, limit: int = 2000) -> ReplyPlay:
+                    days: int | None = None, limit: int = 2000,
+                    command: Callable[[list[str], str | None], str] | None = None) -> ReplyPlay:
     """Bots play a Medici game by mail through the `pbem` command (a Maildir inbox and an outbox of
     files in the games dir): for each decision the mover's bot picks a legal order, he replies to the
     latest mail pbem sent him with it (`way` "reply": the order alone; "token": between the marker
     lines, below his token, as the report's order block asks), and `pbem advance` runs. A refused
     mail is counted and the mover tries the next legal order; a decision no mail answers is moved
-    on by a turn file. `days`: stop when this many days are played (None: to the end)."""
+    on by a turn file. `days`: stop when this many days are played (None: to the end). `command`
+    runs `pbem` with its arguments (and standard input) and returns what it printed (default: this
+    process's pbem); a pbem.yaml already in `root` is kept."""
     import email
     import email.policy
     import json
@@ -311,12 +314,15 @@ def play_by_replies(root: Path, way: str = "reply", players: int = 4, seed: str 
     from pbem.report import BEGIN, END
 
     root.mkdir(parents=True, exist_ok=True)
-    (root / "pbem.yaml").write_text(dump_yaml({"gm": {"name": "Game Master", "address": REPLY_GM},
-                                               "inbox": {"type": "maildir", "path": "mail/inbox"},
-                                               "outbox": {"type": "files", "path": "mail/outbox"}}))
+    if not (root / "pbem.yaml").exists():
+        (root / "pbem.yaml").write_text(dump_yaml({"gm": {"name": "Game Master", "address": REPLY_GM},
+                                                   "inbox": {"type": "maildir", "path": "mail/inbox"},
+                                                   "outbox": {"type": "files", "path": "mail/outbox"}}))
     runner = CliRunner()
 
     def pbem(*args: str, input: str | None = None) -> str:
+        if command is not None:
+            return command([*args, "--games-dir", str(root)], input)
         r = runner.invoke(pbem_main, [*args, "--games-dir", str(root)], input=input)
         if r.exit_code != 0:
             raise RuntimeError(f"pbem {args[0]} failed ({r.exit_code}): {r.output}") from r.exception
@@ -572,13 +578,31 @@ def advance_command_ms(root: Path) -> tuple[float, float]:
     return took * 1000, cpu * 1000
 
 
-def run_cost(games: int = 300, decision: int = 60, repeat: int = 3) -> None:
+def mailed_midgame_dir(root: Path, games: int, decision: int) -> dict[str, dict[str, str]]:
+    """`midgame_dir` with mail to files (pbem.yaml), after a run that applied one order in each game and
+    mailed every player, and with one more order queued in each: a run as the GM's usual one."""
+    tokens = midgame_dir(root, games, decision)
+    (root / "pbem.yaml").write_text("pictures: true\n")
+    queue_one_order(root, tokens)
+    run = advance(GamesDir(root), mail=True, jobs=os.cpu_count() or 1)
+    assert not [o for o in run.outcomes if o.error], "a game failed in the bench"
+    queue_one_order(root, tokens)
+    return tokens
+
+
+def outbox_count(root: Path) -> int:
+    folder = root / "mail" / "outbox"
+    return len(list(folder.glob("*.eml"))) if folder.is_dir() else 0
+
+
+def run_cost(games: int = 300, decision: int = 60, repeat: int = 3, profile: int = 0) -> None:
     """What a real run costs a game: `pbem advance` over `games` mid-game Medici games with one order
-    each, from outside, against the goals (`RUN_GOALS`, in units measured on this machine alongside)."""
+    each, the run after one that mailed every player, from outside, against the goals (`RUN_GOALS`, in
+    units measured on this machine alongside). `profile`: then where the time of such a run (with
+    pictures, in one process) goes, its top functions by cumulative time."""
     base = Path(tempfile.mkdtemp(prefix="pbem-bench-run-"))
     try:
-        tokens = midgame_dir(base / "made", games, decision)
-        queue_one_order(base / "made", tokens)
+        tokens = mailed_midgame_dir(base / "made", games, decision)
         names = list(tokens)
         unit = unit_ms(base / "made", names)
         click.echo(f"{'unit: C-YAML load + dump of one ~17 KB state, on this machine':<58} {unit:8.2f} ms")
@@ -591,7 +615,7 @@ def run_cost(games: int = 300, decision: int = 60, repeat: int = 3) -> None:
                 took, cpu = advance_command_ms(base / "run")
                 times.append(took / games)
                 cpus.append(cpu / games)
-                mails = len(list((base / "run" / "mail" / "outbox").glob("*.eml")))
+                mails = outbox_count(base / "run") - outbox_count(base / "made")
             best, goal = min(times), RUN_GOALS[pictures]
             label = (f"pbem advance, {games} games, 1 order each, mail to files, "
                      f"{'pictures' if pictures else 'text alone'}")
@@ -601,8 +625,71 @@ def run_cost(games: int = 300, decision: int = 60, repeat: int = 3) -> None:
                        f"   CPU {min(cpus):.2f} ms/game ({min(cpus) / unit:.2f} units) on {os.cpu_count()} cores;"
                        f" {mails} mails")
         click.echo(f"{'  the unit measured again after the runs':<58} {unit_ms(base / 'made', names):8.2f} ms")
+        if profile:
+            (base / "made" / "pbem.yaml").write_text("pictures: true\n")
+            shutil.rmtree(base / "run", ignore_errors=True)
+            subprocess.run(["cp", "-a", str(base / "made"), str(base / "run")], check=True)
+            where_the_time_goes(base / "run", games, profile)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def where_the_time_goes(root: Path, games: int, top: int) -> None:
+    """Profile one run (with pictures, --jobs 1, in this process) and print its `top` functions by
+    cumulative time and by their own time, per game."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    advance(GamesDir(root), mail=True, jobs=1)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    rows = stats.stats  # type: ignore[attr-defined]
+
+    def name(key: tuple[str, int, str]) -> str:
+        path, line, func = key
+        if path == "~":
+            return func
+        parts = Path(path).parts
+        short = "/".join(parts[parts.index("pbem"):]) if "pbem" in parts else "/".join(parts[-2:])
+        return f"{short}:{line} {func}"
+
+    click.echo(f"where the time of that run goes (pictures, --jobs 1, profiled; ms a game, top {top}):")
+    click.echo(f"  {'cumulative':>10} {'own':>8} {'calls/game':>10}  function (by cumulative time)")
+    by_cum = sorted(rows.items(), key=lambda kv: -kv[1][3])
+    for key, (_, calls, own, cum, _) in by_cum[:top]:
+        click.echo(f"  {cum * 1000 / games:10.2f} {own * 1000 / games:8.2f} {calls / games:10.1f}  {name(key)}")
+    click.echo(f"  {'cumulative':>10} {'own':>8} {'calls/game':>10}  function (by its own time)")
+    for key, (_, calls, own, cum, _) in sorted(rows.items(), key=lambda kv: -kv[1][2])[:top // 2]:
+        click.echo(f"  {cum * 1000 / games:10.2f} {own * 1000 / games:8.2f} {calls / games:10.1f}  {name(key)}")
+
+
+def one_order_cost(repeat: int = 5, decision: int = 60) -> None:
+    """One game's `pbem advance` of one order, as the GM runs it (a process of its own, mail to files,
+    with pictures), the run after one that mailed every player; against its goal."""
+    base = Path(tempfile.mkdtemp(prefix="pbem-bench-one-"))
+    try:
+        mailed_midgame_dir(base / "made", 1, decision)
+        times, cpus = [], []
+        for _ in range(repeat):
+            shutil.rmtree(base / "run", ignore_errors=True)
+            subprocess.run(["cp", "-a", str(base / "made"), str(base / "run")], check=True)
+            took, cpu = advance_command_ms(base / "run")
+            times.append(took)
+            cpus.append(cpu)
+        best = min(times)
+        click.echo(f"{'pbem advance of one order in one game (4-player Medici)':<58} {best:8.1f} ms  goal "
+                   f"{ONE_ORDER_GOAL_MS:5.0f} ms  ratio {best / ONE_ORDER_GOAL_MS:4.2f}  "
+                   f"{'ok' if best <= ONE_ORDER_GOAL_MS else 'over'}")
+        # on a busy machine the time is mostly waiting; the CPU is what the run itself costs
+        click.echo(f"{'  its CPU (all its processes, git too)':<58} {min(cpus):8.1f} ms")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+#: one game's advance of one order, from process start to exit
+ONE_ORDER_GOAL_MS = 250.0
 
 
 def order_cost(decisions: tuple[int, ...] = (10, 150), games: int = 20) -> None:
@@ -689,7 +776,8 @@ def main(games: int, quick: bool, only: str | None) -> None:
     if only in (None, "commands"):
         commands(3 if quick else 7)
     if only in (None, "batch"):
-        run_cost(60 if quick else 300, repeat=1 if quick else 3)
+        one_order_cost(repeat=3 if quick else 7)
+        run_cost(60 if quick else 300, repeat=1 if quick else 3, profile=20)
         batch((20, 100) if quick else (100, 1000))
     if only in (None, "orders"):
         order_cost(games=5 if quick else 20)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,17 +41,38 @@ def check_language(code: str) -> str:
 
 
 def check_timezone(name: str) -> str:
-    """An IANA time zone name the machine knows, or a SetupError saying what one looks like."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+    """An IANA time zone name pbem knows, or a SetupError saying what one looks like."""
+    from zoneinfo import ZoneInfoNotFoundError
 
     try:
-        if name and not name.startswith(("/", ".")) and ".." not in name:
-            ZoneInfo(name)
+        if _ZONE_NAME.fullmatch(name or ""):
+            zone_info(name)
             return name
     except (ZoneInfoNotFoundError, ValueError, OSError):
         pass
     raise SetupError(f"unknown time zone {name!r}: give an IANA time zone name such as "
                      f"{', '.join(ZONE_EXAMPLES)}")
+
+
+_ZONE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*")
+
+
+@cache
+def zone_info(name: str) -> tzinfo:
+    """A time zone as the tzdata package pbem is installed with has it (the lock pins its version), so
+    a player's times and their zone's name do not move with the machine's own zone data; the
+    machine's only where that package is missing."""
+    from zoneinfo import ZoneInfo
+
+    if not _ZONE_NAME.fullmatch(name):
+        raise ValueError(f"not a time zone name: {name!r}")
+    try:
+        from importlib.resources import files
+
+        with files("tzdata.zoneinfo").joinpath(*name.split("/")).open("rb") as f:
+            return ZoneInfo.from_file(f, key=name)
+    except (ModuleNotFoundError, FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return ZoneInfo(name)
 
 
 def seat_setting(state: dict[str, Any], player: str | None, key: str) -> str | None:
@@ -72,15 +93,46 @@ def timezone_of(state: dict[str, Any] | None, player: str | None, config: Any = 
     return own or getattr(config, "timezone", None)
 
 
-@cache
-def _date_pattern(lang: str, with_year: bool) -> str:
-    """The language's full date (`Donnerstag, 26. November 2026`), without its year unless asked."""
-    from babel.dates import get_date_format
+# The forms pbem writes a moment in, its own (not what the Babel of the day prints): the date without
+# and with its year, the time, and the names of the days (Monday first) and months.
+_DATE_FORMS = {"en": ("{weekday}, {month} {day}", "{weekday}, {month} {day}, {year}"),
+               "de": ("{weekday}, {day}. {month}", "{weekday}, {day}. {month} {year}"),
+               "nl": ("{weekday} {day} {month}", "{weekday} {day} {month} {year}")}
+_DAY_NAMES = {"en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+              "de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
+              "nl": ("maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag")}
+_MONTH_NAMES = {"en": ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                       "October", "November", "December"),
+                "de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
+                       "Oktober", "November", "Dezember"),
+                "nl": ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september",
+                       "oktober", "november", "december")}
 
-    pattern = get_date_format("full", locale=lang).pattern
-    if not with_year:
-        pattern = re.sub(r"[\s,.]*\by+\b\.?", "", pattern).strip(" ,")
-    return pattern
+
+def _time_of_day(local: datetime, lang: str) -> str:
+    """`5:00 PM` in English, `17:00` in German and Dutch."""
+    if lang == DEFAULT_LANGUAGE:
+        return f"{local.hour % 12 or 12}:{local.minute:02d} {'AM' if local.hour < 12 else 'PM'}"
+    return f"{local.hour:02d}:{local.minute:02d}"
+
+
+# A zone's abbreviation as a language writes it where it is not the zone data's (German: MEZ, MESZ).
+_ZONE_WORDS = {"de": {"CET": "MEZ", "CEST": "MESZ"}}
+
+
+def zone_text(local: datetime, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The name of the zone of a local time, for a reader: the zone data's abbreviation (`GMT`, `BST`,
+    `CET`, `EST`; German `MEZ`, `MESZ`), or, for a zone whose abbreviation is only its offset (`+04`),
+    the offset from GMT (`GMT+04:00`, `GMT-03:30`)."""
+    short = local.tzname() or ""
+    if short.isalpha():
+        return _ZONE_WORDS.get(lang, {}).get(short, short)
+    offset = local.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
+    if minutes == 0:
+        return "GMT"
+    sign = "+" if minutes > 0 else "-"
+    return f"GMT{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
 def moment_text(when: datetime, lang: str = DEFAULT_LANGUAGE, zone: str | None = None,
@@ -90,28 +142,53 @@ def moment_text(when: datetime, lang: str = DEFAULT_LANGUAGE, zone: str | None =
     (`2026-11-26T17:00:00Z`), as pbem has always written it."""
     if lang == DEFAULT_LANGUAGE and zone is None:
         return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    from zoneinfo import ZoneInfo
-
-    from babel.dates import format_datetime, get_time_format, get_timezone_gmt
-
-    tz = ZoneInfo(zone) if zone else timezone.utc
+    tz = zone_info(zone) if zone else timezone.utc
     local = when.astimezone(tz)
     this_year = (now or datetime.now(timezone.utc)).astimezone(tz).year
-    date = format_datetime(local, _date_pattern(lang, local.year != this_year), tzinfo=tz, locale=lang)
-    time = format_datetime(local, get_time_format("short", locale=lang).pattern, tzinfo=tz, locale=lang)
-    zone_name = "UTC" if zone in (None, "UTC", "Etc/UTC") else format_datetime(local, "zzz", tzinfo=tz, locale=lang)
-    if not zone_name[:1].isalpha():  # no abbreviation in this language (`+0900`): `GMT+09:00`
-        zone_name = get_timezone_gmt(local, width="long", locale=lang)
-    return f"{date}, {time} {zone_name}".replace("\u202f", " ").replace("\xa0", " ")
+    words = lang if lang in _DATE_FORMS else DEFAULT_LANGUAGE
+    date = _DATE_FORMS[words][local.year != this_year].format(
+        weekday=_DAY_NAMES[words][local.weekday()], day=local.day, month=_MONTH_NAMES[words][local.month - 1],
+        year=local.year)
+    zone_name = "UTC" if zone in (None, "UTC", "Etc/UTC") else zone_text(local, lang)
+    return f"{date}, {_time_of_day(local, words)} {zone_name}"
+
+
+def duration_text(hours: float, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A length of time for reading, in pbem's own form and the reader's words: whole days as days
+    (`2 Tage`), else whole hours (`36 uur`), else minutes. English keeps the short form pbem always
+    wrote (`2d`, `36h`, `90m`)."""
+    if lang == DEFAULT_LANGUAGE:
+        from pbem.deadlines import show_hours
+
+        return show_hours(hours)
+    words = translator(lang)
+    if hours >= 24 and hours % 24 == 0:
+        n = int(hours // 24)
+        return words.ngettext("%(num)d day", "%(num)d days", n) % {"num": n}
+    if hours == int(hours):
+        n = int(hours)
+        return words.ngettext("%(num)d hour", "%(num)d hours", n) % {"num": n}
+    n = int(round(hours * 60))
+    return words.ngettext("%(num)d minute", "%(num)d minutes", n) % {"num": n}
+
+
+# How a language groups a number's thousands and marks its decimals (pbem's own, as German and Dutch
+# write them; not whatever the Babel of the day prints).
+_NUMBER_MARKS = {"de": (".", ","), "nl": (".", ",")}
 
 
 def number_text(value: int | float, lang: str = DEFAULT_LANGUAGE) -> str:
-    """A number for reading (`1,000`, `1.000`); English keeps the plain digits pbem always wrote."""
+    """A number for reading (`1.000` in German and Dutch, at most three decimals: `1.234,5`); English
+    keeps the plain digits pbem always wrote."""
     if lang == DEFAULT_LANGUAGE:
         return str(value)
-    from babel.numbers import format_decimal
-
-    return format_decimal(value, locale=lang)
+    group, point = _NUMBER_MARKS.get(lang, (",", "."))
+    if isinstance(value, float) and not value.is_integer():
+        written = f"{value:,.3f}".rstrip("0").rstrip(".")
+    else:
+        written = f"{int(value):,}"
+    whole, _, decimals = written.partition(".")
+    return whole.replace(",", group) + (point + decimals if decimals else "")
 
 
 @cache

@@ -113,15 +113,92 @@ NOW = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
     ("nl", "Europe/Amsterdam", "donderdag 26 november, 18:00 CET"),
     ("de", None, "Donnerstag, 26. November, 17:00 UTC"),
     ("en", "Europe/London", "Thursday, November 26, 5:00 PM GMT"),
-    ("en", "Asia/Tokyo", "Friday, November 27, 2:00 AM GMT+09:00"),
+    ("en", "Asia/Tokyo", "Friday, November 27, 2:00 AM JST"),
+    ("en", "America/New_York", "Thursday, November 26, 12:00 PM EST"),
+    # a zone whose abbreviation is only its offset (`+04`, `-03`, `+0545`): the offset from GMT
+    ("en", "Asia/Dubai", "Thursday, November 26, 9:00 PM GMT+04:00"),
+    ("de", "America/Sao_Paulo", "Donnerstag, 26. November, 14:00 GMT-03:00"),
+    ("nl", "Asia/Kathmandu", "donderdag 26 november, 22:45 GMT+05:45"),
 ])
 def test_a_moment_as_each_language_writes_it(lang: str, zone: str | None, text: str) -> None:
     assert moment_text(WHEN, lang, zone, NOW) == text
 
 
+@pytest.mark.parametrize("lang, zone, text", [
+    ("de", "Europe/Berlin", "Sonntag, 21. Juni, 14:00 MESZ"),
+    ("nl", "Europe/Amsterdam", "zondag 21 juni, 14:00 CEST"),
+    ("en", "Europe/London", "Sunday, June 21, 1:00 PM BST"),
+    ("en", "America/New_York", "Sunday, June 21, 8:00 AM EDT"),
+])
+def test_a_summer_moment_names_the_summer_time(lang: str, zone: str, text: str) -> None:
+    assert moment_text(datetime(2026, 6, 21, 12, 0, tzinfo=timezone.utc), lang, zone, NOW) == text
+
+
+def test_a_moment_and_a_number_are_written_without_babel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Their forms and words are pbem's own: no Babel version can change them."""
+    import sys
+
+    from pbem.i18n import number_text
+
+    for module in ("babel.dates", "babel.numbers"):
+        monkeypatch.setitem(sys.modules, module, None)  # importing it fails
+    assert moment_text(WHEN, "de", "Europe/Berlin", NOW) == "Donnerstag, 26. November, 18:00 MEZ"
+    assert moment_text(WHEN, "en", "Europe/London", datetime(2025, 1, 1, tzinfo=timezone.utc)) == \
+        "Thursday, November 26, 2026, 5:00 PM GMT"
+    assert number_text(1234.5, "nl") == "1.234,5"
+
+
+def test_the_zone_is_the_one_pbem_is_installed_with_not_the_machines(tmp_path: Path) -> None:
+    """The machine's zone data says Europe/Berlin is Tokyo's time: the reader still gets Berlin's, from
+    the tzdata package the lock pins."""
+    import zoneinfo
+    from importlib.resources import files
+
+    from pbem.i18n import zone_info
+
+    tokyo = zoneinfo.ZoneInfo("Asia/Tokyo")
+    fake = tmp_path / "zoneinfo"
+    (fake / "Europe").mkdir(parents=True)
+    with files("tzdata.zoneinfo").joinpath("Asia", "Tokyo").open("rb") as f:
+        (fake / "Europe" / "Berlin").write_bytes(f.read())
+    zoneinfo.reset_tzpath(to=[str(fake)])
+    zone_info.cache_clear()
+    try:
+        zoneinfo.ZoneInfo.clear_cache()
+        assert zoneinfo.ZoneInfo("Europe/Berlin").utcoffset(WHEN.replace(tzinfo=None)) == \
+            tokyo.utcoffset(WHEN.replace(tzinfo=None))  # the machine's data is the fake
+        assert moment_text(WHEN, "de", "Europe/Berlin", NOW) == "Donnerstag, 26. November, 18:00 MEZ"
+    finally:
+        zoneinfo.reset_tzpath()
+        zoneinfo.ZoneInfo.clear_cache()
+        zone_info.cache_clear()
+
+
 def test_a_moment_of_another_year_names_its_year() -> None:
     assert moment_text(WHEN, "de", "Europe/Berlin", datetime(2025, 12, 1, tzinfo=timezone.utc)) == \
         "Donnerstag, 26. November 2026, 18:00 MEZ"
+
+
+@pytest.mark.parametrize("hours, lang, text", [
+    (48, "en", "2d"), (36, "en", "36h"), (1.5, "en", "90m"),  # as pbem always wrote it
+    (48, "de", "2 Tage"), (24, "de", "1 Tag"), (36, "de", "36 Stunden"), (1, "de", "1 Stunde"), (1.5, "de", "90 Minuten"),
+    (168, "nl", "7 dagen"), (24, "nl", "1 dag"), (36, "nl", "36 uur"), (1, "nl", "1 uur"), (0.5, "nl", "30 minuten"),
+    (60, "de", "60 Stunden"),  # never rounded to days
+])
+def test_a_length_of_time_in_pbems_own_form_and_the_readers_words(hours: float, lang: str, text: str) -> None:
+    from pbem.i18n import duration_text
+
+    assert duration_text(hours, lang) == text
+
+
+@pytest.mark.parametrize("value, lang, text", [
+    (1234567, "en", "1234567"), (1234567, "de", "1.234.567"), (1234, "nl", "1.234"), (999, "de", "999"),
+    (-4500, "nl", "-4.500"), (1234.5, "de", "1.234,5"), (2.0, "nl", "2"), (0.12345, "de", "0,123"),
+])
+def test_a_number_in_pbems_own_form_for_each_language(value: float, lang: str, text: str) -> None:
+    from pbem.i18n import number_text
+
+    assert number_text(value, lang) == text
 
 
 def test_every_language_and_zone_name_is_checked() -> None:

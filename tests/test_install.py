@@ -1,22 +1,34 @@
-"""A normal (not editable) install works: the schemas, the templates and the rules data are installed
-inside the package and found through importlib.resources, not read from the source tree."""
+"""pbem as a host installs it: a wheel built from a copy of the checkout, installed with the locked
+packages into a new virtual environment that has nothing else of pbem on its path, plays a whole game
+by mail there, from a folder outside the checkout. The wheel holds every package and data folder of
+the source tree, found by setup.py, not listed."""
 
 from __future__ import annotations
 
+import email
+import email.policy
+import fnmatch
 import json
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+LOCK = ROOT / "requirements.lock"
 
-# what a build must not see or write into: the copy is built, never the working tree (a local build
-# leaves build/ and *.egg-info behind)
-_SKIP_AT_TOP = {".git", ".venv", "build", "dist", "demo-games", "bench-games", "games", ".pytest_cache"}
+# what a build must not see or write into: the copy is built, never the working tree (a build leaves
+# build/ and *.egg-info behind)
+_SKIP_AT_TOP = {".git", ".venv", ".venv-lock", "build", "dist", "demo-games", "bench-games", "games",
+                ".pytest_cache"}
+# files of the source folders that are the translators' tools or Python's caches, not pbem's data
+NOT_INSTALLED = ("*.pot", "babel.cfg", "*.pyc", "*.pyo", "*.mo")
+# where each source folder is installed
+INSTALLED_AS = {"pbem": "pbem", "schemas": "pbem/schemas", "templates": "pbem/templates"}
 
 
 def _ignore(folder: str, names: list[str]) -> set[str]:
@@ -26,90 +38,152 @@ def _ignore(folder: str, names: list[str]) -> set[str]:
     return skip
 
 
-def _pip_install(src: Path, site: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-input",
-                           "--disable-pip-version-check", "--target", str(site), *extra, str(src)],
-                          capture_output=True, text=True, timeout=300)
+def _run(argv: list[str], cwd: Path, timeout: int = 600, input: str | None = None,
+         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, input=input, env=env)
 
 
-def _can_build_without_isolation() -> bool:
-    code = ("import setuptools, sys\n"
-            "try:\n    import setuptools.command.bdist_wheel\nexcept ImportError:\n    import wheel\n")
-    return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+def _clean_env() -> dict[str, str]:
+    """The environment without anything that would put the checkout or the test's venv on a path."""
+    drop = {"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONUSERBASE", "VIRTUAL_ENV", "PBEM_GAMES_DIR"}
+    return {k: v for k, v in os.environ.items() if k not in drop}
 
 
-def install(tmp_path: Path) -> Path:
-    """pip-install a copy of the project into tmp_path/site; the site folder."""
-    src = tmp_path / "src"
+def source_files() -> set[str]:
+    """Every file of the source folders a wheel must hold, as its path inside the wheel."""
+    wanted: set[str] = set()
+    for folder, inside in INSTALLED_AS.items():
+        for path in (ROOT / folder).rglob("*"):
+            rel = path.relative_to(ROOT / folder)
+            if not path.is_file() or "__pycache__" in rel.parts or any(p.endswith(".egg-info") for p in rel.parts):
+                continue
+            if any(fnmatch.fnmatch(path.name, pattern) for pattern in NOT_INSTALLED):
+                continue
+            if folder == "pbem" and rel.parts[0] in ("schemas", "templates"):
+                continue  # not in the source tree; nothing there to install
+            wanted.add(f"{inside}/{rel.as_posix()}")
+    return wanted
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """pbem's wheel, built from a copy of the checkout with the locked setuptools of this venv."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
     shutil.copytree(ROOT, src, ignore=_ignore)
-    site = tmp_path / "site"
-    first = _pip_install(src, site)
-    if first.returncode == 0:
-        return site
-    # the isolated build needs setuptools from the index; without one, build with the venv's own
-    if not _can_build_without_isolation():
-        pytest.skip("cannot build pbem: the isolated build failed and this venv has no setuptools with "
-                    f"bdist_wheel to build without isolation:\n{first.stdout[-2000:]}{first.stderr[-2000:]}")
-    shutil.rmtree(site, ignore_errors=True)
-    second = _pip_install(src, site, "--no-build-isolation")
-    assert second.returncode == 0, (f"isolated build:\n{first.stdout}{first.stderr}\n"
-                                    f"without isolation:\n{second.stdout}{second.stderr}")
-    return site
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+                  "--disable-pip-version-check", "--wheel-dir", str(tmp / "dist"), str(src)], cwd=tmp)
+    assert built.returncode == 0, built.stdout + built.stderr
+    wheels = list((tmp / "dist").glob("pbem-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
 
 
-def run_installed(site: Path, cwd: Path, code: str, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PBEM_GAMES_DIR", "PYTHONHOME")}
-    env["PYTHONPATH"] = str(site)
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120)
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
+    """A new virtual environment (no system site-packages) with the locked packages and the wheel."""
+    where = tmp_path_factory.mktemp("host") / "venv"
+    made = _run([sys.executable, "-m", "venv", str(where)], cwd=where.parent, env=_clean_env())
+    assert made.returncode == 0, made.stderr
+    python = str(where / "bin" / "python")
+    locked = _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--require-hashes",
+                   "-r", str(LOCK)], cwd=where.parent, env=_clean_env(), timeout=900)
+    if locked.returncode != 0 and "No matching distribution" in locked.stderr + locked.stdout:
+        pytest.skip(f"the locked packages cannot be had here (no package index?):\n{locked.stderr[-2000:]}")
+    assert locked.returncode == 0, locked.stdout + locked.stderr
+    # the wheel's own requirements must be met by the locked packages alone: no index to fetch others
+    own = _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index", str(wheel)],
+               cwd=where.parent, env=_clean_env())
+    assert own.returncode == 0, own.stdout + own.stderr
+    check = _run([python, "-m", "pip", "check"], cwd=where.parent, env=_clean_env())
+    assert check.returncode == 0, check.stdout + check.stderr
+    return where
 
 
-CLI = "import sys\nfrom pbem.cli import main\nmain(sys.argv[1:], prog_name='pbem')\n"
+def test_the_wheel_holds_every_package_and_data_folder_of_the_source_tree(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    files = {n for n in names if not n.startswith("pbem-") and not n.endswith("/")}
+    wanted = source_files()
+    assert wanted - files == set(), "missing from the wheel"
+    assert files - wanted == set(), "in the wheel but not in the source tree"
+    folders = {n.rsplit("/", 1)[0] for n in files}
+    for needed in ("pbem/store", "pbem/mail", "pbem/rules/florenz", "pbem/rules/medina", "pbem/schemas",
+                   "pbem/templates/common", "pbem/templates/archive", "pbem/templates/medici",
+                   "pbem/locale/de/LC_MESSAGES", "pbem/locale/nl/LC_MESSAGES", "pbem/locale/words"):
+        assert needed in folders, needed
+    metadata = zipfile.ZipFile(wheel).read("pbem-0.1.0.dist-info/entry_points.txt").decode()
+    assert "pbem = pbem.cli:main" in metadata
 
 
-def test_a_normal_install_runs_outside_the_source_tree(tmp_path: Path) -> None:
-    site = install(tmp_path)
+def test_the_installed_pbem_is_the_wheels_alone(venv: Path, tmp_path: Path) -> None:
+    code = ("import json, sys, importlib.resources as r, pbem\n"
+            "print(json.dumps({'file': pbem.__file__, 'path': sys.path, 'schemas': str(r.files('pbem.schemas')),\n"
+            "                  'templates': str(r.files('pbem.templates'))}))\n")
+    where = _run([str(venv / "bin" / "python"), "-c", code], cwd=tmp_path, env=_clean_env())
+    assert where.returncode == 0, where.stderr
+    found = json.loads(where.stdout)
+    for key in ("file", "schemas", "templates"):
+        assert Path(found[key]).resolve().is_relative_to(venv.resolve()), found[key]
+    for entry in found["path"]:
+        assert not (entry and Path(entry).resolve().is_relative_to(ROOT)), entry
+    site = next((venv / "lib").glob("python3*/site-packages"))
+    assert not list(site.glob("__editable__*")) and not list(site.glob("*pbem*.pth"))
+
+
+def test_a_whole_game_by_mail_with_the_installed_pbem(venv: Path, tmp_path: Path) -> None:
+    """pbem init, pbem new, then every order a player's one-line reply in the Maildir inbox and
+    pbem advance until the game ends; pbem archive, pbem verify and pbem --version, each the
+    installed `pbem` command, run from a folder outside the checkout."""
+    from pbem.bench import play_by_replies
+
+    pbem_command = str(venv / "bin" / "pbem")
     work = tmp_path / "work"
     work.mkdir()
     games = tmp_path / "games"
 
-    where = run_installed(site, work, "import importlib.resources as r, json, pbem\n"
-                                      "print(json.dumps([pbem.__file__, str(r.files('pbem.schemas')), "
-                                      "str(r.files('pbem.templates'))]))\n")
-    assert where.returncode == 0, where.stderr
-    for path in json.loads(where.stdout):
-        assert Path(path).resolve().is_relative_to(site.resolve()), path
-        assert not Path(path).resolve().is_relative_to(ROOT), path
-    installed = site / "pbem"
-    assert sorted(p.name for p in (installed / "schemas").glob("*.json")) == sorted(
-        p.name for p in (ROOT / "schemas").glob("*.json"))
-    assert (installed / "templates" / "medici" / "report.txt.j2").is_file()
-    assert (installed / "templates" / "common" / "error.txt.j2").is_file()
-    assert (installed / "rules" / "medici.yaml").is_file()
+    def pbem(args: list[str], input: str | None = None) -> str:
+        r = _run([pbem_command, *args], cwd=work, input=input, env=_clean_env(), timeout=120)
+        assert r.returncode == 0, f"pbem {' '.join(args)} exited {r.returncode}:\n{r.stdout}{r.stderr}"
+        return r.stdout
 
-    new = run_installed(site, work, CLI, "new", "medici", "g1", "--player", "anna=anna@example.org",
-                        "--player", "ben=ben@example.org", "--player", "cleo=cleo@example.org",
-                        "--seed", "install-test", "--weak-seed", "--games-dir", str(games), "--json")
-    assert new.returncode == 0, new.stderr
-    created = json.loads(new.stdout)
-    assert created["game"] == "g1"
-    assert [p["name"] for p in created["players"]] == ["anna", "ben", "cleo"]
-    assert (games / "g1" / "state.yaml").is_file()
-    assert len(list((games / "g1" / "reports" / "anna").iterdir())) == 1  # rendered from a template
+    version = _run([pbem_command, "--version"], cwd=work, env=_clean_env())
+    assert (version.returncode, version.stdout) == (0, "pbem, version 0.1.0\n")
 
-    show = run_installed(site, work, CLI, "show", "g1", "--as", "anna", "--games-dir", str(games))
-    assert show.returncode == 0, show.stderr
-    assert show.stdout.startswith("MEDICI g1 - turn 1 - report for anna\n")
-    assert "THE TABLE" in show.stdout
+    assert pbem(["init", "--address", "gm@pbem.test", "--games-dir", str(games)]) == \
+        f"Wrote {games / 'pbem.yaml'}. Edit it to say where mail comes in and how it goes out.\n"
+    play = play_by_replies(games, players=3, seed="install-test-seed-0001", command=pbem)
+    assert play.finished
+    assert (play.refusals, play.fallbacks) == (0, 0)
+    assert play.orders == play.sent == play.runs  # each reply one order, each run one reply
+    assert not list((games / "mail" / "inbox" / "new").iterdir())  # every reply was read
+    last = {}  # each player's last report (the answers to his replies are reply-*.eml)
+    for path in sorted((games / "mail" / "outbox").glob("m1.*.eml")):
+        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        last[msg["To"].addresses[0].username] = msg
+    assert sorted(last) == ["p0", "p1", "p2"]
+    for msg in last.values():  # the final report, with the board's picture drawn by the installed pbem
+        assert msg["Subject"] == "[pbem] m1 the game is over"
+        assert "The game is over. 1. " in msg.get_body(("plain",)).get_content()
+        assert any(part.get_content_type() == "image/png" for part in msg.walk())
 
-    as_json = run_installed(site, work, CLI, "show", "g1", "--json", "--games-dir", str(games))
-    assert as_json.returncode == 0, as_json.stderr
-    assert json.loads(as_json.stdout)["ruleset"] == "medici"
+    assert pbem(["verify", "m1", "--games-dir", str(games)]) == \
+        f"m1: verified: {play.orders} orders replay to the identical game.\n"
+
+    site = tmp_path / "site"
+    assert pbem(["archive", "--out", str(site), "--games-dir", str(games)]) == (
+        f"m1: {play.orders + 1} turn pages (finished: everything, the seed and the order log)\n"
+        f"Wrote {site / 'index.html'}\n")
+    assert (site / "style.css").is_file() and (site / "m1" / "index.html").is_file()
+    for turn in range(play.orders + 1):  # the start and one page per order, each with its board
+        assert (site / "m1" / f"turn-{turn:04d}.html").is_file() and (site / "m1" / f"turn-{turn:04d}.svg").is_file()
+    checked = pbem(["verify", "--log", str(site / "m1" / "game.yaml")])
+    assert checked.startswith(f"m1 (Medici): {play.orders} orders replay from the seed to the end of the game.\n")
+    assert checked.endswith("They are the standings the log file claims.\n")
 
     # a domain error still exits 1 with its message (the schemas are found for the turn file)
     bad = tmp_path / "bad.yaml"
-    bad.write_text("game: g1\n")
-    refused = run_installed(site, work, CLI, "submit", str(bad), "--games-dir", str(games))
+    bad.write_text("game: m1\n")
+    refused = _run([pbem_command, "submit", str(bad), "--games-dir", str(games)], cwd=work, env=_clean_env())
     assert refused.returncode == 1
     assert refused.stderr == ("Error: the turn file is not valid:\n"
                               "  - line 1, the top level: lacks 'player', 'token'\n"

@@ -495,6 +495,16 @@ def test_the_lobby_writes_a_german_and_a_dutch_player_in_their_language(g: MailG
     assert bad == []
 
 
+def test_an_invitation_in_german_or_dutch_gives_the_time_for_each_decision_in_the_readers_words(g: MailGames) -> None:
+    a_player(g)
+    for lang, hours, said in (("de", "36h", "Zeit für jede Entscheidung: 36 Stunden."),
+                              ("nl", "2d", "Tijd voor elke beslissing: 2 dagen.")):
+        lines, sent = send(g, "anna@players.test", f"new medici with d{lang}@x.test, e{lang}@x.test, language {lang}\n"
+                                                   f"deadline {hours}")
+        invites = [flat(m) for m in sent if to(m) != "anna@players.test"]
+        assert len(invites) == 2 and all(said in text for text in invites), (lines, invites)
+
+
 def test_an_old_invitations_key_is_worthless_for_a_new_challenge_of_the_same_id(g: MailGames) -> None:
     a_player(g)
     _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")

@@ -192,12 +192,26 @@ def test_a_boards_png_has_the_rows_png_bytes_writes() -> None:
 # -- make bench ---------------------------------------------------------------------------------------------
 
 def test_the_bench_prints_each_goal_beside_its_figure_and_the_unit(capsys: pytest.CaptureFixture[str]) -> None:
-    from pbem.bench import RUN_GOALS, run_cost
+    from pbem.bench import ONE_ORDER_GOAL_MS, RUN_GOALS, one_order_cost, run_cost
 
-    run_cost(games=6, decision=8, repeat=1)
+    one_order_cost(repeat=1, decision=8)
+    run_cost(games=6, decision=8, repeat=1, profile=6)
     out = capsys.readouterr().out
+    assert re.search(rf"pbem advance of one order in one game \(4-player Medici\) +\d+\.\d ms  goal +"
+                     rf"{ONE_ORDER_GOAL_MS:.0f} ms  ratio \d+\.\d\d  (ok|over)", out), out
+    assert re.search(r"  its CPU \(all its processes, git too\) +\d+\.\d ms\n", out), out
     assert re.search(r"unit: C-YAML load \+ dump .* +\d+\.\d+ ms", out), out
     for what, goal in (("pictures", RUN_GOALS[True]), ("text alone", RUN_GOALS[False])):
         assert re.search(rf"pbem advance, 6 games, 1 order each, mail to files, {what} +\d+\.\d+ ms/game = "
                          rf"\d+\.\d+ units  goal {goal:3.1f} units  (ok|over)", out), out
+    # the run after one that mailed everyone: only the players the order concerns get mail
+    mails = [int(n) for n in re.findall(r"; (\d+) mails", out)]
+    assert len(mails) == 2 and 6 <= mails[0] == mails[1] < 6 * 4, out
     assert "CPU" in out and "the unit measured again" in out
+    # where the time goes: the top functions of a profiled run, by cumulative time, then by their own
+    profile = out.split("where the time of that run goes", 1)[1].splitlines()[1:]
+    by_cumulative = profile[1:7]
+    figures = [float(line.split()[0]) for line in by_cumulative]
+    assert figures == sorted(figures, reverse=True), profile
+    assert any("pbem/advance.py" in line and " advance_game" in line for line in by_cumulative), profile
+    assert "by its own time" in profile[7] and len(profile) == 11, profile

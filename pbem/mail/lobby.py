@@ -495,23 +495,14 @@ class Silent(PbemError):
 
 
 def _context(entry: dict[str, Any], lang: str) -> dict[str, Any]:
-    from pbem.deadlines import show_hours
-    from pbem.i18n import moment_text
+    from pbem.i18n import duration_text, moment_text
     from pbem.rules.base import get_ruleset
 
     rules = get_ruleset(entry["ruleset"])
     options = ", ".join(f"{k} {v}" for k, v in entry["options"].items() if len(rules.options.get(k, ())) > 1)
     deadline = None
     if entry.get("deadline"):
-        hours = entry["deadline"]["hours"]
-        if lang == "en":
-            deadline = show_hours(hours)
-        else:
-            from datetime import timedelta
-
-            from babel.dates import format_timedelta
-
-            deadline = format_timedelta(timedelta(hours=hours), threshold=2, locale=lang)
+        deadline = duration_text(entry["deadline"]["hours"], lang)
     return dict(title=rules.title, options=options, deadline=deadline, seats=entry["seats"],
                 seated=[s["name"] for s in entry["seated"]], free=lobby.free_seats(entry),
                 waiting=[i["email"] for i in lobby.pending(entry)], kind=entry["kind"],
