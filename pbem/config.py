@@ -40,7 +40,8 @@ reply_address: plus          # the key in Reply-To as gm+KEY@...; none: only in 
 lobby:
   create: players            # who may challenge: players (who play or played here) | anyone | nobody
                              # | a list of addresses and @domains
-  invitations: 3             # unanswered challenges one address may have at once
+  invitations: 3             # challenges one address may make a day (withdrawn ones count)
+  strangers_per_day: 30      # mails a day to addresses that never wrote to pbem, all senders together
   lapse: 7d                  # an invitation unanswered this long lapses
 
 # Where orders come in. The default is a Maildir in the games dir:
@@ -89,6 +90,7 @@ class Config:
     # "nobody", or a list of addresses and @domains
     lobby_create: str | list[str] = "players"
     lobby_invitations: int = 3  # unanswered challenges one address may have at once
+    lobby_strangers_per_day: int = 30  # mails a day to addresses that never wrote to pbem, all senders together
     lobby_lapse_hours: float = 7 * 24  # an invitation unanswered this long lapses
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
@@ -142,6 +144,11 @@ def load_config(root: Path) -> Config:
     lobby = value.get("lobby", {})
     config.lobby_create = lobby.get("create", config.lobby_create)
     config.lobby_invitations = lobby.get("invitations", config.lobby_invitations)
+    config.lobby_strangers_per_day = lobby.get("strangers_per_day", config.lobby_strangers_per_day)
+    for key in ("invitations", "strangers_per_day"):
+        value_of = getattr(config, f"lobby_{key}")
+        if not isinstance(value_of, int) or isinstance(value_of, bool) or value_of < 0:
+            raise PbemError(f"{path}: lobby.{key} must be a whole number, 0 or more, not {value_of!r}")
     if "lapse" in lobby:
         from pbem.deadlines import parse_duration
 

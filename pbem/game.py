@@ -585,6 +585,10 @@ COMMAND_ALONE = N_("'%(command)s' is a command: send it alone, in a mail of its 
 SENT_AHEAD_FAILED = N_("your orders sent ahead could not be applied when your decision came: %(why)s")
 REFUSALS = (*TURN_FILE_REFUSALS,  # what YAML and the schemas refuse (pbem.turnfile), worded there
             STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
+            N_("your reply answers an older mail of pbem's (turn %(turn)s): orders sent ahead, standing orders, "
+               "'reports', 'undo' and 'language' need a reply to your latest mail (turn %(latest)s), or your token"),
+            N_("your reply answers turn %(turn)s; a 'turn:' line cannot make it answer turn %(asked)s: reply "
+               "to the mail of that turn, or give your token"),
             N_("your mail gives no order: write your order alone on a line above the quoted mail"),
             N_("your orders answer turn %(turn)s, but game %(game)s is at turn %(current)s: they are stale"),
             N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),

@@ -56,18 +56,65 @@ def lobby_path(gd: GamesDir, game: str) -> Path:
     return gd.root / LOBBY_DIR / f"{game}.yaml"
 
 
+INDEX_FILE = ("mail", "lobby-index.json")  # the entries as last read, by the stamp of their file (out of git)
+_index: dict[str, dict[str, Any]] = {}  # per games dir, in this process
+
+
 def entries(gd: GamesDir) -> list[dict[str, Any]]:
-    """Every game not begun, by id."""
+    """Every game not begun, by id: read through an index of the entries kept beside them (an entry
+    is parsed again only when its file changed), so that a lobby of hundreds of entries costs a look
+    at each file's stamp, not a parse of each."""
+    import copy
+    import json
+    import os
+
     folder = gd.root / LOBBY_DIR
     if not folder.is_dir():
         return []
+    root = str(gd.root.resolve())
+    index_path = gd.root.joinpath(*INDEX_FILE)
+    known = _index.get(root)
+    if known is None:
+        try:
+            known = json.loads(index_path.read_text("utf-8"))
+        except (OSError, ValueError):
+            known = {}
+        if not isinstance(known, dict):
+            known = {}
+    fresh: dict[str, Any] = {}
+    changed = False
+    with os.scandir(folder) as found_files:
+        names = sorted(f.name for f in found_files if f.name.endswith(".yaml"))
     found = []
-    for path in sorted(folder.glob("*.yaml")):
-        if GAME_ID.match(path.stem):
+    for name in names:
+        game = name[:-len(".yaml")]
+        if not GAME_ID.match(game):
+            continue
+        try:
+            st = os.stat(folder / name)
+        except OSError:
+            continue
+        stamp = [st.st_size, st.st_mtime_ns]
+        kept = known.get(game)
+        if isinstance(kept, dict) and kept.get("stamp") == stamp and isinstance(kept.get("entry"), dict):
+            entry = kept["entry"]
+        else:
             try:
-                found.append(load(gd, path.stem))
+                entry = load(gd, game)
             except PbemError:
                 continue  # a broken entry: `pbem doctor` and `pbem status` name it
+            changed = True
+        fresh[game] = {"stamp": stamp, "entry": entry}
+        found.append(copy.deepcopy(entry))
+    changed = changed or set(fresh) != set(known)
+    _index[root] = fresh
+    from pbem.mail.addresses import writing_allowed
+
+    if changed and index_path.parent.is_dir() and writing_allowed():
+        try:
+            write_atomic(index_path, json.dumps(fresh, sort_keys=True, default=str), durable=False)
+        except OSError:
+            pass  # the index is a help, never a need
     return found
 
 
@@ -200,7 +247,7 @@ def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, chal
               language: str | None, at: datetime) -> dict[str, Any]:
     """A player's challenge: he holds the first seat, each invitee's answer is awaited. Refused when
     the host's limits forbid it (see `check_invitations`)."""
-    invitees = list(dict.fromkeys(a.lower() for a in invitees))
+    invitees = list(dict.fromkeys(check_address(a) for a in invitees))
     if challenger.email in invitees:
         invitees.remove(challenger.email)
     if not invitees:
@@ -231,6 +278,49 @@ def check_invitations(gd: GamesDir, config: Config, by: str, invitees: list[str]
         if any(i["email"] == address and i["answer"] == PENDING for e in waiting for i in e["invited"]):
             raise LobbyError(N_("%(address)s has an invitation he has not answered yet; he can be invited again "
                                 "once he has answered it or it has lapsed"), address=address)
+
+
+TODAY_FILE = ("mail", "challenges-today.txt")  # the challenges made today: who made them, whom they invited
+
+
+def today(gd: GamesDir, day: str, by: str) -> tuple[dict[str, int], dict[str, int]]:
+    """How many challenges each address made on `day`, and every address `by` invited on it
+    (withdrawn or ended challenges count: the day's limits are never given back), how often."""
+    path = gd.root.joinpath(*TODAY_FILE)
+    made: dict[str, int] = {}
+    invited: dict[str, int] = {}
+    if path.is_file():
+        for line in path.read_text("utf-8").splitlines():
+            parts = line.split(" ")
+            if len(parts) >= 2 and parts[0] == day:
+                made[parts[1]] = made.get(parts[1], 0) + 1
+                if parts[1] == by:
+                    for address in parts[2:]:
+                        invited[address] = invited.get(address, 0) + 1
+    return made, invited
+
+
+def note_challenge(gd: GamesDir, day: str, by: str, invitees: list[str]) -> None:
+    """Count a challenge against its day's limits (older days are forgotten)."""
+    path = gd.root.joinpath(*TODAY_FILE)
+    kept = [line for line in (path.read_text("utf-8").splitlines() if path.is_file() else [])
+            if line.split(" ", 1)[0] >= day]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, "".join(f"{line}\n" for line in [*kept, " ".join([day, by, *invitees])]))
+
+
+ADDRESS = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
+                     r"@[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+")
+
+
+def check_address(address: str) -> str:
+    """An address a mail can go to (as written in a challenge), in lower case; a LobbyError naming it
+    when it is not one: plain letters of an address, at most 254 of them."""
+    if len(address) > 254 or not ADDRESS.fullmatch(address):
+        shown = address if len(address) <= 80 else address[:77] + "..."
+        raise LobbyError(N_("%(address)r is not an email address pbem can write to; nothing was sent"),
+                         address=shown)
+    return address.lower()
 
 
 def seat_entry(seat: Seat, at: datetime) -> dict[str, Any]:
@@ -367,8 +457,10 @@ def start(gd: GamesDir, config: Config, entry: dict[str, Any], postman: Any = No
 
 
 def describe(entry: dict[str, Any]) -> str:
-    """One line for the GM: what the entry waits for."""
+    """One line for the GM: what the entry waits for (control characters written out)."""
+    from pbem.visible import visible
+
     if entry["kind"] == OPEN:
         return f"open: {len(entry['seated'])} of {entry['seats']} seats taken"
     waiting = ", ".join(i["email"] for i in pending(entry))
-    return f"challenge of {entry['by']}: waiting for {waiting or 'nobody'}; lapses {entry.get('lapses', '-')}"
+    return visible(f"challenge of {entry['by']}: waiting for {waiting or 'nobody'}; lapses {entry.get('lapses', '-')}")

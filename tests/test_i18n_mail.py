@@ -360,7 +360,11 @@ def test_every_kind_of_mail_to_a_german_or_dutch_player_has_no_english_word(
     """Welcome, reports, acknowledgements, the answers to each command, a reminder, and the refusals of
     what a player sends wrong (YAML with a tab, an alias, a key twice, no YAML at all, an empty or a
     commented-out turn file, orders twice, an order of no shape the game knows, a stale reply, a command
-    among orders): in the text and the phone's HTML of each, no word of STOP outside the order block."""
+    among orders): in the text and the phone's HTML of each, no word of STOP outside the order block.
+    (More refusals in a row than a player makes in a day: the guard against auto-responders is raised.)"""
+    from pbem.mail import run as mailrun
+
+    monkeypatch.setattr(mailrun, "REFUSALS_A_DAY", 100)
     tokens = new_game(g, "medici", PLAYERS["medici"], "--deadline", "48h", "--grace", "6h", "--policy", "default")
     mails = list(g.welcome.values())
 

@@ -6,6 +6,8 @@ answer, and one answer a day to an address that plays no game here.
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 import pytest
@@ -40,14 +42,27 @@ def to(msg: Any) -> str:
 
 
 def mail_lines(output: str) -> list[str]:
-    return [line for line in output.splitlines() if line.startswith("mail ")]
+    """The run's lines about mail, without the game each names first (`m1: mail from ...`)."""
+    lines = [re.sub(r"^[a-z0-9][a-z0-9_-]*: (?=mail )", "", line) for line in output.splitlines()]
+    return [line for line in lines if line.startswith("mail ")]
 
 
-def send(g: MailGames, sender: str, body: str, **kw: Any) -> tuple[list[str], list[Any]]:
-    """A mail to the GM address; the run's mail lines and the mails it wrote."""
+def send(g: MailGames, sender: str, body: str, proven: bool = True, **kw: Any) -> tuple[list[str], list[Any]]:
+    """A mail to the GM address; the run's mail lines and the mails it wrote. `proven`: as a player
+    writes a lobby command, in a reply to the latest mail pbem sent him (which proves his address);
+    a `join` from an address pbem never wrote to is confirmed by a reply to pbem's answer, as the
+    answer asks. Without, a fresh mail (which proves nothing: anyone can forge its From:)."""
+    if proven and "in_reply_to" not in kw:
+        latest = [m for m in g.outbox.all() if to(m) == sender]
+        if latest:
+            kw.update(in_reply_to=str(latest[-1]["Message-ID"]), subject=f"Re: {latest[-1]['Subject']}")
     g.inbox.deliver(player_mail(sender, body, **kw))
     r = g.advance()
-    return mail_lines(r.output), g.outbox.new()
+    lines, sent = mail_lines(r.output), g.outbox.new()
+    if proven and len(lines) == 1 and len(sent) == 1 and ("asked to confirm" in lines[0]
+                                                          or "counts only in a reply to a mail pbem" in lines[0]):
+        return send(g, sender, body, in_reply_to=str(sent[0]["Message-ID"]), subject=f"Re: {sent[0]['Subject']}")
+    return lines, sent
 
 
 def answer(g: MailGames, msg: Any, sender: str, body: str) -> tuple[list[str], list[Any]]:
@@ -140,9 +155,14 @@ def test_a_seat_is_given_back_before_the_start(g: MailGames) -> None:
     assert lines == ["mail from ann@x.test: g1: ann left"]
     assert "You gave back the seat ann in game g1 (Medici)." in plain(sent[0])
     assert lobby.load(g.gd, "g1")["seated"] == []
-    lines, sent = send(g, "ann@x.test", "leave g1")  # no longer seated: a stranger again, answered already today
-    assert lines == ["mail from ann@x.test: refused 'leave': you hold no seat in game 'g1' (not answered: a "
-                     "stranger hears from pbem once a day)"] and sent == []
+    lines, sent = send(g, "ann@x.test", "leave g1")  # no longer seated; her reply proves her address: answered
+    assert lines == ["mail from ann@x.test: refused 'leave': you hold no seat in game 'g1'"]
+    assert [to(m) for m in sent] == ["ann@x.test"]
+    lines, sent = send(g, "ann@x.test", "leave g1", proven=False)  # a fresh mail: answered once a day
+    assert lines == ["mail from ann@x.test: refused 'leave': 'leave g1' changes a seat or sends mail to others, so it "
+                     "counts only in a reply to a mail pbem sent you (a report, or a mail about the game), or with "
+                     "your token: reply to this mail with it (not answered: a stranger hears from pbem once a day)"]
+    assert sent == []
 
 
 @pytest.mark.parametrize("body, refusal", [
@@ -246,14 +266,14 @@ def test_an_answer_counts_only_with_the_invitations_key(g: MailGames) -> None:
     a_player(g)
     _, sent = send(g, "anna@players.test", "new medici with dan@x.test, eve@x.test")
     invitation = next(m for m in sent if to(m) == "dan@x.test")
-    lines, _ = send(g, "dan@x.test", "accept medici-1")
+    lines, _ = send(g, "dan@x.test", "accept medici-1", proven=False)
     assert lines == ["mail from dan@x.test: refused 'accept': an answer to the invitation to game 'medici-1' counts "
                      "only as a reply to the invitation itself; reply to it with 'accept'"]
     assert answer(g, invitation, "eve@x.test", "accept")[0][0].startswith("mail from eve@x.test: refused 'accept'")
     bare, key = split_key(str(invitation["Message-ID"]))
     assert key is not None
     forged = f"{bare[:bare.rindex('@')]}.k{'a' * len(key)}{bare[bare.rindex('@'):]}"
-    assert send(g, "dan@x.test", "accept", in_reply_to=forged)[0][0].startswith("mail from dan@x.test: refused")
+    assert send(g, "dan@x.test", "accept", in_reply_to=forged, proven=False)[0][0].startswith("mail from dan@x.test: refused")
     assert lobby.pending(lobby.load(g.gd, "medici-1")) != []
     assert [s["email"] for s in lobby.load(g.gd, "medici-1")["seated"]] == ["anna@players.test"]
 
@@ -350,7 +370,7 @@ def test_the_limits_on_invitations(g: MailGames) -> None:
     ("new medici with a@b.test, c@d.test deadline soon", "deadline 'soon' is not a duration such as 48h, 2d, 90m or 1w"),
     ("new medici with a@b.test, c@d.test language fr", "language 'fr' is not one pbem writes (choose one of: en, de, nl)"),
     ("new medici with a@b.test, gm@pbem.test", "gm@pbem.test is this host's own address; it cannot play"),
-    ("rematch", "'rematch' names no game: reply with it to a mail of the game that has ended, or write 'rematch GAME'"),
+    ("rematch", "game 'm0' is not over yet; 'rematch' is for a game that has ended"),  # the game his reply is in
     ("rematch g5", "there is no game 'g5' on this host"),
     ("rematch m0", "game 'm0' is not over yet; 'rematch' is for a game that has ended"),
 ])
@@ -373,7 +393,7 @@ def test_an_address_that_plays_no_game_here_is_answered_once_a_day(g: MailGames,
     monkeypatch.setenv("PBEM_NOW", "2026-11-22T12:00:00+00:00")
     assert [to(m) for m in send(g, "victim@far.test", "hello again")[1]] == ["victim@far.test"]
     for n in range(3):  # a player is answered every time
-        assert [to(m) for m in send(g, "anna@players.test", f"hello {n}")[1]] == ["anna@players.test"]
+        assert [to(m) for m in send(g, "anna@players.test", f"question number {n}")[1]] == ["anna@players.test"]
 
 
 def test_an_answer_word_among_other_lines_or_in_a_sentence_is_no_answer() -> None:
@@ -418,7 +438,7 @@ def test_a_dry_run_says_what_a_lobby_command_would_do_and_does_nothing(g: MailGa
     g.inbox.deliver(player_mail("ben@x.test", "new chess with a@b.test"))
     r = g.pbem("advance", "--dry-run")
     assert mail_lines(r.output.replace("(dry run) ", "")) == [
-        "mail from ann@x.test: would carry out 'join g1'",
+        "mail from ann@x.test: would ask to confirm 'join g1' by a reply",
         "mail from ben@x.test: would be refused: 'chess' is not a game pbem plays; choose one of: florenz, medici, "
         "medici-strozzi, medina"]
     assert lobby.load(g.gd, "g1")["seated"] == [] and g.outbox.new() == []

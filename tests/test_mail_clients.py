@@ -109,8 +109,8 @@ def test_a_game_by_mail_from_every_client(g: MailGames, ruleset: str) -> None:
         used.add(client.__name__)
         g.inbox.deliver(client(Reply(g.last_report(player), player, tokens[player], order, seen["turn"], "g1")))
         r = g.advance()
-        queued = [line for line in r.output.splitlines() if line.startswith("mail ")]
-        assert queued == [f"mail from {address(player)}: g1 turn {seen['turn']}: queued {order_text(order)}"], \
+        queued = [line for line in r.output.splitlines() if line.startswith("g1: mail ")]  # each names its game first
+        assert queued == [f"g1: mail from {address(player)}: g1 turn {seen['turn']}: queued {order_text(order)}"], \
             (client.__name__, r.output)
         sent.append((player, order))
     assert used == {c.__name__ for c in CLIENTS}

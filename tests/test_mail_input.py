@@ -15,6 +15,8 @@ Every message is asserted exactly: it is what the player reads.
 
 from __future__ import annotations
 
+import re
+
 import json
 from typing import Any
 
@@ -98,7 +100,8 @@ def run(g: MailGames, *mails: bytes) -> tuple[list[str], list[Any]]:
     for raw in mails:
         g.inbox.deliver(raw)
     r = g.advance()
-    lines = [line for line in r.output.splitlines() if line.startswith("mail ")]
+    lines = [re.sub(r"^[a-z0-9][a-z0-9_-]*: (?=mail )", "", line) for line in r.output.splitlines()]
+    lines = [line for line in lines if line.startswith("mail ")]  # without the game each names first
     sent = {str(m["In-Reply-To"]): m for m in g.outbox.new() if str(m["Message-ID"]).startswith("<pbem.reply.")}
     from conftest_mail import parse
 

@@ -63,7 +63,9 @@ def reply(report: Any, player: str, body: str | None, **kw: Any) -> bytes:
 
 
 def mail_lines(output: str) -> list[str]:
-    return [line for line in output.splitlines() if line.startswith("mail ")]
+    """The run's lines about mail, without the game each names first (`m1: mail from ...`)."""
+    lines = [re.sub(r"^[a-z0-9][a-z0-9_-]*: (?=mail )", "", line) for line in output.splitlines()]
+    return [line for line in lines if line.startswith("mail ")]
 
 
 def answers(g: MailGames) -> list[Any]:

@@ -172,7 +172,7 @@ def test_imap_idle_answers_a_reply_within_5_seconds(pbem: Pbem, dovecot: Dovecot
     latency = answered_within(g, raw, mid)
     print(f"IMAP IDLE ({security}): answered {latency:.2f}s after delivery")
     line = w.wait_for(rf"mail from {address(player)}: m1 turn 1: queued ")
-    assert re.fullmatch(rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\dZ mail from {address(player)}: m1 turn 1: queued [^;]+; "
+    assert re.fullmatch(rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\dZ m1: mail from {address(player)}: m1 turn 1: queued [^;]+; "
                         rf"m1: applied {player} [^;]+; \d+ mails written to {re.escape(str(g.root))}/mail/outbox",
                         line), line
     assert g.inbox.waiting() == [] and len(g.inbox.read()) == 1

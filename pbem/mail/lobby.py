@@ -3,10 +3,13 @@
 
 Who wrote a mail is known by its key, never by its From: alone, which anyone can forge. Every mail of
 the lobby carries a key of its game and its recipient's address (as reports carry a seat's), and an
-answer to an invitation counts only with it. What a forged From can do is bounded so that pbem never
-becomes a way to mail strangers: only those pbem.yaml allows may challenge (by default, addresses that
-play here), one address may have a few unanswered challenges, nobody is invited again while an
-invitation to him waits, and an address that plays no game here gets at most one answer a day.
+answer to an invitation counts only with it. Every act that mails someone else or changes a seat
+needs a key of a mail pbem sent the sender's address, or his token (`pbem.mail.proof`); a fresh mail
+may only ask, and is answered to its sender once a day (a `join` is confirmed by a reply to that
+answer). What a proven sender can do is bounded too: only those pbem.yaml allows may challenge (by
+default, addresses that play here), one address may have a few unanswered challenges and make a few a
+day (withdrawn ones count), nobody is invited again while an invitation to him waits, and the host
+mails at most `lobby.strangers_per_day` addresses that never wrote to it a day.
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ from pbem.mail.boxes import Postman
 from pbem.mail.compose import compose
 from pbem.mail.ids import KEY_CHARS, Keyring, keyring, split_key
 from pbem.mail.incoming import Incoming, addressed_to
+from pbem.mail.proof import LOBBY, Proof, allows
 from pbem.mail.seats import Proven
 from pbem.store import GAME_ID, GamesDir, write_atomic
+from pbem.visible import visible
 
 # the words of each command, with the language they are in (None: several)
 # (English words are every language's: they choose none)
@@ -180,10 +185,12 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
     i = at + 1
     while i < len(words) and (words[i] in (",",) or low[i] in AND or "@" in words[i]):
         if "@" in words[i]:
-            address = words[i].strip("<>()\"'.").lower()
-            if not re.fullmatch(r"[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+", address):
-                raise CommandError(N_("%(address)r is not an email address"), address=words[i])
-            command.invitees.append(address)
+            address = words[i].strip("<>()\"'.")
+            try:
+                command.invitees.append(lobby.check_address(address))
+            except lobby.LobbyError:
+                raise CommandError(N_("%(address)r is not an email address pbem can write to; nothing was sent"),
+                                   address=visible(words[i][:80])) from None
         i += 1
     if not command.invitees:
         raise CommandError(NAME_THE_PLAYERS, said=said)
@@ -225,19 +232,25 @@ def lobby_id(config: Config, game: str, nonce: str, about: str) -> str:
     return f"<pbem.lobby.{game}.{nonce}.{digest}@{config.domain}>"
 
 
-def keyed_games(gd: GamesDir, config: Config, mail: Incoming) -> set[str]:
-    """The games whose lobby mail to the sender this mail answers with its key (in the mail it
-    answers, or in the GM's plus address it was sent to)."""
+def address_keys(gd: GamesDir, config: Config, mail: Incoming) -> tuple[frozenset[str], bool]:
+    """The entries whose lobby mail to the sender this mail answers with its key, and whether it
+    carries a valid key of any lobby mail pbem sent the sender (an answer, a refusal: it proves that
+    his address receives pbem's mail, whatever entry it was about)."""
     keys = keyring(config)
     if keys is None or not mail.sender or mail.doubt:
-        return set()
+        return frozenset(), False
     found: set[str] = set()
-    nonces = {e["game"]: e.get("nonce", NO_ENTRY) for e in lobby.entries(gd)}
+    proven = False
+    nonces: dict[str, str] | None = None
     for ref in mail.thread[:50]:
         bare, key = split_key(ref)
         m = LOBBY_ID.match(bare)
-        if m and key and nonces.get(m.group(1)) == m.group(2) \
-                and hmac.compare_digest(lobby_key(keys, m.group(1), m.group(2), mail.sender), key):
+        if not m or not key or not hmac.compare_digest(lobby_key(keys, m.group(1), m.group(2), mail.sender), key):
+            continue
+        proven = True
+        if nonces is None:
+            nonces = {e["game"]: e.get("nonce", NO_ENTRY) for e in lobby.entries(gd)}
+        if nonces.get(m.group(1)) == m.group(2):
             found.add(m.group(1))
     local, _, domain = config.gm_address.lower().rpartition("@")
     plus = re.compile(rf"^{re.escape(local)}\+lobby\.([a-z2-7]{{{KEY_CHARS}}})@{re.escape(domain)}$")
@@ -247,16 +260,22 @@ def keyed_games(gd: GamesDir, config: Config, mail: Incoming) -> set[str]:
             expected = lobby_key(keys, entry["game"], entry.get("nonce", NO_ENTRY), mail.sender)
             if any(hmac.compare_digest(expected, k) for k in given):
                 found.add(entry["game"])
-    return found
+                proven = True
+    return frozenset(found), proven
 
 
 # -- strangers ------------------------------------------------------------------------------------------
 
-def stranger_may_hear(gd: GamesDir, address: str, today: str) -> bool:
+def stranger_may_hear(gd: GamesDir, address: str, today: str, unproven: bool = False) -> bool:
     """Whether an address that plays no game here may have an answer today (one a day); noted as
-    answered when it may. A player's address always may."""
+    answered when it may. A player's address always may, but for a mail nothing proves his
+    (`unproven`): that is answered once a day too. A stranger's answer counts against the host's
+    daily bound on mail to addresses that never wrote to pbem."""
     address = address.lower()
-    if not address or lobby.plays_here(gd, address) or lobby.seated_here(gd, address):
+    if not address:
+        return True
+    player = lobby.plays_here(gd, address) or lobby.seated_here(gd, address)
+    if player and not unproven:
         return True
     path = gd.root.joinpath(*ANSWERED_FILE)
     days = {}
@@ -267,9 +286,35 @@ def stranger_may_hear(gd: GamesDir, address: str, today: str) -> bool:
                 days[who] = day
     if days.get(address) == today:
         return False
+    if not player and not strangers_may_get(gd, 1, today):
+        return False
     days[address] = today
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, "".join(f"{who} {day}\n" for who, day in sorted(days.items())))
+    return True
+
+
+STRANGERS_FILE = ("mail", "strangers-mailed.txt")  # the day, and how many mails went to strangers on it
+
+
+def strangers_may_get(gd: GamesDir, count: int, today: str, limit: int | None = None) -> bool:
+    """Whether `count` more mails may go today to addresses that never wrote to pbem (invitations,
+    answers to strangers), whoever asked for them; counted when they may. The bound is the host's
+    `lobby.strangers_per_day`."""
+    from pbem.config import load_config
+
+    if limit is None:
+        limit = load_config(gd.root).lobby_strangers_per_day
+    path = gd.root.joinpath(*STRANGERS_FILE)
+    day, sent = today, 0
+    if path.is_file():
+        kept = path.read_text("utf-8").split()
+        if len(kept) == 2 and kept[0] == today and kept[1].isdigit():
+            sent = int(kept[1])
+    if sent + count > limit:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, f"{day} {sent + count}\n")
     return True
 
 
@@ -278,14 +323,26 @@ def stranger_may_hear(gd: GamesDir, address: str, today: str) -> bool:
 @dataclass
 class Lobby:
     """One mail's lobby command, carried out: the games dir, the postman, the mail, and what proves
-    its sender (a seat's reply key, or the lobby keys it carries)."""
+    its sender (decided once for the mail: a seat's reply key or token, the lobby keys it carries)."""
 
     gd: GamesDir
     postman: Postman
     mail: Incoming
-    proven: Proven | None
-    keyed: set[str]
+    proof: Proof | None
     at: datetime
+
+    @property
+    def proven(self) -> Proven | None:
+        return self.proof.key if self.proof is not None else None
+
+    @property
+    def keyed(self) -> frozenset[str]:
+        return self.proof.lobby if self.proof is not None else frozenset()
+
+    @property
+    def address_proven(self) -> bool:
+        """Whether a key or token shows that the sender's address receives pbem's mail."""
+        return self.proof is not None and allows(self.proof, LOBBY)
 
     @property
     def config(self) -> Config:
@@ -309,6 +366,12 @@ class Lobby:
     def post(self, to: str, game: str, nonce: str, template: str, what: str, lang: str, about: str,
              answering: Incoming | None = None, **context: Any) -> None:
         """A lobby mail to `to` about `game`, with its key (so a reply to it proves itself)."""
+        self.postman.post(*self.written(to, game, nonce, template, what, lang, about, answering, **context))
+
+    def written(self, to: str, game: str, nonce: str, template: str, what: str, lang: str, about: str,
+                answering: Incoming | None = None, **context: Any) -> tuple[str, Any]:
+        """A lobby mail as `post` sends it, written but not posted: its name in the outbox and the
+        message (an address its To: cannot take fails here, before anything is saved)."""
         from pbem.mail.run import _date
         from pbem.report import env_for, wrap72
 
@@ -329,11 +392,12 @@ class Lobby:
                       in_reply_to=answering.message_id if answering else None, references=refs, date=_date(),
                       reply_to=reply_to)
         name = "lobby-" + hashlib.sha256(mid.encode()).hexdigest()[:24]
-        self.postman.post(name, msg)
+        return name, msg
 
     def answer(self, game: str, nonce: str, template: str, what: str, lang: str, **context: Any) -> bool:
         """An answer to the mail's sender; False when he is a stranger answered today already."""
-        if not self.proven and not self.keyed and not stranger_may_hear(self.gd, self.sender, self.at.date().isoformat()):
+        if not self.address_proven and not stranger_may_hear(self.gd, self.sender, self.at.date().isoformat(),
+                                                             unproven=True):
             return False
         from pbem.mail.secrets import hide_tokens, tokens_in
 
@@ -343,14 +407,14 @@ class Lobby:
         return True
 
     def commit(self, paths: list[str], message: str) -> None:
-        self.gd.commit_paths(paths, message)
+        self.gd.commit_paths(paths, visible(message))
 
 
-def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Command, proven: Proven | None,
+def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Command, proof: Proof,
                  at: datetime, refusal: lobby.LobbyError | None = None) -> str:
     """Carry out one lobby command and answer it (with `refusal`: a command that could not be read,
     answered with it); the run's line for it."""
-    work = Lobby(gd, postman, mail, proven, keyed_games(gd, postman.config, mail), at)
+    work = Lobby(gd, postman, mail, proof, at)
     lang = work.language(command)
     try:
         if refusal is not None:
@@ -362,6 +426,7 @@ def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Comman
         from pbem.report import refusal_text
 
         message = exc.text(lang) if isinstance(exc, lobby.LobbyError) else refusal_text(str(exc), lang, None)
+        message = without_paths(message, gd)
         told = work.answer(command.game or "lobby", NO_ENTRY, "common/lobby-refused.txt.j2",
                            N_("your mail could not be used"), lang, message=message, words=command.words)
         return f"mail from {mail.sender}: refused '{command.verb}': {exc}" + ("" if told else " (not answered: "
@@ -388,10 +453,22 @@ def _entry_for(work: Lobby, command: Command, kinds: tuple[str, ...]) -> dict[st
 def _carry_out(work: Lobby, command: Command, lang: str) -> str:
     gd, at, sender = work.gd, work.at, work.sender
     line = f"mail from {sender}: "
+    if command.verb in ("new", "rematch") and not lobby.may_create(gd, work.config, sender):
+        raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {work.config.lobby_create})")
+    if command.verb not in ("join", *ANSWERS) and not work.address_proven:
+        raise lobby.LobbyError(NEEDS_PROOF, said=command.words)
     if command.verb == "join":
         if command.game is None:
             raise lobby.LobbyError(N_("write 'join GAME' with the game's id; reply 'games' to see the open games"))
         entry = lobby.load(gd, command.game)
+        if not work.address_proven and entry["game"] not in work.keyed:
+            lobby.join(dict(entry, seated=list(entry["seated"])), sender, command.name, command.language, at)  # refuses what it would
+            told = work.answer(entry["game"], entry["nonce"], "common/lobby-refused.txt.j2",
+                               N_("reply to take your seat"), lang, words=command.words,
+                               message=translator(lang).gettext(JOIN_BY_REPLY) % {"game": entry["game"],
+                                                                                 "said": command.words})
+            return line + f"{entry['game']}: asked to confirm '{command.words}' by a reply" + \
+                ("" if told else " (not answered: a mail nothing proves is answered once a day)")
         name = lobby.join(entry, sender, command.name, command.language, at)
         path = lobby.save(gd, entry)
         work.commit([path], f"{entry['game']}: {name} ({sender}) joins ({len(entry['seated'])} of {entry['seats']} seats)\n")
@@ -476,18 +553,48 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
                                    address=config.gm_address.lower())
         entry = lobby.challenge(gd, config, command.ruleset, command.game, seat, command.invitees,
                                 command.options, rule, option_language, at)
-    path = lobby.save(gd, entry)
-    work.commit([path], f"{entry['game']}: {sender} challenges {', '.join(i['email'] for i in entry['invited'])} "
-                        f"to {entry['ruleset']}\n")
+    today = at.date().isoformat()
+    made, invited = lobby.today(gd, today, sender)
+    if made.get(sender, 0) >= 2 * config.lobby_invitations:
+        raise lobby.LobbyError(N_("you have made %(count)s challenges today, the most this host allows in a day "
+                                  "(withdrawn ones count too); try again tomorrow"), count=made[sender])
+    again = [i["email"] for i in entry["invited"] if invited.get(i["email"], 0) >= config.lobby_invitations]
+    if again:
+        raise lobby.LobbyError(N_("you have invited %(address)s %(count)s times today, the most this host allows; "
+                                  "you can invite him again tomorrow"), address=again[0],
+                               count=invited[again[0]])
     context = _context(entry, lang)
+    mails = []  # written before anything is saved: an address no mail can go to refuses the whole challenge
     for invite in entry["invited"]:
         their = invite.get("language") or entry.get("language") or work.config.language
-        work.post(invite["email"], entry["game"], entry["nonce"], "common/lobby-invite.txt.j2",
-                  N_("an invitation to play"), their, "invite", None, **_context(entry, their), by=sender,
-                  name=invite["name"])
-    work.post(sender, entry["game"], entry["nonce"], "common/lobby-challenge.txt.j2",
-              N_("your invitations are sent"), lang, "challenge", work.mail, **context)
+        mails.append(work.written(invite["email"], entry["game"], entry["nonce"], "common/lobby-invite.txt.j2",
+                                  N_("an invitation to play"), their, "invite", None, **_context(entry, their),
+                                  by=sender, name=invite["name"]))
+    mails.append(work.written(sender, entry["game"], entry["nonce"], "common/lobby-challenge.txt.j2",
+                              N_("your invitations are sent"), lang, "challenge", work.mail, **context))
+    strangers = [i["email"] for i in entry["invited"]
+                 if not (lobby.plays_here(gd, i["email"]) or lobby.seated_here(gd, i["email"]))]
+    if strangers and not strangers_may_get(gd, len(strangers), today, config.lobby_strangers_per_day):
+        raise lobby.LobbyError(N_("this host has sent as many invitations to new players today as it sends in a "
+                                  "day; try again tomorrow"))
+    path = lobby.save(gd, entry)
+    lobby.note_challenge(gd, today, sender, [i["email"] for i in entry["invited"]])
+    work.commit([path], f"{entry['game']}: {sender} challenges {', '.join(i['email'] for i in entry['invited'])} "
+                        f"to {entry['ruleset']}\n")
+    for name, msg in mails:
+        work.postman.post(name, msg)
     return f"{entry['game']}: challenged {', '.join(i['email'] for i in entry['invited'])}"
+
+
+NEEDS_PROOF = N_("%(said)r changes a seat or sends mail to others, so it counts only in a reply to a mail pbem "
+                 "sent you (a report, or a mail about the game), or with your token: reply to this mail with it")
+JOIN_BY_REPLY = N_("to take a seat in game %(game)s, reply to this mail with '%(said)s': pbem seats nobody on "
+                   "a mail it cannot tell is yours")
+def without_paths(text: str, gd: GamesDir) -> str:
+    """`text` without the games dir's path (a refusal names no folder of the host)."""
+    for root in sorted({str(gd.root.resolve()), str(gd.root)}, key=len, reverse=True):
+        text = text.replace(f" in {root}", "").replace(root, "the games dir")
+    return text
 
 
 class Silent(PbemError):
@@ -556,7 +663,7 @@ def lapse(gd: GamesDir, postman: Postman, at: datetime) -> list[str]:
     for entry in lobby.entries(gd):
         if not lobby.lapsed(entry, at):
             continue
-        work = Lobby(gd, postman, _NO_MAIL, None, set(), at)
+        work = Lobby(gd, postman, _NO_MAIL, None, at)
         path = lobby.remove(gd, entry["game"])
         gd.commit_paths([path], f"{entry['game']}: the invitations lapsed unanswered\n")
         _tell_all(work, entry, "lapsed", skip=())

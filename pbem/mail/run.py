@@ -10,6 +10,7 @@ nothing applied twice.
 from __future__ import annotations
 
 import hashlib
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -17,25 +18,103 @@ from datetime import datetime
 from typing import Any, Callable, Collection
 
 from pbem.config import Config
-from pbem.errors import AuthError, PbemError, StaleTurn, TurnFileError
-from pbem.game import COMMAND_ALONE, STALE_REPLY, apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
+from pbem.errors import AuthError, PbemError, TurnFileError
+from pbem.game import COMMAND_ALONE, apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
-from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, thread_id, thread_of
+from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, split_key, thread_id, thread_of
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
-from pbem.mail.lobby import handle_lobby, open_lines
+from pbem.mail.lobby import handle_lobby, open_lines, without_paths
+from pbem.visible import CONTROLS, visible
 from pbem.i18n import DEFAULT_LANGUAGE, N_, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines
-from pbem.mail.seats import Proven, example_orders, proven_seat, sender_seat
+from pbem.mail.proof import LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, prove
+from pbem.mail.seats import Proven, example_orders, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
 from pbem.store.seen import SeenMail
 
-MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one run look like a loop
+MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one thread in one run look like a loop
+MAX_ADDRESS = 254  # the longest address a mail may come from (longer: set aside, never written anywhere)
+REFUSALS_A_DAY = 5  # refused mails in a row from one address in a day: the next are a machine's, not answered
+SAME_REFUSED = 2  # times the same text may be refused from one address (in a week) before it is not answered
+LOOPS_FILE = ("mail", "refused.txt")
+REFUSED_LINE = re.compile(r"mail from [^:]*: refused")
+LINE_GAME = re.compile(r"mail from [^:\s]*: ([a-z0-9][a-z0-9_-]{0,39})(?=:| turn | sent ahead| any time)")
+
+
+def thread_key(mail: Incoming) -> str:
+    """The conversation a mail belongs to: the mail of pbem's it answers (its id without the key),
+    else none."""
+    for ref in mail.thread[:1]:
+        return split_key(ref)[0][:200]
+    return ""
+
+
+def own_digest(mail: Incoming) -> str:
+    """A short digest of what the sender wrote himself (his own lines, else the subject), by which the
+    same text sent again is known."""
+    from pbem.mail.incoming import mail_texts
+
+    try:
+        own = "\n".join(own_lines(mail)) or "\n".join(mail_texts(mail.message))
+    except Exception:
+        own = ""
+    text = own or re.sub(r"^(?:(?:re|aw|antw|fwd?|wg)\s*:\s*)+", "", mail.subject.strip(), flags=re.I)
+    return hashlib.sha256(text.casefold().encode("utf-8", "replace")).hexdigest()[:16]
+
+
+def shown_address(address: str) -> str:
+    """An address as a run's line shows it: cut when it is longer than an address can be."""
+    return address if len(address) <= MAX_ADDRESS else address[:60] + f"... ({len(address)} characters)"
+
+
+class Loops:
+    """The refused mails of each address, kept a week (mail/refused.txt, out of git): a conversation
+    with a machine (an auto-responder that answers every answer, whatever its headers) ends after a
+    few refusals, since nothing it sends is ever accepted. Any mail of his that pbem accepts forgets
+    them."""
+
+    def __init__(self, gd: GamesDir, today: str) -> None:
+        from datetime import date, timedelta
+
+        self.path = gd.root.joinpath(*LOOPS_FILE)
+        self.today = today
+        week = (date.fromisoformat(today) - timedelta(days=7)).isoformat()
+        self.kept: list[tuple[str, str, str]] = []  # (address, day, digest)
+        if self.path.is_file():
+            for line in self.path.read_text("utf-8").splitlines():
+                parts = line.split(" ")
+                if len(parts) == 3 and parts[1] >= week:
+                    self.kept.append((parts[0], parts[1], parts[2]))
+        self.changed = False
+
+    def looping(self, address: str, digest: str) -> str | None:
+        """Why a mail is a machine's answer not to answer again, or None."""
+        mine = [k for k in self.kept if k[0] == address]
+        if sum(1 for k in mine if k[1] == self.today) >= REFUSALS_A_DAY:
+            return (f"{REFUSALS_A_DAY} mails from {address} were refused today, one after another; the next "
+                    f"are not answered until one of his is accepted (an auto-responder?)")
+        if sum(1 for k in mine if k[2] == digest) >= SAME_REFUSED:
+            return f"the same text from {address} was refused {SAME_REFUSED} times already (an auto-responder?)"
+        return None
+
+    def note(self, address: str, digest: str, refused: bool) -> None:
+        if refused:
+            self.kept.append((address, self.today, digest))
+            self.changed = True
+        elif any(k[0] == address for k in self.kept):
+            self.kept = [k for k in self.kept if k[0] != address]
+            self.changed = True
+
+    def save(self) -> None:
+        if self.changed:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, "".join(f"{a} {d} {h}\n" for a, d, h in self.kept))
 
 
 def _date() -> datetime:
@@ -221,19 +300,24 @@ def seat_language(config: Config, seat: tuple[dict[str, Any], str] | None) -> st
 
 def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str, Any], str] | None = None,
           hidden: list[str] | None = None, picture: Picture | None = None, lang: str | None = None,
-          **context: Any) -> bool:
+          once_a_day: bool = False, **context: Any) -> bool:
     """An answer to a player's mail, threaded under it, in his language (`lang`, else his seat's, else
     the host's). With `seat` (the game and seat whose registered address sent the mail) the answer is
     in that seat's thread: its id names game, seat and turn, and its References carry the thread's root
     and latest report, so a reply to it finds the game. Without, it names nothing. The mail's subject is
     echoed with its `hidden` words (tokens) left out. An address that plays no game here is answered
-    once a day at most (False: not this time), so that a forged From: cannot aim pbem at anyone."""
+    once a day at most (False: not this time), so that a forged From: cannot aim pbem at anyone; so is
+    a player's address for a mail that nothing proves his (`once_a_day`)."""
     from pbem.mail.lobby import stranger_may_hear
 
     config = postman.config
-    if seat is None and not stranger_may_hear(GamesDir(config.root), mail.sender, _date().date().isoformat()):
+    if (seat is None or once_a_day) and not stranger_may_hear(GamesDir(config.root), mail.sender,
+                                                              _date().date().isoformat(), once_a_day):
         return False
-    subject = hide_tokens(mail.subject, hidden or [])
+    secrets = list(hidden or [])
+    if seat is not None:  # a token typed into the subject without `token:` is never echoed either
+        secrets += subject_tokens(mail.subject, seat[0])
+    subject = hide_tokens(mail.subject, secrets)
     lang = lang or seat_language(config, seat)
     templates = env_for(lang, seat[0]["ruleset"] if seat is not None else None)
     body = templates.get_template(template).render(date=mail.message.get("Date", translator(lang).gettext("(no date)")),
@@ -253,6 +337,14 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
                   in_reply_to=mail.message_id, references=refs, date=_date(), picture=picture, reply_to=reply_to)
     postman.post(reply_name(mail), msg)
     return True
+
+
+def subject_tokens(subject: str, state: dict[str, Any]) -> list[str]:
+    """The words of a subject that are a token of the game."""
+    from pbem.game import token_hash
+
+    hashes = {p["token_sha256"] for p in state["players"]}
+    return [w for w in re.findall(r"[A-Za-z0-9_-]{8,64}", subject) if token_hash(w) in hashes]
 
 
 def game_of(mail: Incoming) -> str | None:
@@ -277,10 +369,20 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
         return intake
     intake.lines += [f"Warning: {w}" for w in getattr(intake.inbox, "warnings", [])]
     seen = seen_ids(gd)
-    per_sender: Counter[str] = Counter()
+    per_sender: Counter[tuple[str, str]] = Counter()
+    loops = Loops(gd, _date().date().isoformat())
 
-    def handled(key: str, aside: bool, line: str, game: str | None = None) -> None:
-        intake.lines.append(line)
+    def handled(key: str, aside: bool, line: str, game: str | None = None, about: str | None = None) -> None:
+        # each line names the game it is about first (a GM reads the log of many games), and shows
+        # no control character a mail brought (the console and the commit message read it)
+        about = about or game
+        if about is None:  # a lobby command's line names its entry after the sender
+            from pbem.lobby import exists as in_lobby
+
+            named = LINE_GAME.match(line)
+            if named and (gd.exists(named.group(1)) or in_lobby(gd, named.group(1))):
+                about = named.group(1)
+        intake.lines.append(visible(f"{about}: {line}" if about else line))
         intake.handled.append((key, aside, game, len(intake.lines) - 1))
 
     for key in intake.inbox.keys():  # noqa: SIM118 (an Inbox, not a dict)
@@ -303,23 +405,33 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
                     None if aside else game_of(mail))
             continue
         why = not_for_pbem(mail, config)
-        per_sender[mail.sender] += 1
-        if why is None and per_sender[mail.sender] > MAX_REPLIES_PER_SENDER:
-            why = f"more than {MAX_REPLIES_PER_SENDER} mails from {mail.sender} in one run (a loop?)"
+        if why is None and len(mail.sender) > MAX_ADDRESS:
+            why = f"its sender's address is {len(mail.sender)} characters long; an address has at most {MAX_ADDRESS}"
+        if why is None and CONTROLS.search(mail.sender):  # nothing pbem writes (a file, a commit) may hold them
+            why = "its sender's address holds control characters"
+        conversation = (mail.sender, thread_key(mail))
+        per_sender[conversation] += 1
+        if why is None and per_sender[conversation] > MAX_REPLIES_PER_SENDER:
+            why = f"more than {MAX_REPLIES_PER_SENDER} mails from {mail.sender} in one run in one thread (a loop?)"
+        text = own_digest(mail)
+        if why is None:
+            why = loops.looping(mail.sender, text)
         if why:
-            handled(key, True, f"mail from {mail.sender or '?'}: set aside: {why}")
+            handled(key, True, f"mail from {shown_address(mail.sender) or '?'}: set aside: {why}", about=game_of(mail))
         else:
             try:
                 line = handle(gd, postman, mail)
             except Exception as exc:  # one hostile mail must not stop the others
                 handled(key, True, f"mail from {mail.sender}: set aside: it could not be handled "
-                                   f"({type(exc).__name__}: {exc})")
+                                   f"({type(exc).__name__}: {exc})", about=game_of(mail))
             else:
                 handled(key, False, line, game_of(mail))
+                loops.note(mail.sender, text, refused=REFUSED_LINE.match(line) is not None)
         seen.add(mail.message_id)
         intake.new_ids.append(mail.message_id)
         crash_point("remember")
         remember(gd, seen)
+    loops.save()
     if mine(None):  # the lobby is the first shard's, as mail that names no game is
         from pbem.mail.lobby import lapse
 
@@ -340,21 +452,25 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             told = reply(postman, mail, "common/stranger.txt.j2", hidden=hidden, open_games=open_lines(gd))
             return f"mail from {mail.sender}: refused as a stranger's: {mail.doubt}" + NOT_TOLD * (not told)
         keys = keyring(postman.config)
-        proven = proven_seat(gd, mail, keys, postman.config) if keys is not None else None
+        proof = prove(gd, mail, postman.config)  # who sent it, decided once: every act below asks `allows`
+        proven = proof.key
         lines: list[str] = []  # his own lines, when a proven reply has no marker lines or turn file
+        command = None
         if proven is not None:
             lines = own_lines(mail)
             command = command_in(lines)
-            if command is not None:
-                return answer(gd, postman, mail, proven, command, hidden)
-        said = lobby_command(gd, postman, mail, proven, lines if proven is not None else own_lines(mail))
-        if said is not None:
-            return said
+        if command is None:
+            said = lobby_command(gd, postman, mail, proof, lines if proven is not None else own_lines(mail))
+            if said is not None:
+                return said
         turnfile = None
         try:
+            if proven is not None and command is not None:
+                check_command_allowed(proof, command)
+                return answer(gd, postman, mail, proven, command, hidden)
             turnfile, data = orders_in(mail, proven)  # data: the bytes to submit, naming the player's own lines
             if proven is not None:
-                stale_reply(proven, turnfile)
+                check_orders_allowed(proof, turnfile)
                 also = mentions_command(lines)
                 if also:
                     raise TurnFileError(COMMAND_ALONE % {"command": also})
@@ -370,10 +486,11 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                 lang = seat_language(postman.config, return_to)
                 plays = games_lines(gd, mail.sender, lang, timezone_of(*return_to, postman.config) if return_to else None)
                 if plays:
-                    return answer_games(postman, mail, plays, hidden, seat, lang=lang)
+                    return answer_games(postman, mail, plays, hidden, seat, lang=lang,
+                                        once_a_day=not proof.address)  # nothing proves it his: as a stranger's
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
-            message = hide_tokens(str(exc), hidden)
+            message = without_paths(hide_tokens(str(exc), hidden), gd)  # no folder of the host in a mail
             if proven is not None and lines:  # a reply of his own lines: what he may send now
                 state = gd.load(proven.game)
                 lang = language_of(state, proven.player, postman.config)
@@ -416,33 +533,35 @@ def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
 NOT_TOLD = " (not answered: an address that plays no game here hears from pbem once a day)"
 
 
-def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven | None,
+def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof,
                   lines: list[str]) -> str | None:
     """Carry out a lobby command (join, leave, new ... with, accept, decline, withdraw, rematch) or the
     `games` of a mail that proves no seat; the run's line, or None when the mail gives none. An
     answer to an invitation counts only in a reply to it: in a seat's reply it is an order of his game."""
-    from pbem.mail.lobby import ANSWERS, AnswerUnclear, Command, CommandError, answer_in, keyed_games, parse
+    from pbem.mail.lobby import ANSWERS, AnswerUnclear, Command, CommandError, answer_in, parse
 
+    proven = proof.key
     try:
         command = parse(lines, "" if lines or proven is not None else mail.subject)
     except CommandError as exc:
-        if proven is not None:
-            return None
-        return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proven, _date(),
+        first = lines[0].split()[0].casefold() if lines and lines[0].split() else ""
+        if proven is not None and first not in ("new", "neu", "neues", "nieuw", "rematch", "revanche"):
+            return None  # in a seat's reply, a line that is no lobby command is an order of his game
+        return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, _date(),
                             refusal=exc)
-    if command is None and proven is None and keyed_games(gd, postman.config, mail):
+    if command is None and proven is None and proof.lobby:
         # a reply to an invitation in words of his own: `Yes, gladly!`, `Nein danke`
         command = answer_in(lines or [mail.subject])
         if command is None:
-            return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proven, _date(),
+            return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, _date(),
                                 refusal=AnswerUnclear())
     if command is None:
         if proven is None and len(lines) == 1 and _command_word(lines[0]) == "games":
-            return answer_stranger_games(gd, postman, mail)
+            return answer_stranger_games(gd, postman, mail, proof)
         return None
-    if command.verb in ANSWERS and proven is not None and not keyed_games(gd, postman.config, mail):
+    if command.verb in ANSWERS and proven is not None and not proof.lobby:
         return None
-    return handle_lobby(gd, postman, mail, command, proven, _date())
+    return handle_lobby(gd, postman, mail, command, proof, _date())
 
 
 def _command_word(line: str) -> str | None:
@@ -451,24 +570,16 @@ def _command_word(line: str) -> str | None:
     return _word(line)
 
 
-def answer_stranger_games(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
+def answer_stranger_games(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) -> str:
     """`games` from a mail that proves no seat: the sender's games (as a fresh mail of a player gets
-    them) and the open games."""
+    them) and the open games; answered at most once a day unless a key or token proves his address."""
     seat = first_seat(gd, mail.sender)
     lang = seat_language(postman.config, seat)
     plays = games_lines(gd, mail.sender, lang, timezone_of(*seat, postman.config) if seat else None)
     told = reply(postman, mail, "common/cmd-games.txt.j2", seat=None if seat is None else seat, games=plays,
-                 lang=lang, intro=None, open_games=open_lines(gd))
+                 lang=lang, intro=None, open_games=open_lines(gd), once_a_day=not proof.address)
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)}) and the open games" \
         + NOT_TOLD * (not told)
-
-
-def stale_reply(proven: Proven, turnfile: dict[str, Any]) -> None:
-    """Refuse orders of a reply to a mail of a decision that has passed: they are never applied to
-    another decision."""
-    turn, current = turnfile.get("turn"), proven.state["engine"]["turn"]
-    if isinstance(turn, int) and turn < current and proven.state["status"] == "active":
-        raise StaleTurn(STALE_REPLY % {"turn": turn, "current": current})
 
 
 def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, command: str,
@@ -525,22 +636,35 @@ HOW_TO_REPLY = N_("Your mail names no game and carries no orders pbem can read. 
 
 def answer_games(postman: Postman, mail: Incoming, plays: list[dict[str, str]], hidden: list[str],
                  seat: tuple[dict[str, Any], str] | None, intro: str | None = HOW_TO_REPLY,
-                 lang: str | None = None) -> str:
-    """The `games` answer: the sender's games on this host (also what a fresh mail of his gets)."""
+                 lang: str | None = None, once_a_day: bool = False) -> str:
+    """The `games` answer: the sender's games on this host (also what a fresh mail of his gets, once
+    a day: `once_a_day`)."""
     lang = lang or seat_language(postman.config, seat)
-    reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, lang=lang,
-          intro=translator(lang).gettext(intro) if intro else intro,
-          open_games=open_lines(GamesDir(postman.config.root)))
-    return f"mail from {mail.sender}: answered with the player's games ({len(plays)})"
+    told = reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, lang=lang,
+                 intro=translator(lang).gettext(intro) if intro else intro,
+                 open_games=open_lines(GamesDir(postman.config.root)), once_a_day=once_a_day)
+    return f"mail from {mail.sender}: answered with the player's games ({len(plays)})" + NOT_TOLD * (not told)
 
 
 def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bool] = lambda game: True) -> list[str]:
     """What a run would do with each mail waiting in the inbox, one line a mail (for `pbem advance
     --dry-run`; with `mine`, only the mail `read_inbox` would take). Nothing changes: no mail is marked
     seen, moved or flagged, nothing is queued or posted. Like a run's lines, these show no token."""
+    from pbem.mail.addresses import reading_only
+
+    with reading_only():
+        return _preview_inbox(gd, config, mine)
+
+
+def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bool]) -> list[str]:
     lines: list[str] = []
     seen = seen_ids(gd)
-    per_sender: Counter[str] = Counter()
+    per_sender: Counter[tuple[str, str]] = Counter()
+    about: str | None = None
+
+    def add(line: str) -> None:  # as a run's line: the game first
+        lines.append(f"{about}: {line}" if about else line)
+
     for key, raw in peek_inbox(config):
         if len(raw) > config.max_mail_bytes:
             if mine(None):
@@ -553,50 +677,57 @@ def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], boo
             if mine(None):
                 lines.append(f"mail {key}: would be set aside: it cannot be read ({type(exc).__name__})")
             continue
-        if not mine(game_of(mail)):
+        about = game_of(mail)
+        if not mine(about):
             continue
         if mail.message_id in seen:
-            lines.append(f"mail {mail.message_id}: read before; would be taken out of the inbox")
+            add(f"mail {mail.message_id}: read before; would be taken out of the inbox")
             continue
         seen.add(mail.message_id)
         why = not_for_pbem(mail, config)
-        per_sender[mail.sender] += 1
-        if why is None and per_sender[mail.sender] > MAX_REPLIES_PER_SENDER:
-            why = f"more than {MAX_REPLIES_PER_SENDER} mails from {mail.sender} in one run (a loop?)"
+        per_sender[(mail.sender, thread_key(mail))] += 1
+        if why is None and per_sender[(mail.sender, thread_key(mail))] > MAX_REPLIES_PER_SENDER:
+            why = f"more than {MAX_REPLIES_PER_SENDER} mails from {mail.sender} in one run in one thread (a loop?)"
         if why:
-            lines.append(f"mail from {mail.sender or '?'}: would be set aside: {why}")
+            add(f"mail from {mail.sender or '?'}: would be set aside: {why}")
             continue
         if mail.doubt:
-            lines.append(f"mail from {mail.sender}: would be refused as a stranger's: {mail.doubt}")
+            add(f"mail from {mail.sender}: would be refused as a stranger's: {mail.doubt}")
             continue
         hidden = tokens_in(mail)
         turnfile = None
-        keys = keyring(config)
-        proven = proven_seat(gd, mail, keys, config) if keys is not None else None
+        proof = prove(gd, mail, config)
+        proven = proof.key
         if proven is not None and command_in(own_lines(mail)):
-            lines.append(f"mail from {mail.sender}: {proven.game}: would answer '{command_in(own_lines(mail))}'")
+            command = command_in(own_lines(mail)) or ""
+            try:
+                check_command_allowed(proof, command)
+            except PbemError as exc:
+                add(f"mail from {mail.sender}: would be refused: {exc}")
+                continue
+            add(f"mail from {mail.sender}: {proven.game}: would answer '{command}'")
             continue
-        said = preview_lobby(gd, config, mail, proven)
+        said = preview_lobby(gd, config, mail, proof)
         if said is not None:
-            lines.append(said)
+            add(said)
             continue
         try:
             turnfile, data = orders_in(mail, proven)
             if proven is not None:
-                stale_reply(proven, turnfile)
+                check_orders_allowed(proof, turnfile)
             done, _ = check_submission(gd, data, mail.sender,
                                        proven=(proven.game, proven.player) if proven is not None else None)
         except AuthError:
-            lines.append(f"mail from {mail.sender}: would be refused (not a player's address with his token)")
+            add(f"mail from {mail.sender}: would be refused (not a player's address with his token)")
             continue
         except PbemError as exc:
             seat = sender_seat(gd, mail, turnfile)
             secrets = hidden + (game_tokens_in(mail, seat[0]) if seat is not None else [])
-            lines.append(f"mail from {mail.sender}: would be refused: "
+            add(f"mail from {mail.sender}: would be refused: "
                          f"{hide_tokens(str(exc), secrets).splitlines()[0]}")
             continue
         except Exception as exc:  # as a run would: set aside, the error shown without tokens
-            lines.append(f"mail from {mail.sender}: would be set aside: it could not be handled "
+            add(f"mail from {mail.sender}: would be set aside: it could not be handled "
                          f"({type(exc).__name__}: {hide_tokens(str(exc), hidden)})")
             continue
         orders = ", ".join(hide_tokens(order_text(o), hidden) for o in done.orders)
@@ -606,21 +737,26 @@ def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], boo
         if done.reports is not None:
             what.append(f"would set reports {done.reports}")
         also = " (replacing the orders queued before)" if done.replaced else ""
-        lines.append(f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}")
-    return lines
+        add(f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}")
+    return [visible(line) for line in lines]
 
 
-def preview_lobby(gd: GamesDir, config: Config, mail: Incoming, proven: Proven | None) -> str | None:
+def preview_lobby(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) -> str | None:
     """What a run would do with a mail's lobby command, if it gives one (see `lobby_command`)."""
-    from pbem.mail.lobby import ANSWERS, CommandError, keyed_games, parse
+    from pbem.mail.lobby import ANSWERS, CommandError, parse
 
+    proven = proof.key
     own = own_lines(mail)
     try:
         command = parse(own, "" if own or proven is not None else mail.subject)
     except CommandError as exc:
         return f"mail from {mail.sender}: would be refused: {exc}"
-    if command is None or command.verb in ANSWERS and proven is not None and not keyed_games(gd, config, mail):
+    if command is None or command.verb in ANSWERS and proven is not None and not proof.lobby:
         return None
+    if command.verb == "join" and not allows(proof, LOBBY) and (command.game or "") not in proof.lobby:
+        return f"mail from {mail.sender}: would ask to confirm '{command.words}' by a reply"
+    if command.verb not in ("join", *ANSWERS) and not allows(proof, LOBBY):
+        return f"mail from {mail.sender}: would be refused: '{command.words}' counts only in a reply to a mail pbem sent"
     return f"mail from {mail.sender}: would carry out '{command.words}'"
 
 

@@ -45,17 +45,12 @@ def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None) -> tuple[dic
 
 
 def games_of(gd: GamesDir, address: str, active_only: bool = True) -> list[str]:
-    """The (active) games in which `address` is a seat's registered address."""
-    found = []
-    for game in gd.games():
-        try:
-            state = gd.load(game)
-        except PbemError:
-            continue
-        if (state["status"] == "active" or not active_only) and any(str(p.get("email", "")).lower() == address
-                                               for p in state["players"]):
-            found.append(game)
-    return found
+    """The (active) games in which `address` is a seat's registered address (from the index of
+    addresses kept beside the games, not by loading them)."""
+    from pbem.mail.addresses import seats_of
+
+    return list(dict.fromkeys(s.game for s in seats_of(gd, address)
+                              if s.status == "active" or not active_only))
 
 
 NEUTRAL_EXAMPLE = "# your orders, one a line, as your report lists them"

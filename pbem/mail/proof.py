@@ -1,0 +1,171 @@
+"""Who sent a mail, decided once, at the start: the sender's address and what proves it; and the one
+table every act asks what that proof allows.
+
+A From: header proves nothing (anyone can write one). A reply key proves exactly one thing: that this
+address received the mail of pbem's that carried it, the mail of one decision. A token proves the seat.
+So a mail proven by a key alone acts on that key's decision and nothing else; whatever changes more
+needs the key of his latest mail, or his token.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass, field
+from typing import Any
+
+from pbem.config import Config
+from pbem.errors import PbemError
+from pbem.game import token_hash
+from pbem.i18n import N_
+from pbem.mail.ids import keyring, thread_of
+from pbem.mail.incoming import Incoming
+from pbem.mail.seats import Proven, proven_seat
+from pbem.store import GamesDir
+
+NOTHING, KEY, TOKEN = "nothing", "key", "token"
+
+# the acts a mail may ask for, each one row of TABLE
+ORDER = "order"    # an order for the decision the mail answers
+AHEAD = "ahead"    # orders sent ahead, standing orders, reports, undo, language, leave, resign
+READ = "read"      # commands that only read: help, status, games, standing
+LOBBY = "lobby"    # a lobby act that mails someone else or changes a seat: new, rematch, withdraw,
+                   # leave, join, accept, decline
+ASK = "ask"        # anything else: answered to the sender's address, at most once a day
+
+# the act each mail command is (a new command is one line here)
+COMMAND_ACTS = {"help": READ, "status": READ, "games": READ, "standing": READ, "undo": AHEAD, "language": AHEAD}
+
+# what each act needs (the README's security section shows this table)
+TABLE: dict[str, str] = {
+    ORDER: "the key of that mail (its decision still open), or the token",
+    AHEAD: "the key of his latest mail, or the token",
+    READ: "a key of a mail pbem sent him, or the token; answered to that address only",
+    LOBBY: "a key of a mail pbem sent that address, or the token",
+    ASK: "nothing: an answer to that address, at most once a day, naming no game",
+}
+
+
+@dataclass(frozen=True)
+class Proof:
+    """What proves a mail's sender: `kind` NOTHING, KEY (of `seat`'s mail of turn `seat.turn`) or
+    TOKEN (of `seat`). `latest`: the key is of the latest mail pbem sent that seat (a token always
+    is). `lobby`: the entries of the lobby whose mail to him this mail answers with its key;
+    `address`: whether any key or token shows that the sender's address received pbem's mail."""
+
+    sender: str
+    kind: str = NOTHING
+    seat: Proven | None = None
+    latest: bool = False
+    lobby: frozenset[str] = field(default_factory=frozenset)
+    address: bool = False
+    key: Proven | None = None  # the seat whose reply key the mail carries, and the turn of its mail
+
+
+def allows(proof: Proof, act: str, turn: Any = None) -> bool:
+    """Whether `proof` allows `act` (one of TABLE's rows); for ORDER, `turn` is the decision the
+    orders are for (None: the key's own)."""
+    if act == ASK:
+        return True
+    if proof.kind == TOKEN:
+        return True
+    if act == LOBBY:
+        return proof.address
+    if proof.kind != KEY or proof.seat is None:
+        return False
+    if act == READ:
+        return True
+    if act == AHEAD:
+        return proof.latest
+    if act == ORDER:
+        return turn is None or turn == proof.seat.turn
+    return False
+
+
+def latest_turn(state: dict[str, Any], player: str) -> int:
+    """The turn of the latest mail pbem sent a seat (its latest report; the game's turn when none)."""
+    found = thread_of(state.get("last_mail", {}).get(player) or "")
+    return found[2] if found else int(state["engine"]["turn"])
+
+
+def prove(gd: GamesDir, mail: Incoming, config: Config) -> Proof:
+    """Decide once what proves a mail's sender: a token of one of his seats, else the reply key of a
+    mail pbem sent him (a seat's, or the lobby's), else nothing."""
+    from pbem.mail.addresses import seats_of
+    from pbem.mail.lobby import address_keys
+    from pbem.mail.secrets import tokens_in
+
+    sender = mail.sender
+    if not sender or mail.doubt:
+        return Proof(sender or "")
+    keys = keyring(config)
+    seat = proven_seat(gd, mail, keys, config) if keys is not None else None
+    keyed_entries, address_keyed = address_keys(gd, config, mail) if keys is not None else (frozenset(), False)
+    token_seat = _token_seat(gd, mail, seats_of(gd, sender), tokens_in(mail), seat)
+    if token_seat is not None:
+        return Proof(sender, TOKEN, token_seat, True, keyed_entries, True, seat)
+    if seat is not None:
+        latest = seat.turn >= latest_turn(seat.state, seat.player)
+        return Proof(sender, KEY, seat, latest, keyed_entries, True, seat)
+    return Proof(sender, NOTHING, None, False, keyed_entries, address_keyed)
+
+
+def _token_seat(gd: GamesDir, mail: Incoming, seats: list[Any], tokens: list[str],
+                keyed: Proven | None) -> Proven | None:
+    """The seat of the sender's whose token the mail gives (the keyed seat's first), if any."""
+    if not tokens:
+        return None
+    hashes = {token_hash(t) for t in tokens}
+    order = sorted(seats, key=lambda s: keyed is None or (s.game, s.player) != (keyed.game, keyed.player))
+    for at in order:
+        try:
+            state = keyed.state if keyed is not None and keyed.game == at.game else gd.load(at.game)
+        except PbemError:
+            continue
+        entry = next((p for p in state["players"] if p["name"] == at.player), None)
+        if entry is not None and any(hmac.compare_digest(entry["token_sha256"], h) for h in hashes):
+            return Proven(state, at.player, int(state["engine"]["turn"]))
+    return None
+
+
+# what a player reads when his reply's key does not allow what it asks (in English for the console;
+# pbem.game.REFUSALS lists them, so that he reads them in his language)
+NOT_LATEST = N_("your reply answers an older mail of pbem's (turn %(turn)s): orders sent ahead, standing orders, "
+                "'reports', 'undo' and 'language' need a reply to your latest mail (turn %(latest)s), or your token")
+NOT_KEYS_TURN = N_("your reply answers turn %(turn)s; a 'turn:' line cannot make it answer turn %(asked)s: reply "
+                   "to the mail of that turn, or give your token")
+
+
+def check_orders_allowed(proof: Proof, turnfile: dict[str, Any]) -> None:
+    """Refuse what a reply proven by its key alone may not do with that key: orders for another
+    decision than the one its mail asked for (whatever a `turn:` line or a turn file in it says), a
+    decision that has passed, and (without the key of his latest mail) orders sent ahead, standing
+    orders and a choice of reports. A turn file with a token is the token's to prove (the game checks it)."""
+    from pbem.errors import StaleTurn
+    from pbem.game import STALE_REPLY
+
+    seat = proof.key
+    if seat is None or "token" in turnfile:
+        return
+    turn = turnfile.get("turn")
+    if turn == "next" or "standing" in turnfile or "reports" in turnfile:
+        if not allows(proof, AHEAD):
+            raise StaleTurn(NOT_LATEST % {"turn": seat.turn, "latest": latest_turn(seat.state, seat.player)})
+        if turn == "next" or turn is None:
+            return
+    if isinstance(turn, int) and not isinstance(turn, bool) and not allows(proof, ORDER, turn):
+        raise StaleTurn(NOT_KEYS_TURN % {"turn": seat.turn, "asked": turn})
+    current = seat.state["engine"]["turn"]
+    if isinstance(turn, int) and turn < current and seat.state["status"] == "active":
+        raise StaleTurn(STALE_REPLY % {"turn": turn, "current": current})
+
+
+def check_command_allowed(proof: Proof, command: str) -> None:
+    """Refuse a command the mail's key does not allow (`undo` and `language` change more than the
+    decision its mail asked for: they need the key of his latest mail, or his token)."""
+    from pbem.errors import StaleTurn
+
+    act = COMMAND_ACTS.get(command.split(" ", 1)[0], AHEAD)  # a command not listed: the strictest row
+    if not allows(proof, act):
+        seat = proof.key
+        assert seat is not None
+        raise StaleTurn(NOT_LATEST % {"turn": seat.turn, "latest": latest_turn(seat.state, seat.player)})
