@@ -42,9 +42,7 @@ class Incoming:
     thread: list[str] = field(default_factory=list)  # the ids it answers, the closest first
 
 
-# a mail address as SMTP carries it: at most 254 characters (a longer one is no sender, and would
-# grow every file and commit message that names him)
-ADDRESS = re.compile(r"^(?=.{3,254}\Z)[^@\s<>]+@[^@\s<>]+$")
+ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
 MAX_ID = 500  # characters of a Message-ID (mail clients write 40 to 120; one line of mail holds 998)
 ADDRESS_IN_TEXT = re.compile(r"[^\s@<>()\[\],;:\"']+@[\w-]+(?:\.[\w-]+)+")
 
