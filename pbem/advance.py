@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterable, Iterator
 from pbem.errors import PbemError, StoreError
 from pbem.game import NEXT, SENT_AHEAD_FAILED, copy_game, describe_turn, play_queue, player_names, ruleset_of, waiting_for
 from pbem.rules.base import Event, order_text
+from pbem.tablebots import is_bot
 from pbem.config import load_config
 from pbem.mail.boxes import SAFE_NAME, Postman, inbox_exists
 from pbem.gm import deadline_actions, parse_now
@@ -91,6 +92,8 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
     config = readers_config(gd, postman)
     paths = []
     for player in player_names(state):
+        if is_bot(state, player):
+            continue  # a bot reads its view when it decides, and gets no mail
         unseen = visible(state["events"][state["reported"][player]:], player)
         if not unseen and state["reports_sent"][player]:
             continue
@@ -178,6 +181,10 @@ def already_applied(state: dict[str, Any], entry: dict[str, Any]) -> bool:
     as far back as the turn the orders answer (or, sent ahead, the turn they were sent at): a run never
     reads the whole history."""
     received, orders = entry.get("received"), entry.get("orders")
+    if "away" in entry:  # an absence: applied if the game has it (applying it again would tell the others twice)
+        return state.get("away", {}).get(entry["player"]) == entry["away"]
+    if entry.get("back"):  # back: applied if no absence of his lasts beyond the moment he said so
+        return state.get("away", {}).get(entry["player"], "") <= entry.get("received", "")
     if "language" in entry:  # a choice of language: applied if the seat has it (applying it again is harmless)
         return any(p["name"] == entry["player"] and p.get("language") == entry["language"] for p in state["players"])
     if orders is None:  # standing orders alone: the state names the last queue file that set them
@@ -280,6 +287,10 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
                 what.append("standing orders")
             if entry.get("language") is not None:
                 what.append(f"language {entry['language']}")
+            if entry.get("away") is not None:
+                what.append(f"away until {entry['away']}")
+            if entry.get("back"):
+                what.append("back")
             outcome.applied.append(f"{r.player} {'; '.join(what)}")
         elif r.outcome in ("refused", "dropped"):
             message = r.message if r.outcome == "refused" else SENT_AHEAD_FAILED % {"why": r.message}
@@ -451,6 +462,13 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
                 run.mail = intake.lines
             except PbemError as exc:  # the games still advance on the turn files they have
                 run.mail = [f"mail could not be read: {exc}"]
+        if in_shard(None, shard):  # the lobby is the first shard's
+            from pbem.tablebots import fill_open_games
+
+            try:
+                run.mail += fill_open_games(gd, config, postman, parse_now())
+            except PbemError as exc:
+                run.errors.append(f"the open games could not be filled with bots: {exc}")
         try:
             run.outcomes = advance_all(gd, postman, progress, jobs, shard)
             if postman is not None and not any(o.dequeue for o in run.outcomes) and postman.waiting():

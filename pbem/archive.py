@@ -234,7 +234,7 @@ def board_when(turn: int, lang: str = DEFAULT_LANGUAGE) -> str:
 
 
 #: how an order came, as a turn's page says it
-MARKS = {"standing": N_("by standing order"), "premove": N_("sent ahead")}
+MARKS = {"standing": N_("by standing order"), "premove": N_("sent ahead"), "bot": N_("by the bot")}
 
 
 def _mark(entry: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str | None:
@@ -409,6 +409,9 @@ def write_archive(gd: GamesDir, games: list[str] | None, out: Path, commit_url: 
             except PbemError:
                 continue
     (target / "index.html").write_text(render("index.html.j2", lang, games=listed), "utf-8")
+    from pbem.standings import standings
+
+    (target / "standings.html").write_text(render("standings.html.j2", lang, tables=standings(gd)), "utf-8")
     (target / "style.css").write_text(render("style.css.j2", lang), "utf-8")
     return done, problems
 

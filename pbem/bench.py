@@ -768,7 +768,8 @@ def commands(repeat: int = 5) -> None:
 @click.command()
 @click.option("--games", default=20, show_default=True, help="Games in the pipeline benchmark.")
 @click.option("--quick", is_flag=True, help="One repetition of each, for a smoke run.")
-@click.option("--only", type=click.Choice(["engines", "batch", "orders", "commands", "mail", "replies", "scale"]),
+@click.option("--only", type=click.Choice(["engines", "batch", "orders", "commands", "mail", "replies", "scale",
+                                          "bots"]),
               default=None, help="Only this part.")
 def main(games: int, quick: bool, only: str | None) -> None:
     repeat = 1 if quick else 3
@@ -787,6 +788,10 @@ def main(games: int, quick: bool, only: str | None) -> None:
         from pbem.bench_scale import scale
 
         scale(quick)
+    if only in (None, "bots"):  # each game's bot against random play and against itself (pbem.bench_bots)
+        from pbem.bench_bots import bots_section
+
+        bots_section(quick)
     if only not in (None, "engines", "mail"):
         return
     for label, ruleset, players, games_, options in ENGINES:

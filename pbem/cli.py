@@ -187,11 +187,50 @@ def deadline_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
-@main.command()
+class SeatedCommand(click.Command):
+    """A command that keeps its arguments as given, so that `--player` and `--bot` seat in the order
+    they were written (click gathers each option's values apart)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta["raw_args"] = list(args)
+        return super().parse_args(ctx, args)
+
+
+def seating(ctx: click.Context, players: list[tuple[str, str]], bots: list[str]) -> list[tuple[str, str]]:
+    """Players and bots (with the bots' empty address) in the order the command line gives them."""
+    from pbem.tablebots import BOT_ADDRESS
+
+    people, robots = list(players), list(bots)
+    seats: list[tuple[str, str]] = []
+    raw = ctx.meta.get("raw_args", [])
+    for i, arg in enumerate(raw):
+        if arg == "--":
+            break
+        kind = arg.partition("=")[0]
+        if kind in ("--player", "--bot") and (kind != arg or i + 1 < len(raw)):
+            if kind == "--player" and people:
+                seats.append(people.pop(0))
+            elif kind == "--bot" and robots:
+                seats.append((robots.pop(0), BOT_ADDRESS))
+    return seats + people + [(b, BOT_ADDRESS) for b in robots]
+
+
+def _bot_name(name: str) -> str:
+    from pbem.store import PLAYER_NAME
+
+    if not PLAYER_NAME.match(name):
+        raise SetupError(f"bot name {name!r} must be lower-case letters, digits, '-' or '_', starting with a "
+                         f"letter, at most 24 characters")
+    return name
+
+
+@main.command(cls=SeatedCommand)
 @click.argument("ruleset")
 @click.argument("game")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
               callback=_usage(games.parse_player), help="A player, in seating order; repeat for each.")
+@click.option("--bot", "bots", multiple=True, metavar="NAME", callback=_usage(_bot_name),
+              help="A seat the game's bot plays, in seating order among the players; repeatable.")
 @rules_options
 @click.option("--seed", default=None, help=f"The secret seed of the game's chance (default: a random one; "
                                             f"at least {games.STRONG_SEED} characters, unless --weak-seed).")
@@ -208,7 +247,7 @@ def deadline_options(f: Callable[..., Any]) -> Callable[..., Any]:
 def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], options: list[tuple[str, str]],
         seed: str | None, weak_seed: bool, deck: Path | None, deadline: str | None, grace: str | None,
         policy: str | None, languages: list[tuple[str, str | None]], zones: list[tuple[str, str | None]],
-        as_json: bool) -> None:
+        as_json: bool, bots: list[str]) -> None:
     """Start a new game of RULESET called GAME."""
     from pbem import gm
 
@@ -217,7 +256,8 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
 
     rules = get_ruleset(ruleset)
     opts = dict(options)
-    people = list(players)
+    seats = seating(click.get_current_context(), list(players), list(bots or []))
+    people = [(n, e) for n, e in seats if n not in (bots or ())]
     if deadline is None and (grace is not None or policy is not None):
         raise click.UsageError("set a deadline (such as --deadline 48h) before a grace period or a policy")
     games.check_seed(seed, weak_seed)
@@ -225,7 +265,8 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
     rule = gm.deadline_rule(deadline, grace, policy) if (deadline or grace or policy) else None
     config = load_config(gd.root)
     games.check_addresses(people, config)
-    state, tokens = games.new_game(gd, rules.name, game, people, opts, seed, fixed, rule)  # checks everything first
+    state, tokens = games.new_game(gd, rules.name, game, seats, opts, seed, fixed, rule,  # checks everything first
+                                   bots=list(bots or []))
     state = seat_settings(state, languages or [], zones or [])
     with gd.lock():
         if gd.exists(game) or gd.is_game_folder(game):
@@ -234,7 +275,7 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
         postman = Postman(config)
         batch.write_reports(gd, state, postman, tokens)
         gd.save(game, state)
-        names = ", ".join(n for n, _ in people)
+        names = ", ".join(n + (" (bot)" if n in (bots or ()) else "") for n, _ in seats)
         gd.commit(game, f"{game}: new {rules.name} game for {names}\n\n"
                         f"Options: {', '.join(f'{k}={v}' for k, v in state['options'].items()) or 'none'}.\n"
                         f"Seed commitment: sha256 {state['seed_sha256']}.\n")
@@ -243,13 +284,17 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
         click.echo(f"Warning: a welcome mail was not sent (pbem advance retries): {error}", err=True)
     if as_json:
         emit_json({"game": game, "ruleset": rules.name,
-                   "players": [{"name": n, "email": e, "token": tokens[n]} for n, e in people]})
+                   "players": [{"name": n, "email": e, "token": tokens[n]} if n in tokens else {"name": n, "bot": True}
+                               for n, e in seats]})
         return
     click.echo(f"New {rules.title} game {game!r} in {gd.root / game}")
     click.echo(f"Seed commitment: sha256 {state['seed_sha256']}")
     click.echo("Players and their secret tokens (shown only now; pbem keeps only a hash):")
-    for n, e in people:
-        click.echo(f"  {n:<12} {e:<32} {tokens[n]}")
+    for n, e in seats:
+        click.echo(f"  {n:<12} {e:<32} {tokens[n]}" if n in tokens else f"  {n:<12} (the bot plays this seat)")
+    if state["status"] == "finished":
+        click.echo("The bots played the game to its end.")
+        return
     click.echo(f"Waiting for {', '.join(games.waiting_for(state))} (turn {state['engine']['turn']}).")
 
 
@@ -259,9 +304,12 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
 @click.option("--seats", type=click.IntRange(1, 99), required=True, help="How many players the game takes.")
 @rules_options
 @deadline_options
+@click.option("--fill-with-bots-after", "fill_after", default=None, metavar="DURATION",
+              callback=_usage(_duration("time before bots fill the seats", ())),
+              help="Bots take the seats still free this long after now (e.g. 48h), and the game starts.")
 @games_dir_option
 def open_(gd: GamesDir, ruleset: str, game: str, seats: int, options: list[tuple[str, str]],
-          deadline: str | None, grace: str | None, policy: str | None) -> None:
+          deadline: str | None, grace: str | None, policy: str | None, fill_after: str | None) -> None:
     """Open a game of RULESET called GAME that players join by mail ('join GAME'); it starts when its
     seats are full, or with `pbem start`."""
     from pbem import gm, lobby
@@ -273,10 +321,15 @@ def open_(gd: GamesDir, ruleset: str, game: str, seats: int, options: list[tuple
     with gd.lock():
         gd.ensure_repo()
         entry = lobby.open_game(gd, rules.name, game, seats, dict(options), rule, gm.parse_now())
+        if fill_after is not None:
+            from pbem.tablebots import set_fill
+
+            set_fill(entry, deadlines.parse_duration(fill_after, "time before bots fill the seats"), gm.parse_now())
         path = lobby.save(gd, entry)
         gd.commit_paths([path], f"{game}: open {rules.name} game, {seats} seats\n")
+    fill = f"; bots take the seats still free at {entry['bots_at']}" if fill_after is not None else ""
     click.echo(f"Opened {rules.title} game {game!r} with {seats} seats; players join by mailing "
-               f"'join {game}' to {load_config(gd.root).gm_address}.")
+               f"'join {game}' to {load_config(gd.root).gm_address}{fill}.")
 
 
 @main.command()
@@ -395,6 +448,7 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: t
 def status(gd: GamesDir, as_json: bool) -> None:
     """Every game: ruleset, turn, whose move, since when."""
     from pbem import gm
+    from pbem.absence import away_now
 
     rows = []
     for game in gd.games():
@@ -405,11 +459,12 @@ def status(gd: GamesDir, as_json: bool) -> None:
             rows.append({"game": game, "error": str(exc)})
             continue
         when = deadlines.due(state)
+        away = away_now(state, gm.parse_now())
         rows.append({"game": game, "ruleset": state["ruleset"], "turn": state["engine"]["turn"],
                      "status": state["status"], "waiting_for": games.waiting_for(state),
                      "since": state["waiting_since"], "queued": queued,
                      "deadline": deadlines.describe(state), "due": deadlines.stamp(when) if when else None,
-                     "needs_gm": gm.needs_gm(state, gm.parse_now())})
+                     "needs_gm": gm.needs_gm(state, gm.parse_now()), **({"away": away} if away else {})})
     from pbem import lobby
 
     waiting = lobby.entries(gd)
@@ -431,6 +486,11 @@ def status(gd: GamesDir, as_json: bool) -> None:
         click.echo(f"\nNot begun ({len(waiting)}):")
         for entry in waiting:
             click.echo(f"  {entry['game']:<16} {entry['ruleset']:<16} {lobby.describe(entry)}")
+    absent = [(r["game"], p, until) for r in rows for p, until in sorted(r.get("away", {}).items())]
+    if absent:
+        click.echo("\nAway (the clock of their decisions waits):")
+        for game, player, until in absent:
+            click.echo(f"  {game}: {player} until {until}")
     attention = [r for r in rows if r.get("error") or r.get("needs_gm")]
     if attention:
         click.echo("\nNeeds the GM:")
@@ -720,6 +780,31 @@ def rollback(gd: GamesDir, game: str, to_turn: int) -> None:
         return changed
     gm_change(gd, game, change, f"rolled back to turn {to_turn}")
     click.echo(f"{game}: back at turn {to_turn}; {len(holder['undone'])} order(s) undone and kept for the record.")
+
+
+@main.command()
+@click.argument("ruleset", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@games_dir_option
+def standings(gd: GamesDir, ruleset: str | None, as_json: bool) -> None:
+    """The results of the games finished here, per ruleset and player: games, wins, average place and
+    an OpenSkill rating. Players are shown by their seat names, never by their addresses."""
+    from pbem import standings as table
+
+    if ruleset is not None:
+        ruleset = get_ruleset(ruleset).name
+    tables = table.standings(gd, ruleset)
+    if as_json:
+        emit_json([{"ruleset": t.ruleset, "games": t.games,
+                    "players": [{"name": r.name, "bot": r.bot, "games": r.games, "wins": r.wins,
+                                 "place": round(r.place, 4), "rating": round(r.rating, 6)} for r in t.rows]}
+                   for t in tables])
+        return
+    if not tables:
+        what = f"{get_ruleset(ruleset).title} games" if ruleset else "games"
+        click.echo(f"No finished {what} in {gd.root}.")
+        return
+    click.echo(table.standings_text(tables), nl=False)
 
 
 @main.command(name="rulesets")

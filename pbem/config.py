@@ -43,6 +43,12 @@ lobby:
   invitations: 3             # challenges one address may make a day (withdrawn ones count)
   strangers_per_day: 30      # mails a day to addresses that never wrote to pbem, all senders together
   lapse: 7d                  # an invitation unanswered this long lapses
+  bots: true                 # who may start a game against bots (`new medici with bot, bot`):
+                             # true: whoever may challenge | false | players | anyone | a list
+
+# A player's `away until 3 Dec` holds the clock of his decisions until he is back, for at most:
+absence:
+  max: 14d
 
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:
@@ -92,6 +98,10 @@ class Config:
     lobby_invitations: int = 3  # unanswered challenges one address may have at once
     lobby_strangers_per_day: int = 30  # mails a day to addresses that never wrote to pbem, all senders together
     lobby_lapse_hours: float = 7 * 24  # an invitation unanswered this long lapses
+    # who may start a game against bots by mail: True (whoever lobby_create lets challenge), False, or
+    # a rule as lobby_create's
+    lobby_bots: bool | str | list[str] = True
+    absence_max_days: int = 14  # the longest absence a player may set (`away until ...`)
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -149,11 +159,19 @@ def load_config(root: Path) -> Config:
         value_of = getattr(config, f"lobby_{key}")
         if not isinstance(value_of, int) or isinstance(value_of, bool) or value_of < 0:
             raise PbemError(f"{path}: lobby.{key} must be a whole number, 0 or more, not {value_of!r}")
+    config.lobby_bots = lobby.get("bots", config.lobby_bots)
     if "lapse" in lobby:
         from pbem.deadlines import parse_duration
 
         try:
             config.lobby_lapse_hours = parse_duration(lobby["lapse"], "lobby.lapse")
+        except PbemError as exc:
+            raise PbemError(f"{path}: {exc}") from None
+    if "absence" in value and "max" in value["absence"]:
+        from pbem.deadlines import parse_duration
+
+        try:
+            config.absence_max_days = max(1, int(parse_duration(value["absence"]["max"], "absence.max") // 24))
         except PbemError as exc:
             raise PbemError(f"{path}: {exc}") from None
     config.inbox = value.get("inbox", config.inbox)

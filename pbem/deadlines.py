@@ -53,7 +53,15 @@ def due(state: dict[str, Any]) -> datetime | None:
     rule = state.get("deadline")
     if not rule or state["status"] != "active":
         return None
-    return moment(state["waiting_since"]) + timedelta(hours=rule["hours"])
+    start = moment(state["waiting_since"])
+    if state.get("away"):  # the clock of an absent player's decision starts when he is back
+        from pbem.absence import held_until
+        from pbem.game import waiting_for
+
+        held = held_until(state, waiting_for(state))
+        if held is not None and held > start:
+            start = held
+    return start + timedelta(hours=rule["hours"])
 
 
 def remind_at(state: dict[str, Any]) -> datetime | None:

@@ -12,13 +12,15 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
 from pbem.i18n import N_
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
+from pbem import absence
+from pbem.tablebots import bot_order, bot_seats, is_bot, seat_entry
 from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
 from pbem.turnfile import FRAMES as TURN_FILE_FRAMES
 from pbem.turnfile import NEXT, TurnFile, check_orders, parse_turnfile
@@ -104,8 +106,11 @@ def check_addresses(players: list[tuple[str, str]], config: Any) -> None:
 
 def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str, str]],
              options: dict[str, str], seed: str | None = None, deck: Any = None,
-             deadline: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, str]]:
-    """Set up a game and store it; returns the state and each player's token (shown once, never stored)."""
+             deadline: dict[str, Any] | None = None,
+             bots: Collection[str] = ()) -> tuple[dict[str, Any], dict[str, str]]:
+    """Set up a game and store it; returns the state and each player's token (shown once, never stored).
+    `bots`: the seats the game's bot plays (their addresses are ignored; they have no token); they make
+    their first decisions at once."""
     ruleset = get_ruleset(ruleset_name)
     if not GAME_ID.match(game):
         raise SetupError(f"{game!r} is not a game id (lower-case letters, digits, '-' and '_', at most 40, "
@@ -126,7 +131,7 @@ def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str
         raise SetupError("the seed must not be empty")
     rng = Rng(seed)
     engine, events = ruleset.setup(names, options, rng, fixed)
-    tokens = {n: secrets.token_urlsafe(12) for n in names}
+    tokens = {n: secrets.token_urlsafe(12) for n in names if n not in bots}
     stamp = now()
     state: dict[str, Any] = {
         "format": FORMAT,
@@ -136,7 +141,8 @@ def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str
         "status": "active",
         "created": stamp,
         "waiting_since": stamp,
-        "players": [{"name": n, "email": e, "token_sha256": token_hash(tokens[n])} for n, e in players],
+        "players": [seat_entry(n) if n in bots else {"name": n, "email": e, "token_sha256": token_hash(tokens[n])}
+                    for n, e in players],
         "seed": seed,
         "seed_sha256": commitment(seed),
         "deck": fixed,
@@ -149,6 +155,8 @@ def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str
     }
     if deadline:
         state["deadline"] = deadline
+    if bots:  # the bots decide until a player must
+        state, _, _ = play_queue(state, [])
     _finish_if_over(state)
     return state, tokens
 
@@ -439,6 +447,10 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
                 state = set_reports(state, player, entry["reports"])
             if entry.get("language") is not None:  # a player's `language de` by mail
                 state = set_seat(state, player, "language", entry["language"])
+            if entry.get("away") is not None:  # `away until 3 Dec` by mail
+                state = absence.away(state, player, entry["away"])
+            if entry.get("back"):
+                state = absence.back(state, player, entry.get("received") or now())
         except PbemError as exc:
             results.append(QueueResult(key, player, turn, orders or [], "refused", str(exc)))
             continue
@@ -451,6 +463,12 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
             break
         moved = False
         for player in waiting_for(state):
+            if is_bot(state, player):  # a bot decides at once, from its seat's view
+                order = bot_order(ruleset, state["engine"], player)
+                state, _ = apply_orders(state, player, state["engine"]["turn"], [order], by="bot")
+                auto.append(f"{player} {order_text(order)} (bot)")
+                moved = True
+                break
             if player in premoves:
                 key, entry = premoves.pop(player)
                 try:
@@ -513,6 +531,9 @@ def show(state: dict[str, Any], player: str | None = None) -> dict[str, Any]:
         "seed_sha256": state["seed_sha256"],
         "view": ruleset.view(state["engine"], player),
     }
+    robots = bot_seats(state)
+    if robots:  # (a game without bots shows as it always did)
+        out["bots"] = robots
     if player is not None:
         out["legal_orders"] = ruleset.legal_orders(state["engine"], player) if state["status"] == "active" else []
         out["standing"] = [ruleset.standing_shown(e) for e in state.get("standing", {}).get(player, [])]
@@ -575,7 +596,7 @@ ROLLED_BACK = N_("The GM rolled the game back to turn %(turn)s. Undone: %(undone
 SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order plays for him: %(order)s.")
 SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot plays for him: %(order)s.")
 NOTICES = (STANDING_DROPPED, STANDING_REFUSED, DEADLINE_REMOVED, DEADLINE_SET, SEAT_TAKEN, PAUSED, RESUMED,
-           ROLLED_BACK, SUBSTITUTE_DEFAULT, SUBSTITUTE_BOT)
+           ROLLED_BACK, SUBSTITUTE_DEFAULT, SUBSTITUTE_BOT, absence.AWAY_NOTICE)
 # Refusals a player meets most, in English (the GM's console and the commits read them so); the player
 # reads them in his language (`pbem.report.refusal_text` finds the values back by the format). Those
 # worded in pbem.game and pbem.mail.orders are listed by their English.

@@ -63,6 +63,7 @@ def replace(state: dict[str, Any], old: str, spec: str) -> tuple[dict[str, Any],
     before = entry.get("person", entry["name"])
     token = secrets.token_urlsafe(12)
     entry.update(email=email, token_sha256=token_hash(token))
+    entry.pop("bot", None)  # a person takes over a bot's seat
     for key in ("language", "timezone"):  # the newcomer reads the host's until he or the GM says otherwise
         entry.pop(key, None)
     if person != entry["name"]:

@@ -214,8 +214,9 @@ def check_name(name: str) -> str:
 # -- making them ---------------------------------------------------------------------------------------
 
 def new_entry(gd: GamesDir, kind: str, ruleset: str, game: str, options: dict[str, str],
-              deadline: dict[str, Any] | None, by: str, at: datetime, seats: int) -> dict[str, Any]:
-    """An entry checked as `pbem new` checks a game (ruleset, options, the number of seats)."""
+              deadline: dict[str, Any] | None, by: str, at: datetime, seats: int, bots: int = 0) -> dict[str, Any]:
+    """An entry checked as `pbem new` checks a game (ruleset, options, the number of seats: `seats` for
+    players and `bots` for the game's bot)."""
     from pbem.rules.base import get_ruleset
 
     rules = get_ruleset(ruleset)
@@ -225,10 +226,10 @@ def new_entry(gd: GamesDir, kind: str, ruleset: str, game: str, options: dict[st
     gd.game_dir(game)  # refuses a name pbem uses for its own folders
     if taken(gd, game):
         raise SetupError(f"game {game!r} already exists in {gd.root}")
-    if not rules.min_players <= seats <= rules.max_players:
+    if not rules.min_players <= seats + bots <= rules.max_players:
         count = (f"{rules.min_players}" if rules.min_players == rules.max_players
                  else f"{rules.min_players} to {rules.max_players}")
-        raise SetupError(f"{rules.title} needs {count} players, not {seats}")
+        raise SetupError(f"{rules.title} needs {count} players, not {seats + bots}")
     import secrets
 
     return {"format": FORMAT, "game": game, "nonce": secrets.token_hex(4), "ruleset": rules.name, "kind": kind,
@@ -244,9 +245,9 @@ def open_game(gd: GamesDir, ruleset: str, game: str, seats: int, options: dict[s
 
 def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, challenger: Seat,
               invitees: list[str], options: dict[str, str], deadline: dict[str, Any] | None,
-              language: str | None, at: datetime) -> dict[str, Any]:
-    """A player's challenge: he holds the first seat, each invitee's answer is awaited. Refused when
-    the host's limits forbid it (see `check_invitations`)."""
+              language: str | None, at: datetime, bots: int = 0) -> dict[str, Any]:
+    """A player's challenge: he holds the first seat, each invitee's answer is awaited (and `bots`
+    seats are the game's bot's). Refused when the host's limits forbid it (see `check_invitations`)."""
     invitees = list(dict.fromkeys(check_address(a) for a in invitees))
     if challenger.email in invitees:
         invitees.remove(challenger.email)
@@ -254,7 +255,7 @@ def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, chal
         raise LobbyError(N_("name at least one other player's address to challenge"))
     check_invitations(gd, config, challenger.email, invitees)
     game = game or free_id(gd, ruleset)
-    entry = new_entry(gd, CHALLENGE, ruleset, game, options, deadline, challenger.email, at, len(invitees) + 1)
+    entry = new_entry(gd, CHALLENGE, ruleset, game, options, deadline, challenger.email, at, len(invitees) + 1, bots)
     entry["language"] = language
     entry["lapses"] = stamp(at + timedelta(hours=config.lobby_lapse_hours))
     entry["seated"] = [seat_entry(challenger, at)]
@@ -262,6 +263,10 @@ def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, chal
     for address in invitees:
         names.append(seat_name(address, names))
         entry["invited"].append({"email": address, "name": names[-1], "answer": PENDING})
+    if bots:
+        from pbem.tablebots import bot_names
+
+        entry["bots"] = bot_names(bots, names)
     return entry
 
 
@@ -334,7 +339,7 @@ def rematch_invitees(state: dict[str, Any], address: str) -> tuple[Seat, list[Se
     """The sender's seat and the other players of a finished game, for its rematch."""
     if state["status"] != "finished":
         raise LobbyError(N_("game %(game)r is not over yet; 'rematch' is for a game that has ended"), game=state["game"])
-    seats = [Seat(p["name"], str(p["email"]).lower(), p.get("language")) for p in state["players"]]
+    seats = [Seat(p["name"], str(p["email"]).lower(), p.get("language")) for p in state["players"] if not p.get("bot")]
     me = next((s for s in seats if s.email == address), None)
     if me is None:
         raise LobbyError(N_("you hold no seat in game %(game)r"), game=state["game"])
@@ -406,7 +411,7 @@ def can_go_on(entry: dict[str, Any]) -> bool:
     """Whether enough players are left (seated or still to answer) for the game."""
     from pbem.rules.base import get_ruleset
 
-    return entry["seats"] >= get_ruleset(entry["ruleset"]).min_players
+    return entry["seats"] + len(entry.get("bots", [])) >= get_ruleset(entry["ruleset"]).min_players
 
 
 def ready(entry: dict[str, Any]) -> bool:
@@ -435,13 +440,17 @@ def start(gd: GamesDir, config: Config, entry: dict[str, Any], postman: Any = No
 
     rules = get_ruleset(entry["ruleset"])
     seated = entry["seated"]
-    if len(seated) < rules.min_players:
+    bots = entry.get("bots", [])
+    if len(seated) + len(bots) < rules.min_players:
         raise LobbyError(N_("game %(game)r has %(count)s of the %(least)s players %(title)s needs at least"),
                          game=entry["game"], count=len(seated), least=rules.min_players, title=rules.title)
     if not at_least and not ready(entry):
         raise LobbyError(N_("game %(game)r is not full yet"), game=entry["game"])
-    people = [(s["name"], s["email"]) for s in seated]
-    state, tokens = new_game(gd, rules.name, entry["game"], people, entry["options"], None, None, entry["deadline"])
+    from pbem.tablebots import BOT_ADDRESS
+
+    people = [(s["name"], s["email"]) for s in seated] + [(b, BOT_ADDRESS) for b in bots]
+    state, tokens = new_game(gd, rules.name, entry["game"], people, entry["options"], None, None, entry["deadline"],
+                             bots=bots)
     for s in seated:
         if s.get("language"):
             state = set_seat(state, s["name"], "language", s["language"])
@@ -461,6 +470,7 @@ def describe(entry: dict[str, Any]) -> str:
     from pbem.visible import visible
 
     if entry["kind"] == OPEN:
-        return f"open: {len(entry['seated'])} of {entry['seats']} seats taken"
+        fill = f"; bots take the free seats at {entry['bots_at']}" if entry.get("bots_at") else ""
+        return f"open: {len(entry['seated'])} of {entry['seats']} seats taken{fill}"
     waiting = ", ".join(i["email"] for i in pending(entry))
     return visible(f"challenge of {entry['by']}: waiting for {waiting or 'nobody'}; lapses {entry.get('lapses', '-')}")

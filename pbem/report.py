@@ -432,7 +432,9 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
                    zone=zone)
     if "result" not in context:
         context.update(result=None, seed=None)
-    return templates.get_template(f"{game}/report.txt.j2").render(context)
+    from pbem.tablebots import mark_report
+
+    return mark_report(templates.get_template(f"{game}/report.txt.j2").render(context), state, lang)
 
 
 def render_error(state: dict[str, Any], player: str, turn: int | str | None, orders: list[Order], message: str,

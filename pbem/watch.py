@@ -551,6 +551,8 @@ def pending_moments(root: Path) -> dict[str, datetime]:
     for entry in lobby.entries(gd):  # a challenge's invitations lapse on time too
         if entry.get("lapses"):
             found[entry["game"]] = moment(entry["lapses"])
+        if entry.get("bots_at"):  # and bots take an open game's free seats
+            found[entry["game"]] = moment(entry["bots_at"])
     return found
 
 

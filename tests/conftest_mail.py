@@ -374,3 +374,37 @@ def unkeyed(ref: object) -> str:
     from pbem.mail.ids import split_key
 
     return split_key(str(ref))[0]
+
+
+def to(msg: Any) -> str:
+    """The address a mail of pbem's went to."""
+    return msg["To"].addresses[0].addr_spec
+
+
+def mail_lines(output: str) -> list[str]:
+    """The run's lines about mail, without the game each names first (`m1: mail from ...`)."""
+    lines = [re.sub(r"^[a-z0-9][a-z0-9_-]*: (?=mail )", "", line) for line in output.splitlines()]
+    return [line for line in lines if line.startswith("mail ")]
+
+
+def send(g: "MailGames", sender: str, body: str, proven: bool = True, **kw: Any) -> tuple[list[str], list[Any]]:
+    """A mail to the GM address; the run's mail lines and the mails it wrote. `proven`: as a player
+    writes a lobby command, in a reply to the latest mail pbem sent him (which proves his address);
+    a `join` from an address pbem never wrote to is confirmed by a reply to pbem's answer, as the
+    answer asks. Without, a fresh mail (which proves nothing: anyone can forge its From:)."""
+    if proven and "in_reply_to" not in kw:
+        latest = [m for m in g.outbox.all() if to(m) == sender]
+        if latest:
+            kw.update(in_reply_to=str(latest[-1]["Message-ID"]), subject=f"Re: {latest[-1]['Subject']}")
+    g.inbox.deliver(player_mail(sender, body, **kw))
+    r = g.advance()
+    lines, sent = mail_lines(r.output), g.outbox.new()
+    if proven and len(lines) == 1 and len(sent) == 1 and ("asked to confirm" in lines[0]
+                                                          or "counts only in a reply to a mail pbem" in lines[0]):
+        return send(g, sender, body, in_reply_to=str(sent[0]["Message-ID"]), subject=f"Re: {sent[0]['Subject']}")
+    return lines, sent
+
+
+def answer(g: "MailGames", msg: Any, sender: str, body: str) -> tuple[list[str], list[Any]]:
+    """`sender`'s reply to a mail of pbem's, threaded under it."""
+    return send(g, sender, body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]))

@@ -253,7 +253,7 @@ def test_an_active_game_shows_only_what_every_player_may_see(game: str, tmp_path
         done, _ = archive.write_archive(gd, [game], out)
         assert [a.finished for a in done] == [False]
         written = files(out)
-        assert len(written) == 2 + 1 + 2 * (len(state["log"]) + 1)  # index, style, game page, turn pages + pictures
+        assert len(written) == 3 + 1 + 2 * (len(state["log"]) + 1)  # index, style, standings, game page, turn pages + pictures
         secrets = secrets_of(game, state, tokens)
         private = [line for e, line in zip(state["events"], event_lines(state["ruleset"], state["events"]))
                    if isinstance(e.get("to"), list)]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, parse, player_mail
+from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, answer, mail_lines, parse, player_mail, send, to
 from helpers import assert_error
 from pbem import bots, lobby
 from pbem.mail.ids import split_key
@@ -35,39 +35,6 @@ def plain(msg: Any) -> str:
 def flat(msg: Any) -> str:
     """A mail's text with its lines joined, to look for a sentence wherever the lines break."""
     return " ".join(plain(msg).split())
-
-
-def to(msg: Any) -> str:
-    return msg["To"].addresses[0].addr_spec
-
-
-def mail_lines(output: str) -> list[str]:
-    """The run's lines about mail, without the game each names first (`m1: mail from ...`)."""
-    lines = [re.sub(r"^[a-z0-9][a-z0-9_-]*: (?=mail )", "", line) for line in output.splitlines()]
-    return [line for line in lines if line.startswith("mail ")]
-
-
-def send(g: MailGames, sender: str, body: str, proven: bool = True, **kw: Any) -> tuple[list[str], list[Any]]:
-    """A mail to the GM address; the run's mail lines and the mails it wrote. `proven`: as a player
-    writes a lobby command, in a reply to the latest mail pbem sent him (which proves his address);
-    a `join` from an address pbem never wrote to is confirmed by a reply to pbem's answer, as the
-    answer asks. Without, a fresh mail (which proves nothing: anyone can forge its From:)."""
-    if proven and "in_reply_to" not in kw:
-        latest = [m for m in g.outbox.all() if to(m) == sender]
-        if latest:
-            kw.update(in_reply_to=str(latest[-1]["Message-ID"]), subject=f"Re: {latest[-1]['Subject']}")
-    g.inbox.deliver(player_mail(sender, body, **kw))
-    r = g.advance()
-    lines, sent = mail_lines(r.output), g.outbox.new()
-    if proven and len(lines) == 1 and len(sent) == 1 and ("asked to confirm" in lines[0]
-                                                          or "counts only in a reply to a mail pbem" in lines[0]):
-        return send(g, sender, body, in_reply_to=str(sent[0]["Message-ID"]), subject=f"Re: {sent[0]['Subject']}")
-    return lines, sent
-
-
-def answer(g: MailGames, msg: Any, sender: str, body: str) -> tuple[list[str], list[Any]]:
-    """`sender`'s reply to a mail of pbem's, threaded under it."""
-    return send(g, sender, body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]))
 
 
 def opened(g: MailGames, ruleset: str = "medici", seats: int = 3, *extra: str) -> None:
@@ -560,6 +527,11 @@ def test_a_watch_over_imap_idle_seats_players_and_starts_the_game_within_seconds
             g.inbox.deliver(player_mail(sender, "join g1"))
             try:
                 seconds = wait_until(lambda s=sender: any(to(m) == s for m in g.outbox.all()), LATENCY, "an answer")
+                asked = next(m for m in g.outbox.all() if to(m) == sender)  # a join nothing proves: confirm it
+                g.inbox.deliver(player_mail(sender, "join g1", subject=f"Re: {asked['Subject']}",
+                                            in_reply_to=str(asked["Message-ID"])))
+                seconds += wait_until(lambda s=sender: sum(to(m) == s for m in g.outbox.all()) >= 2, LATENCY,
+                                      "the seat's answer")
             except BaseException:
                 print(w.log())
                 raise

@@ -12,13 +12,15 @@ from pbem.i18n import DEFAULT_LANGUAGE, LANGUAGES, localize, translator
 from pbem.rules.base import order_text
 from pbem.store import GamesDir
 
-COMMANDS = ("help", "status", "games", "standing", "undo")
+COMMANDS = ("help", "status", "games", "standing", "undo", "standings")
 ALIASES = {"?": "help"}
 # each command in the words of the languages pbem writes (the help in that language shows them); no
 # command word may be an order word of a game (tests/test_i18n.py checks)
 COMMAND_WORDS = {
-    "de": {"hilfe": "help", "spiele": "games", "dauerbefehle": "standing", "zurück": "undo", "zurueck": "undo"},
-    "nl": {"hulp": "help", "spellen": "games", "vast": "standing", "terug": "undo"},
+    "de": {"hilfe": "help", "spiele": "games", "dauerbefehle": "standing", "zurück": "undo", "zurueck": "undo",
+           "tabelle": "standings", "rangliste": "standings"},
+    "nl": {"hulp": "help", "spellen": "games", "vast": "standing", "terug": "undo", "stand": "standings",
+           "ranglijst": "standings"},
 }
 LANGUAGE_WORDS = ("language", "sprache", "taal")  # `language de`, `sprache de`, `taal nl`
 LANGUAGE_COMMAND = re.compile(rf"^(?:{'|'.join(LANGUAGE_WORDS)})\s*:?\s*(\S+)$", re.IGNORECASE)
@@ -38,6 +40,13 @@ def command_in(lines: list[str]) -> str | None:
     case, ended as a sentence), or `language XX` (returned as `language XX`, XX as he wrote it)."""
     if len(lines) != 1:
         return None
+    from pbem.absence import asked as away_asked, is_back
+
+    day = away_asked(lines[0])
+    if day is not None:
+        return f"away {day}"
+    if is_back(lines[0]):
+        return "back"
     asked = language_asked(lines[0])
     if asked is not None:
         return f"language {asked}"

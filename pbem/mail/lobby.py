@@ -34,6 +34,7 @@ from pbem.mail.proof import LOBBY, Proof, allows
 from pbem.mail.seats import Proven
 from pbem.store import GAME_ID, GamesDir, write_atomic
 from pbem.visible import visible
+from pbem.tablebots import BOT_WORDS, bot_seats
 
 # the words of each command, with the language they are in (None: several)
 # (English words are every language's: they choose none)
@@ -75,6 +76,7 @@ class Command:
     language: str | None = None
     language_option: str | None = None  # `language de` among a challenge's options: every seat's
     words: str | None = None
+    bots: int = 0  # `with bot, bot`: seats the game's bot plays
 
 
 class CommandError(lobby.LobbyError):
@@ -183,8 +185,14 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
         raise CommandError(N_("%(name)r is not a game pbem plays; choose one of: %(games)s"), name=name,
                            games=", ".join(sorted(set(RULESET_NAMES.values()))))
     i = at + 1
-    while i < len(words) and (words[i] in (",",) or low[i] in AND or "@" in words[i]):
-        if "@" in words[i]:
+    while i < len(words) and (words[i] in (",",) or low[i] in AND or "@" in words[i]
+                              or low[i].rstrip(".!") in BOT_WORDS or _counted_bots(low, i)):
+        if _counted_bots(low, i):  # `with 2 bots`
+            command.bots += int(low[i])
+            i += 1
+        elif low[i].rstrip(".!") in BOT_WORDS:
+            command.bots += 1
+        elif "@" in words[i]:
             address = words[i].strip("<>()\"'.")
             try:
                 command.invitees.append(lobby.check_address(address))
@@ -192,7 +200,7 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
                 raise CommandError(N_("%(address)r is not an email address pbem can write to; nothing was sent"),
                                    address=visible(words[i][:80])) from None
         i += 1
-    if not command.invitees:
+    if not command.invitees and not command.bots:
         raise CommandError(NAME_THE_PLAYERS, said=said)
     rest = [w for w in words[i:] if w != ","]
     while rest:
@@ -213,6 +221,11 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
         else:
             command.options[key] = value.casefold()
     return command
+
+
+def _counted_bots(low: list[str], i: int) -> bool:
+    """Whether words i and i+1 are a number of bots (`2 bots`, `3 Bots`)."""
+    return low[i].isdigit() and 0 < int(low[i]) < 10 and i + 1 < len(low) and low[i + 1].rstrip(".!") in BOT_WORDS
 
 
 # -- keys ------------------------------------------------------------------------------------------------
@@ -453,7 +466,8 @@ def _entry_for(work: Lobby, command: Command, kinds: tuple[str, ...]) -> dict[st
 def _carry_out(work: Lobby, command: Command, lang: str) -> str:
     gd, at, sender = work.gd, work.at, work.sender
     line = f"mail from {sender}: "
-    if command.verb in ("new", "rematch") and not lobby.may_create(gd, work.config, sender):
+    bots_alone = command.verb == "new" and command.bots and not command.invitees  # lobby.bots decides
+    if command.verb in ("new", "rematch") and not bots_alone and not lobby.may_create(gd, work.config, sender):
         raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {work.config.lobby_create})")
     if command.verb not in ("join", *ANSWERS) and not work.address_proven:
         raise lobby.LobbyError(NEEDS_PROOF, said=command.words)
@@ -516,6 +530,10 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
 
 def _challenge(work: Lobby, command: Command, lang: str) -> str:
     gd, config, sender, at = work.gd, work.config, work.sender, work.at
+    if command.verb == "new" and command.bots and not command.invitees:  # a game against bots alone
+        from pbem.mail.tablebots import against_bots
+
+        return against_bots(work, command, lang)
     if not lobby.may_create(gd, config, sender):
         raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {config.lobby_create})")
     if command.verb == "rematch":
@@ -528,8 +546,17 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
         state = work.gd.load(ended)
         me, others = lobby.rematch_invitees(state, sender)
         seat = lobby.Seat(me.name, sender, me.language)
+        robots = bot_seats(state)
+        if robots and not others:  # the same bots again
+            from pbem.mail.tablebots import start_against_bots
+
+            return start_against_bots(work, state["ruleset"], lobby.free_id(gd, state["game"]), seat, robots,
+                                      dict(state["options"]), state.get("deadline"), None)
         entry = lobby.challenge(gd, config, state["ruleset"], lobby.free_id(gd, state["game"]), seat,
-                                [o.email for o in others], dict(state["options"]), state.get("deadline"), None, at)
+                                [o.email for o in others], dict(state["options"]), state.get("deadline"), None, at,
+                                bots=len(robots))
+        if robots:
+            entry["bots"] = robots
         by_address = {o.email: o for o in others}
         for invite in entry["invited"]:
             invite["name"] = by_address[invite["email"]].name
@@ -551,8 +578,12 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
         if config.gm_address.lower() in command.invitees:
             raise lobby.LobbyError(N_("%(address)s is this host's own address; it cannot play"),
                                    address=config.gm_address.lower())
+        if command.bots:
+            from pbem.mail.tablebots import check_bots
+
+            check_bots(work)
         entry = lobby.challenge(gd, config, command.ruleset, command.game, seat, command.invitees,
-                                command.options, rule, option_language, at)
+                                command.options, rule, option_language, at, bots=command.bots)
     today = at.date().isoformat()
     made, invited = lobby.today(gd, today, sender)
     if made.get(sender, 0) >= 2 * config.lobby_invitations:

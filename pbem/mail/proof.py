@@ -27,13 +27,14 @@ NOTHING, KEY, TOKEN = "nothing", "key", "token"
 # the acts a mail may ask for, each one row of TABLE
 ORDER = "order"    # an order for the decision the mail answers
 AHEAD = "ahead"    # orders sent ahead, standing orders, reports, undo, language, leave, resign
-READ = "read"      # commands that only read: help, status, games, standing
+READ = "read"      # commands that only read: help, status, games, standing, standings
 LOBBY = "lobby"    # a lobby act that mails someone else or changes a seat: new, rematch, withdraw,
                    # leave, join, accept, decline
 ASK = "ask"        # anything else: answered to the sender's address, at most once a day
 
 # the act each mail command is (a new command is one line here)
-COMMAND_ACTS = {"help": READ, "status": READ, "games": READ, "standing": READ, "undo": AHEAD, "language": AHEAD}
+COMMAND_ACTS = {"help": READ, "status": READ, "games": READ, "standing": READ, "standings": READ,
+                "undo": AHEAD, "language": AHEAD, "away": AHEAD, "back": AHEAD}
 
 # what each act needs (the README's security section shows this table)
 TABLE: dict[str, str] = {

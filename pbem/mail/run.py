@@ -37,6 +37,7 @@ from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
 from pbem.store.seen import SeenMail
+from pbem.tablebots import is_bot
 
 MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one thread in one run look like a loop
 MAX_ADDRESS = 254  # the longest address a mail may come from (longer: set aside, never written anywhere)
@@ -225,6 +226,8 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
     game, turn = state["game"], state["engine"]["turn"]
     sent = state.get("reminders", {}).get(str(turn), 0)  # a turn reminded again (after a pause) gets new mail
     for player in player_names(state):
+        if is_bot(state, player):
+            continue  # bots get no mail
         name, address = player_address(state, player)
         lang = language_of(state, player, config)
         _ = translator(lang).gettext
@@ -558,6 +561,13 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof,
     if command is None:
         if proven is None and len(lines) == 1 and _command_word(lines[0]) == "games":
             return answer_stranger_games(gd, postman, mail, proof)
+        if proven is None and len(lines) == 1 and _command_word(lines[0]) == "standings":
+            from pbem.mail.standings import answer_standings, word_language
+
+            seat = first_seat(gd, mail.sender)
+            lang = word_language(lines[0]) or seat_language(postman.config, seat)
+            told = answer_standings(gd, postman, mail, seat, [], lang)
+            return f"mail from {mail.sender}: answered 'standings'" + NOT_TOLD * (not told)
         return None
     if command.verb in ANSWERS and proven is not None and not proof.lobby:
         return None
@@ -604,6 +614,14 @@ def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, comma
     elif command == "standing":
         reply(postman, mail, "common/cmd-standing.txt.j2", seat=seat, hidden=hidden,
               **standing_context(state, player, lang))
+    elif command.startswith("away ") or command == "back":
+        from pbem.mail.absence import answer_absence
+
+        line += answer_absence(gd, postman, mail, seat, hidden, lang, command)
+    elif command == "standings":
+        from pbem.mail.standings import answer_standings
+
+        answer_standings(gd, postman, mail, seat, hidden, lang)
     elif command == "undo":
         withdrawn = withdraw(gd, state, player, lang)
         reply(postman, mail, "common/cmd-undo.txt.j2", seat=seat, hidden=hidden, game=proven.game,

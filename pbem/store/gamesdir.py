@@ -37,8 +37,10 @@ GAME_PARTS = (STATE_FILE, PUBLIC_FILE, "events.yaml", "log.yaml", "queue", "repo
 
 def queue_slot(entry: dict[str, Any]) -> tuple[Any, ...]:
     """What a queued entry answers: a newer entry of the same slot replaces it. A player's choice of
-    language (a mail command) is a slot of its own, so it never replaces his orders, nor they it."""
-    return entry["player"], entry.get("turn"), "language" in entry
+    language (a mail command) is a slot of its own, so it never replaces his orders, nor they it; so is
+    his absence (`away until ...`, `back`: the newer replaces the older)."""
+    kind = "language" if "language" in entry else "absence" if "away" in entry or "back" in entry else None
+    return entry["player"], entry.get("turn"), kind
 
 
 class GamesDir(GitRepo):
