@@ -26,7 +26,8 @@ from pbem.tablebots import is_bot
 from pbem.config import load_config
 from pbem.mail.boxes import SAFE_NAME, Postman, held_back, inbox_exists
 from pbem.gm import deadline_actions, parse_now
-from pbem.store import STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, queue_slot, write_atomic
+from pbem.store import (PUBLIC_FILE, STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, private_folder,
+                        queue_slot, write_atomic)
 
 
 @dataclass
@@ -247,11 +248,14 @@ def commit_leftovers(gd: GamesDir, game: str, state: dict[str, Any]) -> bool:
     """A state that a run saved but did not commit (it died, or git failed) is committed on its own,
     described as it happened, before this run changes anything."""
     gd.trim_history(game, state)
+    if gd.public_behind(game):
+        gd.write_public(game, state)
     last = gd.committed_state(game)
     if last is None:
         return gd.commit(game, f"{game}: changes an interrupted run left uncommitted\n")
     text, turn, events = last
-    if text == (gd.game_dir(game) / STATE_FILE).read_text("utf-8"):
+    if text in ((gd.game_dir(game) / name).read_text("utf-8") for name in (PUBLIC_FILE, STATE_FILE)
+                if (gd.game_dir(game) / name).is_file()):
         return False  # only reports and the like: this run's commit takes them
     message = commit_message(state, turn, state["events"][events:], Outcome(game))
     return gd.commit(game, message + "(committed by the next run: the run that made it did not commit)\n")
@@ -268,6 +272,10 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     queue = gd.queued(game) if state["status"] != "paused" else []  # a paused game keeps its queue
     if dirty and not dry_run:
         outcome.committed = commit_leftovers(gd, game, state)
+    # a run died between the state file and the public one: git saw no change, the public file is behind
+    behind = not dry_run and not dirty and gd.public_behind(game)
+    if behind:
+        gd.write_public(game, state)  # committed with this run's commit of the game
     before = copy_game(state)  # to tell whether the run changed the game (refuse() counts in place)
     known = len(state["events"])
     first_turn = state["engine"]["turn"]
@@ -326,9 +334,13 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
         return outcome
     changed = state != before
     if not changed and not done:
+        left = f"{game}: changes an interrupted run left uncommitted\n"
         if dirty:  # reports and the like that a run wrote before it died
-            outcome.committed = gd.commit(game, f"{game}: changes an interrupted run left uncommitted\n") \
-                or outcome.committed
+            outcome.committed = gd.commit(game, left) or outcome.committed
+        elif behind and defer_commit:
+            outcome.pending = (left, gd.tracked_paths(game, gd.written))
+        elif behind:
+            outcome.committed = gd.commit(game, left) or outcome.committed
         return outcome
     if changed:
         for player in outcome.reminded:
@@ -350,8 +362,8 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
             crash_point("dequeue")
         if keep:  # in a batch the record is copied now, for this game's commit; the queue file goes later
             dest = gd.game_dir(game) / keep / path.name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            (shutil.copyfile if grouped else shutil.move)(path, dest)
+            private_folder(dest.parent)
+            (shutil.copy if grouped else shutil.move)(path, dest)  # with its mode: a player's orders, 0600
             gd.written.add(f"{game}/{keep}/{path.name}")
         if grouped:
             outcome.dequeue.append(path)
@@ -361,7 +373,7 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     message = commit_message(state, first_turn, state["events"][known:], outcome) if changed \
         else f"{game}: changes an interrupted run left uncommitted\n"
     if defer_commit and not dirty:
-        outcome.pending = (message, sorted(gd.written)) if gd.written else None
+        outcome.pending = (message, gd.tracked_paths(game, gd.written)) if gd.written else None
         return outcome
     try:
         outcome.committed = gd.commit(game, message) or outcome.committed
@@ -414,7 +426,7 @@ class BatchPostman(Postman):
         errors: list[str] = []
         written = []
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            private_folder(folder)
         except OSError as exc:
             return 0, [f"{folder}: {exc}"]
         for path in waiting:  # the bytes `post` wrote are the mail as sent
@@ -429,7 +441,7 @@ class BatchPostman(Postman):
         sent = 0
         for path in written:
             try:
-                self.sent.mkdir(parents=True, exist_ok=True)
+                private_folder(self.sent)
                 path.replace(self.sent / path.name)
             except OSError as exc:
                 errors.append(f"{path.name}: {exc}")
@@ -487,18 +499,13 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
             run.outcomes = advance_all(gd, postman, progress, jobs, shard)
             if postman is not None and not any(o.dequeue for o in run.outcomes) and postman.waiting():
                 gd.sync()  # the mails posted (no queue was cleared, which syncs): durable before they leave
-            if intake and gd.root.joinpath("mail", "seen.txt").is_file():
-                crash_point("commit-seen")
-                try:
-                    gd.commit_paths(["mail/seen.txt"], f"mail: read {len(intake.new_ids)} new mail\n\n"
-                                    + "".join(f"- {line}\n" for line in intake.lines))
-                except StoreError as exc:  # seen.txt is on disk, which is what counts; the next run commits it
-                    run.errors.append(str(exc))
         except BaseException:
             if intake:
                 mailrun.close_inbox(intake)  # the mail stays in the inbox, to be read again
             raise
         if intake:
+            if intake.new_ids:
+                gd.sync()  # the mail read is known as read (mail/seen.log) for good before it leaves the inbox
             try:  # committed: now the mail may leave the inbox, but for the games that did not commit
                 mailrun.finish_intake(intake, {o.game for o in run.outcomes if o.error})
             except (PbemError, OSError) as exc:  # it stays, read before: the next run takes it out

@@ -27,7 +27,7 @@ from typing import Any, Callable
 import click
 
 from pbem import bots
-from pbem.store import CHECKSUM, GITIGNORE, STATE_FILE, GamesDir, checksum, dump_yaml, parse_yaml
+from pbem.store import CHECKSUM, GITIGNORE, PUBLIC_FILE, STATE_FILE, GamesDir, checksum, dump_yaml, parse_yaml
 
 DEPTH = 50  # the longest chain of top-tree deltas in the pack, as `git fast-import` and `git gc` make them
 PEOPLE = [(f"p{i}", f"p{i}@example.org") for i in range(4)]
@@ -196,8 +196,9 @@ class Seed:
     name: str
     state_text: str
     body: dict[str, Any]
-    files: dict[str, bytes]  # path in the game folder: bytes, the state file aside
+    files: dict[str, bytes]  # path in the game folder: bytes, the state file and the public file aside
     tokens: dict[str, str]
+    public_text: str
 
 
 def make_seeds(scratch: Path, distinct: int, decision: int) -> list[Seed]:
@@ -222,8 +223,8 @@ def make_seeds(scratch: Path, distinct: int, decision: int) -> list[Seed]:
         body = parse_yaml(text, name)
         body.pop("checksum", None)
         files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-                 if p.is_file() and p.name != STATE_FILE and "queue" not in p.parts}
-        seeds.append(Seed(name, text, body, files, tokens))
+                 if p.is_file() and p.name not in (STATE_FILE, PUBLIC_FILE) and "queue" not in p.parts}
+        seeds.append(Seed(name, text, body, files, tokens, (folder / PUBLIC_FILE).read_text("utf-8")))
     return seeds
 
 
@@ -234,6 +235,14 @@ def state_text_for(seed: Seed, game: str) -> str:
     assert body.count(old) == 1
     body = body.replace(old, new)
     return f"{body}{CHECKSUM}{checksum(body)}\n"
+
+
+def public_text_for(seed: Seed, game: str, state_text: str) -> str:
+    """The seed's public file under another game id, naming that game's state file."""
+    body = seed.public_text.rstrip("\n").rpartition("\n")[0]
+    old, new = f"\ngame: {seed.name}\n", f"\ngame: {game}\n"
+    assert body.count(old) == 1
+    return f"{body.replace(old, new)}\nstate: {state_text.rstrip().rpartition(CHECKSUM)[2]}\n"
 
 
 def _nest(files: dict[str, bytes]) -> dict[str, Any]:
@@ -260,8 +269,9 @@ class Built:
 def build(root: Path, games: int, commits: int, seeds: list[Seed], start: int | None = None) -> Built:
     """A games dir at `root` with `games` games and `commits` commits of history (at least one a
     game: the one that made it) on top of the first, which adds .gitignore: round r commits the r-th
-    change of each game that has one more, the last of each game writes the files on disk. The pack
-    holds the objects; git makes the index from HEAD."""
+    change of each game that has one more, the last of each game writes the files on disk. The games
+    run: git holds each one's public file, the rest is on disk only. The pack holds the objects; git
+    makes the index from HEAD."""
     assert commits >= games, "each game needs the commit that made it"
     if start is None:  # the history begins as the games do: each game's commits span all of it
         from pbem.deadlines import moment
@@ -278,20 +288,22 @@ def build(root: Path, games: int, commits: int, seeds: list[Seed], start: int | 
 
     # the files on disk, and the blobs of each game's last commit
     final: dict[str, dict[str, Any]] = {}
-    seed_blobs = [{path: pack.add(b"blob", data) for path, data in seed.files.items()} for seed in seeds]
     tokens = {}
     texts = []
+    publics = []
     for i, game in enumerate(ids):
         seed = seeds[i % len(seeds)]
         text = state_text_for(seed, game)
         texts.append(text)
-        final[game] = _nest({STATE_FILE: pack.add(b"blob", text.encode("utf-8")), **seed_blobs[i % len(seeds)]})
+        publics.append(public_text_for(seed, game, text))
+        final[game] = {PUBLIC_FILE: pack.add(b"blob", publics[-1].encode("utf-8"))}
         tokens[game] = seed.tokens
 
     def write_game(i: int) -> None:
         game, seed, text = ids[i], seeds[i % len(seeds)], texts[i]
         folder = root / game
-        for path, content in ((STATE_FILE, text.encode("utf-8")), *seed.files.items()):
+        for path, content in ((STATE_FILE, text.encode("utf-8")), (PUBLIC_FILE, publics[i].encode("utf-8")),
+                              *seed.files.items()):
             target = folder / path
             try:
                 f = open(target, "wb")
@@ -342,11 +354,8 @@ def build(root: Path, games: int, commits: int, seeds: list[Seed], start: int | 
             if last:
                 tree = write_tree(pack, final[game])
             else:
-                tag = f'{{"game": "{game}", "version": {r}}}'
                 tree = write_tree(pack, {
-                    STATE_FILE: pack.add(b"blob", f"format: 2\ngame: {game}\nversion: {r}\n".encode()),
-                    "events.yaml": pack.add(b"blob", f"- {tag}\n".encode()),
-                    "log.yaml": pack.add(b"blob", f"- {tag}\n- {tag}\n".encode())})
+                    PUBLIC_FILE: pack.add(b"blob", f"game: {game}\nversion: {r}\n".encode())})
             at = prefix + i * entry
             if r == 0:  # a new game: its entry comes last (the ids sort as they are made)
                 new, cut = b"40000 %s\0%s" % (game.encode(), tree), 0

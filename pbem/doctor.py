@@ -472,6 +472,45 @@ def check_secret(root: Path, config: Config | None) -> Check:
     return ok("secret", f"{name} is mode {mode:04o}")
 
 
+def check_private(gd: GamesDir) -> Check:
+    """No running game's private file in git's index, and none of pbem's files with secrets or
+    players' mail open to other users (see pbem.store.public)."""
+    from pbem.store.public import MAIL_OWN, is_private
+
+    root = gd.root
+    r = gd._git("ls-files", "-z", check=False)
+    tracked = [p for p in r.stdout.split("\0") if p and is_private(p)] if r.returncode == 0 else []
+    over: dict[str, bool] = {}
+    for path in tracked:
+        game = path.split("/", 1)[0]
+        if game not in over:
+            try:
+                over[game] = gd.load(game)["status"] == "finished"
+            except PbemError:
+                over[game] = True  # a game that cannot be read: the games check says so
+        if not over[game]:
+            return fail("private", f"{path} is in git while {game} runs: whoever reads the repository learns "
+                                   f"its secrets; `git rm -r -q --cached {path} && git commit` takes it out "
+                                   f"(the history keeps it)")
+    places = [root / "mail", root / ".git" / "pbem-parsed", *(root / g for g in gd.games())]
+    for place in places:
+        if not place.exists():
+            continue
+        walk = [place] if place.name == "mail" else [place, *place.rglob("*")]
+        if place.name == "mail":
+            walk += [part for name in MAIL_OWN for part in [place / name, *(place / name).rglob("*")]
+                     if part.exists()]
+        for path in walk:
+            if path.is_symlink():
+                continue
+            mode = path.stat().st_mode & 0o777
+            if mode & 0o077:
+                name = shown(path, root)
+                return fail("private", f"{name} is mode {mode:04o}: other users can read what it holds; "
+                                       f"chmod -R go-rwx {shown(place, root)}")
+    return ok("private", "no running game's secrets in git; pbem's files are the GM's alone")
+
+
 def checks(gd: GamesDir, send: bool = False, wait: float = 30.0) -> Iterator[Check]:
     """Every check, in order, each as soon as it is done."""
     root = gd.root
@@ -514,3 +553,4 @@ def checks(gd: GamesDir, send: bool = False, wait: float = 30.0) -> Iterator[Che
     yield check_git(root)
     yield check_disk(root)
     yield check_secret(root, config)
+    yield check_private(gd)

@@ -183,7 +183,7 @@ def attach(state: dict[str, Any], folder: Path, recorded: dict[str, list[int]]) 
 def append_at(path: Path, start: int, data: bytes, durable: bool = True) -> int:
     """Write `data` at byte `start` of a file (cutting off what lay beyond: a dead run's leftovers),
     flushed to disk if `durable`; returns the new size."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         if os.fstat(fd).st_size != start:
             os.ftruncate(fd, start)

@@ -193,8 +193,7 @@ def test_lb13_j7_la2_j5_a_bad_address_refuses_the_whole_challenge(g: MailGames, 
     assert "is not an email address pbem can write to; nothing was sent" in lines[0]
     assert "\x1b" not in r.output and "\u202e" not in r.output
     assert "\x1b" not in g.git("log", "--format=%B") and "\u202e" not in g.git("log", "--format=%B")
-    assert g.git("rev-list", "--count", "HEAD") != commits  # the run's own commit of seen.txt only
-    assert "lobby/" not in g.git("show", "--stat", "--format=", "HEAD")
+    assert g.git("rev-list", "--count", "HEAD") == commits  # nothing committed (the mail read is not in git)
     lines, sent, _ = run(g, reply(report, "anna@players.test", "new medici with real@x.test, dan@x.test"))
     assert sorted(to(m) for m in sent) == ["anna@players.test", "dan@x.test", "real@x.test"]
 

@@ -891,7 +891,8 @@ def test_a_games_dir_inside_another_repository_is_a_repository_of_its_own(tmp_pa
     # the enclosing checkout got no commit
     outer_log = subprocess.run(["git", "log"], cwd=outer, capture_output=True, text=True)
     assert outer_log.returncode != 0  # no commits at all
-    assert (games / ".gitignore").read_text() == ".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n!mail/seen.txt\n"
+    assert (games / ".gitignore").read_text() == (".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n/*/state.yaml\n/*/events.yaml\n"
+                                                   "/*/log.yaml\n/*/reports/\n/*/rejected/\n!/lobby/*.yaml\n")
 
 
 def test_every_command_takes_games_dir(pbem: Any) -> None:

@@ -91,7 +91,7 @@ def outcome(root: Path, drop: type) -> dict[str, Any]:
     return {"files": files,  # states, reports, rejected orders (the queues must be empty)
             "outbox": {p.name: p.read_bytes() for p in sorted((root / "mail" / "outbox").glob("*.eml"))},
             "outgoing": sorted((root / "mail" / "outgoing").glob("*.eml")),
-            "seen": (root / "mail" / "seen.txt").read_text(),
+            "seen": (root / "mail" / "seen.log").read_text(),
             "inbox": d.waiting(), "read": mail_ids(d.read()), "set_aside": mail_ids(d.set_aside())}
 
 
@@ -128,12 +128,12 @@ def reference(templates: dict[str, Path], tmp_path_factory: pytest.TempPathFacto
 
 # named steps of a run, in the order a run reaches them (`:n`: the n-th time): reading the mail (the
 # second of three), m1's reports, history appended, state, m2's history, queue, git add, then m2's
-# refused order and commit, seen.txt,
+# refused order and commit, the public file between a game's state file and its commit,
 # filing the second mail, delivery; for an mbox inbox also the rewrite of the inbox
 STEPS = [
     ("maildir", "remember:2"), ("maildir", "reports"), ("maildir", "history"), ("maildir", "save"),
     ("maildir", "history:2"), ("maildir", "dequeue"),
-    ("maildir", "git-commit"), ("maildir", "dequeue:3"), ("maildir", "commit:2"), ("maildir", "commit-seen"),
+    ("maildir", "git-commit"), ("maildir", "dequeue:3"), ("maildir", "commit:2"), ("maildir", "public"),
     ("maildir", "file-mail:2"), ("maildir", "deliver"), ("mbox", "file-mail:2"), ("mbox", "unlink-mail"),
 ]
 

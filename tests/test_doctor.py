@@ -17,10 +17,12 @@ import yaml
 
 from conftest import Pbem
 from conftest_mail import GM, FilesOut, ImapDrop, MaildirDrop, MailGames, SmtpOut, address
+from helpers import git
 from mailservers import Dovecot, SmtpServer, certs, dovecot, free_port, imap_user, smtp  # noqa: F401
 
 OK_GIT = "ok   git: a repository of its own, git status runs, commits as pbem tests <tests@localhost>"
 OK_SECRET = "ok   secret: mail/reply-key.secret is mode 0600"
+OK_PRIVATE = "ok   private: no running game's secrets in git; pbem's files are the GM's alone"
 SKIP_PLUS = "skip plus: players reply to gm+TURN.KEY@pbem.test; `pbem doctor --send` checks that such mail arrives"
 
 
@@ -63,6 +65,7 @@ def test_a_good_setup_is_all_ok(served: MailGames, dovecot: Dovecot, imap_user: 
         "ok   gm: gm@pbem.test is no player's address (1 game)",
         OK_GIT,
         OK_SECRET,
+        OK_PRIVATE,
     ]
     assert (code, err) == (0, "")
     assert len(served.outbox.all()) == mails  # nothing was sent
@@ -81,6 +84,7 @@ def test_the_default_setup_on_disk(pbem: Pbem) -> None:
         "ok   gm: gm@pbem.test is no player's address (1 game)",
         OK_GIT,
         OK_SECRET,
+        OK_PRIVATE,
     ]
     assert code == 0
     g.inbox.deliver(b"From: x@y\n\nhi\n")
@@ -227,6 +231,28 @@ def test_a_secret_others_can_read(served: MailGames) -> None:
     assert ("FAIL secret: mail/reply-key.secret is mode 0644: whoever reads it can forge players' replies; "
             "chmod 600 mail/reply-key.secret") in lines
     assert code == 1
+
+
+def test_a_running_games_state_file_in_git(pbem: Pbem) -> None:
+    """A GM who added a running game's state file to git by hand is told: its seed is in the repository."""
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.new()
+    git(g.root, "add", "-f", "m1/state.yaml")
+    code, lines, err = doctor(g)
+    assert ("FAIL private: m1/state.yaml is in git while m1 runs: whoever reads the repository learns its "
+            "secrets; `git rm -r -q --cached m1/state.yaml && git commit` takes it out (the history keeps it)") in lines
+    assert (code, err) == (1, "Error: 1 check failed: private\n")
+
+
+def test_a_report_other_users_can_read(pbem: Pbem) -> None:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.new()
+    report = next((g.root / "m1" / "reports").rglob("*.txt"))
+    report.chmod(0o644)
+    code, lines, err = doctor(g)
+    assert (f"FAIL private: {report.relative_to(g.root)} is mode 0644: other users can read what it holds; "
+            f"chmod -R go-rwx m1") in lines
+    assert (code, err) == (1, "Error: 1 check failed: private\n")
 
 
 def test_a_full_disk(served: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -216,16 +216,18 @@ def skipped(pbem: Pbem, game: str, message: str, other: str) -> None:
 
 
 def test_a_deleted_state_file(two: tuple[Pbem, Any, Path]) -> None:
+    """A running game's state file is not in git (its seed is secret): the GM restores it from a backup."""
     pbem, _, _ = two
     root = pbem.games.resolve()
+    backup = (pbem.games / "m1" / "state.yaml").read_bytes()
     (pbem.games / "m1" / "state.yaml").unlink()
-    message = (f"m1: the state file {root}/m1/state.yaml is missing; "
-               f"`git -C {root} checkout -- m1/state.yaml` restores the last committed one")
+    message = (f"m1: the state file {root}/m1/state.yaml is missing; while a game runs git does not hold it "
+               f"(its seed and what is hidden stay out of git): restore it from a backup of the games dir")
     needs_the_gm(pbem, "m1", message)
     skipped(pbem, "m1", message, "m2")
     assert len(list((pbem.games / "m1" / "queue").iterdir())) == 1  # its orders wait
-    assert git(pbem.games, "status", "--porcelain") == " D m1/state.yaml\n"  # the deletion is not committed
-    git(pbem.games, "checkout", "--", "m1/state.yaml")
+    assert git(pbem.games, "status", "--porcelain") == ""  # git never had it
+    (pbem.games / "m1" / "state.yaml").write_bytes(backup)
     r = pbem("advance")
     assert r.exit_code == 0, r.output
     assert pbem.show("m1")["turn"] == 2
@@ -235,8 +237,8 @@ def test_a_deleted_game_folder(two: tuple[Pbem, Any, Path]) -> None:
     pbem, _, _ = two
     root = pbem.games.resolve()
     subprocess.run(["rm", "-rf", str(pbem.games / "m1")], check=True)
-    message = (f"m1: the game folder {root}/m1 is missing; "
-               f"`git -C {root} checkout -- m1` restores the last committed one")
+    message = (f"m1: the game folder {root}/m1 is missing; while a game runs git does not hold it (its seed and "
+               f"what is hidden stay out of git): restore it from a backup of the games dir")
     needs_the_gm(pbem, "m1", message)
     skipped(pbem, "m1", message, "m2")
 

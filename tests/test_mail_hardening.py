@@ -193,7 +193,7 @@ def test_a_token_reaches_no_message_git_console_or_reply(g: MailGames, monkeypat
     history = git(g.root, "log", "-p", "--all")
     for secret in (token, numeric):
         assert_nowhere(secret, *outputs, history, sent_text(g))
-    assert "mail: read 6 new mail" in history
+    assert not any(line in history for line in lines)  # what a run says of the mail it read reaches no commit
 
 
 def test_an_error_while_handling_a_mail_does_not_show_the_token(g: MailGames,

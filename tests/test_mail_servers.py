@@ -24,6 +24,7 @@ from pbem.mail import run as mailrun
 from pbem.errors import StoreError
 from pbem.mail.incoming import LOOP_HEADER
 from pbem.report import BEGIN, END
+from pbem.store.seen import digest
 from pbem.store import CommitBatch, GamesDir
 
 IMAP_PW = "PBEM_TEST_IMAP_PASSWORD"
@@ -686,7 +687,7 @@ def test_after_a_run_that_died_everything_is_committed(ondisk: MailGames, monkey
         ondisk.advance(ok=False)
     ondisk.advance()
     assert ondisk.inbox.waiting() == []
-    assert ondisk.git("status", "--porcelain", "--untracked-files=all", "--", "m1", "mail/seen.txt") == ""
+    assert ondisk.git("status", "--porcelain", "--untracked-files=all", "--", "m1") == ""
 
 
 def _crash_in_the_commit(g: MailGames, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int, Any]:
@@ -724,7 +725,7 @@ def test_after_a_run_that_died_in_the_commit_the_turn_is_committed(ondisk: MailG
     ondisk.advance()
     assert ondisk.inbox.waiting() == []
     assert ondisk.git("status", "--porcelain", "--", "m1") == ""
-    assert "turn 1" in ondisk.git("log", "-1", "--format=%s", "--", "m1/state.yaml")
+    assert "turn 1" in ondisk.git("log", "-1", "--format=%s", "--", "m1/public.yaml")
 
 
 def test_a_failed_commit_leaves_the_mail_in_the_inbox(ondisk: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -779,7 +780,7 @@ def test_a_run_that_dies_after_the_commit(ondisk: MailGames, monkeypatch: pytest
     with monkeypatch.context() as m, pytest.raises(Crash):
         m.setattr(mailrun, "finish_intake", dies)
         ondisk.advance(ok=False)
-    assert ondisk.git("status", "--porcelain", "--", "m1", "mail/seen.txt") == ""  # all committed
+    assert ondisk.git("status", "--porcelain", "--", "m1") == ""  # all committed
     assert len(ondisk.inbox.waiting()) == 1
     r = ondisk.advance()
     assert "read before; taken out of the inbox" in r.output
@@ -796,13 +797,13 @@ def test_a_second_delivery_changes_nothing(served: MailGames) -> None:
     served.advance()
     served.outbox.new()
     state, head = served.state(), served.git("rev-parse", "HEAD")
-    seen = (served.root / "mail" / "seen.txt").read_text()
-    assert parse(raw)["Message-ID"] in seen.split()
+    seen = (served.root / "mail" / "seen.log").read_text()
+    assert digest(str(parse(raw)["Message-ID"])) in seen.split()
     served.inbox.deliver(raw)  # the same mail again
     r = served.advance()
     assert f"mail {parse(raw)['Message-ID']}: read before; taken out of the inbox" in r.output
     assert served.state() == state and served.git("rev-parse", "HEAD") == head
-    assert (served.root / "mail" / "seen.txt").read_text() == seen
+    assert (served.root / "mail" / "seen.log").read_text() == seen
     assert served.outbox.new() == []
     assert served.inbox.waiting() == [] and served.inbox.set_aside() == []
 

@@ -20,6 +20,7 @@ from conftest_mail import (GM, FilesOut, MaildirDrop, MailGames, address, parse,
                            quote, unkeyed)
 from pbem import bots
 from pbem.mail.ids import KEYED_ID, split_key
+from pbem.store.seen import digest
 from pbem.rules.base import order_text
 from test_mail_hardening import new_game
 
@@ -516,7 +517,7 @@ def test_without_plus_addressing_the_key_is_in_the_message_id_alone(g: MailGames
 
 def test_pbems_own_mail_coming_back_leaves_no_key_in_seen_or_the_console(g: MailGames) -> None:
     """A report that comes back into the inbox (a copy to the GM, a loop) is set aside; the id it is
-    remembered by in mail/seen.txt (committed) and any line about it carry no key."""
+    remembered by (hashed, in mail/seen.log) and any line about it carry no key."""
     g.new()
     player, _ = g.mover()
     mine = latest(g, player)
@@ -527,7 +528,7 @@ def test_pbems_own_mail_coming_back_leaves_no_key_in_seen_or_the_console(g: Mail
     first = g.advance().output
     g.inbox.deliver(raw)  # read before: taken out of the inbox, with a line naming its id
     second = g.advance().output
-    seen = (g.root / "mail" / "seen.txt").read_text("utf-8")
-    assert unkeyed(mine["Message-ID"]) in seen
+    seen = (g.root / "mail" / "seen.log").read_text("utf-8")
+    assert digest(unkeyed(mine["Message-ID"])) in seen and digest(str(mine["Message-ID"])) not in seen
     assert key not in seen and key not in first and key not in second
     assert key not in subprocess.run(["git", "log", "-p"], cwd=g.root, capture_output=True, text=True).stdout

@@ -143,7 +143,12 @@ def test_the_bench_writes_a_history_git_takes_for_its_own(built: bench_scale.Bui
         "g00003: turn 15: orders of p3", "g00003: turn 10: orders of p2", "g00003: turn 5: orders of p1",
         "g00003: new medici game for p0, p1, p2, p3"]
     assert len(git(games, "log", "--format=%H", "--", "g00011/").split()) == 3
-    assert git(games, "show", "HEAD:g00005/state.yaml") == (games / "g00005" / "state.yaml").read_text()
+    # the games run: git holds each one's public file, naming the state file on disk, and no more
+    assert git(games, "show", "HEAD:g00005/public.yaml") == (games / "g00005" / "public.yaml").read_text()
+    gd = GamesDir(games)
+    gd.load("g00005")
+    assert not gd.public_behind("g00005")
+    assert git(games, "ls-tree", "--name-only", "HEAD", "g00005/") == "g00005/public.yaml\n"
 
 
 def test_the_bench_games_are_games_pbem_plays(built: bench_scale.Built, tmp_path: Path) -> None:

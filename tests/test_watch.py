@@ -347,6 +347,10 @@ def test_a_signal_in_the_middle_of_a_run(kind: str, sig: int, group: bool, reque
     w = watching(g.root, "--interval", "60")
     w.ready()
     raw, mid, player = reply(g)
+    # a change a run that died left uncommitted: the run commits the game with `git commit`, which runs
+    # the hook (a game git has clean is committed through fast-import, which runs none)
+    public = g.root / "m1" / "public.yaml"
+    public.write_text("# left by a run that died\n" + public.read_text())
     g.inbox.deliver(raw)
     wait_until(began.exists, 10, "run at its commit")
     assert not ended.exists()

@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # the mail stack is imported where it is used: most runs read
 
 from pbem.config import Config
 from pbem.errors import PbemError
-from pbem.store import crash_point, process_start, write_atomic
+from pbem.store import crash_point, private_file, private_folder, process_start, write_atomic
 
 READ_FOLDER = "pbem-read"
 SET_ASIDE_FOLDER = "pbem-set-aside"
@@ -161,6 +161,7 @@ class MboxInbox:
         path = self.root / "mail" / ("set-aside.mbox" if set_aside else "read.mbox")
         raw = self.box.get_bytes(int(key))
         digest = hashlib.sha256(raw).hexdigest()
+        private_file(path)  # players' mail, tokens in it: the mailbox package would make it 0644
         target = mailbox.mbox(path, factory=None, create=True)
         _lock_mbox(target, path, self.warnings)
         try:
@@ -380,7 +381,7 @@ class Postman:
                 except sender.errors as exc:
                     errors.append(f"{path.name}: {exc}")
                     continue
-                self.sent.mkdir(parents=True, exist_ok=True)
+                private_folder(self.sent)
                 path.replace(self.sent / path.name)
                 sent += 1
         finally:
@@ -407,7 +408,7 @@ class _sender:
         section = self.config.outbox
         if section["type"] == "files":
             folder = self.config.path(section.get("path", "mail/outbox"))
-            folder.mkdir(parents=True, exist_ok=True)
+            private_folder(folder)
 
             def to_file(name: str, raw: bytes) -> None:  # the bytes `post` wrote are the mail as sent
                 write_atomic(folder / name, raw)

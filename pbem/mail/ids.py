@@ -141,7 +141,9 @@ def keyring(config: Config) -> Keyring | None:
 def _keyring(root: str) -> Keyring:
     path = Path(root).joinpath(*SECRET_FILE)
     if not path.is_file():
-        path.parent.mkdir(parents=True, exist_ok=True)
+        from pbem.store import private_folder
+
+        private_folder(path.parent)
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:

@@ -43,6 +43,7 @@ class Incoming:
 
 
 ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
+MAX_ID = 500  # characters of a Message-ID (mail clients write 40 to 120; one line of mail holds 998)
 ADDRESS_IN_TEXT = re.compile(r"[^\s@<>()\[\],;:\"']+@[\w-]+(?:\.[\w-]+)+")
 
 
@@ -95,8 +96,10 @@ def read_mail(raw: bytes) -> Incoming:
     address, name, doubt = sender_of(msg)
     found = re.search(r"<[^<>\s]+>", _header(msg, "Message-ID"))
     # a mail without a usable id is still read once: its content names it. pbem's own mail coming back
-    # is known by its id without the reply key, which must reach neither mail/seen.txt nor the console
+    # is known by its id without the reply key, which must reach neither mail/seen.log nor the console
     mid = split_key(found.group(0))[0] if found else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
+    if len(mid) > MAX_ID:  # named by a hash of fixed size wherever it goes (the console, a queued entry's source)
+        mid = f"<sha256.{hashlib.sha256(mid.encode('utf-8', 'surrogateescape')).hexdigest()[:32]}@pbem.invalid>"
     answered = re.findall(r"<[^<>\s]+>", _header(msg, "In-Reply-To"))
     refs = re.findall(r"<[^<>\s]+>", _header(msg, "References"))
     # what it answers: In-Reply-To first (the mail answered), then References from the latest back

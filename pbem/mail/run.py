@@ -1,6 +1,6 @@
 """The mail side of a run: orders read from the inbox, reports and replies posted to the players.
 
-A run reads the inbox first (each mail once: its Message-ID is remembered in mail/seen.txt), queues
+A run reads the inbox first (each mail once: its Message-ID is remembered in mail/seen.log), queues
 the orders it finds, lets the batch advance the games and commit, then sends, and only then takes the
 handled mail out of the inbox. If the run dies half way, the next one finds the mail still there:
 either already seen (and its orders queued or applied) or not yet, and reads it again; nothing is lost,
@@ -36,9 +36,9 @@ from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
+from pbem.store.seen import SeenMail
 from pbem.tablebots import is_bot
 
-SEEN_FILE = ("mail", "seen.txt")
 MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one thread in one run look like a loop
 MAX_ADDRESS = 254  # the longest address a mail may come from (longer: set aside, never written anywhere)
 REFUSALS_A_DAY = 5  # refused mails in a row from one address in a day: the next are a machine's, not answered
@@ -283,13 +283,13 @@ class Intake:
     new_ids: list[str] = field(default_factory=list)
 
 
-def seen_ids(gd: GamesDir) -> set[str]:
-    path = gd.root.joinpath(*SEEN_FILE)
-    return set(path.read_text("utf-8").split()) if path.is_file() else set()
+def seen_ids(gd: GamesDir) -> SeenMail:
+    """The mail read before (see pbem.store.seen)."""
+    return SeenMail(gd.root, _date().date())
 
 
-def remember(gd: GamesDir, ids: set[str]) -> None:
-    write_atomic(gd.root.joinpath(*SEEN_FILE), "".join(f"{i}\n" for i in sorted(ids)))
+def remember(gd: GamesDir, ids: SeenMail) -> None:
+    ids.save()
 
 
 def reply_name(mail: Incoming) -> str:

@@ -10,6 +10,7 @@
       mail/                      the mail pbem read and sends (see pbem.mail.run)
       m1/
         state.yaml               the game: format version, players, seed, engine state, what it reported
+        public.yaml              what every player may know: all git holds of the game while it runs
         events.yaml, log.yaml    its history: every event and every accepted order, only ever appended
         queue/<n>-<player>.yaml  orders accepted by `pbem submit`, not yet applied (no tokens)
         reports/<player>/...     every report and error report a player was sent
@@ -29,7 +30,9 @@ The package, by what each part does:
     statefile   the state file's format, its validation and its checksum
     parsed      the cache of parsed state files in .git
     processes   crash points (tests), the workers of --jobs, children that die with pbem, gits at work
-    gitrepo     git in the games dir: its lock files, status, commits of some paths
+    gitrepo     git in the games dir: its lock files, status, commits of some paths, bounded messages
+    public      what git holds of a running game; the change-over of a games dir of an older pbem
+    seen        the Message-IDs of the mail read, hashed, outside git
     batch       a run's commits through one `git fast-import`
     gamesdir    the games dir itself (GamesDir): games, state, queue, reports, pbem's lock
 
@@ -39,7 +42,8 @@ The names other modules use are all importable from here.
 from __future__ import annotations
 
 from pbem.store.batch import CommitBatch
-from pbem.store.files import dump_yaml, parse_yaml, read_text_file, read_yaml_file, write_atomic
+from pbem.store.files import (dump_yaml, make_private, parse_yaml, private_file, private_folder, read_text_file,
+                              read_yaml_file, write_atomic)
 from pbem.store.gamesdir import GAME_ID, GAME_PARTS, GITIGNORE, PLAYER_NAME, RESERVED, GamesDir, queue_slot
 from pbem.store.gitrepo import GIT_LOCKS, GIT_WAIT, GitRepo, _git_env
 from pbem.store.processes import (_setpriv, become_worker, crash_point, dies_with_pbem, git_at_work,
@@ -48,12 +52,14 @@ from pbem.store.statefile import (CHECKSUM, FORMAT, OLD_FORMAT, SCHEMA_OF, STATE
                                   check_state_file, checksum, from_old_format, state_body, state_file_text,
                                   written_by_pbem)
 from pbem.history import HISTORIES
+from pbem.store.public import PRIVATE_PARTS, PUBLIC_FILE
 
 __all__ = [
     "CHECKSUM", "FORMAT", "GAME_ID", "GAME_PARTS", "GITIGNORE", "GIT_LOCKS", "GIT_WAIT", "HISTORIES", "OLD_FORMAT",
-    "PLAYER_NAME", "RESERVED", "SCHEMA_OF", "STATE_FILE", "CommitBatch", "GamesDir", "GitRepo", "become_worker",
-    "check_history", "check_state", "check_state_file", "checksum", "crash_point", "dies_with_pbem", "dump_yaml",
-    "from_old_format", "git_at_work", "parse_yaml", "process_start", "queue_slot", "read_text_file",
-    "read_yaml_file", "state_body", "state_file_text", "write_atomic", "written_by_pbem",
+    "PLAYER_NAME", "PRIVATE_PARTS", "PUBLIC_FILE", "RESERVED", "SCHEMA_OF", "STATE_FILE", "CommitBatch", "GamesDir",
+    "GitRepo", "become_worker", "check_history", "check_state", "check_state_file", "checksum", "crash_point",
+    "dies_with_pbem", "dump_yaml", "from_old_format", "git_at_work", "make_private", "parse_yaml", "private_file",
+    "private_folder", "process_start", "queue_slot", "read_text_file", "read_yaml_file", "state_body",
+    "state_file_text", "write_atomic", "written_by_pbem",
     "_git_env", "_setpriv",  # the identity pbem commits with (pbem doctor); whether setpriv serves (tests)
 ]

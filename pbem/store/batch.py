@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import StoreError
-from pbem.store.gitrepo import _clean_message, _first_line, _git_env, _ident, _scratch_file
+from pbem.store.gitrepo import _clean_message, _first_line, _git_env, _ident, _scratch_file, bounded_message
 from pbem.store.processes import crash_point, dies_with_pbem
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ class CommitBatch:
         assert self.proc is not None and self.proc.stdin is not None
         ident = _ident()
         out = [f"commit {self.branch}\n".encode(), f"author {ident}\ncommitter {ident}\n".encode()]
-        text = _clean_message(message).encode("utf-8")
+        text = _clean_message(bounded_message(message)).encode("utf-8", "surrogateescape")
         out.append(b"data %d\n%s\n" % (len(text), text))
         if self.count == 0:  # on the branch as it is now (fast-import's own spelling of that)
             out.append(f"from {self.branch}^0\n".encode())

@@ -34,7 +34,7 @@ def write_atomic(path: Path, text: str | bytes, durable: bool = True) -> None:
     try:
         fd, tmp = _temp_beside(path)
     except FileNotFoundError:  # the folder is made when it is first written to, not asked after each time
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(path.parent)
         fd, tmp = _temp_beside(path)
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
@@ -72,14 +72,52 @@ def _temp_beside(path: Path) -> tuple[int, str]:
 
 
 def _write_over(path: Path, data: bytes) -> None:
-    """Replace a file's bytes where it is (its folder made when missing); not atomic, not synced."""
+    """Replace a file's bytes where it is (its folder made when missing); not atomic, not synced. The
+    file is its owner's alone (0600), also one an older pbem made readable to all."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0)
     try:
-        f = open(path, "wb")
+        fd = os.open(path, flags, 0o600)
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        f = open(path, "wb")
-    with f:
+        private_folder(path.parent)
+        fd = os.open(path, flags, 0o600)
+    with open(fd, "wb") as f:
+        os.fchmod(fd, 0o600)
         f.write(data)
+
+
+def private_folder(path: Path) -> None:
+    """Make a folder and the missing ones above it, each its owner's alone (0700): pbem's files hold
+    secrets and players' mail. A folder that is there already is left as it is."""
+    missing = []
+    while not path.is_dir():
+        missing.append(path)
+        if path.parent == path:
+            break
+        path = path.parent
+    for folder in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, 0o700)
+        os.chmod(folder, 0o700)  # mkdir's mode passes through the umask; 0700 is what is meant
+
+
+def private_file(path: Path) -> None:
+    """A file (made empty when missing, its folder too) that only its owner may read."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except FileNotFoundError:
+        private_folder(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
+
+
+def make_private(path: Path) -> None:
+    """A folder (made when missing) that only its owner may enter, also one that was open to others."""
+    private_folder(path)
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o700)
 
 
 def read_yaml_file(path: Path, what: str) -> Any:

@@ -19,17 +19,20 @@ from pbem.store import parsed
 from pbem.store.files import _SafeLoader, _syncfs, dump_yaml, parse_yaml, read_text_file, read_yaml_file, write_atomic
 from pbem.store.gitrepo import GitRepo
 from pbem.store.processes import _held_locks, crash_point
+from pbem.store.public import (PRIVATE_IGNORED, PUBLIC_FILE, change_over, game_files, is_private, public_text,
+                               read_public, secure_mail, stamp_of)
 from pbem.store.statefile import (OLD_FORMAT, STATE_FILE, check_history, check_state_file, from_old_format,
                                   state_body, state_file_text, written_by_pbem)
 from pbem.turnfile import fits
 
-# mail in and out stays on the GM's machine (welcome mails carry tokens); what pbem has read is history
-GITIGNORE = ".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n!mail/seen.txt\n"
+# mail in and out stays on the GM's machine (welcome mails carry tokens), and so does what a running
+# game keeps secret (see pbem.store.public)
+GITIGNORE = ".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n" + PRIVATE_IGNORED
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}\Z")
 PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,23}\Z")
 # the names pbem uses at the top of a games dir: no game may take one (the configured mail folders too)
 RESERVED = frozenset({"mail", "lobby", ".git", ".gitignore", ".pbem.lock", CONFIG_FILE})
-GAME_PARTS = (STATE_FILE, "events.yaml", "log.yaml", "queue", "reports", "rejected")  # what a game folder holds
+GAME_PARTS = (STATE_FILE, PUBLIC_FILE, "events.yaml", "log.yaml", "queue", "reports", "rejected")  # a game folder's
 
 
 def queue_slot(entry: dict[str, Any]) -> tuple[Any, ...]:
@@ -54,6 +57,7 @@ class GamesDir(GitRepo):
         # them durable at once, before their queues are cleared (the inbox and the queues stay until then)
         self.sync_later = False
         self._reserved: frozenset[str] | None = None
+        self.stamps: dict[str, str] = {}  # each game's state file as loaded or saved (see `public_behind`)
 
     # -- what a games dir is ----------------------------------------------------------------
 
@@ -188,11 +192,13 @@ class GamesDir(GitRepo):
         if status is not None:
             # " D", "MD", "D ": in HEAD (the index did not add it), not on disk
             gone = [line[3:] for line in status if "D" in line[:2] and line[0] != "A"]
-            missing = [path.split("/", 1)[0] for path in gone if path.endswith(f"/{STATE_FILE}") and path.count("/") == 1]
+            missing = [path.split("/", 1)[0] for path in gone
+                       if path.endswith((f"/{STATE_FILE}", f"/{PUBLIC_FILE}")) and path.count("/") == 1]
         elif (self.root / ".git").exists():
             r = self._git("ls-tree", "-d", "--name-only", "-z", "HEAD", check=False)
             missing = [name for name in (r.stdout.split("\0") if r.returncode == 0 else [])
-                       if name and name not in found and self._in_head(f"{name}/{STATE_FILE}")]
+                       if name and name not in found and (self._in_head(f"{name}/{PUBLIC_FILE}")
+                                                          or self._in_head(f"{name}/{STATE_FILE}"))]
         else:
             missing = []
         found.update(name for name in missing if GAME_ID.match(name) and name not in reserved)
@@ -206,13 +212,21 @@ class GamesDir(GitRepo):
             text = read_text_file(path, f"{game}: the state file")
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             committed = self._in_head(f"{game}/{STATE_FILE}")
+            # a running game: git holds its public file alone, never its state (see pbem.store.public)
+            backup = "; while a game runs git does not hold it (its seed and what is hidden stay out of git): " \
+                     "restore it from a backup of the games dir"
             if self.is_game_folder(game):
                 restore = f"; `git -C {self.root} checkout -- {game}/{STATE_FILE}` restores the last committed one"
-                raise StoreError(f"{game}: the state file {path} is missing{restore if committed else ''}") from None
+                running = (path.parent / PUBLIC_FILE).is_file()
+                raise StoreError(f"{game}: the state file {path} is missing"
+                                 f"{restore if committed else backup if running else ''}") from None
             if committed:
                 raise StoreError(f"{game}: the game folder {path.parent} is missing; "
                                  f"`git -C {self.root} checkout -- {game}` restores the last committed one") from None
+            if self._in_head(f"{game}/{PUBLIC_FILE}"):
+                raise StoreError(f"{game}: the game folder {path.parent} is missing{backup}") from None
             raise StoreError(f"there is no game {game!r} in {self.root}") from None
+        self.stamps[game] = stamp_of(text)
         state = self._parsed(game, text)
         if state is None:
             state = parse_yaml(text, f"{game}: the state file")
@@ -248,8 +262,71 @@ class GamesDir(GitRepo):
         text = state_file_text(body)
         write_atomic(folder / STATE_FILE, text, durable)
         self._keep_parsed(game, body, text)
+        self.stamps[game] = stamp_of(text)
+        crash_point("public")
+        self._write_public(game, state, recorded, durable)
         settle(state, recorded)
         self.written.update(f"{game}/{name}" for name in (STATE_FILE, *(f"{key}.yaml" for key in HISTORIES)))
+
+    # -- what git holds of a game (see pbem.store.public) -------------------------------------
+
+    def _write_public(self, game: str, state: dict[str, Any], recorded: dict[str, list[int]],
+                      durable: bool = True) -> None:
+        write_atomic(self.game_dir(game) / PUBLIC_FILE, public_text(state, recorded, self.stamps[game]), durable)
+        self.written.add(f"{game}/{PUBLIC_FILE}")
+
+    def write_public(self, game: str, state: dict[str, Any]) -> None:
+        """Write a loaded game's public file anew (it is behind its state file: a run died between the two)."""
+        recorded = {key: [len(state[key]), 0] for key in HISTORIES}
+        if game not in self.stamps:
+            self.stamps[game] = stamp_of((self.game_dir(game) / STATE_FILE).read_text("utf-8"))
+        self._write_public(game, state, recorded, durable=not self.sync_later)
+
+    def public_behind(self, game: str) -> bool:
+        """Whether a loaded game's public file was written for another state file than the one loaded
+        (a run died after saving the state, before writing the public file; git saw no change)."""
+        try:
+            text = (self.game_dir(game) / PUBLIC_FILE).read_text("utf-8")
+        except OSError:
+            return True
+        last = text.rstrip("\n").rpartition("\n")[2]
+        return last != f"state: {self.stamps.get(game)}"
+
+    def is_over(self, game: str) -> bool:
+        """Whether a game is finished, as its state file on disk says (git then holds all its files)."""
+        try:
+            state = self.load(game)
+        except StoreError:
+            return False
+        return state["status"] == "finished"
+
+    def tracked_paths(self, game: str, written: list[str] | set[str]) -> list[str]:
+        """Of the files a game's run wrote, those git is to hold: while it runs, all but its private
+        ones; once it is over, every file of its folder."""
+        if self.is_over(game):
+            return game_files(self.root, game)
+        return sorted(p for p in written if not is_private(p))
+
+    def commit(self, game: str, message: str) -> bool:
+        """Commit what changed of one game that git is to hold (see `tracked_paths`); False when nothing did."""
+        if self.is_over(game):
+            return self.commit_paths([game], message, force=game_files(self.root, game))
+        return self.commit_paths([game], message)
+
+    def committed_state(self, game: str) -> tuple[str, int, int] | None:
+        """A game's public file as last committed to git, with the turn and the number of events it
+        records (None when it never was committed, or cannot be read); for a game of an older pbem,
+        its state file so committed."""
+        r = self._git("show", f"HEAD:{game}/{PUBLIC_FILE}", check=False)
+        if r.returncode != 0:
+            return self._committed_state_file(game)
+        last = read_public(r.stdout)
+        if last is None:
+            return None
+        turn, events = last.get("turn"), last["history"].get("events")
+        if not isinstance(events, int):
+            return None
+        return r.stdout, turn if isinstance(turn, int) else 1, events
 
     def sync(self) -> None:
         """Make everything written so far durable, in one call for the file system of the games dir."""
@@ -274,9 +351,7 @@ class GamesDir(GitRepo):
         r = self._git("show", f"HEAD:{game}/{STATE_FILE}", check=False)
         return r.stdout if r.returncode == 0 else None
 
-    def committed_state(self, game: str) -> tuple[str, int, int] | None:
-        """A game's state file as last committed to git, with the turn and the number of events it
-        records (None when it never was committed, or cannot be read)."""
+    def _committed_state_file(self, game: str) -> tuple[str, int, int] | None:
         r = self._git("show", f"HEAD:{game}/{STATE_FILE}", check=False)
         if r.returncode != 0:
             return None
@@ -369,6 +444,11 @@ class GamesDir(GitRepo):
                 f.write(f"{os.getpid()}\n")
                 f.flush()
                 self.remove_stale_git_locks()
+                self.warnings += change_over(self)
+                mail = self.root / "mail"
+                with contextlib.suppress(OSError):
+                    if mail.is_dir() and mail.stat().st_mode & 0o077:  # players' mail and tokens: the GM's alone
+                        secure_mail(self.root)
                 yield
                 if self.commits_made:
                     self.index_history()

@@ -129,17 +129,19 @@ class GitRepo:
         return not self._git_lock_files()
 
     def _git(self, *args: str, check: bool = True, what: str = "",
-             env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        """Run git in the games dir (with `env` added to its environment). With `check`, a failure
-        raises StoreError naming the cause (git's own first line); `what` says what it was for."""
+             env: dict[str, str] | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
+        """Run git in the games dir (with `env` added to its environment, `input` on its standard
+        input). With `check`, a failure raises StoreError naming the cause (git's own first line);
+        `what` says what it was for."""
         try:
             import subprocess
 
             argv, child = dies_with_pbem(["git", *args])
             environ = {**_git_env(), **(env or {})}
-            r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=environ, **child)
+            r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=environ, input=input, **child)
             if r.returncode != 0 and self._try_git_again(r.stderr):
-                r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=environ, **child)
+                r = subprocess.run(argv, cwd=self.root, capture_output=True, text=True, env=environ, input=input,
+                                   **child)
         except OSError as exc:
             raise StoreError(f"{what or self.root}: cannot run git ({exc.strerror}); pbem needs git") from None
         if check and r.returncode != 0:
@@ -162,24 +164,60 @@ class GitRepo:
         """Commit what changed in one game's directory; False when nothing did."""
         return self.commit_paths([game], message)
 
-    def commit_paths(self, paths: list[str], message: str) -> bool:
-        """Commit what changed under `paths` (relative to the games dir); False when nothing did. A git
-        call that fails raises StoreError naming the cause (a lock file, a full disk...)."""
+    def commit_paths(self, paths: list[str], message: str, force: list[str] | None = None) -> bool:
+        """Commit what changed under `paths` (relative to the games dir); False when nothing did. `force`:
+        files to add although .gitignore names them (a game's private files, once it is over). A git
+        call that fails raises StoreError naming the cause (a lock file, a full disk...). The paths go
+        to git on its standard input and the message in a file: neither is an argument of a process,
+        whose length has a limit."""
         what = ", ".join(paths)
         present = [p for p in paths if (self.root / p).exists()]
         if present:
-            self._git("add", "-A", "--", *present, what=what)
-        for gone in (p for p in paths if p not in present):  # a deletion git knows of is staged too
-            self._git("rm", "-r", "-q", "--cached", "--ignore-unmatch", "--", gone, what=what)
+            self._git("add", "-A", *_pathspecs(present), what=what, input=_nul(present))
+        if force:
+            self._git("add", "-f", *_pathspecs(force), what=what, input=_nul(force))
+        gone = [p for p in paths if p not in present]
+        if gone:  # a deletion git knows of is staged too
+            self._git("rm", "-r", "-q", "--cached", "--ignore-unmatch", *_pathspecs(gone), what=what, input=_nul(gone))
         crash_point("git-commit")
-        diff = self._git("diff", "--cached", "--quiet", "--", *paths, check=False)
+        diff = self._git("diff", "--cached", "--quiet", "--", *paths, check=False) if len(paths) < 100 \
+            else self._git("diff", "--cached", "--quiet", check=False)
         if diff.returncode == 0:
             return False
         if diff.returncode != 1:
             raise StoreError(f"{what}: git diff failed: {_first_line(diff.stderr) or f'exit status {diff.returncode}'}")
-        self._git("commit", "-q", "-m", message, "--", *paths, what=what)
-        self.commits_made += 1
+        self._commit_message(message, *_pathspecs(paths), what=what, input=_nul(paths))
         return True
+
+    def _commit_message(self, message: str, *args: str, what: str, input: str | None = None) -> None:
+        """`git commit` with `message`, bounded, from a file."""
+        note = self.root / ".git" / "PBEM_COMMIT_MSG"
+        fd = os.open(note, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with open(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(bounded_message(message))
+        self._git("commit", "-q", "-F", str(note), *args, what=what, input=input)
+        self.commits_made += 1
+
+    def commit_staged(self, paths: list[str], message: str) -> bool:
+        """Stage what changed under `paths` (files that left the index stay out of it) and commit the
+        index; False when nothing changed. (`git commit PATHS` would take such files back in from
+        the working tree.)"""
+        what = ", ".join(paths)
+        present = [p for p in paths if (self.root / p).exists()]
+        if present:
+            self._git("add", "-A", *_pathspecs(present), what=what, input=_nul(present))
+        gone = [p for p in paths if p not in present]
+        if gone:
+            self._git("rm", "-r", "-q", "--cached", "--ignore-unmatch", *_pathspecs(gone), what=what, input=_nul(gone))
+        if self._git("diff", "--cached", "--quiet", check=False).returncode == 0:
+            return False
+        self._commit_message(message, what=what)
+        return True
+
+    def untrack(self, paths: list[str]) -> None:
+        """Take paths out of git's index (the files stay); the next commit of them records it."""
+        self._git("rm", "-r", "-q", "--cached", "--ignore-unmatch", *_pathspecs(paths), what="the games dir",
+                  input=_nul(paths))
 
     # -- a long history -------------------------------------------------------------------------------
 
@@ -214,6 +252,15 @@ class GitRepo:
                                  f" (git reads the history without it, slower)")
 
 
+def _pathspecs(paths: list[str]) -> tuple[str, ...]:
+    """git's options that read the paths, as `_nul` writes them, from its standard input."""
+    return ("--pathspec-from-file=-", "--pathspec-file-nul")
+
+
+def _nul(paths: list[str]) -> str:
+    return "".join(f"{p}\0" for p in paths)
+
+
 def _first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "").rstrip(".")
 
@@ -239,6 +286,25 @@ def _ident() -> str:
     """Who commits, as `git commit` with pbem's environment would say it."""
     env = _git_env()
     return f"{env['GIT_COMMITTER_NAME']} <{env['GIT_COMMITTER_EMAIL']}> {int(time.time())} +0000"
+
+
+MESSAGE_LINE = 300  # characters of one line of a commit message; a longer one is cut
+MESSAGE_LINES = 200  # lines of a commit message; those beyond are counted, not listed
+
+
+def bounded_message(message: str) -> str:
+    """A commit message of at most MESSAGE_LINES lines of MESSAGE_LINE characters (some 60 KB at
+    most): a longer line is cut, and the lines beyond are summed up in one, so that what a mail
+    brings in (a 150 KB address, 5,000 mails in a run) never makes a message git cannot take or a
+    history that grows by what strangers send."""
+    lines = message.splitlines()
+    if len(lines) > MESSAGE_LINES:
+        left = len(lines) - (MESSAGE_LINES - 1)
+        lines = lines[:MESSAGE_LINES - 1] + [f"... and {left:,} more line{'s' * (left != 1)}"]
+    cut = [line if len(line) <= MESSAGE_LINE
+           else f"{line[:MESSAGE_LINE - 40]}... ({len(line) - (MESSAGE_LINE - 40):,} more characters)"
+           for line in lines]
+    return "\n".join(cut) + "\n"
 
 
 def _clean_message(message: str) -> str:
