@@ -14,7 +14,7 @@ import pytest
 
 from conftest import Pbem
 from helpers import seed_args
-from conftest_mail import (unkeyed, GM, GM_NAME, PLAYERS, SEED, FilesOut, ImapDrop, MaildirDrop, MailGames, MboxDrop,
+from conftest_mail import (NEVER_AGAIN, unkeyed, GM, GM_NAME, PLAYERS, SEED, FilesOut, ImapDrop, MaildirDrop, MailGames, MboxDrop,
                            SmtpOut, address, order_body, order_html, order_line, parse, player_mail, player_of,
                            turn_file)
 from mailservers import Dovecot, SmtpServer, certs, dovecot, free_port, imap_user, smtp, smtp_tls  # noqa: F401
@@ -372,7 +372,8 @@ def test_refused_as_a_stranger(served: MailGames, case: str) -> None:
         'Your mail of Sat, 21 Nov 2026 12:30:00 +0000 ("orders")\ncould not be used.\n\n'
         "pbem takes orders only from a player's registered address, with that\n"
         "player's token. If you play in a game here, send your orders from the\n"
-        "address you registered and copy the token from your welcome mail.\n")
+        "address you registered and copy the token from your welcome mail.\n"
+        + (NEVER_AGAIN if case == "wrong-sender" else ""))  # only an address that plays no game here
     assert_unchanged(served, before)
 
 
@@ -412,7 +413,7 @@ def test_a_stale_turn_is_refused(served: MailGames) -> None:
     # the same player answers his welcome mail (turn 1) once more
     served.inbox.deliver(orders_mail(served, player, ["auction"], reply_to=welcome))
     r = served.advance()
-    stale = "your reply answers turn 1; the game is at turn 2: reply to your latest report (or send 'status'"
+    stale = "your orders answer turn 1, but game 'm1' is at turn 2: they are stale"  # the token's turn file says 1
     assert f"refused: {stale}" in r.output
     sent = served.outbox.new()
     assert len(sent) == 1

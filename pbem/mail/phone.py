@@ -610,9 +610,8 @@ BOARDS = ("boxes", "grid")  # a board drawn in text: the picture shows it on a p
 
 
 def body_html(text: str, picture: str = "") -> str:
-    """The text as HTML blocks; with a `picture` (of the board), the board once: the picture where the
-    text draws its board (which the plain part alone keeps), else after what happened, else before
-    the first table, else first."""
+    """The text as HTML blocks; with a `picture` (of the board): the picture just above the text's
+    board, else after what happened, else before the first table, else first."""
     found = list(blocks(text))
     if picture:
         at = next((i for i, b in enumerate(found) if b.kind in BOARDS), None)
@@ -621,8 +620,9 @@ def body_html(text: str, picture: str = "") -> str:
         if at is None:
             at = next((i for i, b in enumerate(found) if b.kind == "table"), 0)
             at -= 1 if at and found[at - 1].kind == "heading" else 0
-        found = [b for b in found[:at] if b.kind not in BOARDS] + [Block("picture", picture)] + \
-            [b for b in found[at:] if b.kind not in BOARDS]
+        # the text board stays under the picture: a client that blocks pictures shows it, and a short
+        # mail of a picture alone reads as spam to SpamAssassin (HTML_IMAGE_ONLY_*)
+        found = found[:at] + [Block("picture", picture)] + found[at:]
     return "\n".join(h for h in (b.text if b.kind == "picture" else render(b) for b in found) if h)
 
 
