@@ -77,7 +77,7 @@ def reply_words() -> Words:
     """The words of each kind of line, merged over every language's file."""
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    safe_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     found: dict[str, list[str]] = {k: [] for k in ("opens", "wrote", "header", "from", "separator", "phone", "banner",
                                                          "courtesy")}
     languages = []
@@ -85,7 +85,7 @@ def reply_words() -> Words:
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
         if not path.name.endswith(".yaml"):
             continue
-        data: dict[str, Any] = yaml.load(path.read_text("utf-8"), Loader=loader) or {}
+        data: dict[str, Any] = yaml.load(path.read_text("utf-8"), Loader=safe_loader) or {}
         languages.append(path.name.removesuffix(".yaml"))
         for kind, words in found.items():
             given = data.get(kind) or []
