@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import Pbem
 
@@ -41,3 +42,25 @@ def test_without_a_dead_holders_mark_nothing_is_looked_for(pbem: Pbem) -> None:
     debris.write_text("half")
     assert pbem("advance").exit_code == 0
     assert debris.exists()  # a clean last run left no mark: the walk over the games dir is not paid
+
+
+def test_the_temporary_file_of_a_killed_process_not_yet_reaped_is_removed(tmp_path: Path) -> None:
+    """A worker killed with its run, whose parent is gone too, may stay a zombie for a while (nobody
+    reaps it): it answers kill(0) but writes nothing more, so its half-done write is debris."""
+    import subprocess
+    import time
+
+    from pbem.store.gamesdir import remove_dead_temps
+
+    child = subprocess.Popen(["true"])
+    time.sleep(0.3)  # it has ended, and is not reaped until wait()
+    try:
+        debris = tmp_path / "g1" / f".state.yaml.{child.pid}-1.tmp"
+        debris.parent.mkdir()
+        debris.write_text("half")
+        mine = tmp_path / "g1" / f".state.yaml.{os.getpid()}-1.tmp"
+        mine.write_text("mine")
+        assert remove_dead_temps(tmp_path) == [debris]
+        assert not debris.exists() and mine.exists()
+    finally:
+        child.wait()

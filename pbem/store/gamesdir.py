@@ -488,4 +488,7 @@ def _alive(pid: int) -> bool:
         return False
     except PermissionError:  # another user's process: alive
         return True
-    return True
+    try:  # a killed process nobody has reaped yet (a zombie) still answers kill(0), but writes nothing
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
