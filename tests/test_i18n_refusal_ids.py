@@ -14,6 +14,7 @@ from pbem.errors import IllegalOrder, Refusal
 from pbem.game import FRAME_MESSAGES, apply_orders, new_game
 from pbem.report import refusal_text
 from pbem.rules import medici_refusals, medici_strozzi_refusals
+from pbem.rules.florenz import refusals as florenz_refusals
 from pbem.rules.medina import refusals as medina_refusals
 from pbem.store import GamesDir
 
@@ -22,7 +23,8 @@ LOCALE = Path(__file__).resolve().parent.parent / "pbem" / "locale"
 BY_ID = [("pbem", msg, fmt) for msg, fmt in FRAME_MESSAGES.items()] + \
         [("medici", msg, fmt) for msg, fmt in medici_refusals.MESSAGES.items()] + \
         [("medici-strozzi", msg, fmt) for msg, fmt in medici_strozzi_refusals.MESSAGES.items()] + \
-        [("medina", msg, fmt) for msg, fmt in medina_refusals.MESSAGES.items()]
+        [("medina", msg, fmt) for msg, fmt in medina_refusals.MESSAGES.items()] + \
+        [("florenz", msg, fmt) for msg, fmt in florenz_refusals.MESSAGES.items()]
 
 
 def catalog(lang: str, domain: str) -> Any:

@@ -24,6 +24,7 @@ from pbem.rules.florenz import solo as SOLO
 from pbem.rules.florenz.view import display
 from pbem.rules.florenz.data import BOAST_SLOT_ORDER, LOCATIONS, SCANDAL_CARDS
 from pbem.rules.florenz.orders import parse
+from pbem.rules.florenz.refusals import refuse
 
 #: which verbs each decision kind accepts (besides `discard`, allowed at every decision of the holder)
 KIND_VERBS: dict[str, tuple[str, ...]] = {
@@ -204,17 +205,17 @@ class Florenz(Ruleset):
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
         d = self.decision(state)
         if d is None:
-            return "the game is over"
+            return refuse("game-over")
         if player not in d.players:
-            return f"it is not your turn: {', '.join(d.players)} must decide ({d.kind})"
+            return refuse("not-your-turn", players=", ".join(d.players), kind=d.kind)
         o = parse(order)
         if o is None:
-            return f"{order!r} is not a Florenz order"
+            return refuse("not-an-order", order=repr(order))
         verb = o["verb"]
         if verb == "discard":
             return A.why_discard(state, player, o)
         if verb not in KIND_VERBS[d.kind]:
-            return f"`{verb}` is not possible now: you must decide {d.kind}"
+            return refuse("not-now", verb=verb, kind=d.kind)
         if verb == "play":
             return S.why_play(state, player, order)
         if verb in ("travel", "done"):

@@ -59,6 +59,7 @@ from pbem.rules.florenz.petitioners import (
     room,
     short_of_time,
 )
+from pbem.rules.florenz.refusals import refuse
 
 
 # -- pass and the bonuses -----------------------------------------------------------------------------
@@ -70,11 +71,11 @@ def is_last_to_pass(state: State) -> bool:
 def why_pass(state: State, family: str, o: dict[str, Any]) -> str | None:
     loc = o.get("location")
     if is_last_to_pass(state):
-        return None if loc is None else "you are the last to pass: your ring stays home (order `pass`)"
+        return None if loc is None else refuse("last-to-pass")
     if loc is None:
-        return "name the location for your ring (`pass L`)"
+        return refuse("name-ring-location")
     if loc in state["rings"].values():
-        return f"location {loc} already holds a ring"
+        return refuse("ring-there", location=loc)
     return None
 
 
@@ -105,10 +106,9 @@ def why_swap(state: State, family: str, o: dict[str, Any]) -> str | None:
     ring = state["rings"].get(family)
     (l1, p1), (l2, p2) = split_position(o["position"]), split_position(o["position2"])
     if ring is None or l1 != ring or l2 != ring:
-        return "you may swap only at the location of your ring"
+        return refuse("swap-at-ring")
     if (p1, p2) not in B.bonus_swaps(state["queues"][ring], family):
-        return ("swap one of your petitioners with a petitioner of the same rank of another family "
-                "directly before or behind it")
+        return refuse("swap-how")
     return None
 
 
@@ -122,9 +122,9 @@ def do_swap(state: State, family: str, o: dict[str, Any], events: list[Event]) -
 
 def why_send(state: State, family: str, o: dict[str, Any]) -> str | None:
     if state["supply"][family]["debutant"] < 1:
-        return "you have no debutant on your board"
+        return refuse("no-debutant")
     if not room(state, o["location"]):
-        return f"the queue at {o['location']} has no free slot"
+        return refuse("queue-full", location=o["location"])
     return short_of_time(state, family, COST["send"])
 
 
@@ -142,9 +142,9 @@ def why_promote(state: State, family: str, o: dict[str, Any]) -> str | None:
         return why
     rank = piece(state, o["position"])["rank"]   # type: ignore[index]
     if rank not in PROMOTES_TO:
-        return "a maestro cannot be promoted"
+        return refuse("maestro-not-promoted")
     if state["supply"][family][PROMOTES_TO[rank]] < 1:
-        return f"you have no {PROMOTES_TO[rank]} on your board"
+        return refuse("no-rank", rank=PROMOTES_TO[rank])
     return short_of_time(state, family, COST["promote"])
 
 
@@ -271,7 +271,7 @@ def gift_orders(state: State, family: str, medici: str, prefix: str) -> list[str
 
 def why_discard(state: State, family: str, o: dict[str, Any]) -> str | None:
     if o["card"] not in state["scandal"]["hand"][family]:
-        return f"you hold no card {o['card']}"
+        return refuse("no-card", card=o["card"])
     return None
 
 

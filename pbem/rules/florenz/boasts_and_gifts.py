@@ -9,6 +9,7 @@ from pbem.rules.florenz import board as B
 from pbem.rules.florenz.data import BOAST_SLOT_ORDER, CRESTS, GUARD_OF
 from pbem.rules.florenz.orders import crest_parts
 from pbem.rules.florenz.petitioners import COST, Event, State, pay, short_of_time
+from pbem.rules.florenz.refusals import refuse
 
 
 def cups_of(tile: dict[str, Any]) -> B.Cups:
@@ -78,15 +79,15 @@ def why_boast(state: State, family: str, o: dict[str, Any], needs_member: bool =
     loc = o["location"]
     tile = state["boast"][loc]
     if needs_member and B.members(state["queues"][loc], family) == 0:
-        return f"you have no member at {loc}"
+        return refuse("no-member", location=loc)
     if state["supply"][family]["cup"] < 1:
-        return "you have no cup left"
+        return refuse("no-cup")
     cups = cups_of(tile)
     if B.has_cup(cups, family):
-        return f"your cup already lies on the tile at {loc}"
+        return refuse("cup-there", location=loc)
     # a free lowest slot takes a cup of any VP: the boast's VP are counted only when it is taken
     if cups[BOAST_SLOT_ORDER[0]] is not None and B.cup_slot(boast_value(state, family, loc, counts), cups) is None:
-        return f"the tile at {loc} has no free slot for your cup"
+        return refuse("tile-full", location=loc)
     return short_of_time(state, family, cost)
 
 
@@ -112,20 +113,20 @@ def why_gift(state: State, family: str, o: dict[str, Any], at_carriage: bool = T
              cost: int | None = None) -> str | None:
     medici = o["medici"]
     if state["supply"][family]["gift"] < 1:
-        return "you have no gift left"
+        return refuse("no-gift")
     if at_carriage and B.members(state["queues"][state["carriages"][medici]], family) == 0:
-        return f"you have no member at {state['carriages'][medici]}, where {medici}'s carriage stands"
+        return refuse("no-member-at-carriage", location=state["carriages"][medici], player=medici)
     if o.get("crest") is None:
         if guard_possible(state, family, medici):
-            return f"name the free {GUARD_OF[medici]} crest for your guard"
+            return refuse("name-crest", colour=GUARD_OF[medici])
     else:
         kind, where = crest_parts(o["crest"])
         if kind != GUARD_OF[medici]:
-            return f"{medici}'s crests are {GUARD_OF[medici]} crests"
+            return refuse("crests-of", player=medici, colour=GUARD_OF[medici])
         if state["supply"][family]["guard"] < 1:
-            return f"you have no guard left (order `{'play carissima-gift' if cost == 0 else 'gift'} {medici}`)"
+            return refuse("no-guard-order", wanted=f"{'play carissima-gift' if cost == 0 else 'gift'} {medici}")
         if where not in CRESTS[kind] or B.guards_on(state["guards"], kind, where):
-            return f"the crest {o['crest']} is not free"
+            return refuse("crest-not-free", crest=o["crest"])
     return short_of_time(state, family, B.gift_cost(state["gifts_given"][family][medici]) if cost is None else cost)
 
 

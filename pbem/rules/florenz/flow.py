@@ -31,6 +31,7 @@ from pbem.rules.florenz.data import (
     medici_of,
     route,
 )
+from pbem.rules.florenz.refusals import refuse
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -220,7 +221,7 @@ def setup(players: list[str], rng: Rng, deck: dict[str, Any], solo: str | None =
 
 def why_place(state: State, location: str) -> str | None:
     if state["queues"][location]:
-        return f"the queue at {location} is not empty (the first debutant goes to an empty queue)"
+        return refuse("queue-not-empty", location=location)
     return None
 
 
@@ -386,7 +387,7 @@ def why_giovanni(state: State, family: str, verb: str) -> str | None:
     if verb == "accept":
         cost = giovanni_offer(state)["time"]
         if state["time"][family] < cost:
-            return f"the offer costs {cost} time and you have {state['time'][family]} (discard cards first)"
+            return refuse("offer-costs", cost=cost, time=state["time"][family])
     return None
 
 

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz.data import DATA, LOCATIONS, NEIGHBOURS, PATH_ID, path_between
 from pbem.rules.florenz.petitioners import COST, Event, State, enter_queue, pay, room, short_of_time
+from pbem.rules.florenz.refusals import refuse
 
 
 def pay_escorts(state: State, family: str, paths: list[str], events: list[Event]) -> None:
@@ -41,7 +42,7 @@ def simulate_moves(state: State, family: str, o: dict[str, Any]) -> tuple[dict[s
     """The queues after a move or hurry and the paths crossed, or why it is not allowed."""
     steps = _steps(o)
     if len(steps) == 2 and steps[0][0] == steps[1][0]:
-        return "hurry moves two different members (or one member twice: `hurry L.P to M to N`)"
+        return refuse("hurry-two")
     return simulate_steps(state, family, steps)
 
 
@@ -55,9 +56,9 @@ def simulate_steps(state: State, family: str, steps: list[tuple[str, list[str]]]
     for position, _ in steps:
         p = B.piece_at(queues, position)
         if p is None:
-            return f"there is no petitioner at {position}"
+            return refuse("no-petitioner", position=position)
         if p["family"] != family:
-            return f"the petitioner at {position} is not yours"
+            return refuse("not-yours", position=position)
         movers.append(p)
     paths: list[str] = []
     for mover, (position, where) in zip(movers, steps):
@@ -65,7 +66,7 @@ def simulate_steps(state: State, family: str, steps: list[tuple[str, list[str]]]
         for to in where:
             path = path_between(here, to)
             if to not in NEIGHBOURS[here] or path is None:
-                return f"there is no path from {here} to {to} (members move only between orthogonal neighbours)"
+                return refuse("no-path", here=here, to=to)
             why = blocked_path(state, family, path)
             if why:
                 return why
@@ -75,7 +76,7 @@ def simulate_steps(state: State, family: str, steps: list[tuple[str, list[str]]]
         i = next(k for k, p in enumerate(queues[start]) if p is mover)
         queues[start], moved = B.leave(queues[start], i + 1)
         if not room(state, here, queues):
-            return f"the queue at {here} has no free slot"
+            return refuse("queue-full", location=here)
         enter_queue(state, queues, here, moved)
     return queues, paths
 
@@ -200,7 +201,7 @@ def blocked_path(state: State, family: str, path: str) -> str | None:
         return None
     strozzi = DATA["strozzi"]["name"]
     if strozzi in B.guards_on(state["guards"], "escort", path):
-        return f"a Strozzi guard stands on the path {path} (harder solo game: you may not cross it)"
+        return refuse("guard-on-path", path=path)
     return None
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz.data import DATA
+from pbem.rules.florenz.refusals import refuse
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -21,9 +22,9 @@ def own_piece(state: State, family: str, position: str) -> str | None:
     """Why `position` does not name one of the family's petitioners."""
     p = piece(state, position)
     if p is None:
-        return f"there is no petitioner at {position}"
+        return refuse("no-petitioner", position=position)
     if p["family"] != family:
-        return f"the petitioner at {position} is not yours"
+        return refuse("not-yours", position=position)
     return None
 
 
@@ -34,7 +35,7 @@ def room(state: State, location: str, queues: dict[str, list[Any]] | None = None
 
 def short_of_time(state: State, family: str, cost: int) -> str | None:
     if state["time"][family] < cost:
-        return f"this costs {cost} time and you have {state['time'][family]}"
+        return refuse("costs-time", cost=cost, time=state["time"][family])
     return None
 
 

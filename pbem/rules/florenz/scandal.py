@@ -25,6 +25,7 @@ from pbem.rules.florenz.data import (
     SCANDAL_CARDS,
 )
 from pbem.rules.florenz.orders import crest_parts, split_position
+from pbem.rules.florenz.refusals import refuse
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -58,11 +59,11 @@ def parse_play(order: str) -> dict[str, Any] | str:
     text = " ".join(order.split())[len("play "):]
     card, _, rest = text.partition(" ")
     if card not in SCANDAL_CARDS:
-        return f"there is no scandal card {card!r} (cards: {', '.join(SCANDAL_CARDS)})"
+        return refuse("no-scandal-card", card=repr(card), cards=", ".join(SCANDAL_CARDS))
     pattern, fields, shape = ARGS[card]
     m = pattern.match(rest)
     if m is None:
-        return f"write `play {card} {shape}`"
+        return refuse("write-play", card=card, shape=shape)
     out: dict[str, Any] = {"card": card}
     out.update(zip(fields, m.groups()))
     if "steps" in out:
@@ -102,19 +103,19 @@ def _why_effect(state: State, family: str, c: dict[str, Any]) -> str | None:
     if card == "messere-cup":
         tile = state["boast"][c["location"]]
         if not B.has_cup(A.cups_of(tile), family):
-            return f"you have no cup on the tile at {c['location']}"
+            return refuse("no-cup-on-tile", location=c["location"])
         return None
     if card == "messere-swap":
         (l1, _), (l2, _) = split_position(c["position"]), split_position(c["position2"])
         a, b = B.piece_at(q, c["position"]), B.piece_at(q, c["position2"])
         if l1 != l2:
-            return "the two petitioners must stand in the same queue"
+            return refuse("same-queue")
         if a is None or b is None:
-            return f"there is no petitioner at {c['position'] if a is None else c['position2']}"
+            return refuse("no-petitioner", position=c["position"] if a is None else c["position2"])
         if a["rank"] != b["rank"]:
-            return f"a {a['rank']} and a {b['rank']} cannot swap: the rank order holds"
+            return refuse("rank-order", rank=a["rank"], other=b["rank"])
         if B.same_piece(a, b):
-            return "the two petitioners are alike: swapping them changes nothing"
+            return refuse("alike")
         return None
     if card == "messere-retire":
         return _own(state, family, c["position"])
@@ -128,21 +129,21 @@ def _why_effect(state: State, family: str, c: dict[str, Any]) -> str | None:
             return why
         (l1, _), (l2, _) = split_position(c["position"]), split_position(c["position2"])
         if l2 not in NEIGHBOURS[l1]:
-            return f"{l2} is not an orthogonal neighbour of {l1}"
+            return refuse("not-neighbour", there=l2, here=l1)
         mine, other = B.piece_at(q, c["position"]), B.piece_at(q, c["position2"])
         if other is None:
-            return f"there is no petitioner at {c['position2']}"
+            return refuse("no-petitioner", position=c["position2"])
         if B.RANK_ORDER[other["rank"]] <= B.RANK_ORDER[mine["rank"]]:   # type: ignore[index]
-            return f"the petitioner at {c['position2']} must be of a lower rank than yours"
+            return refuse("lower-rank", position=c["position2"])
         return None
     if card == "carissima-promote":
         why = _own(state, family, c["position"])
         if why:
             return why
         if B.piece_at(q, c["position"])["rank"] != "debutant":   # type: ignore[index]
-            return "this card promotes a debutant to a lady"
+            return refuse("debutant-to-lady")
         if state["supply"][family]["lady"] < 1:
-            return "you have no lady on your board"
+            return refuse("no-lady")
         return None
     if card == "carissima-advance":
         why = _own(state, family, c["position"])
@@ -150,25 +151,25 @@ def _why_effect(state: State, family: str, c: dict[str, Any]) -> str | None:
             return why
         loc, n = split_position(c["position"])
         if B.first_of_rank(q[loc], n) == n:
-            return f"the petitioner at {c['position']} already stands first of its rank"
+            return refuse("first-of-rank", position=c["position"])
         return None
     if card == "figliolo-guard":
         kind, where = crest_parts(c["crest"])
         if where not in CRESTS[kind]:
-            return f"there is no crest {c['crest']}"
+            return refuse("no-crest", crest=c["crest"])
         if state["supply"][family]["guard"] < 1:
-            return "you have no guard left"
+            return refuse("no-guard")
         if family in B.guards_on(state["guards"], kind, where):
-            return f"your guard already stands on {c['crest']}"
+            return refuse("guard-there", crest=c["crest"])
         return None
     if card == "figliolo-teleport":
         why = _own(state, family, c["position"])
         if why:
             return why
         if c["position"].split(".")[0] == c["to"]:
-            return f"the petitioner already stands at {c['to']}"
+            return refuse("petitioner-there", location=c["to"])
         if not A.room(state, c["to"]):
-            return f"the queue at {c['to']} has no free slot"
+            return refuse("queue-full", location=c["to"])
         return None
     if card == "figliolo-travel":
         result = A.simulate_steps(state, family, [(c["position"], c["steps"])])
@@ -176,11 +177,11 @@ def _why_effect(state: State, family: str, c: dict[str, Any]) -> str | None:
     if card == "figliolo-debutant":
         loc = c["location"]
         if state["supply"][family]["debutant"] < 1:
-            return "you have no debutant on your board"
+            return refuse("no-debutant")
         if not any(p["family"] == family and p["rank"] != "debutant" for p in q[loc]):
-            return f"you have no lady or maestro at {loc}"
+            return refuse("no-lady-or-maestro", location=loc)
         if not A.room(state, loc):
-            return f"the queue at {loc} has no free slot"
+            return refuse("queue-full", location=loc)
         return None
     raise AssertionError(card)
 
@@ -190,14 +191,14 @@ def why_play(state: State, family: str, order: str) -> str | None:
     if isinstance(c, str):
         return c
     if c["card"] not in state["scandal"]["hand"][family]:
-        return f"you hold no card {c['card']}"
+        return refuse("no-card", card=c["card"])
     with card_out(state, family, c["card"]):
         why = _why_effect(state, family, c)
     if why:
         return why
     cost = -card_time(state, family, c)
     if cost > state["time"][family]:
-        return f"this card costs {cost} time and you have {state['time'][family]}"
+        return refuse("card-costs", cost=cost, time=state["time"][family])
     return None
 
 
@@ -291,10 +292,10 @@ def why_travel(state: State, family: str, order: str) -> str | None:
         return None
     parsed = parse_travel(order)
     if parsed is None:
-        return "write `travel L.P to A [to B [to C]]` for a second member, or `done`"
+        return refuse("write-travel")
     position, steps = parsed
     if position == state["pending"]["moved"]:
-        return f"the member at {position} has travelled already: the second member must be another one"
+        return refuse("travelled", position=position)
     result = A.simulate_steps(state, family, [(position, steps)])
     return result if isinstance(result, str) else None
 

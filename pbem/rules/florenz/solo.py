@@ -29,6 +29,7 @@ from pbem.rules.florenz.data import (
     path_into,
     path_out,
 )
+from pbem.rules.florenz.refusals import refuse
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -435,7 +436,7 @@ def play_card(state: State, card: int, rng: Rng, events: list[Event]) -> None:
 
 def why_colour(state: State, colour: str) -> str | None:
     if colour not in COLOURS:
-        return f"Strozzi's colours are {' and '.join(COLOURS)}"
+        return refuse("strozzi-colours", first=COLOURS[0], second=COLOURS[1])
     return None
 
 
