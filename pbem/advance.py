@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from pbem.errors import PbemError, StoreError
-from pbem.game import NEXT, SENT_AHEAD_FAILED, copy_game, describe_turn, play_queue, player_names, ruleset_of, waiting_for
+from pbem.game import NEXT, copy_game, describe_turn, play_queue, player_names, ruleset_of, waiting_for
+from pbem import refusals
 from pbem.rules.base import Event, order_text
 from pbem.tablebots import is_bot
 from pbem.config import load_config
@@ -308,7 +309,7 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
                 what.append("back")
             outcome.applied.append(f"{r.player} {'; '.join(what)}")
         elif r.outcome in ("refused", "dropped"):
-            message = r.message if r.outcome == "refused" else SENT_AHEAD_FAILED % {"why": r.message}
+            message = r.message if r.outcome == "refused" else refusals.refuse("sent-ahead-failed", why=r.message)
             outcome.refused.append(f"{r.player} ({describe_turn(r.turn)}): {message}")
             if not dry_run:
                 outcome.reports.append(refuse(gd, state, r.player, r.turn, r.orders, message, postman,

@@ -3,6 +3,8 @@
 The CLI turns a `PbemError` into its message and exit code 1; anything else is a bug.
 """
 
+from typing import Callable
+
 
 class Refusal(str):
     """What the rules (or the pipeline) refuse, as data: a message id, the English format it is written
@@ -25,6 +27,37 @@ class Refusal(str):
 
 def _refusal(msg: str, fmt: str, values: dict[str, object]) -> Refusal:
     return Refusal(msg, fmt, **values)
+
+
+class Listing(Refusal):
+    """A refusal with others listed under it, one a line after `  - ` (`the turn file is not valid:` and
+    each problem of the file)."""
+
+    items: tuple[Refusal, ...]
+
+    def __new__(cls, msg: str, fmt: str, items: tuple[Refusal, ...], **values: object) -> "Listing":
+        head = fmt % values if values else fmt
+        self = str.__new__(cls, head + "".join(f"\n  - {item}" for item in items))
+        self.msg, self.fmt, self.values, self.items = msg, fmt, values, tuple(items)
+        return self
+
+    def __reduce__(self) -> tuple:
+        return (_listing, (self.msg, self.fmt, self.items, self.values))
+
+
+def _listing(msg: str, fmt: str, items: tuple[Refusal, ...], values: dict[str, object]) -> Listing:
+    return Listing(msg, fmt, items, **values)
+
+
+def mapped(said: "Refusal | str", change: Callable[[str], str]) -> "Refusal | str":
+    """A refusal with `change` made to each of its values that is text, in the refusals it holds too (a
+    token hidden); text without an id changed whole."""
+    if not isinstance(said, Refusal):
+        return change(said)
+    values = {k: mapped(v, change) if isinstance(v, str) else v for k, v in said.values.items()}
+    if isinstance(said, Listing):
+        return Listing(said.msg, said.fmt, tuple(mapped(i, change) for i in said.items), **values)  # type: ignore[misc]
+    return Refusal(said.msg, said.fmt, **values)
 
 
 class PbemError(Exception):

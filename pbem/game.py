@@ -14,17 +14,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Collection
 
-from pbem.errors import AuthError, IllegalOrder, PbemError, Refusal, SetupError, StaleTurn, StoreError
+from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
+from pbem.refusals import refuse
 from pbem.i18n import N_
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
 from pbem import absence
 from pbem.tablebots import bot_order, bot_seats, is_bot, seat_entry
 from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
-from pbem.turnfile import FRAMES as TURN_FILE_FRAMES
 from pbem.turnfile import NEXT, TurnFile, check_orders, parse_turnfile
-from pbem.turnfile import REFUSALS as TURN_FILE_REFUSALS
 
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
 
@@ -176,37 +175,35 @@ def authenticate(gd: GamesDir, tf: TurnFile, proven: tuple[str, str] | None = No
     token, or (`proven`: the game and seat a reply key proved) by his reply key, with his token too if
     he gave it."""
     if not GAME_ID.match(tf.game) or not gd.exists(tf.game):
-        raise AuthError(f"there is no game {tf.game!r}")
+        raise AuthError(refuse("no-game", game=repr(tf.game)))
     state = gd.load(tf.game)
     seat = seat_of(state, tf.player)
     if seat is None:
-        raise AuthError(f"game {tf.game!r} has no player {tf.player!r}")
+        raise AuthError(refuse("no-player", game=repr(tf.game), player=repr(tf.player)))
     if proven is not None and proven != (tf.game, seat):
-        raise AuthError(f"the mail you answer is about {proven[1]!r} in game {proven[0]!r}, not {tf.player!r} "
-                        f"in game {tf.game!r}")
+        raise AuthError(refuse("other-seat", player=repr(proven[1]), game=repr(proven[0]), other=repr(tf.player),
+                                wanted=repr(tf.game)))
     if proven is not None and tf.token is None:
         return state, seat
     stored = next(p["token_sha256"] for p in state["players"] if p["name"] == seat)
     if not hmac.compare_digest(stored, token_hash(tf.token or "")):
-        raise AuthError(f"the token for {tf.player!r} in game {tf.game!r} is wrong")
+        raise AuthError(refuse("wrong-token", player=repr(tf.player), game=repr(tf.game)))
     return state, seat
 
 
 def check_turn(state: dict[str, Any], player: str, turn: int) -> None:
     if state["status"] == "paused":
-        raise StaleTurn(f"game {state['game']!r} is paused by the GM; send your orders when it resumes")
-    if state["status"] != "active":
-        raise StaleTurn(f"game {state['game']!r} is {state['status']}; it takes no more orders")
+        raise StaleTurn(refuse("paused", game=repr(state["game"])))
+    if state["status"] != "active":  # finished
+        raise StaleTurn(refuse("finished", game=repr(state["game"])))
     current = state["engine"]["turn"]
     if turn < current:
-        raise StaleTurn(f"your orders answer turn {turn}, but game {state['game']!r} is at turn {current}: "
-                        f"they are stale")
+        raise StaleTurn(refuse("stale", turn=turn, game=repr(state["game"]), current=current))
     if turn > current:
-        raise StaleTurn(f"your orders answer turn {turn}, but game {state['game']!r} is only at turn {current}")
+        raise StaleTurn(refuse("ahead", turn=turn, game=repr(state["game"]), current=current))
     waiting = waiting_for(state)
     if player not in waiting:
-        raise StaleTurn(f"turn {current} of game {state['game']!r} is not yours: "
-                        f"the game waits for {', '.join(waiting)}")
+        raise StaleTurn(refuse("turn-not-yours", turn=current, game=repr(state["game"]), players=", ".join(waiting)))
 
 
 def copy_game(state: dict[str, Any]) -> dict[str, Any]:
@@ -235,15 +232,15 @@ def apply_orders(state: dict[str, Any], player: str, turn: int, orders: list[Ord
         engine = new["engine"]
         decision = ruleset.decision(engine)
         if decision is None or player not in decision.players:
-            who = ", ".join(decision.players) if decision else "nobody: the game is over"
-            raise IllegalOrder(framed("no-longer-yours", n=i, order=shown, before=i - 1, players=who))
+            who = ", ".join(decision.players) if decision else refuse("nobody")
+            raise IllegalOrder(refuse("no-longer-yours", n=i, order=shown, before=i - 1, players=who))
         at = engine["turn"]
         try:
             step = ruleset.apply(engine, player, order, rng)
         except IllegalOrder as exc:
             why = exc.refusal
-            raise IllegalOrder(framed("order-n-refused-nothing", n=i, order=shown, why=why) if len(orders) > 1
-                               else framed("order-refused", order=shown, why=why)) from None
+            raise IllegalOrder(refuse("order-n-refused-nothing", n=i, order=shown, why=why) if len(orders) > 1
+                               else refuse("order-refused", order=shown, why=why)) from None
         entry = {"turn": at, "player": player, "order": order, "received": received or now()}
         mark = {"substitute": substitute} if substitute else {"by": by} if by else {}
         entry.update(mark)
@@ -286,12 +283,12 @@ def check_submission(gd: GamesDir, data: bytes, sender: str | None = None, sourc
     if sender is not None:
         registered = next(p["email"] for p in state["players"] if p["name"] == seat)
         if sender.lower() != registered.lower():
-            raise AuthError(f"{sender} is not the address of {tf.player!r} in game {tf.game!r}")
+            raise AuthError(refuse("not-the-address", person=sender, player=repr(tf.player), game=repr(tf.game)))
     ruleset = ruleset_of(state)
     paused = state["status"] == "paused"
     probe = dict(state, status="active") if paused else state  # checked as they will be applied on resume
     if state["status"] == "finished":
-        raise StaleTurn(f"game {state['game']!r} is finished; it takes no more orders")
+        raise StaleTurn(refuse("finished", game=repr(state["game"])))
     if tf.orders is not None:
         check_orders(tf.orders, f"{ruleset.name}.orders", tf.lines)
         if tf.turn != NEXT:
@@ -337,12 +334,12 @@ def standing_of(ruleset: Ruleset, state: dict[str, Any], player: str, entries: l
     """A player's standing orders, checked and bound to the game as it stands."""
     for i, entry in enumerate(entries if ruleset.standing_help else []):  # (a game without: refused below)
         if not isinstance(entry, dict) or len(entry) != 1 and not (len(entry) == 2 and "harbour" in entry):
-            raise IllegalOrder(framed("standing-not-one", n=i, order=repr(next(iter(ruleset.standing_help)))))
+            raise IllegalOrder(refuse("standing-not-one", n=i, order=repr(next(iter(ruleset.standing_help)))))
     try:
         return ruleset.check_standing(state["engine"], player, [dict(e) if isinstance(e, dict) else e
                                                                 for e in entries])
     except IllegalOrder as exc:
-        raise IllegalOrder(framed("standing-refused", why=exc.refusal)) from None
+        raise IllegalOrder(refuse("standing-refused", why=exc.refusal)) from None
 
 
 def set_standing(state: dict[str, Any], player: str, entries: list[dict[str, Any]],
@@ -596,124 +593,6 @@ SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order plays
 SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot plays for him: %(order)s.")
 NOTICES = (STANDING_DROPPED, STANDING_REFUSED, DEADLINE_REMOVED, DEADLINE_SET, SEAT_TAKEN, PAUSED, RESUMED,
            ROLLED_BACK, SUBSTITUTE_DEFAULT, SUBSTITUTE_BOT, absence.AWAY_NOTICE)
-# Refusals a player meets most, in English (the GM's console and the commits read them so); the player
-# reads them in his language (`pbem.report.refusal_text` finds the values back by the format). Those
-# worded in pbem.game and pbem.mail.orders are listed by their English.
-STALE_REPLY = N_("your reply answers turn %(turn)s; the game is at turn %(current)s: reply to your latest report "
-                 "(or send 'status' to get it again)")
-COMMAND_ALONE = N_("'%(command)s' is a command: send it alone, in a mail of its own")
-SENT_AHEAD_FAILED = N_("your orders sent ahead could not be applied when your decision came: %(why)s")
-FRAME_MESSAGES = {  # the frames pbem.game puts a refusal of the rules in, by id
-    "no-longer-yours": N_("order %(n)s (%(order)s): after order %(before)s the decision is no longer yours (the "
-                          "game waits for %(players)s); nothing was applied"),
-    "order-n-refused-nothing": N_("order %(n)s (%(order)s): %(why)s; nothing was applied"),
-    "order-refused": N_("order %(order)s: %(why)s"),
-    "standing-not-one": N_("standing orders: standing[%(n)s] is not one standing order such as %(order)s"),
-    "standing-refused": N_("standing orders: %(why)s"),
-}
-
-
-def framed(msg: str, **values: Any) -> Refusal:
-    """A refusal in one of pbem's frames (`order 'bid: 50': ...`), by its id."""
-    return Refusal(msg, FRAME_MESSAGES[msg], **values)
-
-
-REFUSALS = (*TURN_FILE_REFUSALS,  # what YAML and the schemas refuse (pbem.turnfile), worded there
-            STALE_REPLY, COMMAND_ALONE, SENT_AHEAD_FAILED,
-            N_("your reply answers an older mail of pbem's (turn %(turn)s): orders sent ahead, standing orders, "
-               "'reports', 'undo' and 'language' need a reply to your latest mail (turn %(latest)s), or your token"),
-            N_("your reply answers turn %(turn)s; a 'turn:' line cannot make it answer turn %(asked)s: reply "
-               "to the mail of that turn, or give your token"),
-            N_("your mail gives no order: write your order alone on a line above the quoted mail"),
-            N_("the word %(word)s is not an order word; did you mean %(meant)s?"),
-            N_("your orders answer turn %(turn)s, but game %(game)s is at turn %(current)s: they are stale"),
-            N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),
-            N_("turn %(turn)s of game %(game)s is not yours: the game waits for %(players)s"),
-            N_("game %(game)s is paused by the GM; send your orders when it resumes"),
-            N_("game %(game)s is finished; it takes no more orders"),
-            N_("%(title)s takes no standing orders; send your next orders ahead with 'turn: next' instead"),
-            N_("the standing order %(kind)s is given %(count)s times; keep one"),
-            # the schema checks (pbem.turnfile.plain, the schemas' `message`), a `type` in its own words
-            N_("must be a whole number (the turn your orders answer) or 'next', not %(value)s"),
-            N_("must be text, as your welcome mail gives it"),
-            N_("must be one of %(values)s, not %(value)s"),
-            N_("must be at least %(n)s, not %(value)s"),
-            N_("must be at most %(n)s, not %(value)s"),
-            N_("must be %(type)s, not %(value)s"),
-            N_("a whole number"), N_("text"), N_("a mapping (key: value)"), N_("a list"), N_("true or false"),
-            N_("a number"), N_("empty"),
-            N_("lacks %(keys)s"),
-            N_("has unknown field %(keys)s"),
-            N_("has unknown fields %(keys)s"),
-            N_("must hold at least %(n)s item"),
-            N_("must hold at least %(n)s items"),
-            N_("may hold at most %(n)s items, not %(count)s"),
-            N_("may be at most %(n)s characters long"),
-            N_("must not be empty"),
-            N_("must be at least %(n)s characters long"),
-            N_("%(value)s is not of the allowed form"),
-            # (the schemas' own `message`s are the games': pbem/rules/*refusals.py)
-            # the order lines of a mail (pbem.mail.orders)
-            N_("the token is not text; copy it from your welcome mail, in quotes if need be"),
-            N_("the mail has no text in which to find orders"),
-            N_("the mail has the line %(begin)s but not the line %(end)s after it"),
-            N_("the mail holds no orders: put them between the lines %(begin)s and %(end)s of your report, or "
-               "attach a turn file"),
-            N_("there is no token line between the lines %(begin)s and %(end)s: write 'token: ' and your token "
-               "there, above your orders"),
-            N_("there is no order between the lines %(begin)s and %(end)s: write your orders there, one a line, "
-               "below your token"),
-            N_("the mail gives a 'turn:' line and orders sent ahead ('next: ...'); keep one"),
-            N_("the mail does not say which game its orders are for: reply to your latest report, or write the "
-               "lines %(keys)s above your orders"),
-            N_("orders for now and orders sent ahead ('next: ...') go in separate mails"),
-            N_("give one standing order a line, after 'standing: ' on the same line, or write 'standing: []' to "
-               "clear them"),
-            N_("write it as 'token: ' and then your token, as your welcome mail gives it"),
-            N_("a second '%(key)s:' line (the first is order line %(n)s); keep one"),
-            N_("the mail holds orders twice: in its text and in the attachment %(name)s; send them once"),
-            N_("the mail holds orders twice: in the attachments %(names)s and %(name)s; send them once"),
-            N_("the mail holds orders %(n)s times: in its text and in the attachments %(names)s and %(name)s; "
-               "send them once"),
-            N_("the mail holds orders %(n)s times: in the attachments %(names)s and %(name)s; send them once"),
-            N_("the attachment %(name)s is not UTF-8 text"),
-            # a player's standing orders (standing_of)
-            FRAME_MESSAGES["standing-not-one"], FRAME_MESSAGES["standing-refused"],
-            N_("the turn file"), N_("the order block"), N_("your reply"), N_("the turn file in the mail"),
-            N_("the attachment %(name)s is not a turn file (game:, player:, token:, turn:, orders:)"),
-            N_("the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:"),
-            N_("your orders are inside the report your mail quotes, which pbem does not read (lines that begin "
-               "with '>', or below a line such as 'On ... wrote:' or 'From: ...'): write them %(where)s"),
-            N_("alone, one a line, above the quote"),
-            N_("between marker lines of your own, above the quote and without '>' in front"),
-            # who may send orders (the AuthError texts a player reads)
-            N_("there is no game %(game)s"),
-            N_("game %(game)s has no player %(player)s"),
-            N_("the mail you answer is about %(player)s in game %(game)s, not %(other)s in game %(wanted)s"),
-            N_("the token for %(player)s in game %(game)s is wrong"),
-            N_("%(person)s is not the address of %(player)s in game %(game)s"))
-# A refusal of one of several orders, or of a part of a composite refusal: the frame in the player's
-# language, the refusal it holds (`why`) found back by its own format (the rules' in the game's catalog:
-# pbem/rules/*refusals.py).
-REFUSAL_FRAMES = (
-    FRAME_MESSAGES["no-longer-yours"],
-    FRAME_MESSAGES["order-n-refused-nothing"],
-    N_("order %(n)s (%(order)s): %(why)s"),
-    FRAME_MESSAGES["order-refused"],
-    N_("%(what)s is not valid:"),
-    N_("line %(line)s, %(place)s: %(why)s"),
-    N_("order line %(n)s (the token line): %(why)s"),
-    N_("order line %(n)s (%(order)s): %(why)s"),
-    N_("order line %(n)s: %(why)s"),
-    *TURN_FILE_FRAMES,  # a file too big, empty... (pbem.turnfile): after the orders', before `%(place)s: ...`
-    N_("%(what)s, line %(line)s (the token line): %(why)s"),
-    N_("%(what)s, line %(line)s: %(why)s"),
-    N_("%(what)s (the token line): %(why)s"),
-    N_("order line %(n)s (the token line), %(place)s: %(why)s"),
-    N_("order line %(n)s (%(order)s), %(key)s: %(why)s"),
-    N_("%(place)s: %(why)s"),
-    N_("the top level"),
-    N_("the attachment %(name)s"))  # (last: after every sentence that begins with it)
 
 
 def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,

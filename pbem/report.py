@@ -16,7 +16,7 @@ from typing import Any
 import jinja2
 
 from pbem import data_dir
-from pbem.errors import Refusal
+from pbem.errors import Listing, Refusal
 from pbem.game import show
 from pbem.i18n import DEFAULT_LANGUAGE, install, localize, moment_text, number_text, translator
 from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
@@ -319,13 +319,6 @@ def _notice_formats() -> list[tuple[re.Pattern[str], str]]:
     return _formats(NOTICES)
 
 
-@cache
-def _refusal_formats() -> list[tuple[re.Pattern[str], str]]:
-    from pbem.game import REFUSALS
-
-    return _formats(REFUSALS)
-
-
 def _written(text: str, formats: list[tuple[re.Pattern[str], str]], lang: str, game: str | None,
              whole: bool) -> str:
     """`text`, written from one of `formats`, in `lang` (an order in it in `lang`'s words); a text of no
@@ -347,23 +340,18 @@ def notice_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = None
     return _written(text, _notice_formats(), lang, game, whole=True)
 
 
-def refusal_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> str:
-    """A refusal in `lang`, found back by its English format: pbem's own (`pbem.game.REFUSALS`), the
-    rules' (the game's `REFUSALS`, pbem/rules/*refusals.py), and the frames around them (an order of
-    several, a list of problems: each line on its own). Its values are kept, an order and the game's
-    words written in `lang`; a part of no known format stays English."""
-    if lang == DEFAULT_LANGUAGE:
-        return str(text)
+def refusal_text(text: Refusal | str, lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> str:
+    """A refusal in `lang`: written from its id (`refusal_words`). A text without an id (a GM's
+    message, something pbem has no words for) stays as it is."""
     if isinstance(text, Refusal):
         return refusal_words(text, lang, game)
-    return "\n".join(_refusal_line(line, lang, game) for line in text.split("\n"))
+    return str(text)
 
 
 def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> str:
     """A refusal written from its id in `lang`: its format's words in the catalog (the game's, then
     pbem's), its values in the player's words (a refusal it holds written the same way, an order in
-    his order words). A value that is English text (a refusal without an id) is found back by its
-    format (`refusal_text`)."""
+    his order words, a place in a file as the schema spells it), and the refusals it lists under it."""
     if lang == DEFAULT_LANGUAGE:
         return str(refusal)
     translated = translator(lang, game)
@@ -375,10 +363,8 @@ def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | No
             args[key] = value
         elif key == "order" and value[:1] in ("'", '"'):
             args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
-        elif key in PERSONS:
+        elif key in PERSONS or key in AS_WRITTEN:
             args[key] = value
-        elif key in ("why", "what", "place", "where"):
-            args[key] = refusal_text(value, lang, game)
         elif key == "kind" and translated.pgettext("piece", value) != value:  # what stands on a square
             args[key] = translated.pgettext("piece", value)
         elif key == "kind" and localize(value, game, lang) == value:  # a kind of decision: the game's word
@@ -387,53 +373,16 @@ def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | No
             args[key] = localize(value, game, lang)
     words = re.sub(r"(['`])([^'`%]*)\1", lambda m: m.group(1) + localize(m.group(2), game, lang) + m.group(1),
                    translated.gettext(refusal.fmt))
-    return words % args if args else words
+    words = words % args if args else words
+    if isinstance(refusal, Listing):
+        words += "".join(f"\n  - {refusal_words(item, lang, game)}" for item in refusal.items)
+    return words
 
 
-SENTENCES = {"why", "what", "type", "place", "where", "value", "values", "order", "keys", "shape", "offers"}  # may hold `:`
 PERSONS = {"player", "players", "owner", "game", "title", "person", "one", "other"}  # values written as they are
-
-
-def _refusal_line(text: str, lang: str, game: str | None) -> str:
-    """One line of a refusal in `lang` (a list item keeps its dash)."""
-    item = re.match(r"(\s*-\s+)(.*)\Z", text, re.DOTALL)
-    if item:
-        return item.group(1) + _refusal_line(item.group(2), lang, game)
-    translated = translator(lang, game)
-    for pattern, fmt in _all_refusal_formats(game):
-        found = pattern.match(text)
-        # a value that is no sentence of its own (a square, a name) holds no `:`; one that does swallowed
-        # a frame (`%(square)s is not a square` read `order 'palace grey Z99': Z99` as its square)
-        if not found or any(":" in v for k, v in found.groupdict().items() if k not in SENTENCES):
-            continue
-        args = {}
-        for key, value in found.groupdict().items():
-            if key in ("why", "what", "type", "place", "where"):  # a refusal, a place, a kind of value: in its own words
-                args[key] = _refusal_line(value, lang, game)
-            elif key == "value" and not value.startswith(("'", '"')):  # pbem's word for it: `nothing`, `a list`
-                args[key] = _refusal_line(value, lang, game)
-            elif key == "order":
-                args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
-            elif key in PERSONS:
-                args[key] = value
-            elif key == "kind" and translated.pgettext("piece", value) != value:  # what stands on a square
-                args[key] = translated.pgettext("piece", value)
-            elif key == "kind" and localize(value, game, lang) == value:  # a kind of decision: the game's word
-                args[key] = translated.pgettext("decision", value)
-            else:
-                args[key] = localize(value, game, lang)
-        words = re.sub(r"(['`])([^'`%]*)\1", lambda m: m.group(1) + localize(m.group(2), game, lang) + m.group(1),
-                       translated.gettext(fmt))
-        return words % args
-    return text
-
-
-@cache
-def _all_refusal_formats(game: str | None) -> list[tuple[re.Pattern[str], str]]:
-    """The formats a refusal is found back by: pbem's own, the game's rules', then the frames."""
-    from pbem.game import REFUSAL_FRAMES
-
-    return _refusal_formats() + _engine_formats(game) + _formats(REFUSAL_FRAMES, quoted=True)
+# values kept as the sender or the schema wrote them: a place in a file (`orders[2].bid`), a key, a file
+# name, a marker line; and a sentence with no id (what YAML's parser said, unknown to pbem)
+AS_WRITTEN = {"place", "key", "keys", "name", "names", "begin", "end", "why", "what", "where", "tag"}
 
 
 def _refusals_module(game: str | None) -> Any:
@@ -468,11 +417,6 @@ def engine_catalog_words(game: str | None) -> tuple[str, ...]:
         return ()
     return tuple(module.REFUSALS) + tuple(getattr(module, "STANDING_HELP", ())) + \
         tuple(get_ruleset(game).option_words.values())
-
-
-@cache
-def _engine_formats(game: str | None) -> list[tuple[re.Pattern[str], str]]:
-    return _formats(engine_refusals(game), quoted=True)
 
 
 def notices_in(events: list[Event], lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> list[Event]:

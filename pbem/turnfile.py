@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Iterator
 import yaml
 
 from pbem import data_dir
-from pbem.errors import TurnFileError
-from pbem.i18n import N_
+from pbem.errors import Refusal, TurnFileError
+from pbem.refusals import at, listing, problem, refuse
 from pbem.rules.base import Order
 from pbem.schemacheck import Check, Unsupported, compile_schema
 
@@ -35,58 +35,14 @@ MAX_ORDERS = 50
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-# What a player is told of YAML he sent that pbem does not read, in English (the GM's console and the
-# commits read it so); the player reads it in his language (`pbem.report.refusal_text` finds its
-# values back by the format; `what` is the file's own name, `why` one of these, in his words too).
-TOO_BIG = N_("%(what)s is %(size)s bytes; the limit is %(limit)s")
-NOT_UTF8 = N_("%(what)s is not UTF-8 text (byte %(n)s)")
-EMPTY = N_("%(what)s is empty")
-NO_ORDER = N_("%(what)s gives no order: choose one of the orders listed and delete the '#' in front of it")
-DOCUMENTS = N_("holds more than one YAML document ('---')")
-ALIASES = N_("aliases ('*name') are not allowed")
-ANCHORS = N_("anchors ('&name') are not allowed")
-TAGS = N_("tags (%(tag)s) are not allowed")
-MAPPING_KEY = N_("a mapping cannot be a key; keys are plain words such as 'orders'")
-LIST_KEY = N_("a list cannot be a key; keys are plain words such as 'orders'")
-NESTED = N_("nested more than %(n)s levels deep")
-MERGE_KEY = N_("the merge key '<<' is not allowed")
-KEY_TWICE = N_("the key %(one)s appears twice")  # (a key as the player wrote it: never in other words)
-SAME_KEY_TWICE = N_("the key %(other)s appears twice (%(one)s and %(other)s are the same key)")
-TAB = N_("a tab character; indent with spaces")
-NOT_YAML = N_("not valid YAML (%(why)s)")
-UNREADABLE = N_("a value could not be read (%(why)s)")
-CONTROL_CHARACTER = N_("a control character (U+%(code)s) that YAML does not allow; delete it")
-CHARACTER = N_("a character (U+%(code)s) that YAML does not allow; delete it")
-#: what YAML's parser (libyaml) says went wrong, as the player reads it after `not valid YAML`
-YAML_PROBLEMS = (
-    N_("found character that cannot start any token"), N_("did not find expected node content"),
-    N_("did not find expected alphabetic or numeric character"), N_("found unexpected end of stream"),
-    N_("did not find expected comment or line break"), N_("could not find expected directive name"),
-    N_("did not find expected whitespace or line break"), N_("did not find expected <document start>"),
-    N_("did not find expected key"), N_("did not find expected ',' or '}'"), N_("did not find expected ',' or ']'"),
-    N_("found unknown escape character"), N_("found unexpected non-alphabetical character"),
-    N_("did not find URI escaped octet"), N_("mapping values are not allowed in this context"),
-    N_("could not find expected ':'"), N_("found unknown directive name"), N_("did not find expected tag URI"),
-    N_("mapping keys are not allowed in this context"), N_("found unexpected ':'"),
-    N_("block sequence entries are not allowed in this context"),
-    N_("found a tab character where an indentation space is expected"),
-    N_("found a tab character that violates indentation"), N_("did not find expected '-' indicator"),
-    N_("found an incorrect leading UTF-8 octet"), N_("found undefined tag handle"),
-    N_("found duplicate %YAML directive"), N_("but found another document"),
-    N_("found incompatible YAML document"), N_("found unhashable key"),
-    N_("day is out of range for month"), N_("month must be in 1..12"))
-#: a value as a player would recognise it (`shown`), where it is no text of his
-NOTHING = N_("nothing")
-A_MAPPING = N_("a mapping")
-A_LIST = N_("a list")
-THE_DATE = N_("the date %(date)s")
-LACKS_EITHER = N_("lacks %(keys)s or %(key)s")  # one of several keys (`lacks 'load' or 'harbour'`)
-#: the refusals above a player may meet, as `pbem.game.REFUSALS` lists them: those that begin with the
-#: file's name (`what`) among the frames, tried after the games' own refusals (`the bag is empty`)
-REFUSALS = (DOCUMENTS, ALIASES, ANCHORS, TAGS, MAPPING_KEY, LIST_KEY, NESTED, MERGE_KEY, KEY_TWICE, SAME_KEY_TWICE,
-            TAB, NOT_YAML, UNREADABLE, CONTROL_CHARACTER, CHARACTER, *YAML_PROBLEMS, NOTHING, A_MAPPING, A_LIST,
-            THE_DATE, LACKS_EITHER)
-FRAMES = (TOO_BIG, NOT_UTF8, EMPTY, NO_ORDER)
+# What a player is told of YAML he sent that pbem does not read is a refusal by its id (pbem.refusals):
+# English for the GM's console and the commits, and written in the player's language from its id.
+THE_TURN_FILE = refuse("the-turn-file")
+
+
+def _line_of(what: Refusal | str, line: int | None) -> Refusal | str:
+    """The file, or a line of it where the line is known: `the turn file, line 3`."""
+    return refuse("what-line", what=what, line=line) if line else what
 
 
 @cache
@@ -96,7 +52,7 @@ def schema(name: str) -> dict[str, Any]:
     return json.loads(text)
 
 
-def _scan(text: str, what: str, case_blind: bool = False) -> None:
+def _scan(text: str, what: Refusal | str, case_blind: bool = False) -> None:
     """Reject hostile YAML by its parse events alone; nothing is constructed here. `case_blind`: keys
     that differ only in case (`bid`, `Bid`) are the same key, so one of them is a duplicate."""
     depth = 0
@@ -109,23 +65,23 @@ def _scan(text: str, what: str, case_blind: bool = False) -> None:
             if isinstance(event, yaml.DocumentStartEvent):
                 documents += 1
                 if documents > 1:
-                    raise TurnFileError(f"{what}, line {line}: {DOCUMENTS}")
+                    raise TurnFileError(at(_line_of(what, line), refuse("documents")))
             if isinstance(event, yaml.AliasEvent):
-                raise TurnFileError(f"{what}, line {line}: {ALIASES}")
+                raise TurnFileError(at(_line_of(what, line), refuse("aliases")))
             if getattr(event, "anchor", None):
-                raise TurnFileError(f"{what}, line {line}: {ANCHORS}")
+                raise TurnFileError(at(_line_of(what, line), refuse("anchors")))
             tag = getattr(event, "tag", None)
             if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if tag and not event.implicit:
-                    raise TurnFileError(f"{what}, line {line}: " + TAGS % {"tag": repr(_short(tag))})
+                    raise TurnFileError(at(_line_of(what, line), refuse("tags", tag=repr(_short(tag)))))
                 if keys and keys[-1] is not None:
                     expect_key[-1] = not expect_key[-1]
                     if expect_key[-1]:  # a list or mapping as a key: nothing in pbem is keyed so
-                        why = MAPPING_KEY if isinstance(event, yaml.MappingStartEvent) else LIST_KEY
-                        raise TurnFileError(f"{what}, line {line}: {why}")
+                        why = "mapping-key" if isinstance(event, yaml.MappingStartEvent) else "list-key"
+                        raise TurnFileError(at(_line_of(what, line), refuse(why)))
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise TurnFileError(f"{what}, line {line}: " + NESTED % {"n": MAX_DEPTH})
+                    raise TurnFileError(at(_line_of(what, line), refuse("nested", n=MAX_DEPTH)))
                 is_map = isinstance(event, yaml.MappingStartEvent)
                 keys.append({} if is_map else None)
                 expect_key.append(False)
@@ -135,18 +91,18 @@ def _scan(text: str, what: str, case_blind: bool = False) -> None:
                 expect_key.pop()
             elif isinstance(event, yaml.ScalarEvent):
                 if event.value == "<<" and event.implicit[0]:  # plain '<<' is YAML's merge key
-                    raise TurnFileError(f"{what}, line {line}: {MERGE_KEY}")
+                    raise TurnFileError(at(_line_of(what, line), refuse("merge-key")))
                 if tag and event.implicit == (False, False):
-                    raise TurnFileError(f"{what}, line {line}: " + TAGS % {"tag": repr(_short(tag))})
+                    raise TurnFileError(at(_line_of(what, line), refuse("tags", tag=repr(_short(tag)))))
                 if keys and keys[-1] is not None:
                     expect_key[-1] = not expect_key[-1]
                     if expect_key[-1]:  # this scalar is a key
                         seen = keys[-1].get(event.value.casefold() if case_blind else event.value)
                         if seen == event.value:
-                            raise TurnFileError(f"{what}, line {line}: " + KEY_TWICE % {"one": repr(event.value)})
+                            raise TurnFileError(at(_line_of(what, line), refuse("key-twice", one=repr(event.value))))
                         if seen is not None:
-                            raise TurnFileError(f"{what}, line {line}: " + SAME_KEY_TWICE % {
-                                "one": repr(seen), "other": repr(event.value)})
+                            raise TurnFileError(at(_line_of(what, line), refuse("same-key-twice", one=repr(seen),
+                                                                                  other=repr(event.value))))
                         keys[-1][event.value.casefold() if case_blind else event.value] = event.value
     except yaml.YAMLError as exc:
         raise TurnFileError(_not_yaml(text, what, exc)) from None
@@ -155,7 +111,7 @@ def _scan(text: str, what: str, case_blind: bool = False) -> None:
 LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as the end of a line
 
 
-def _not_yaml(text: str, what: str, exc: yaml.YAMLError) -> str:
+def _not_yaml(text: str, what: Refusal | str, exc: yaml.YAMLError) -> Refusal:
     """Why the parser gave up, in words. A tab is named as such (YAML allows no tab in indentation, and
     players paste them): on the line the parser stopped at, up to where it stopped, else the first line
     before it indented with one."""
@@ -164,40 +120,40 @@ def _not_yaml(text: str, what: str, exc: yaml.YAMLError) -> str:
         lines = LINE_BREAK.split(text)
         tabbed = [n for n in range(min(mark.line, len(lines))) if re.match(r"^[ ]*\t", lines[n])]
         here = mark.line < len(lines) and "\t" in lines[mark.line][:mark.column + 1]  # up to where it stopped
-        at = mark.line if here else tabbed[0] if tabbed else None
-        if at is not None:
-            return f"{what}, line {at + 1}: {TAB}"
-    line, problem = yaml_problem(text, exc)
+        tab_line = mark.line if here else tabbed[0] if tabbed else None
+        if tab_line is not None:
+            return at(_line_of(what, tab_line + 1), refuse("tab"))
+    line, why = yaml_problem(text, exc)
     if isinstance(exc, yaml.reader.ReaderError):
-        return f"{what}{f', line {line}' if line else ''}: {problem}"
-    return f"{what}{f', line {line}' if line else ''}: " + NOT_YAML % {"why": problem}
+        return at(_line_of(what, line), why)
+    return at(_line_of(what, line), refuse("not-yaml", why=why))
 
 
-def yaml_problem(text: str, exc: yaml.YAMLError) -> tuple[int | None, str]:
+def yaml_problem(text: str, exc: yaml.YAMLError) -> tuple[int | None, Refusal]:
     """Where (a line number, if known) and why YAML refused `text`, in one line of words. A character
     YAML forbids (a control character pasted with the text) is named by its code point: the reader
     gives only an offset, which the C reader counts in bytes and the Python reader in characters."""
     if isinstance(exc, yaml.reader.ReaderError) and isinstance(exc.character, int):
-        kind = CONTROL_CHARACTER if exc.character < 0x20 or 0x7F <= exc.character < 0xA0 else CHARACTER
-        at = text.find(chr(exc.character))  # the reader stops at the first one
-        line = len(LINE_BREAK.findall(text, 0, at)) + 1 if at >= 0 else None
-        return line, kind % {"code": f"{exc.character:04X}"}
+        kind = "control-character" if exc.character < 0x20 or 0x7F <= exc.character < 0xA0 else "character"
+        where = text.find(chr(exc.character))  # the reader stops at the first one
+        line = len(LINE_BREAK.findall(text, 0, where)) + 1 if where >= 0 else None
+        return line, refuse(kind, code=f"{exc.character:04X}")
     mark = getattr(exc, "problem_mark", None)
-    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-    return (mark.line + 1 if mark else None), problem
+    said = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    return (mark.line + 1 if mark else None), problem(said)
 
 
-def load_yaml(data: bytes | str, what: str = "the turn file", case_blind: bool = False) -> tuple[Any, dict[tuple, int]]:
+def load_yaml(data: bytes | str, what: Refusal | str = THE_TURN_FILE, case_blind: bool = False) -> tuple[Any, dict[tuple, int]]:
     """Parse untrusted YAML: the value and a map from each place in it to its line number. `case_blind`:
     keys that differ only in case count as the same key (a duplicate)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if len(raw) > MAX_BYTES:
-        raise TurnFileError(TOO_BIG % {"what": what, "size": len(raw), "limit": MAX_BYTES})
+        raise TurnFileError(refuse("too-big", what=what, size=len(raw), limit=MAX_BYTES))
     try:
         # Windows editors save "Unicode" text as UTF-16 with a byte order mark, which says what it is
         text = raw.decode("utf-16") if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise TurnFileError(NOT_UTF8 % {"what": what, "n": exc.start}) from None
+        raise TurnFileError(refuse("not-utf8", what=what, n=exc.start)) from None
     _scan(text, what, case_blind)
     try:
         node = yaml.compose(text, Loader=_SafeLoader)
@@ -207,10 +163,10 @@ def load_yaml(data: bytes | str, what: str = "the turn file", case_blind: bool =
     except yaml.YAMLError as exc:
         raise TurnFileError(_not_yaml(text, what, exc)) from None
     except ValueError as exc:  # a date that does not exist (2026-02-30)
-        raise TurnFileError(f"{what}{_bad_scalar(node)}: " + UNREADABLE % {"why": exc}) from None
+        raise TurnFileError(at(_line_of(what, _bad_scalar(node)), refuse("unreadable", why=problem(str(exc))))) from None
 
 
-def _bad_scalar(node: Any) -> str:
+def _bad_scalar(node: Any) -> int | None:
     """Where the scalar is that the safe loader cannot construct."""
     stack = [node]
     while stack:
@@ -219,12 +175,12 @@ def _bad_scalar(node: Any) -> str:
             try:
                 yaml.load(yaml.serialize(n, Dumper=yaml.SafeDumper), Loader=_SafeLoader)
             except ValueError:
-                return f", line {n.start_mark.line + 1}"
+                return n.start_mark.line + 1
         elif isinstance(n, yaml.MappingNode):
             stack.extend(v for kv in n.value for v in kv)
         elif isinstance(n, yaml.SequenceNode):
             stack.extend(n.value)
-    return ""
+    return None
 
 
 def _short(tag: str) -> str:
@@ -244,69 +200,85 @@ def _lines(node: Any, path: tuple, out: dict[tuple, int]) -> None:
             _lines(v, path + (i,), out)
 
 
-_TYPE_WORDS = {"integer": "a whole number", "string": "text", "object": "a mapping (key: value)",
-               "array": "a list", "boolean": "true or false", "number": "a number", "null": "empty"}
+_TYPE_WORDS = {"integer": "a-whole-number", "string": "text", "object": "a-mapping-of-keys", "array": "a-list",
+               "boolean": "true-or-false", "number": "a-number", "null": "empty-value"}  # a JSON type's id
 
 
-def place(path: tuple) -> str:
+def place(path: tuple) -> Refusal | str:
     """A place in the file as a reader would name it: `orders[2].bid`."""
     out = ""
     for part in path:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "the top level"
+    return out or refuse("the-top-level")
 
 
-def shown(value: Any) -> str:
+def shown(value: Any) -> Refusal | str:
     """A value as a player would recognise it."""
     if value is None:
-        return NOTHING
+        return refuse("nothing")
     if isinstance(value, (datetime.date, datetime.datetime)):
-        return THE_DATE % {"date": value.isoformat()}
+        return refuse("the-date", date=value.isoformat())
     if isinstance(value, (dict, list)):
-        return A_MAPPING if isinstance(value, dict) else A_LIST
+        return refuse("a-mapping" if isinstance(value, dict) else "a-list")
     return repr(value)
 
 
-def plain(error: jsonschema.ValidationError) -> str:
+def _type_words(kinds: list[str]) -> Refusal | str:
+    """JSON types in words: `a whole number or text`."""
+    return _either([refuse(_TYPE_WORDS[k]) if k in _TYPE_WORDS else k for k in kinds])
+
+
+def _either(words: list[Refusal | str]) -> Refusal | str:
+    """Words one of which is meant: `'load' or 'harbour'`."""
+    out = words[-1]
+    for word in reversed(words[:-1]):
+        out = refuse("either", one=word, other=out)
+    return out
+
+
+def _keys(keys: list[str]) -> str:
+    return ", ".join(repr(k) for k in keys)
+
+
+def plain(error: jsonschema.ValidationError) -> Refusal:
     """One schema error in plain words."""
     v, val = error.validator, error.validator_value
     inst = error.instance
     if "message" in error.schema and v not in ("required", "additionalProperties"):
-        return error.schema["message"].replace("{value}", shown(inst))
+        # the schema's own words, its catalog's key (the game's, or pbem's for the turn file's)
+        said = error.schema["message"]
+        return Refusal("schema", said.replace("{value}", "%(value)s"), **({"value": shown(inst)} if "{value}" in said else {}))
     if v == "type":
-        kinds = val if isinstance(val, list) else [val]
-        return f"must be {' or '.join(_TYPE_WORDS.get(k, k) for k in kinds)}, not {shown(inst)}"
+        return refuse("must-be", type=_type_words(val if isinstance(val, list) else [val]), value=shown(inst))
     if v == "required":
-        missing = [k for k in val if k not in inst]
-        return f"lacks {', '.join(repr(k) for k in missing)}"
+        return refuse("lacks", keys=_keys([k for k in val if k not in inst]))
     if v in ("anyOf", "oneOf") and error.context and all(e.validator == "required" for e in error.context):
-        keys = [k for e in error.context for k in e.validator_value if k not in inst]
-        return f"lacks {' or '.join(repr(k) for k in dict.fromkeys(keys))}"
+        keys = list(dict.fromkeys(k for e in error.context for k in e.validator_value if k not in inst))
+        return refuse("lacks", keys=_either([repr(k) for k in keys]))
     if v == "dependentRequired":
-        missing = [k for deps in val.values() for k in deps if k not in inst]
-        return f"lacks {', '.join(repr(k) for k in missing)}"
+        return refuse("lacks", keys=_keys([k for deps in val.values() for k in deps if k not in inst]))
     if v == "additionalProperties":
         extra = sorted(k for k in inst if k not in error.schema.get("properties", {}))
-        return f"has unknown field{'s' if len(extra) > 1 else ''} {', '.join(repr(k) for k in extra)}"
+        return refuse("unknown-fields" if len(extra) > 1 else "unknown-field", keys=_keys(extra))
     if v == "minimum":
-        return f"must be at least {val}, not {shown(inst)}"
+        return refuse("at-least", n=val, value=shown(inst))
     if v == "maximum":
-        return f"must be at most {val}, not {shown(inst)}"
+        return refuse("at-most", n=val, value=shown(inst))
     if v == "minItems":
-        return f"must hold at least {val} item{'s' if val != 1 else ''}"
+        return refuse("items-at-least" if val != 1 else "items-at-least-one", n=val)
     if v == "maxItems":
-        return f"may hold at most {val} items, not {len(inst)}"
+        return refuse("items-at-most", n=val, count=len(inst))
     if v == "maxLength":
-        return f"may be at most {val} characters long"
+        return refuse("chars-at-most", n=val)
     if v == "minLength":
-        return "must not be empty" if val == 1 else f"must be at least {val} characters long"
+        return refuse("not-empty") if val == 1 else refuse("chars-at-least", n=val)
     if v == "pattern":
-        return f"{inst!r} is not of the allowed form"
+        return refuse("form", value=repr(inst))
     if v == "enum":
-        return f"must be one of {', '.join(repr(x) for x in val)}, not {shown(inst)}"
+        return refuse("one-of", values=_keys(val), value=shown(inst))
     if v == "const":
-        return f"must be {val!r}, not {shown(inst)}"
-    return error.message
+        return refuse("must-be", type=repr(val), value=shown(inst))
+    return Refusal("schema", error.message)  # a check pbem has no words for: jsonschema's
 
 
 def _is_integer(checker: Any, instance: Any) -> bool:
@@ -429,7 +401,7 @@ def _get(table: dict[tuple, Any] | None, path: tuple) -> Any:
     return next((v for k, v in table.items() if _folded(k) == folded), None)
 
 
-def _at(lines: dict[tuple, int] | None, path: tuple, line_of: tuple) -> tuple[int, str]:
+def _at(lines: dict[tuple, int] | None, path: tuple, line_of: tuple) -> tuple[int, Refusal | str]:
     """Where a place is, as its sender knows it, and a number to sort by: `line 6, orders[0].bid` (the
     line of `line_of`); in a file pbem wrote from his order lines, his own name for the line that gave
     the place (`order line 2 ('bid: x'), bid`), and a place pbem filled in itself by its name alone."""
@@ -439,18 +411,18 @@ def _at(lines: dict[tuple, int] | None, path: tuple, line_of: tuple) -> tuple[in
             named = _get(names, path[:k])
             if named is not None:
                 n, name = named
-                return n, f"{name}, {place(path[k:])}" if path[k:] else name
+                return n, refuse("name-place", name=name, place=place(path[k:])) if path[k:] else name
         return 0, place(path)
     line = _get(lines, line_of) or _get(lines, path) or 0
-    return line, f"line {line}, {place(path)}" if line else place(path)
+    return line, refuse("line-place", line=line, place=place(path)) if line else place(path)
 
 
 def schema_errors(value: Any, schema_name: str, lines: dict[tuple, int] | None = None,
-                  prefix: tuple = ()) -> list[str]:
+                  prefix: tuple = ()) -> list[Refusal]:
     """Every error of `value` against a schema, sorted by place, each with its line."""
     if fits(value, schema_name):  # the usual case, answered without jsonschema
         return []
-    out: list[str] = []
+    out: list[Refusal] = []
     def order(e: jsonschema.ValidationError) -> list[tuple[int, int | str]]:
         return [(0, p) if isinstance(p, int) else (1, str(p)) for p in e.absolute_path]
 
@@ -464,8 +436,8 @@ def schema_errors(value: Any, schema_name: str, lines: dict[tuple, int] | None =
             line_of = path + (extra[0],) if extra else path  # the line of the first unknown field
         line, where = _at(lines, path, line_of)
         # a token is never echoed, not even one of the wrong kind: the message may go to a log or a mail
-        words = "must be text, as your welcome mail gives it" if path[-1:] == ("token",) else plain(err)
-        found.append((line, order(err), f"{where}: {words}"))
+        words = refuse("token-text") if path[-1:] == ("token",) else plain(err)
+        found.append((line, order(err), at(where, words)))
     for _, _, text in sorted(found, key=lambda f: (f[0], f[1])):  # in the order of the file
         if text not in out:
             out.append(text)
@@ -611,11 +583,11 @@ class Source(bytes):
     line 2 ('bid: x')")`), so that no error names a line of a file he never saw. It goes through
     `game.submit` as any bytes do, to `parse_turnfile`."""
 
-    what: str
-    names: dict[tuple, tuple[int, str]] | None
+    what: Refusal | str
+    names: dict[tuple, tuple[int, Refusal]] | None
 
-    def __new__(cls, data: bytes | str, what: str = "the turn file",
-                names: dict[tuple, tuple[int, str]] | None = None) -> "Source":
+    def __new__(cls, data: bytes | str, what: Refusal | str = THE_TURN_FILE,
+                names: dict[tuple, tuple[int, Refusal]] | None = None) -> "Source":
         self = super().__new__(cls, data.encode("utf-8") if isinstance(data, str) else data)
         self.what, self.names = what, names
         return self
@@ -625,8 +597,8 @@ class Lines(dict):  # type: ignore[type-arg]
     """A turn file's map from each place in it to its line number, with what an error calls the file
     and the sender's own names for its places (see `Source`)."""
 
-    def __init__(self, lines: dict[tuple, int] | None = None, what: str = "the turn file",
-                 names: dict[tuple, tuple[int, str]] | None = None) -> None:
+    def __init__(self, lines: dict[tuple, int] | None = None, what: Refusal | str = THE_TURN_FILE,
+                 names: dict[tuple, tuple[int, Refusal]] | None = None) -> None:
         super().__init__(lines or {})
         self.what, self.names = what, names
 
@@ -648,31 +620,40 @@ def parse_turnfile(data: bytes | str, order_schema: str | None = None, need_toke
     case first. The envelope is checked first; the orders against `order_schema`, which the caller
     finds from the game (None: leave the orders to be checked once the game is known). Without
     `need_token` (a mail whose reply key proved its sender) the token may be left out."""
-    what, names = getattr(data, "what", "the turn file"), getattr(data, "names", None)
+    what, names = getattr(data, "what", THE_TURN_FILE), getattr(data, "names", None)
     try:
         value, found = load_yaml(data, what, case_blind=True)
     except TurnFileError as exc:
         if names is None:
             raise
         # a file pbem wrote from order lines (each read on its own before): none of its lines is the sender's
-        raise TurnFileError(re.sub(rf"^{re.escape(what)}, line \d+", what, str(exc))) from None
+        raise TurnFileError(without_line(exc.refusal)) from None
     lines = Lines(found, what, names)
     if value is None:
-        raise TurnFileError(EMPTY % {"what": what})
+        raise TurnFileError(refuse("empty", what=what))
     value = fold_case(value, schema("turnfile"))
     if isinstance(value, dict) and "orders" in value and value["orders"] is None:  # the report's block, unchanged
         if "standing" not in value and "reports" not in value:
-            raise TurnFileError(NO_ORDER % {"what": what})
+            raise TurnFileError(refuse("no-order-kept", what=what))
         # its orders left commented out, standing: or reports: added: those alone, for no turn
         value = {k: v for k, v in value.items() if k not in ("orders", "turn")}
     proven = not need_token and isinstance(value, dict) and "token" not in value
     problems = schema_errors(dict(value, token="-") if proven else value, "turnfile", lines)
     if problems:
-        raise TurnFileError(f"{what} is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
+        raise TurnFileError(listing("not-valid", problems, what=what))
     if order_schema and "orders" in value:
         check_orders(value["orders"], order_schema, lines)
     return TurnFile(value["game"], value["player"], value.get("token"), value.get("turn"), value.get("orders"), lines,
                     value.get("standing"), value.get("reports"))
+
+
+def without_line(refusal: Refusal | str) -> Refusal | str:
+    """A refusal of YAML at a line of a file (`the turn file, line 3: ...`) said of the file alone."""
+    if isinstance(refusal, Refusal) and refusal.msg == "at":
+        where = refusal.values["place"]
+        if isinstance(where, Refusal) and where.msg == "what-line":
+            return at(where.values["what"], refusal.values["why"])
+    return refusal
 
 
 _WORD = re.compile(r"^(?:-?\d+|[A-Za-z_]+)$")
@@ -736,5 +717,4 @@ def check_orders(orders: list[Any], order_schema: str, lines: dict[tuple, int] |
     for i, item in enumerate(orders):
         problems += schema_errors(item, order_schema, lines, (key, i))
     if problems:
-        what = getattr(lines, "what", "the turn file")
-        raise TurnFileError(f"{what} is not valid:\n" + "\n".join(f"  - {p}" for p in problems))
+        raise TurnFileError(listing("not-valid", problems, what=getattr(lines, "what", THE_TURN_FILE)))

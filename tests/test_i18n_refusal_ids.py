@@ -4,27 +4,33 @@ its sentence in every catalog: one without a translation fails here, by its id."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
 
+from pbem import refusals as pipeline
 from pbem.errors import IllegalOrder, Refusal
-from pbem.game import FRAME_MESSAGES, apply_orders, new_game
+from pbem.game import apply_orders, new_game
 from pbem.report import refusal_text
 from pbem.rules import medici_refusals, medici_strozzi_refusals
 from pbem.rules.florenz import refusals as florenz_refusals
 from pbem.rules.medina import refusals as medina_refusals
 from pbem.store import GamesDir
 
-LOCALE = Path(__file__).resolve().parent.parent / "pbem" / "locale"
-# the messages given by id, with the catalog their words are in
-BY_ID = [("pbem", msg, fmt) for msg, fmt in FRAME_MESSAGES.items()] + \
-        [("medici", msg, fmt) for msg, fmt in medici_refusals.MESSAGES.items()] + \
-        [("medici-strozzi", msg, fmt) for msg, fmt in medici_strozzi_refusals.MESSAGES.items()] + \
-        [("medina", msg, fmt) for msg, fmt in medina_refusals.MESSAGES.items()] + \
-        [("florenz", msg, fmt) for msg, fmt in florenz_refusals.MESSAGES.items()]
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "pbem" / "locale"
+# each module of ids, the catalog its words are in, and the code that refuses with its ids
+MODULES = [("pbem", pipeline, [p for p in (ROOT / "pbem").rglob("*.py") if "rules" not in p.parts]
+            + [ROOT / "pbem" / "rules" / "base.py"]),
+           ("medici", medici_refusals, [ROOT / "pbem" / "rules" / "medici.py"]),
+           ("medici-strozzi", medici_strozzi_refusals, [ROOT / "pbem" / "rules" / "medici_strozzi.py"]),
+           ("medina", medina_refusals, sorted((ROOT / "pbem" / "rules" / "medina").glob("*.py"))),
+           ("florenz", florenz_refusals, sorted((ROOT / "pbem" / "rules" / "florenz").glob("*.py")))]
+BY_ID = [(domain, msg, fmt) for domain, module, _ in MODULES for msg, fmt in module.MESSAGES.items()] + \
+        [("pbem", "yaml-problem", fmt) for fmt in pipeline.YAML_PROBLEMS]
 
 
 def catalog(lang: str, domain: str) -> Any:
@@ -38,8 +44,34 @@ def test_every_message_id_has_its_sentence_in_every_language(lang: str) -> None:
     for domain, msg, fmt in BY_ID:
         entry = catalog(lang, domain).get(fmt)
         if entry is None or not entry.string or entry.fuzzy:
-            missing.append(msg)
+            missing.append(f"{domain}:{msg}")
+        elif sorted(re.findall(r"%\(\w+\)s", entry.string)) != sorted(re.findall(r"%\(\w+\)s", fmt)):
+            missing.append(f"{domain}:{msg} (its values)")
     assert not missing, f"{lang}: no sentence for the ids {missing}"
+
+
+@pytest.mark.parametrize("domain, module, sources", MODULES, ids=[m[0] for m in MODULES])
+def test_every_id_the_code_refuses_with_is_written_once(domain: str, module: Any, sources: list[Path]) -> None:
+    """An id the code names exists in its module; no format is written twice (one sentence, one id)."""
+    used = {msg for path in sources for msg in re.findall(r"\brefuse\(\s*\"([a-z0-9-]+)\"", path.read_text("utf-8"))}
+    assert used, domain
+    assert not used - set(module.MESSAGES), f"{domain}: ids refused with but not written: {used - set(module.MESSAGES)}"
+    formats = list(module.MESSAGES.values())
+    assert len(set(formats)) == len(formats), f"{domain}: a format under two ids"
+
+
+def test_no_refusals_module_repeats_a_sentence_of_the_code() -> None:
+    """The rules and the pipeline raise by id: no English format of a module of ids is also a text the
+    code writes out again (the sentence is in MESSAGES, once)."""
+    for domain, module, sources in MODULES:
+        for path in sources:
+            if path.name.endswith("refusals.py"):
+                continue
+            code = re.sub(r"\b_\(\"", "_(", path.read_text("utf-8"))  # (a view may say it too, as its own words)
+            for fmt in module.MESSAGES.values():
+                head = fmt.split("%(")[0]
+                if len(head) >= 20:  # a sentence, not a frame such as `%(place)s: %(why)s`
+                    assert f'"{head}' not in code, (domain, path.name, fmt)
 
 
 def a_medici_game(tmp_path: Path) -> dict[str, Any]:
@@ -87,3 +119,23 @@ def test_a_square_of_medina_never_swallows_the_frame(tmp_path: Path) -> None:
     refusal = refused.value.refusal
     assert isinstance(refusal, Refusal) and refusal.values["why"].msg == "not-a-square"
     assert refusal_text(refusal, "de", "medina") == "Befehl 'start Z99': Z99 ist kein Feld der Stadt (A1 bis P11)"
+
+
+def test_a_florenz_refusal_keeps_its_english_and_is_written_from_its_id() -> None:
+    from pbem.rules.base import get_ruleset
+    from pbem.rng import Rng
+
+    rules = get_ruleset("florenz")
+    state, _ = rules.setup(["anna", "ben", "cleo"], {}, Rng("florenz-ids"))
+    waiting = rules.decision(state).players
+    other = next(p for p in ("anna", "ben", "cleo") if p not in waiting)
+    why = rules.why_illegal(state, other, "pass 3")
+    assert isinstance(why, Refusal) and why.msg == "not-your-turn"
+    assert str(why) == f"it is not your turn: {', '.join(waiting)} must decide ({why.values['kind']})"
+    assert refusal_text(why, "de", "florenz").startswith("du bist nicht am Zug: ")
+    assert refusal_text(why, "en", "florenz") == str(why)
+
+
+def test_a_text_without_an_id_stays_as_it_is() -> None:
+    """No English is read back by its words any more: a text with no id (a GM's message) is kept whole."""
+    assert refusal_text("bid 50 is more than your money (43)", "de", "medici") == "bid 50 is more than your money (43)"

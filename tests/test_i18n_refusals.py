@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from pbem.game import REFUSAL_FRAMES, REFUSALS
+from pbem.errors import AuthError, Refusal, StaleTurn, TurnFileError
+from pbem.refusals import MESSAGES, YAML_PROBLEMS, at, listing, refuse
 from pbem.report import engine_refusals, refusal_text
 from pbem.rules.base import KNOWN
 from pbem.rng import Rng
@@ -40,14 +41,14 @@ ROUNDS = {"medici": 400, "medici-strozzi": 400, "medina": 120, "florenz": 150}
 GAMES = [game for game in sorted(KNOWN) if engine_refusals(game)]  # the games whose refusals are listed
 
 
-def refusals_met(game: str, seed: int) -> dict[str, None]:
-    """Every refusal a random game of `game` gives on the way, in English."""
+def refusals_met(game: str, seed: int) -> dict[str, Refusal]:
+    """Every refusal a random game of `game` gives on the way, by its English."""
     rules = get_ruleset(game)
     rng = Rng(f"refusals-{seed}")
     players = PLAYERS[:rules.max_players]
     state, _ = rules.setup(list(players), {}, rng)
     pick = random.Random(seed)
-    met: dict[str, None] = {}
+    met: dict[str, Refusal] = {}
     for _ in range(ROUNDS[game]):
         decision = rules.decision(state)
         if decision is None:
@@ -57,8 +58,9 @@ def refusals_met(game: str, seed: int) -> dict[str, None]:
             for order in pick.sample(candidates, min(len(candidates), 30)) + WRONG[game]:
                 why = rules.why_illegal(state, player, order)
                 if why is not None:
-                    met[why] = None
-                    met[f"order 2 ({order_text(order)!r}): {why}; nothing was applied"] = None
+                    met[why] = why
+                    framed = refuse("order-n-refused-nothing", n=2, order=repr(order_text(order)), why=why)
+                    met[framed] = framed
         player = decision.players[0]
         legal = rules.legal_orders(state, player)
         rules.apply(state, player, pick.choice(legal), rng)
@@ -66,7 +68,7 @@ def refusals_met(game: str, seed: int) -> dict[str, None]:
     for order in WRONG[game]:
         why = rules.why_illegal(state, PLAYERS[0], order)
         if why is not None:
-            met[why] = None
+            met[why] = why
     return met
 
 
@@ -83,26 +85,33 @@ def numbers(text: str) -> list[str]:
 
 @pytest.mark.parametrize("game", [game for game in GAMES if game in WRONG])
 def test_every_refusal_met_in_a_game_is_written_in_the_players_language(game: str) -> None:
-    met: dict[str, None] = {}
+    met: dict[str, Refusal] = {}
     for seed in range(3):
         met.update(refusals_met(game, seed))
     assert len(met) >= 8
-    for english in met:
+    for english, refusal in met.items():
+        assert isinstance(refusal, Refusal), (game, english)  # the rules refuse by id
         for lang in ("de", "nl"):
-            text = refusal_text(english, lang, game)
+            text = refusal_text(refusal, lang, game)
             assert not english_left(text, lang), (english, lang, text)
             assert numbers(text) == numbers(english), (english, lang, text)
-        assert refusal_text(english, "en", game) == english
+        assert refusal_text(refusal, "en", game) == english
 
 
 def test_a_refusal_quotes_orders_in_the_players_order_words() -> None:
-    english = "order 2 ('bid: 9'): bid 9 is more than your money (3); nothing was applied"
-    assert refusal_text(english, "de", "medici") == \
+    from pbem.rules.medici_refusals import refuse as medici
+
+    framed = refuse("order-n-refused-nothing", n=2, order="'bid: 9'", why=medici("bid-over-money", amount=9, money=3))
+    assert str(framed) == "order 2 ('bid: 9'): bid 9 is more than your money (3); nothing was applied"
+    assert refusal_text(framed, "de", "medici") == \
         "Befehl 2 ('bieten: 9'): das Gebot 9 übersteigt dein Geld (3); nichts wurde ausgeführt"
-    assert refusal_text("you are the auctioneer: send 'draw' or 'auction', not 'pass'", "nl", "medici") == \
+    assert refusal_text(medici("auctioneer-draws", order="'pass'"), "nl", "medici") == \
         "jij bent de veilingmeester: stuur 'trekken' of 'veilen', niet 'passen'"
-    listed = "the order block is not valid:\n  - order 2 ('pass'): the lowest bid is 1"
-    assert refusal_text(listed, "de", "medici").endswith("\n  - Befehl 2 ('passen'): das niedrigste Gebot ist 1")
+    listed = listing("not-valid", [at(refuse("order-line", n=2, order="'pass'"), medici("lowest-bid"))],
+                     what=refuse("the-order-block"))
+    assert str(listed) == "the order block is not valid:\n  - order line 2 ('pass'): the lowest bid is 1"
+    assert refusal_text(listed, "de", "medici") == \
+        "der Befehlsblock ist nicht gültig:\n  - Befehlszeile 2 ('passen'): das niedrigste Gebot ist 1"
 
 
 def translations(lang: str, domain: str) -> dict[str, Any]:
@@ -119,7 +128,7 @@ def test_every_refusal_format_has_a_translation(game: str, lang: str) -> None:
     for fmt in formats:
         assert fmt in own and own[fmt].string and not own[fmt].fuzzy, (game, lang, fmt)
         assert sorted(re.findall(r"%\(\w+\)s", own[fmt].string)) == sorted(re.findall(r"%\(\w+\)s", fmt))
-    for fmt in REFUSALS + REFUSAL_FRAMES:
+    for fmt in (*MESSAGES.values(), *YAML_PROBLEMS):
         assert fmt in common and common[fmt].string and not common[fmt].fuzzy, (lang, fmt)
 
 
@@ -129,34 +138,79 @@ BAD = [{"turn": "zero", "game": "m1", "player": "anna", "token": "t", "orders": 
        {"turn": 0, "game": "m1", "player": "anna", "token": 3, "orders": []}]
 
 
-@pytest.mark.parametrize("game", ["medici", "medici-strozzi", "medina"])
+@pytest.mark.parametrize("game", ["medici", "medici-strozzi", "medina", "florenz"])
 def test_the_schema_checks_are_written_in_the_players_language(game: str) -> None:
-    from pbem.turnfile import schema_errors
+    from pbem.store import dump_yaml
+    from pbem.turnfile import parse_turnfile
 
-    problems = [p for value in BAD for p in schema_errors(value, "turnfile")]
-    problems += [p for value in ["junk", {"bid": "seven"}, {"bid": 0}, {"load": "x"}, 5]
-                 for p in schema_errors(value, f"{game}.orders")]
-    english = "the order block is not valid:\n" + "\n".join(f"  - line {i}, {p}" for i, p in enumerate(problems, 3))
-    for lang in ("de", "nl"):
-        text = refusal_text(english, lang, game)
-        assert numbers(text) == numbers(english)
-        for line in text.split("\n"):
-            shown = re.sub(r"send one of: .*|schicke (eins|einen) von: .*|stuur een van: .*", "", line)  # the order words
-            shown = re.sub(r"(Zeile|regel) \d+, [^:]*:", "", shown)  # the keys, as the schema spells them
-            assert not english_left(shown, lang), (lang, line)
+    refused = []
+    for value in BAD:
+        with pytest.raises(TurnFileError) as error:
+            parse_turnfile(dump_yaml(value))
+        refused.append(error.value.refusal)
+    envelope = {"game": "m1", "player": "anna", "token": "t", "turn": 1}
+    with pytest.raises(TurnFileError) as error:
+        parse_turnfile(dump_yaml(dict(envelope, orders=["junk", {"bid": "seven"}, {"bid": 0}, {"load": "x"}, 5])),
+                       f"{game}.orders")
+    refused.append(error.value.refusal)
+    for refusal in refused:
+        assert isinstance(refusal, Refusal) and refusal.msg == "not-valid"
+        english = str(refusal)
+        for lang in ("de", "nl"):
+            text = refusal_text(refusal, lang, game)
+            assert numbers(text) == numbers(english)
+            assert len(text.split("\n")) == len(english.split("\n"))
+            for line in text.split("\n"):
+                shown = re.sub(r"send one of: .*|schicke (eins|einen) von: .*|stuur een van: .*", "", line)  # the order words
+                shown = re.sub(r"(Zeile|regel) \d+, [^:]*:", "", shown)  # the keys, as the schema spells them
+                assert not english_left(shown, lang), (lang, line)
+
+
+def mail_of(body: str) -> Any:
+    from pbem.mail.incoming import read_mail
+
+    return read_mail((f"From: Anna <anna@x.test>\nTo: gm@x.test\nSubject: m1\nMessage-ID: <one@x.test>\n"
+                      f"Content-Type: text/plain; charset=utf-8\n\n{body}\n").encode("utf-8"))
+
+
+def refused_mail(body: str) -> Refusal:
+    from pbem.mail.orders import orders_in
+    from pbem.turnfile import parse_turnfile
+
+    with pytest.raises(TurnFileError) as error:
+        _, data = orders_in(mail_of(body))
+        parse_turnfile(data)
+    assert isinstance(error.value.refusal, Refusal), str(error.value)
+    return error.value.refusal
 
 
 def test_the_order_lines_refusals_are_written_in_the_players_language() -> None:
-    english = ("order line 2 ('bid: x'): the token is not text; copy it from your welcome mail, in quotes if need be\n"
-               "order line 4: orders for now and orders sent ahead ('next: ...') go in separate mails")
-    assert refusal_text(english, "de", "medici") == (
-        "Befehlszeile 2 ('bieten: x'): das Token ist kein Text; kopiere es aus deiner Willkommensmail, wenn nötig "
-        "in Anführungszeichen\nBefehlszeile 4: Befehle für jetzt und vorausgeschickte Befehle ('next: ...') gehören "
-        "in getrennte Mails")
-    assert refusal_text("the turn file, line 3 (the token line): the token is not text; copy it from your welcome "
-                        "mail, in quotes if need be", "nl", "medici") == \
-        "het beurtbestand, regel 3 (de tokenregel): het token is geen tekst; kopieer het uit je welkomstmail, " \
-        "zo nodig tussen aanhalingstekens"
+    from pbem.report import BEGIN, END
+
+    token_not_text = refused_mail(f"{BEGIN}\ntoken: 3\npass\n{END}")
+    assert str(token_not_text) == ("order line 1 (the token line): the token is not text; copy it from your welcome "
+                                   "mail, in quotes if need be")
+    assert refusal_text(token_not_text, "de", "medici") == (
+        "Befehlszeile 1 (die Token-Zeile): das Token ist kein Text; kopiere es aus deiner Willkommensmail, wenn nötig "
+        "in Anführungszeichen")
+    in_the_mail = refused_mail("game: m1\nplayer: anna\ntoken: 3\nturn: 1\norders: [pass]")
+    assert str(in_the_mail).startswith("the turn file in the mail, line 3 (the token line): the token is not text")
+    assert refusal_text(in_the_mail, "nl", "medici") == \
+        "het beurtbestand in de mail, regel 3 (de tokenregel): het token is geen tekst; kopieer het uit je " \
+        "welkomstmail, zo nodig tussen aanhalingstekens"
+    met = [token_not_text, in_the_mail,
+           refused_mail(f"{BEGIN}\ntoken: abc\nturn: 3\nturn: 4\npass\n{END}"),  # a key twice
+           refused_mail(f"{BEGIN}\npass\n{END}"),  # no token line
+           refused_mail(f"{BEGIN}\ntoken: abc\n{END}"),  # no order
+           refused_mail(f"{BEGIN}\ntoken: abc\nbid: [\n{END}"),  # no YAML
+           refused_mail(f"{BEGIN}\ntoken: abc\npass"),  # no end line
+           refused_mail("Thanks, I will think about it.")]  # no orders at all
+    assert [r.msg for r in met[2:]] == ["at", "no-token-line", "no-order-between", "at", "no-end-line", "no-orders"]
+    for refusal in met:
+        for lang in ("de", "nl"):
+            text = refusal_text(refusal, lang, "medici")
+            assert not english_left(re.sub(r"'[^']*'", "", text), lang), (lang, text)
+            assert numbers(text) == numbers(str(refusal))
 
 
 @pytest.mark.parametrize("game", ["medici", "medici-strozzi", "florenz"])
@@ -170,27 +224,82 @@ def test_the_standing_orders_help_is_in_the_games_catalog(game: str) -> None:
             assert not english_left(translator(lang, game).gettext(text), lang), (game, lang, text)
 
 
-def test_who_may_send_orders_is_told_in_his_language() -> None:
-    english = ["there is no game 'm9'", "game 'm1' has no player 'zoe'", "the token for 'ann' in game 'm1' is wrong",
-               "the mail you answer is about 'ann' in game 'm1', not 'ben' in game 'm2'",
-               "ann@example.org is not the address of 'ben' in game 'm1'"]
-    for text in english:
-        for lang in ("de", "nl"):
-            shown = refusal_text(text, lang, "medici")
-            assert not english_left(shown, lang), (lang, shown)
-            assert numbers(shown) == numbers(text)
-    assert refusal_text(english[2], "de") == "das Token für 'ann' in der Partie 'm1' ist falsch"
+def a_game(tmp_path: Path) -> tuple[Any, dict[str, Any], dict[str, str]]:
+    from pbem.game import new_game
+    from pbem.store import GamesDir
+
+    gd = GamesDir(tmp_path)
+    state, tokens = new_game(gd, "medici", "m1", [(p, f"{p}@x.test") for p in PLAYERS], {}, "refusals-in-words-seed")
+    gd.save("m1", state)
+    return gd, state, tokens
+
+
+def told(refusal: Refusal | str) -> None:
+    """A refusal of pbem's own, by its id, with no English word for a German or Dutch player."""
+    assert isinstance(refusal, Refusal), refusal
+    for lang in ("de", "nl"):
+        text = refusal_text(refusal, lang, "medici")
+        assert not english_left(text, lang), (lang, text)
+        assert numbers(text) == numbers(str(refusal))
+
+
+def test_who_may_send_orders_is_told_in_his_language(tmp_path: Path) -> None:
+    from pbem.game import authenticate, check_submission
+    from pbem.turnfile import TurnFile
+
+    gd, state, tokens = a_game(tmp_path)
+    asked = [TurnFile("m9", "anna", "t", 1, ["pass"]), TurnFile("m1", "zoe", "t", 1, ["pass"]),
+             TurnFile("m1", "anna", "wrong", 1, ["pass"])]
+    refusals = []
+    for tf in asked:
+        with pytest.raises(AuthError) as error:
+            authenticate(gd, tf)
+        refusals.append(error.value.refusal)
+    with pytest.raises(AuthError) as error:
+        authenticate(gd, TurnFile("m1", "anna", None, 1, ["pass"]), proven=("m1", "ben"))
+    refusals.append(error.value.refusal)
+    with pytest.raises(AuthError) as error:
+        check_submission(gd, f"game: m1\nplayer: anna\ntoken: {tokens['anna']}\nturn: 1\norders: [pass]".encode(),
+                         sender="ben@x.test")
+    refusals.append(error.value.refusal)
+    assert [r.msg for r in refusals] == ["no-game", "no-player", "wrong-token", "other-seat", "not-the-address"]
+    for refusal in refusals:
+        told(refusal)
+    assert refusal_text(refusals[2], "de") == "das Token für 'anna' in der Partie 'm1' ist falsch"
+
+
+def test_a_stale_turn_is_told_in_his_language(tmp_path: Path) -> None:
+    from pbem.game import apply_orders, waiting_for
+
+    _, state, _ = a_game(tmp_path)
+    turn = state["engine"]["turn"]
+    mover = waiting_for(state)[0]
+    other = next(p for p in PLAYERS if p != mover)
+    refusals = []
+    for player, at_turn, status in ((mover, turn - 1, "active"), (mover, turn + 1, "active"), (other, turn, "active"),
+                                    (mover, turn, "paused"), (mover, turn, "finished")):
+        with pytest.raises(StaleTurn) as error:
+            apply_orders(dict(state, status=status), player, at_turn, ["draw"])
+        refusals.append(error.value.refusal)
+    assert [r.msg for r in refusals] == ["stale", "ahead", "turn-not-yours", "paused", "finished"]
+    for refusal in refusals:
+        told(refusal)
+    assert refusal_text(refusals[0], "nl") == \
+        f"je orders zijn voor beurt {turn - 1}, maar partij 'm1' is bij beurt {turn}: ze zijn verouderd"
 
 
 def test_a_kind_of_decision_is_named_in_the_games_words() -> None:
-    assert refusal_text("it is not your turn: anna must decide (action)", "de", "florenz") == \
+    from pbem.rules.florenz.refusals import refuse as florenz
+    from pbem.rules.medina.refusals import refuse as medina
+
+    assert refusal_text(florenz("not-your-turn", players="anna", kind="action"), "de", "florenz") == \
         "du bist nicht am Zug: anna muss entscheiden (Aktion)"
-    assert refusal_text("C3 is taken (by a palace)", "nl", "medina") == "C3 is al bezet (paleis)"
+    assert refusal_text(medina("taken", square="C3", kind="palace"), "nl", "medina") == "C3 is al bezet (paleis)"
 
 
 def test_orders_inside_the_quote_are_told_in_his_language() -> None:
-    english = ("your orders are inside the report your mail quotes, which pbem does not read (lines that begin with "
-               "'>', or below a line such as 'On ... wrote:' or 'From: ...'): write them between marker lines of "
-               "your own, above the quote and without '>' in front")
-    for lang in ("de", "nl"):
-        assert not english_left(refusal_text(english, lang, "medici"), lang)
+    refusal = refuse("in-quote", where=refuse("own-markers"))
+    assert str(refusal) == ("your orders are inside the report your mail quotes, which pbem does not read (lines that "
+                            "begin with '>', or below a line such as 'On ... wrote:' or 'From: ...'): write them "
+                            "between marker lines of your own, above the quote and without '>' in front")
+    told(refusal)

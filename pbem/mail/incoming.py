@@ -17,6 +17,7 @@ from pbem.config import Config
 from pbem.errors import TurnFileError
 from pbem.mail.ids import split_key
 from pbem.mail.own_text import html_to_text
+from pbem.refusals import refuse
 
 LOOP_HEADER = "X-Pbem-Loop"
 ATTACHMENT_SUFFIXES = (".yaml", ".yml", ".txt")
@@ -195,7 +196,7 @@ def parts(msg: EmailMessage) -> tuple[list[tuple[str, str]], str | None, str | N
                 try:
                     attachments.append((filename, payload.decode("utf-8")))
                 except UnicodeDecodeError:
-                    raise TurnFileError(f"the attachment {filename!r} is not UTF-8 text") from None
+                    raise TurnFileError(refuse("attachment-not-text", name=repr(filename))) from None
             continue
         if ctype in ("text/plain", "text/html"):
             try:

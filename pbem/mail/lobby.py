@@ -452,7 +452,7 @@ def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Comman
     except PbemError as exc:
         from pbem.report import refusal_text
 
-        message = exc.text(lang) if isinstance(exc, lobby.LobbyError) else refusal_text(str(exc), lang, None)
+        message = exc.text(lang) if isinstance(exc, lobby.LobbyError) else refusal_text(exc.refusal, lang, None)
         message = without_paths(message, gd)
         told = work.answer(command.game or "lobby", NO_ENTRY, "common/lobby-refused.txt.j2",
                            N_("your mail could not be used"), lang, message=message, words=command.words)

@@ -8,16 +8,16 @@ from functools import cache
 from typing import Any
 
 from pbem.talk import TALK_LINE
-from pbem.errors import TurnFileError
-from pbem.i18n import N_
+from pbem.errors import Refusal, TurnFileError, mapped
 from pbem.mail.ids import mail_thread
 from pbem.mail.incoming import Incoming, parts as _parts
 from pbem.mail.own_text import as_typed, html_to_text, own_text, typed
 from pbem.mail.seats import Proven
 from pbem.mail.secrets import ENVELOPE_LINE, TOKEN_LINE, hide_tokens, tokens_in_text
+from pbem.refusals import at, refuse
 from pbem.report import BEGIN, END
 from pbem.store import dump_yaml
-from pbem.turnfile import Source, fold_case, load_yaml, schema
+from pbem.turnfile import Source, fold_case, load_yaml, schema, without_line
 
 ENVELOPE_KEYS = ("game", "player", "token", "turn")
 LINE_KEYS = ENVELOPE_KEYS + ("reports",)  # the keys an order line may give besides orders
@@ -31,7 +31,7 @@ def between_markers(text: str) -> tuple[str, int] | None:
         return None
     ends = [i for i, line in enumerate(lines) if typed(line) == END and i > starts[0]]
     if not ends:
-        raise TurnFileError(f"the mail has the line {BEGIN!r} but not the line {END!r} after it")
+        raise TurnFileError(refuse("no-end-line", begin=repr(BEGIN), end=repr(END)))
     return "\n".join(lines[starts[0] + 1:ends[0]]), starts[0] + 1
 
 
@@ -50,8 +50,8 @@ def _is_turn_file(text: str) -> bool:
 Found = tuple[dict[str, Any], Source]
 
 
-def _found(value: dict[str, Any], text: str, what: str,
-           names: dict[tuple, tuple[int, str]] | None = None) -> Found:
+def _found(value: dict[str, Any], text: str, what: Refusal,
+           names: dict[tuple, tuple[int, Refusal]] | None = None) -> Found:
     """The turn file as a mapping, its envelope in the schema's case (`Game: M1` is `game: m1`), its
     orders as sent; and the bytes to submit, which name the player's own lines in an error: the lines
     of his mail, or of his order block."""
@@ -86,13 +86,13 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
         raise TurnFileError(_twice(in_text, [name for name, _ in attachments]))
     if attachments:
         name, content = attachments[0]
-        return _turn_file(content, f"the attachment {name!r}",
-                          f"the attachment {name!r} is not a turn file (game:, player:, token:, turn:, orders:)")
+        return _turn_file(content, refuse("the-attachment", name=repr(name)),
+                          refuse("attachment-not-a-turn-file", name=repr(name)))
     if text is None:
-        raise TurnFileError("the mail has no text in which to find orders")
+        raise TurnFileError(refuse("no-text"))
     if turn_file:  # its lines keep their numbers in the mail; typed in a mail client, as order lines are
-        return _turn_file("\n" * before + as_typed(text), "the turn file in the mail",
-                          "the turn file in the mail is not a mapping of game:, player:, token:, turn:, orders:")
+        return _turn_file("\n" * before + as_typed(text), refuse("the-turn-file-in-the-mail"),
+                          refuse("mail-turn-file-not-a-mapping"))
     # his own text first: the quote is looked at only when it gives no order, and never refuses a mail
     # whose own lines do
     if block is None and proven is not None and any(typed(line) for line in text.split("\n")):
@@ -108,18 +108,15 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
                 except NoOwnOrder:
                     pass
             if plain is not None and _orders_in_quote(plain, True):
-                raise TurnFileError(_IN_QUOTE % {"where": "alone, one a line, above the quote"}) from None
+                raise TurnFileError(refuse("in-quote", where=refuse("above-the-quote"))) from None
             raise
     if block is None and plain is not None and _orders_in_quote(plain, proven is not None):
-        where = ("alone, one a line, above the quote" if proven is not None else
-                 "between marker lines of your own, above the quote and without '>' in front")
-        raise TurnFileError(_IN_QUOTE % {"where": where})
+        where = refuse("above-the-quote" if proven is not None else "own-markers")
+        raise TurnFileError(refuse("in-quote", where=where))
     if block is None:
         if proven is not None:
-            raise TurnFileError("your mail gives no order: write your order alone on a line above the quoted "
-                                "mail")
-        raise NoOrders(f"the mail holds no orders: put them between the lines {BEGIN!r} and {END!r} "
-                       f"of your report, or attach a turn file")
+            raise TurnFileError(refuse("no-own-order"))
+        raise NoOrders(refuse("no-orders", begin=repr(BEGIN), end=repr(END)))
     return order_lines(block, mail, proven)
 
 
@@ -130,10 +127,6 @@ def _own(plain: str | None, markup: str | None, keep_places: bool = False, below
     if markup is not None:
         return own_text(html_to_text(markup), keep_places=keep_places, below_quote=below_quote)
     return None
-
-
-_IN_QUOTE = ("your orders are inside the report your mail quotes, which pbem does not read (lines that begin "
-             "with '>', or below a line such as 'On ... wrote:' or 'From: ...'): write them %(where)s")
 
 
 class NoOwnOrder(TurnFileError):
@@ -165,25 +158,18 @@ def _holds_orders(block: str) -> bool:
     return False
 
 
-# A mail with orders in several places, in English (the GM's console reads it so); the player reads it
-# in his language (`pbem.game.REFUSALS` lists these formats, `pbem.report.refusal_text` writes them)
-TWICE_TEXT_AND_ONE = N_("the mail holds orders twice: in its text and in the attachment %(name)s; send them once")
-TWICE_TWO = N_("the mail holds orders twice: in the attachments %(names)s and %(name)s; send them once")
-TIMES_TEXT_AND_MORE = N_("the mail holds orders %(n)s times: in its text and in the attachments %(names)s and "
-                         "%(name)s; send them once")
-TIMES_MORE = N_("the mail holds orders %(n)s times: in the attachments %(names)s and %(name)s; send them once")
-
-
-def _twice(in_text: bool, names: list[str]) -> str:
+def _twice(in_text: bool, names: list[str]) -> Refusal:
     """Why a mail with orders in several places is refused, naming the places."""
     quoted = [repr(n) for n in names]
     if in_text and len(quoted) == 1:
-        return TWICE_TEXT_AND_ONE % {"name": quoted[0]}
-    fmt = (TWICE_TWO if len(quoted) == 2 else TIMES_MORE) if not in_text else TIMES_TEXT_AND_MORE
-    return fmt % {"n": len(names) + in_text, "names": ", ".join(quoted[:-1]), "name": quoted[-1]}
+        return refuse("twice-text-and-one", name=quoted[0])
+    if not in_text and len(quoted) == 2:
+        return refuse("twice-two", names=quoted[0], name=quoted[1])
+    return refuse("times-text-and-more" if in_text else "times-more", n=len(names) + in_text,
+                  names=", ".join(quoted[:-1]), name=quoted[-1])
 
 
-def _turn_file(text: str, what: str, not_a_mapping: str) -> Found:
+def _turn_file(text: str, what: Refusal, not_a_mapping: Refusal) -> Found:
     """A whole turn file from a mail, submitted as the player wrote it; its token is never quoted in an
     error."""
     value, lines = _load(text, what)
@@ -192,33 +178,33 @@ def _turn_file(text: str, what: str, not_a_mapping: str) -> Found:
     token = next((k for k in value if isinstance(k, str) and k.casefold() == "token"), None)
     if token is not None and not isinstance(value[token], str):
         line = lines.get((token,))
-        raise TurnFileError(f"{what}{f', line {line}' if line else ''} (the token line): {NOT_TEXT}")
+        where = refuse("what-token-line", what=what, line=line) if line else refuse("what-token", what=what)
+        raise TurnFileError(at(where, refuse("token-not-text")))
     return _found(value, text, what)
 
 
-NOT_TEXT = "the token is not text; copy it from your welcome mail, in quotes if need be"
-
-
-def _load(text: str, what: str, one_line: bool = False) -> tuple[Any, dict[tuple, int]]:
+def _load(text: str, what: Refusal, one_line: bool = False) -> tuple[Any, dict[tuple, int]]:
     """`load_yaml` for text from a mail: an error names the token line as such, never quotes a token,
     and (`one_line`: the text is one line of the mail) names no line within the line."""
     try:
         return load_yaml(text, what, case_blind=True)
     except TurnFileError as exc:
-        message = str(exc)
-        found = re.match(re.escape(what) + r", line (\d+)(?=:)", message)
-        if found and one_line:
-            message = what + message[found.end():]
-        elif found:
-            lines = text.split("\n")
-            n = int(found.group(1))
-            # an unclosed quote runs on: the error is found further down than the token line
-            opened = [i for i, line in enumerate(lines[:n], start=1) if TOKEN_LINE.match(line.strip())
-                      and _unclosed(line)]
-            if 0 < n <= len(lines) and TOKEN_LINE.match(lines[n - 1].strip()) or opened:
-                n = n if not opened else opened[-1]
-                message = f"{what}, line {n} (the token line)" + message[found.end():]
-        raise TurnFileError(hide_tokens(message, tokens_in_text(text))) from None
+        said = exc.refusal
+        where = said.values.get("place") if isinstance(said, Refusal) and said.msg == "at" else None
+        if isinstance(where, Refusal) and where.msg == "what-line" and where.values["what"] is what:
+            if one_line:
+                said = without_line(said)
+            else:
+                lines = text.split("\n")
+                n = int(where.values["line"])  # type: ignore[call-overload]
+                # an unclosed quote runs on: the error is found further down than the token line
+                opened = [i for i, line in enumerate(lines[:n], start=1) if TOKEN_LINE.match(line.strip())
+                          and _unclosed(line)]
+                if 0 < n <= len(lines) and TOKEN_LINE.match(lines[n - 1].strip()) or opened:
+                    n = n if not opened else opened[-1]
+                    said = at(refuse("what-token-line", what=what, line=n), said.values["why"])  # type: ignore[union-attr]
+        tokens = tokens_in_text(text)
+        raise TurnFileError(mapped(said, lambda value: hide_tokens(value, tokens))) from None
 
 
 def _unclosed(line: str) -> bool:
@@ -227,8 +213,8 @@ def _unclosed(line: str) -> bool:
     return bool(value) and value[0] in "\"'" and (len(value) == 1 or value[-1] != value[0])
 
 
-ORDER_BLOCK = "the order block"  # what an error calls the order lines of a mail
-OWN_REPLY = "your reply"  # and the lines of a reply without marker lines
+ORDER_BLOCK = refuse("the-order-block")  # what an error calls the order lines of a mail
+OWN_REPLY = refuse("your-reply")  # and the lines of a reply without marker lines
 
 
 STANDING_LINE = re.compile(r"^standing\s*:(.*)$", re.IGNORECASE)
@@ -270,7 +256,7 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
     turnfile: dict[str, Any] = {}
     orders: list[Any] = []
     standing: list[Any] | None = None
-    names: dict[tuple, tuple[int, str]] = {}  # the place each line gave in the turn file: its line and name
+    names: dict[tuple, tuple[int, Refusal]] = {}  # the place each line gave in the turn file: its line and name
     lines = [text for text in map(typed, block.split("\n")) if text]  # HTML mail has blank ones between
     ahead: list[bool] = []  # for each order: whether it was written `next: ...`
     his_names = {w.casefold() for w in (mail.sender_name, *mail.sender_name.split()[:1],
@@ -290,8 +276,8 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
             if isinstance(judged, tuple) and ended and _is_name(text):
                 judged = False  # `Drew` or `Walt` under the orders signs them: passed over, and told so
             if isinstance(judged, tuple):  # a near miss of an order word: refused, with the word meant
-                raise TurnFileError(f"order line {n} ({text!r}): the word {judged[0]!r} is not an order word; "
-                                    f"did you mean {judged[1]!r}?")
+                raise TurnFileError(at(refuse("order-line", n=n, order=repr(text)),
+                                       refuse("not-an-order-word", word=repr(judged[0]), meant=repr(judged[1]))))
             if not judged and ended:
                 passed = lines[n - 1:]  # a signature, a name, the client's words: his orders have ended
                 break
@@ -304,9 +290,9 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
         if not TOKEN_LINE.match(text):
             text = text.rstrip(".!").rstrip() or text  # `draw.`: an order ended as a sentence is that order
         mentions = re.search("token", text, re.IGNORECASE)
-        label = f"order line {n} " + ("(the token line)" if mentions else f"({text!r})")
+        label = refuse("order-line-token", n=n) if mentions else refuse("order-line", n=n, order=repr(text))
         if TOKEN_LINE.match(text):
-            label = f"order line {n} (the token line)"
+            label = refuse("order-line-token", n=n)
             _once(names, ("token",), label)
             turnfile["token"] = _token_line(text, label)
             names[("token",)] = (n, label)
@@ -315,8 +301,7 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
         if given:
             rest = given.group(1).strip()
             if not rest or rest.startswith("#"):
-                raise TurnFileError(f"{label}: give one standing order a line, after 'standing: ' on the same "
-                                    f"line, or write 'standing: []' to clear them")
+                raise TurnFileError(at(label, refuse("standing-line")))
             value, _ = _load(rest, label, one_line=True)
             if standing is None:
                 standing = []
@@ -329,7 +314,7 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
         if isinstance(key, str) and key.casefold() in LINE_KEYS:
             key = key.casefold()
             if key == "token" and not isinstance(value[next(iter(value))], str):
-                raise TurnFileError(f"order line {n} (the token line): {NOT_TEXT}")
+                raise TurnFileError(at(refuse("order-line-token", n=n), refuse("token-not-text")))
             _once(names, (key,), label)
             turnfile[key] = next(iter(value.values()))
             names[(key,)] = (n, label)
@@ -339,21 +324,17 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
             ahead.append(bool(sent_ahead))
     # else the turn file check would name a line of a file the player never wrote
     if "token" not in turnfile and proven is None:
-        raise TurnFileError(f"there is no token line between the lines {BEGIN!r} and {END!r}: write "
-                            f"'token: ' and your token there, above your orders")
+        raise TurnFileError(refuse("no-token-line", begin=repr(BEGIN), end=repr(END)))
     if not orders and standing is None and "reports" not in turnfile:
         if own:
-            raise NoOwnOrder("your mail gives no order: write your order alone on a line above the "
-                             "quoted mail")
-        raise TurnFileError(f"there is no order between the lines {BEGIN!r} and {END!r}: write your "
-                            f"orders there, one a line, below your token")
+            raise NoOwnOrder(refuse("no-own-order"))
+        raise TurnFileError(refuse("no-order-between", begin=repr(BEGIN), end=repr(END)))
     if any(ahead) and not all(ahead):
         n = names[("orders", ahead.index(False) if ahead[0] else ahead.index(True))][0]
-        raise TurnFileError(f"order line {n}: orders for now and orders sent ahead ('next: ...') go in "
-                            f"separate mails")
+        raise TurnFileError(at(refuse("order-line-n", n=n), refuse("now-and-ahead")))
     if any(ahead):
         if "turn" in turnfile and turnfile["turn"] != "next":
-            raise TurnFileError("the mail gives a 'turn:' line and orders sent ahead ('next: ...'); keep one")
+            raise TurnFileError(refuse("turn-and-ahead"))
         turnfile["turn"] = "next"
     thread = (proven.game, proven.player, proven.turn) if proven is not None else mail_thread(mail)
     if thread:
@@ -363,9 +344,7 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
             turnfile.setdefault("turn", thread[2])
     missing = [k for k in ("game", "player", "turn") if k not in turnfile and (orders or k != "turn")]
     if missing:
-        raise TurnFileError(f"the mail does not say which game its orders are for: reply to your latest "
-                            f"report, or write the lines {', '.join(f'{k}:' for k in missing)} above your "
-                            f"orders")
+        raise TurnFileError(refuse("which-game", keys=", ".join(f"{k}:" for k in missing)))
     if orders:
         turnfile["orders"] = orders
     if standing is not None:
@@ -513,22 +492,20 @@ def _bare_amount(text: str, proven: Proven) -> str:
     return f"{keys.pop()}: {amount}" if len(keys) == 1 else text
 
 
-def _once(names: dict[tuple, tuple[int, str]], place: tuple, label: str) -> None:
+def _once(names: dict[tuple, tuple[int, Refusal]], place: tuple, label: Refusal) -> None:
     """Refuse a second line that gives the same thing (`turn: 3` and `Turn: 4`): pbem does not guess."""
     if place in names:
-        raise TurnFileError(f"{label}: a second '{place[0]}:' line (the first is order line {names[place][0]}); "
-                            f"keep one")
+        raise TurnFileError(at(label, refuse("line-twice", key=place[0], n=names[place][0])))
 
 
-def _token_line(text: str, label: str) -> str:
+def _token_line(text: str, label: Refusal) -> str:
     """The token of a `token: ...` order line; what is wrong with the line, without quoting it."""
     value, _ = _load(text, label, one_line=True)
     if not (isinstance(value, dict) and len(value) == 1 and str(next(iter(value))).lower() == "token"):
-        raise TurnFileError(f"{label}: write it as 'token: ' and then your token, as your welcome mail "
-                            f"gives it")
+        raise TurnFileError(at(label, refuse("token-how")))
     (token,) = value.values()
     if not isinstance(token, str):
-        raise TurnFileError(f"{label}: {NOT_TEXT}")
+        raise TurnFileError(at(label, refuse("token-not-text")))
     return token
 
 

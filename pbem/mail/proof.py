@@ -16,10 +16,10 @@ from typing import Any
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.game import token_hash
-from pbem.i18n import N_
 from pbem.mail.ids import keyring, thread_of
 from pbem.mail.incoming import Incoming
 from pbem.mail.seats import Proven, proven_seat
+from pbem.refusals import refuse
 from pbem.store import GamesDir
 
 NOTHING, KEY, TOKEN = "nothing", "key", "token"
@@ -138,21 +138,12 @@ def _token_seat(gd: GamesDir, mail: Incoming, seats: list[Any], tokens: list[str
     return None
 
 
-# what a player reads when his reply's key does not allow what it asks (in English for the console;
-# pbem.game.REFUSALS lists them, so that he reads them in his language)
-NOT_LATEST = N_("your reply answers an older mail of pbem's (turn %(turn)s): orders sent ahead, standing orders, "
-                "'reports', 'undo' and 'language' need a reply to your latest mail (turn %(latest)s), or your token")
-NOT_KEYS_TURN = N_("your reply answers turn %(turn)s; a 'turn:' line cannot make it answer turn %(asked)s: reply "
-                   "to the mail of that turn, or give your token")
-
-
 def check_orders_allowed(proof: Proof, turnfile: dict[str, Any]) -> None:
     """Refuse what a reply proven by its key alone may not do with that key: orders for another
     decision than the one its mail asked for (whatever a `turn:` line or a turn file in it says), a
     decision that has passed, and (without the key of his latest mail) orders sent ahead, standing
     orders and a choice of reports. A turn file with a token is the token's to prove (the game checks it)."""
     from pbem.errors import StaleTurn
-    from pbem.game import STALE_REPLY
 
     seat = proof.key
     if seat is None or "token" in turnfile:
@@ -160,14 +151,14 @@ def check_orders_allowed(proof: Proof, turnfile: dict[str, Any]) -> None:
     turn = turnfile.get("turn")
     if turn == "next" or "standing" in turnfile or "reports" in turnfile:
         if not allows(proof, AHEAD):
-            raise StaleTurn(NOT_LATEST % {"turn": seat.turn, "latest": latest_turn(seat.state, seat.player)})
+            raise StaleTurn(refuse("not-latest", turn=seat.turn, latest=latest_turn(seat.state, seat.player)))
         if turn == "next" or turn is None:
             return
     if isinstance(turn, int) and not isinstance(turn, bool) and not allows(proof, ORDER, turn):
-        raise StaleTurn(NOT_KEYS_TURN % {"turn": seat.turn, "asked": turn})
+        raise StaleTurn(refuse("not-keys-turn", turn=seat.turn, asked=turn))
     current = seat.state["engine"]["turn"]
     if isinstance(turn, int) and turn < current and seat.state["status"] == "active":
-        raise StaleTurn(STALE_REPLY % {"turn": turn, "current": current})
+        raise StaleTurn(refuse("stale-reply", turn=turn, current=current))
 
 
 def check_command_allowed(proof: Proof, command: str) -> None:
@@ -179,4 +170,4 @@ def check_command_allowed(proof: Proof, command: str) -> None:
     if not allows(proof, act):
         seat = proof.key
         assert seat is not None
-        raise StaleTurn(NOT_LATEST % {"turn": seat.turn, "latest": latest_turn(seat.state, seat.player)})
+        raise StaleTurn(refuse("not-latest", turn=seat.turn, latest=latest_turn(seat.state, seat.player)))

@@ -19,7 +19,7 @@ from typing import Any, Callable, Collection
 
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError, TurnFileError
-from pbem.game import COMMAND_ALONE, apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
+from pbem.game import apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
 from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, split_key, thread_id, thread_of
@@ -33,6 +33,7 @@ from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines, reads_
 from pbem.mail.proof import LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, prove
 from pbem.mail.seats import Proven, example_orders, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
+from pbem.refusals import refuse
 from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
@@ -517,7 +518,7 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                 check_orders_allowed(proof, turnfile)
                 also = mentions_command(lines)
                 if also:
-                    raise TurnFileError(COMMAND_ALONE % {"command": also})
+                    raise TurnFileError(refuse("command-alone", command=also))
             done = submit(gd, data, source=f"mail {mail.message_id}", sender=mail.sender,
                           proven=(proven.game, proven.player) if proven is not None else None)
         except AuthError:

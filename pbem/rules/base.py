@@ -19,6 +19,7 @@ import yaml
 
 from pbem import data_dir
 from pbem.errors import IllegalOrder, SetupError
+from pbem.refusals import refuse
 from pbem.rng import Rng
 
 Order = Union[str, dict[str, Any]]
@@ -183,8 +184,7 @@ class Ruleset(ABC):
         """Standing orders as a player gives them (already schema-checked), bound to the moment they are
         given; `IllegalOrder` when they cannot stand."""
         if entries:
-            raise IllegalOrder(f"{self.title} takes no standing orders; send your next orders ahead "
-                               f"with 'turn: next' instead")
+            raise IllegalOrder(refuse("no-standing-orders", title=self.title))
         return []
 
     @staticmethod
@@ -193,7 +193,7 @@ class Ruleset(ABC):
         kinds = [next(iter(e)) for e in entries]
         for kind in kinds:
             if kinds.count(kind) > 1:
-                raise IllegalOrder(f"the standing order {kind!r} is given {kinds.count(kind)} times; keep one")
+                raise IllegalOrder(refuse("standing-twice", kind=repr(kind), count=kinds.count(kind)))
         return [dict(e) for e in entries]
 
     def refresh_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,0 +1,186 @@
+"""What the pipeline refuses a player (pbem.turnfile, pbem.mail, pbem.game, the rules' common part),
+as message ids: each id and the English format it is written from, the catalogs' key, written here
+once. `refuse(id, values)` makes the refusal; `pbem.report.refusal_words` writes it in the player's
+language from its id. A value may be a refusal itself: a frame (`order line 2 ('bid: x'): ...`) holds
+the refusal it frames, a place in a file the name of the file."""
+
+from __future__ import annotations
+
+from pbem.errors import Listing, Refusal
+from pbem.i18n import N_
+
+MESSAGES = {
+    # -- what YAML refuses (pbem.turnfile); `what` names the file, `why` says what is wrong
+    "too-big": N_("%(what)s is %(size)s bytes; the limit is %(limit)s"),
+    "not-utf8": N_("%(what)s is not UTF-8 text (byte %(n)s)"),
+    "empty": N_("%(what)s is empty"),
+    "no-order-kept": N_("%(what)s gives no order: choose one of the orders listed and delete the '#' in front of it"),
+    "documents": N_("holds more than one YAML document ('---')"),
+    "aliases": N_("aliases ('*name') are not allowed"),
+    "anchors": N_("anchors ('&name') are not allowed"),
+    "tags": N_("tags (%(tag)s) are not allowed"),
+    "mapping-key": N_("a mapping cannot be a key; keys are plain words such as 'orders'"),
+    "list-key": N_("a list cannot be a key; keys are plain words such as 'orders'"),
+    "nested": N_("nested more than %(n)s levels deep"),
+    "merge-key": N_("the merge key '<<' is not allowed"),
+    "key-twice": N_("the key %(one)s appears twice"),  # (a key as the player wrote it: never in other words)
+    "same-key-twice": N_("the key %(other)s appears twice (%(one)s and %(other)s are the same key)"),
+    "tab": N_("a tab character; indent with spaces"),
+    "not-yaml": N_("not valid YAML (%(why)s)"),
+    "unreadable": N_("a value could not be read (%(why)s)"),
+    "control-character": N_("a control character (U+%(code)s) that YAML does not allow; delete it"),
+    "character": N_("a character (U+%(code)s) that YAML does not allow; delete it"),
+    # -- where in a file: the file, its line, a place in it, a line of the sender's own
+    "at": N_("%(place)s: %(why)s"),
+    "not-valid": N_("%(what)s is not valid:"),  # and the problems, one a line (`pbem.errors.Listing`)
+    "the-turn-file": N_("the turn file"),
+    "the-order-block": N_("the order block"),
+    "your-reply": N_("your reply"),
+    "the-turn-file-in-the-mail": N_("the turn file in the mail"),
+    "the-attachment": N_("the attachment %(name)s"),
+    "what-line": N_("%(what)s, line %(line)s"),
+    "what-token-line": N_("%(what)s, line %(line)s (the token line)"),
+    "what-token": N_("%(what)s (the token line)"),
+    "order-line": N_("order line %(n)s (%(order)s)"),
+    "order-line-token": N_("order line %(n)s (the token line)"),
+    "order-line-n": N_("order line %(n)s"),
+    "line-place": N_("line %(line)s, %(place)s"),
+    "name-place": N_("%(name)s, %(place)s"),
+    "the-top-level": N_("the top level"),
+    # -- the schema checks (pbem.turnfile.plain); the schemas' own `message`s are their games'
+    "must-be": N_("must be %(type)s, not %(value)s"),
+    "either": N_("%(one)s or %(other)s"),
+    "a-whole-number": N_("a whole number"),
+    "text": N_("text"),
+    "a-mapping-of-keys": N_("a mapping (key: value)"),
+    "a-list": N_("a list"),
+    "true-or-false": N_("true or false"),
+    "a-number": N_("a number"),
+    "empty-value": N_("empty"),
+    "nothing": N_("nothing"),
+    "a-mapping": N_("a mapping"),
+    "the-date": N_("the date %(date)s"),
+    "lacks": N_("lacks %(keys)s"),
+    "unknown-field": N_("has unknown field %(keys)s"),
+    "unknown-fields": N_("has unknown fields %(keys)s"),
+    "at-least": N_("must be at least %(n)s, not %(value)s"),
+    "at-most": N_("must be at most %(n)s, not %(value)s"),
+    "items-at-least-one": N_("must hold at least %(n)s item"),
+    "items-at-least": N_("must hold at least %(n)s items"),
+    "items-at-most": N_("may hold at most %(n)s items, not %(count)s"),
+    "chars-at-most": N_("may be at most %(n)s characters long"),
+    "not-empty": N_("must not be empty"),
+    "chars-at-least": N_("must be at least %(n)s characters long"),
+    "form": N_("%(value)s is not of the allowed form"),
+    "one-of": N_("must be one of %(values)s, not %(value)s"),
+    "token-text": N_("must be text, as your welcome mail gives it"),
+    # -- the orders in a mail (pbem.mail.orders)
+    "token-not-text": N_("the token is not text; copy it from your welcome mail, in quotes if need be"),
+    "no-text": N_("the mail has no text in which to find orders"),
+    "no-end-line": N_("the mail has the line %(begin)s but not the line %(end)s after it"),
+    "no-orders": N_("the mail holds no orders: put them between the lines %(begin)s and %(end)s of your report, "
+                    "or attach a turn file"),
+    "no-token-line": N_("there is no token line between the lines %(begin)s and %(end)s: write 'token: ' and your "
+                        "token there, above your orders"),
+    "no-order-between": N_("there is no order between the lines %(begin)s and %(end)s: write your orders there, one "
+                           "a line, below your token"),
+    "no-own-order": N_("your mail gives no order: write your order alone on a line above the quoted mail"),
+    "turn-and-ahead": N_("the mail gives a 'turn:' line and orders sent ahead ('next: ...'); keep one"),
+    "which-game": N_("the mail does not say which game its orders are for: reply to your latest report, or write "
+                     "the lines %(keys)s above your orders"),
+    "now-and-ahead": N_("orders for now and orders sent ahead ('next: ...') go in separate mails"),
+    "standing-line": N_("give one standing order a line, after 'standing: ' on the same line, or write "
+                        "'standing: []' to clear them"),
+    "token-how": N_("write it as 'token: ' and then your token, as your welcome mail gives it"),
+    "line-twice": N_("a second '%(key)s:' line (the first is order line %(n)s); keep one"),
+    "not-an-order-word": N_("the word %(word)s is not an order word; did you mean %(meant)s?"),
+    "twice-text-and-one": N_("the mail holds orders twice: in its text and in the attachment %(name)s; send them "
+                             "once"),
+    "twice-two": N_("the mail holds orders twice: in the attachments %(names)s and %(name)s; send them once"),
+    "times-text-and-more": N_("the mail holds orders %(n)s times: in its text and in the attachments %(names)s and "
+                              "%(name)s; send them once"),
+    "times-more": N_("the mail holds orders %(n)s times: in the attachments %(names)s and %(name)s; send them once"),
+    "attachment-not-text": N_("the attachment %(name)s is not UTF-8 text"),
+    "attachment-not-a-turn-file": N_("the attachment %(name)s is not a turn file (game:, player:, token:, turn:, "
+                                     "orders:)"),
+    "mail-turn-file-not-a-mapping": N_("the turn file in the mail is not a mapping of game:, player:, token:, "
+                                       "turn:, orders:"),
+    "in-quote": N_("your orders are inside the report your mail quotes, which pbem does not read (lines that begin "
+                   "with '>', or below a line such as 'On ... wrote:' or 'From: ...'): write them %(where)s"),
+    "above-the-quote": N_("alone, one a line, above the quote"),
+    "own-markers": N_("between marker lines of your own, above the quote and without '>' in front"),
+    "command-alone": N_("'%(command)s' is a command: send it alone, in a mail of its own"),
+    # -- what a reply's key allows (pbem.mail.proof)
+    "stale-reply": N_("your reply answers turn %(turn)s; the game is at turn %(current)s: reply to your latest "
+                      "report (or send 'status' to get it again)"),
+    "not-latest": N_("your reply answers an older mail of pbem's (turn %(turn)s): orders sent ahead, standing "
+                     "orders, 'reports', 'undo' and 'language' need a reply to your latest mail (turn %(latest)s), "
+                     "or your token"),
+    "not-keys-turn": N_("your reply answers turn %(turn)s; a 'turn:' line cannot make it answer turn %(asked)s: "
+                        "reply to the mail of that turn, or give your token"),
+    # -- who may send orders (pbem.game.authenticate): says nothing about the game
+    "no-game": N_("there is no game %(game)s"),
+    "no-player": N_("game %(game)s has no player %(player)s"),
+    "other-seat": N_("the mail you answer is about %(player)s in game %(game)s, not %(other)s in game %(wanted)s"),
+    "wrong-token": N_("the token for %(player)s in game %(game)s is wrong"),
+    "not-the-address": N_("%(person)s is not the address of %(player)s in game %(game)s"),
+    # -- the turn the orders answer (pbem.game.check_turn)
+    "paused": N_("game %(game)s is paused by the GM; send your orders when it resumes"),
+    "finished": N_("game %(game)s is finished; it takes no more orders"),
+    "stale": N_("your orders answer turn %(turn)s, but game %(game)s is at turn %(current)s: they are stale"),
+    "ahead": N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),
+    "turn-not-yours": N_("turn %(turn)s of game %(game)s is not yours: the game waits for %(players)s"),
+    # -- the frames pbem.game puts a refusal of the rules in
+    "no-longer-yours": N_("order %(n)s (%(order)s): after order %(before)s the decision is no longer yours (the "
+                          "game waits for %(players)s); nothing was applied"),
+    "nobody": N_("nobody: the game is over"),
+    "order-n-refused-nothing": N_("order %(n)s (%(order)s): %(why)s; nothing was applied"),
+    "order-refused": N_("order %(order)s: %(why)s"),
+    "sent-ahead-failed": N_("your orders sent ahead could not be applied when your decision came: %(why)s"),
+    # -- standing orders (pbem.game.standing_of, pbem.rules.base)
+    "standing-not-one": N_("standing orders: standing[%(n)s] is not one standing order such as %(order)s"),
+    "standing-refused": N_("standing orders: %(why)s"),
+    "no-standing-orders": N_("%(title)s takes no standing orders; send your next orders ahead with 'turn: next' "
+                             "instead"),
+    "standing-twice": N_("the standing order %(kind)s is given %(count)s times; keep one"),
+}
+
+#: what YAML's parser (libyaml) says went wrong, as the player reads it after `not valid YAML`
+YAML_PROBLEMS = (
+    N_("found character that cannot start any token"), N_("did not find expected node content"),
+    N_("did not find expected alphabetic or numeric character"), N_("found unexpected end of stream"),
+    N_("did not find expected comment or line break"), N_("could not find expected directive name"),
+    N_("did not find expected whitespace or line break"), N_("did not find expected <document start>"),
+    N_("did not find expected key"), N_("did not find expected ',' or '}'"), N_("did not find expected ',' or ']'"),
+    N_("found unknown escape character"), N_("found unexpected non-alphabetical character"),
+    N_("did not find URI escaped octet"), N_("mapping values are not allowed in this context"),
+    N_("could not find expected ':'"), N_("found unknown directive name"), N_("did not find expected tag URI"),
+    N_("mapping keys are not allowed in this context"), N_("found unexpected ':'"),
+    N_("block sequence entries are not allowed in this context"),
+    N_("found a tab character where an indentation space is expected"),
+    N_("found a tab character that violates indentation"), N_("did not find expected '-' indicator"),
+    N_("found an incorrect leading UTF-8 octet"), N_("found undefined tag handle"),
+    N_("found duplicate %YAML directive"), N_("but found another document"),
+    N_("found incompatible YAML document"), N_("found unhashable key"),
+    N_("day is out of range for month"), N_("month must be in 1..12"))
+
+
+def refuse(msg: str, **values: object) -> Refusal:
+    """The refusal `msg` with its values."""
+    return Refusal(msg, MESSAGES[msg], **values)
+
+
+def listing(msg: str, items: list[Refusal] | tuple[Refusal, ...], **values: object) -> Listing:
+    """The refusal `msg` with its values, and under it `items`, one a line."""
+    return Listing(msg, MESSAGES[msg], tuple(items), **values)
+
+
+def problem(text: str) -> Refusal:
+    """What YAML's parser says went wrong: its English is the format (`YAML_PROBLEMS` has the words of
+    those a player meets; one it has none for stays as the parser says it)."""
+    return Refusal("yaml-problem", text)
+
+
+def at(where: Refusal | str, why: Refusal | str) -> Refusal:
+    """`why`, said of a place: `order line 2 ('bid: x'): ...`."""
+    return refuse("at", place=where, why=why)
