@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Collection
 
-from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTurn, StoreError
+from pbem.errors import AuthError, IllegalOrder, PbemError, Refusal, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
 from pbem.refusals import refuse
 from pbem.i18n import N_
@@ -494,7 +494,7 @@ def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],
                 state = copy.deepcopy(state)
                 _put_standing(state, player, [])
                 notice(state, STANDING_REFUSED, to=[player], args={"order": repr(order_text(move.order)),
-                                                                   "why": str(exc)})
+                                                                   "why": exc.refusal})
                 continue
             auto.append(f"{player} {order_text(move.order)} (by standing order)")
             moved = True
@@ -577,8 +577,8 @@ def engine_events(events: list[Event]) -> list[Event]:
     return [{k: v for k, v in e.items() if k not in ("substitute", "by")} for e in events if not e.get("pipeline")]
 
 
-# What the pipeline tells players, in English. A notice keeps its English text; a report finds the
-# values back by its format and writes it in the reader's language (`pbem.report.notices_in`).
+# What the pipeline tells players. A notice keeps its English text (the console, the archive) and its id
+# and values, which a report writes it from in the reader's language (`pbem.report.notices_in`).
 STANDING_DROPPED = N_("Your standing order %(why)s; it was dropped.")
 STANDING_REFUSED = N_("Your standing orders gave %(order)s, which the rules refuse now (%(why)s); they were "
                       "dropped.")
@@ -591,18 +591,40 @@ ROLLED_BACK = N_("The GM rolled the game back to turn %(turn)s. Undone: %(undone
                  "%(waiting)s.")
 SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order plays for him: %(order)s.")
 SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot plays for him: %(order)s.")
-NOTICES = (STANDING_DROPPED, STANDING_REFUSED, DEADLINE_REMOVED, DEADLINE_SET, SEAT_TAKEN, PAUSED, RESUMED,
-           ROLLED_BACK, SUBSTITUTE_DEFAULT, SUBSTITUTE_BOT, absence.AWAY_NOTICE)
+NOTICE_MESSAGES = {"standing-dropped": STANDING_DROPPED, "standing-order-refused": STANDING_REFUSED,
+                   "deadline-removed": DEADLINE_REMOVED, "deadline-set": DEADLINE_SET, "seat-taken": SEAT_TAKEN,
+                   "paused-by-gm": PAUSED, "resumed": RESUMED, "rolled-back": ROLLED_BACK,
+                   "substitute-default": SUBSTITUTE_DEFAULT, "substitute-bot": SUBSTITUTE_BOT,
+                   "away": absence.AWAY_NOTICE}
+NOTICES = tuple(NOTICE_MESSAGES.values())
+_NOTICE_IDS = {fmt: msg for msg, fmt in NOTICE_MESSAGES.items()}
 
 
 def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,
            args: dict[str, Any] | None = None) -> None:
     """Something the pipeline (not the rules) tells every player (or those `to`): a substitute move, a
-    new player, a standing order dropped... `text` is English, with `args` a format of NOTICES."""
-    event = {"type": kind, "pipeline": True, "text": text % args if args else text, "turn": state["engine"]["turn"]}
+    new player, a standing order dropped... `text` is one of NOTICES, with its `args`: the event keeps
+    the English and the notice's id with its values (a refusal among them as plain data)."""
+    event: dict[str, Any] = {"type": kind, "pipeline": True, "text": text % args if args else text,
+                             "turn": state["engine"]["turn"]}
+    if text in _NOTICE_IDS:
+        event.update(msg=_NOTICE_IDS[text], values={k: as_data(v) for k, v in (args or {}).items()})
     if to is not None:
         event["to"] = list(to)
     state["events"].append(event)
+
+
+def as_data(value: Any) -> Any:
+    """A value of a notice as the state keeps it: a refusal as its id, format and values."""
+    if isinstance(value, Refusal):
+        return {"msg": value.msg, "fmt": value.fmt, "values": {k: as_data(v) for k, v in value.values.items()}}
+    return str(value) if isinstance(value, str) else value
+
+
+def from_data(msg: str, fmt: str, values: dict[str, Any]) -> Refusal:
+    """A notice (or a refusal in it) as the state keeps it, as a `Refusal` to write it from."""
+    return Refusal(msg, fmt, **{k: from_data(v["msg"], v["fmt"], v["values"]) if isinstance(v, dict) and "fmt" in v
+                                else v for k, v in values.items()})
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:

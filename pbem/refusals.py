@@ -45,7 +45,7 @@ MESSAGES = {
     "order-line-token": N_("order line %(n)s (the token line)"),
     "order-line-n": N_("order line %(n)s"),
     "line-place": N_("line %(line)s, %(place)s"),
-    "name-place": N_("%(name)s, %(place)s"),
+    "name-place": N_("%(name)s, %(key)s"),  # a line of the sender's own, and a key in it
     "the-top-level": N_("the top level"),
     # -- the schema checks (pbem.turnfile.plain); the schemas' own `message`s are their games'
     "must-be": N_("must be %(type)s, not %(value)s"),
@@ -144,6 +144,10 @@ MESSAGES = {
                              "instead"),
     "standing-twice": N_("the standing order %(kind)s is given %(count)s times; keep one"),
 }
+
+#: what the schemas say in their own words (their `message`, pbem.turnfile.plain), the turn file's: the
+#: games' are in their refusals modules (pbem/rules/*refusals.py)
+SCHEMA_MESSAGES = (N_("must be a whole number (the turn your orders answer) or 'next', not %(value)s"),)
 
 #: what YAML's parser (libyaml) says went wrong, as the player reads it after `not valid YAML`
 YAML_PROBLEMS = (

@@ -380,9 +380,11 @@ def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | No
 
 
 PERSONS = {"player", "players", "owner", "game", "title", "person", "one", "other"}  # values written as they are
-# values kept as the sender or the schema wrote them: a place in a file (`orders[2].bid`), a key, a file
-# name, a marker line; and a sentence with no id (what YAML's parser said, unknown to pbem)
-AS_WRITTEN = {"place", "key", "keys", "name", "names", "begin", "end", "why", "what", "where", "tag"}
+# values kept as the sender or the schema wrote them: a place in a file (`orders[2].bid`), a file name, a
+# marker line; and a sentence with no id (what YAML's parser said, unknown to pbem). A key (`bid`) is
+# written in the player's order words.
+AS_WRITTEN = {"place", "name", "names", "begin", "end", "why", "what", "where", "tag",
+              "seat", "before", "waiting", "undone", "until", "rule"}  # (and a notice's names, dates, rules)
 
 
 def _refusals_module(game: str | None) -> Any:
@@ -420,11 +422,21 @@ def engine_catalog_words(game: str | None) -> tuple[str, ...]:
 
 
 def notices_in(events: list[Event], lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> list[Event]:
-    """The events with pbem's own notices in `lang` (see `notice_text`)."""
+    """The events with pbem's own notices in `lang`, each written from its id and values (a notice
+    kept before notices had ids: see `notice_text`)."""
     if lang == DEFAULT_LANGUAGE:
         return events
-    return [dict(e, text=notice_text(e["text"], lang, game)) if e.get("pipeline") and isinstance(e.get("text"), str)
-            else e for e in events]
+    from pbem.game import NOTICE_MESSAGES, from_data
+
+    out = []
+    for e in events:
+        if e.get("pipeline") and e.get("msg") in NOTICE_MESSAGES:
+            said = from_data(e["msg"], NOTICE_MESSAGES[e["msg"]], e.get("values") or {})
+            e = dict(e, text=refusal_words(said, lang, game))
+        elif e.get("pipeline") and isinstance(e.get("text"), str):
+            e = dict(e, text=notice_text(e["text"], lang, game))
+        out.append(e)
+    return out
 
 
 def render_report(state: dict[str, Any], player: str | None, events: list[Event], reply_keys: bool = True,

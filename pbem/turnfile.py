@@ -411,7 +411,7 @@ def _at(lines: dict[tuple, int] | None, path: tuple, line_of: tuple) -> tuple[in
             named = _get(names, path[:k])
             if named is not None:
                 n, name = named
-                return n, refuse("name-place", name=name, place=place(path[k:])) if path[k:] else name
+                return n, refuse("name-place", name=name, key=place(path[k:])) if path[k:] else name
         return 0, place(path)
     line = _get(lines, line_of) or _get(lines, path) or 0
     return line, refuse("line-place", line=line, place=place(path)) if line else place(path)

@@ -353,10 +353,12 @@ def test_orders_in_order_words_are_kept_canonical_in_the_log_and_the_queue(pbem:
 
 # -- pbem's own sentences inside a player's mail --------------------------------------------------------
 
-def test_notices_and_refusals_are_written_in_the_players_language_from_their_english() -> None:
+def test_notices_and_refusals_are_written_in_the_players_language() -> None:
     """A notice or refusal keeps its English in the state and the console; a player reads it in his
-    language, its values found back (an order in his words); a text pbem does not know stays English."""
+    language: a notice's values found back (an order in his words), a refusal written from its id; a
+    text pbem does not know stays English."""
     from pbem.game import SUBSTITUTE_DEFAULT
+    from pbem.refusals import refuse
     from pbem.report import notice_text, refusal_text
 
     english = SUBSTITUTE_DEFAULT % {"player": "ben", "order": "pass"}
@@ -364,6 +366,7 @@ def test_notices_and_refusals_are_written_in_the_players_language_from_their_eng
     passen = localize("pass", "medici", "de")
     assert notice_text(english, "de", "medici") == \
         f"ben hat die Frist verpasst; der Standardbefehl spielt für ihn: {passen}."
-    stale = "your orders answer turn 3, but game 'm1' is at turn 5: they are stale"
+    stale = refuse("stale", turn=3, game="'m1'", current=5)
+    assert str(stale) == "your orders answer turn 3, but game 'm1' is at turn 5: they are stale"
     assert refusal_text(stale, "nl") == "je orders zijn voor beurt 3, maar partij 'm1' is bij beurt 5: ze zijn verouderd"
     assert refusal_text("bid 50 is more than your money (43)", "de") == "bid 50 is more than your money (43)"

@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 
 from pbem import refusals as pipeline
 from pbem.errors import IllegalOrder, Refusal
-from pbem.game import apply_orders, new_game
+from pbem.game import NOTICE_MESSAGES, apply_orders, new_game
 from pbem.report import refusal_text
 from pbem.rules import medici_refusals, medici_strozzi_refusals
 from pbem.rules.florenz import refusals as florenz_refusals
@@ -30,7 +30,9 @@ MODULES = [("pbem", pipeline, [p for p in (ROOT / "pbem").rglob("*.py") if "rule
            ("medina", medina_refusals, sorted((ROOT / "pbem" / "rules" / "medina").glob("*.py"))),
            ("florenz", florenz_refusals, sorted((ROOT / "pbem" / "rules" / "florenz").glob("*.py")))]
 BY_ID = [(domain, msg, fmt) for domain, module, _ in MODULES for msg, fmt in module.MESSAGES.items()] + \
-        [("pbem", "yaml-problem", fmt) for fmt in pipeline.YAML_PROBLEMS]
+        [("pbem", "yaml-problem", fmt) for fmt in pipeline.YAML_PROBLEMS] + \
+        [("pbem", "schema", fmt) for fmt in pipeline.SCHEMA_MESSAGES] + \
+        [("pbem", msg, fmt) for msg, fmt in NOTICE_MESSAGES.items()]
 
 
 def catalog(lang: str, domain: str) -> Any:
@@ -139,3 +141,30 @@ def test_a_florenz_refusal_keeps_its_english_and_is_written_from_its_id() -> Non
 def test_a_text_without_an_id_stays_as_it_is() -> None:
     """No English is read back by its words any more: a text with no id (a GM's message) is kept whole."""
     assert refusal_text("bid 50 is more than your money (43)", "de", "medici") == "bid 50 is more than your money (43)"
+
+
+def test_a_notice_keeps_its_id_and_is_written_from_it(tmp_path: Path) -> None:
+    """A standing order the rules refuse when its time comes: the notice keeps its English, its id and
+    its values (the refusal among them as plain data, as the state file holds it), and the player reads
+    it written from the id."""
+    import copy
+
+    import yaml
+
+    from pbem.game import STANDING_REFUSED, notice
+    from pbem.report import notices_in
+
+    state = a_medici_game(tmp_path)
+    auctioneer = state["engine"]["auctioneer"]
+    with pytest.raises(IllegalOrder) as refused:
+        apply_orders(state, auctioneer, state["engine"]["turn"], [{"bid": 5}])
+    notice(state, STANDING_REFUSED, to=[auctioneer], args={"order": "'bid: 5'", "why": refused.value.refusal})
+    event = yaml.safe_load(yaml.safe_dump(copy.deepcopy(state["events"][-1])))  # as the state file keeps it
+    assert event["msg"] == "standing-order-refused" and event["values"]["why"]["msg"] == "order-refused"
+    assert event["text"] == ("Your standing orders gave 'bid: 5', which the rules refuse now (order 'bid: 5': you are "
+                             "the auctioneer: send 'draw' or 'auction', not 'bid: 5'); they were dropped.")
+    (german,) = notices_in([event], "de", "medici")
+    assert german["text"] == ("Deine Dauerbefehle ergaben 'bieten: 5', was die Regeln jetzt nicht erlauben (Befehl "
+                              "'bieten: 5': du bist Auktionator: schicke 'aufdecken' oder 'versteigern', nicht "
+                              "'bieten: 5'); sie wurden gestrichen.")
+    assert notices_in([event], "en", "medici") == [event]

@@ -15,7 +15,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from pbem.errors import AuthError, Refusal, StaleTurn, TurnFileError
-from pbem.refusals import MESSAGES, YAML_PROBLEMS, at, listing, refuse
+from pbem.refusals import MESSAGES, SCHEMA_MESSAGES, YAML_PROBLEMS, at, listing, refuse
 from pbem.report import engine_refusals, refusal_text
 from pbem.rules.base import KNOWN
 from pbem.rng import Rng
@@ -128,7 +128,7 @@ def test_every_refusal_format_has_a_translation(game: str, lang: str) -> None:
     for fmt in formats:
         assert fmt in own and own[fmt].string and not own[fmt].fuzzy, (game, lang, fmt)
         assert sorted(re.findall(r"%\(\w+\)s", own[fmt].string)) == sorted(re.findall(r"%\(\w+\)s", fmt))
-    for fmt in (*MESSAGES.values(), *YAML_PROBLEMS):
+    for fmt in (*MESSAGES.values(), *YAML_PROBLEMS, *SCHEMA_MESSAGES):
         assert fmt in common and common[fmt].string and not common[fmt].fuzzy, (lang, fmt)
 
 

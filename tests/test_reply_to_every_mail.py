@@ -213,13 +213,15 @@ def test_a_near_miss_of_an_order_word_is_refused_with_the_word_meant(g: MailGame
 @pytest.mark.parametrize("lang", ["de", "nl"])
 def test_the_new_sentences_are_in_german_and_dutch(lang: str) -> None:
     from pbem.i18n import translator
+    from pbem.refusals import at, refuse
     from pbem.report import refusal_text
 
     words = translator(lang)
     for text in ("I passed over the lines below your orders, as they are no orders:", "and %(n)s more lines",
                  "If one of them was an order, reply undo and send your orders again."):
         assert words.gettext(text) not in ("", text)
-    told = refusal_text("order line 1 ('bdi 7'): the word 'bdi' is not an order word; did you mean 'bid'?", lang, "medici")
+    near_miss = refuse("not-an-order-word", word="'bdi'", meant="'bid'")
+    told = refusal_text(at(refuse("order-line", n=1, order="'bdi 7'"), near_miss), lang, "medici")
     assert told == {"de": "Befehlszeile 1 ('bdi 7'): das Wort 'bdi' ist kein Befehlswort; meintest du 'bieten'?",
                     "nl": "orderregel 1 ('bdi 7'): het woord 'bdi' is geen orderwoord; bedoelde je 'bieden'?"}[lang]
 

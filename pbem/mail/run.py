@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any, Callable, Collection
 
 from pbem.config import Config
-from pbem.errors import AuthError, PbemError, TurnFileError
+from pbem.errors import AuthError, PbemError, TurnFileError, mapped
 from pbem.game import apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.compose import Picture, compose
@@ -535,8 +535,8 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                                         once_a_day=not proof.address)  # nothing proves it his: as a stranger's
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
-            shown = without_paths(hide_tokens(str(exc), hidden), gd)  # no folder of the host in a mail
-            message = exc.refusal if shown == str(exc) else shown
+            # no token and no folder of the host in a mail: taken out of each value, the refusal keeps its id
+            message = mapped(exc.refusal, lambda text: without_paths(hide_tokens(text, hidden), gd))
             if proven is not None and (lines or reads_as_lines(mail)):  # his order alone: what he may send now
                 state = gd.load(proven.game)
                 lang = language_of(state, proven.player, postman.config)
