@@ -288,35 +288,18 @@ def turn_file(state: dict[str, Any], player: str, legal: list[Order], lang: str 
     return "\n".join(lines)
 
 
-QUOTED = r"(?:'[^'\n]*'|\"[^\"\n]*\")"  # a value written with repr(): an order, a key
-
-
-def _formats(formats: tuple[str, ...], quoted: bool = False) -> list[tuple[re.Pattern[str], str]]:
-    """Each English format as a pattern that finds its values back in a text written from it (`quoted`:
-    an `order` as repr() writes it, in quotes)."""
-    out = []
-    for fmt in formats:
-        parts = re.split(r"%\((\w+)\)s", fmt)
-        seen: set[str] = set()
-        pattern = ""
-        for i, p in enumerate(parts):
-            if i % 2 == 0:
-                pattern += re.escape(p)
-            elif p in seen:
-                pattern += f"(?P={p})"
-            else:
-                seen.add(p)
-                pattern += (f"(?P<{p}>{QUOTED})" if quoted and p == "order" else
-                            f"(?P<{p}>\\d+)" if p in ("n", "line") else f"(?P<{p}>.*?)")
-        out.append((re.compile(pattern + r"\Z", re.DOTALL), fmt))
-    return out
-
-
 @cache
 def _notice_formats() -> list[tuple[re.Pattern[str], str]]:
+    """Each notice's English format as a pattern that finds its values back in a text written from it:
+    for a notice a game kept before notices had ids."""
     from pbem.game import NOTICES
 
-    return _formats(NOTICES)
+    out = []
+    for fmt in NOTICES:
+        parts = re.split(r"%\((\w+)\)s", fmt)
+        out.append((re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.*?)" for i, p in enumerate(parts))
+                               + r"\Z", re.DOTALL), fmt))
+    return out
 
 
 def _written(text: str, formats: list[tuple[re.Pattern[str], str]], lang: str, game: str | None,
@@ -335,8 +318,8 @@ def _written(text: str, formats: list[tuple[re.Pattern[str], str]], lang: str, g
 
 
 def notice_text(text: str, lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> str:
-    """One of pbem's own notices (a substitute move, a new player...) in `lang`: found by its English
-    format, written from its values (an order in `lang`'s order words)."""
+    """One of pbem's own notices (a substitute move, a new player...) kept without its id, in `lang`:
+    found by its English format, written from its values (an order in `lang`'s order words)."""
     return _written(text, _notice_formats(), lang, game, whole=True)
 
 
