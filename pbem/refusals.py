@@ -143,6 +143,9 @@ MESSAGES = {
     "no-standing-orders": N_("%(title)s takes no standing orders; send your next orders ahead with 'turn: next' "
                              "instead"),
     "standing-twice": N_("the standing order %(kind)s is given %(count)s times; keep one"),
+    # a standing order the rules refuse when its time comes (in the notice that drops it)
+    "standing-order-why": N_("%(order)s: %(why)s"),
+    "standing-kind-why": N_("%(key)s: %(value)s (%(why)s)"),
 }
 
 #: what the schemas say in their own words (their `message`, pbem.turnfile.plain), the turn file's: the

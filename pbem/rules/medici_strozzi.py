@@ -14,6 +14,7 @@ from typing import Any
 
 from pbem.rng import Rng
 from pbem.errors import IllegalOrder
+from pbem.refusals import refuse as standing_refused
 from pbem.rules.medici_strozzi_refusals import refuse
 from pbem.rules.base import (Decision, Event, OnePlayer, Order, Ruleset, StandingMove, State, board_data,
                              check_stacks, order_text, register, stack, standings)
@@ -361,7 +362,7 @@ class MediciStrozzi(Ruleset):
             rest = [e for e in entries if LOAD not in e]  # used once
             why = self.why_illegal(state, player, order)
             if why is not None:
-                return StandingMove(None, rest, [f"{order_text(order)}: {why}"])
+                return StandingMove(None, rest, [standing_refused("standing-order-why", order=order_text(order), why=why)])
             return StandingMove(order, rest, [])
         return StandingMove(None, entries, [])
 

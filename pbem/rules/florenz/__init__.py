@@ -25,6 +25,7 @@ from pbem.rules.florenz.view import display
 from pbem.rules.florenz.data import BOAST_SLOT_ORDER, LOCATIONS, SCANDAL_CARDS
 from pbem.rules.florenz.orders import parse
 from pbem.rules.florenz.refusals import refuse
+from pbem.refusals import refuse as standing_refused
 
 #: which verbs each decision kind accepts (besides `discard`, allowed at every decision of the holder)
 KIND_VERBS: dict[str, tuple[str, ...]] = {
@@ -199,7 +200,8 @@ class Florenz(Ruleset):
         order = value if kind == "giovanni" else f"bonus {value}"
         why = self.why_illegal(state, player, order)
         if why is not None:
-            return StandingMove(None, [e for e in entries if kind not in e], [f"{kind}: {value} ({why})"])
+            return StandingMove(None, [e for e in entries if kind not in e],
+                                [standing_refused("standing-kind-why", key=kind, value=value, why=why)])
         return StandingMove(order, entries, [])
 
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
