@@ -456,7 +456,8 @@ def test_policy_default_plays_the_most_passive_order(pbem: Any, inbox: Path, clo
     assert t.status()["due"] == stamp(54 + 48)
     notice = "ben missed the deadline; the default order plays for him: auction."
     assert [e for e in state["events"] if e.get("pipeline")] == [
-        {"type": "notice", "pipeline": True, "text": notice, "turn": 1}]
+        {"type": "notice", "pipeline": True, "text": notice, "turn": 1, "msg": "substitute-default",
+         "values": {"player": "ben", "order": "auction"}}]
     marked = [e for e in state["events"] if "substitute" in e]
     assert marked and all(e["substitute"] == "default" and e["turn"] == 1 for e in marked)
     assert [e["type"] for e in marked] == ["auction_opens"]
