@@ -16,8 +16,8 @@ from typing import Any, Collection
 
 from pbem.errors import AuthError, IllegalOrder, PbemError, Refusal, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
-from pbem.refusals import refuse
 from pbem.i18n import N_
+from pbem.refusals import refuse
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
 from pbem import absence
