@@ -148,7 +148,7 @@ def back(state: dict[str, Any], player: str, at: str) -> dict[str, Any]:
 
 def held_until(state: dict[str, Any], waiting: list[str]) -> datetime | None:
     """The latest moment one of the players a decision waits for is back, if one is away."""
-    from pbem.deadlines import moment
+    from pbem.clock import moment
 
     table = state.get("away")
     if not table:
@@ -159,6 +159,6 @@ def held_until(state: dict[str, Any], waiting: list[str]) -> datetime | None:
 
 def away_now(state: dict[str, Any], at: datetime) -> dict[str, str]:
     """The seats whose player is away at `at`, with the stamp he is back."""
-    from pbem.deadlines import moment
+    from pbem.clock import moment
 
     return {p: until for p, until in state.get("away", {}).items() if moment(until) > at}

@@ -13,6 +13,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem.clock import moment, show_hours, stamp
 from pbem.errors import PbemError
 
 POLICIES = ("wait", "default", "bot")
@@ -30,22 +31,6 @@ def parse_duration(text: str, what: str = "deadline") -> float:
     if hours > MAX_HOURS:
         raise PbemError(f"{what} {text!r} is longer than a year")
     return hours
-
-
-def show_hours(hours: float) -> str:
-    if hours >= 24 and hours % 24 == 0:
-        return f"{int(hours // 24)}d"
-    if hours == int(hours):
-        return f"{int(hours)}h"
-    return f"{int(round(hours * 60))}m"
-
-
-def moment(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-
-
-def stamp(when: datetime) -> str:
-    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def due(state: dict[str, Any]) -> datetime | None:

@@ -7,13 +7,12 @@ import copy
 import hashlib
 import hmac
 import marshal
-import os
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Collection
 
+from pbem.clock import now
 from pbem.errors import AuthError, IllegalOrder, PbemError, Refusal, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
 from pbem.i18n import N_
@@ -27,21 +26,6 @@ from pbem.turnfile import NEXT, TurnFile, check_orders, parse_turnfile
 from pbem.turnfile import REFUSALS as TURN_FILE_REFUSALS
 
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
-
-
-def now() -> str:
-    """The time, as ISO 8601 UTC; tests set PBEM_NOW to control the clock."""
-    fixed = os.environ.get("PBEM_NOW")
-    if not fixed:
-        return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    try:
-        moment = datetime.fromisoformat(fixed.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise SetupError(f"PBEM_NOW={fixed!r} is not a time in ISO 8601 form "
-                         f"(such as 2026-11-24T18:00:00Z); unset it to use the clock") from None
-    if moment.tzinfo is None:  # a time without a zone is read as UTC, the zone of every stamp pbem writes
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def token_hash(token: str) -> str:
