@@ -120,7 +120,7 @@ def away(state: dict[str, Any], player: str, until: str) -> dict[str, Any]:
     """A copy of the game with `player` away until `until` (a stamp); the others are told once."""
     import copy
 
-    from pbem.game import notice
+    from pbem.gamestate import notice
 
     new = copy.deepcopy(state)
     new.setdefault("away", {})[player] = until

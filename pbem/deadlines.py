@@ -41,7 +41,7 @@ def due(state: dict[str, Any]) -> datetime | None:
     start = moment(state["waiting_since"])
     if state.get("away"):  # the clock of an absent player's decision starts when he is back
         from pbem.absence import held_until
-        from pbem.game import waiting_for
+        from pbem.gamestate import waiting_for
 
         held = held_until(state, waiting_for(state))
         if held is not None and held > start:

@@ -4,7 +4,6 @@ act on one game (new, submit, apply, show, verify). The batch over all games is 
 from __future__ import annotations
 
 import copy
-import hashlib
 import hmac
 import marshal
 import re
@@ -13,6 +12,7 @@ from pathlib import Path
 from typing import Any, Collection
 
 from pbem.clock import now
+from pbem.gamestate import notice, ruleset_of, token_hash, waiting_for
 from pbem.errors import AuthError, IllegalOrder, PbemError, Refusal, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
 from pbem.i18n import N_
@@ -26,19 +26,6 @@ from pbem.turnfile import NEXT, TurnFile, check_orders, parse_turnfile
 from pbem.turnfile import REFUSALS as TURN_FILE_REFUSALS
 
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def ruleset_of(state: dict[str, Any]) -> Ruleset:
-    return get_ruleset(state["ruleset"])
-
-
-def waiting_for(state: dict[str, Any]) -> list[str]:
-    decision = ruleset_of(state).decision(state["engine"])
-    return list(decision.players) if decision else []
 
 
 def player_names(state: dict[str, Any]) -> list[str]:
@@ -698,16 +685,6 @@ REFUSAL_FRAMES = (
     N_("%(place)s: %(why)s"),
     N_("the top level"),
     N_("the attachment %(name)s"))  # (last: after every sentence that begins with it)
-
-
-def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,
-           args: dict[str, Any] | None = None) -> None:
-    """Something the pipeline (not the rules) tells every player (or those `to`): a substitute move, a
-    new player, a standing order dropped... `text` is English, with `args` a format of NOTICES."""
-    event = {"type": kind, "pipeline": True, "text": text % args if args else text, "turn": state["engine"]["turn"]}
-    if to is not None:
-        event["to"] = list(to)
-    state["events"].append(event)
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:

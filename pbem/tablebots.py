@@ -41,7 +41,7 @@ def bot_order(ruleset: Ruleset, engine: dict[str, Any], player: str) -> Order:
 
 def seat_entry(name: str) -> dict[str, Any]:
     """A bot's entry in the state's players: no address, a token nobody is ever shown."""
-    from pbem.game import token_hash
+    from pbem.gamestate import token_hash
 
     return {"name": name, "email": BOT_ADDRESS, "token_sha256": token_hash(secrets.token_urlsafe(24)), "bot": True}
 

@@ -1,0 +1,39 @@
+"""A game's state as the modules below the game's pipeline read and note on it: whose decision it
+waits for, its ruleset, a notice to the players, a token's hash.
+
+It imports only the rules' base, so that the absences, the deadlines and the table's bots (which the
+pipeline in pbem.game imports) use them without importing pbem.game back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pbem.rules.base import Ruleset, get_ruleset
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 of a token, as the state keeps it."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def ruleset_of(state: dict[str, Any]) -> Ruleset:
+    """The rules the game is played by."""
+    return get_ruleset(state["ruleset"])
+
+
+def waiting_for(state: dict[str, Any]) -> list[str]:
+    """The players the current decision waits for (none when the game is over)."""
+    decision = ruleset_of(state).decision(state["engine"])
+    return list(decision.players) if decision else []
+
+
+def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,
+           args: dict[str, Any] | None = None) -> None:
+    """Something the pipeline (not the rules) tells every player (or those `to`): a substitute move, a
+    new player, a standing order dropped... `text` is English, with `args` a format of NOTICES."""
+    event = {"type": kind, "pipeline": True, "text": text % args if args else text, "turn": state["engine"]["turn"]}
+    if to is not None:
+        event["to"] = list(to)
+    state["events"].append(event)
