@@ -1,5 +1,5 @@
 """A game's state as the modules below the game's pipeline read and note on it: whose decision it
-waits for, its ruleset, a notice to the players, a token's hash.
+waits for, its ruleset, a notice to the players, a token's hash, the seats whose players resigned.
 
 It imports only the rules' base, so that the absences, the deadlines and the table's bots (which the
 pipeline in pbem.game imports) use them without importing pbem.game back.
@@ -8,9 +8,14 @@ pipeline in pbem.game imports) use them without importing pbem.game back.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.rules.base import Ruleset, get_ruleset
+
+if TYPE_CHECKING:
+    from pbem.store import GamesDir
+
+RESIGNED_FILE = "resigned.txt"  # a game's resigned seats, one a line (in git, with the game)
 
 
 def token_hash(token: str) -> str:
@@ -37,3 +42,9 @@ def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str]
     if to is not None:
         event["to"] = list(to)
     state["events"].append(event)
+
+
+def resigned_seats(gd: GamesDir, game: str) -> list[str]:
+    """The seats of a game whose players resigned by mail (`stop`, confirmed)."""
+    path = gd.game_dir(game) / RESIGNED_FILE
+    return path.read_text("utf-8").split() if path.is_file() else []
