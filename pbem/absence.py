@@ -14,13 +14,13 @@ from typing import Any
 
 from pbem.errors import PbemError
 from pbem.i18n import N_
+from pbem.refusals import AWAY_NOTICE  # noqa: F401 (a notice: its format lives with the others)
 
 AWAY_WORDS = ("away until", "away till", "weg bis", "weg tot", "afwezig tot")
 BACK_WORDS = ("back", "wieder da", "weer terug", "terug van weg")
 AWAY_LINE = re.compile(rf"^(?:{'|'.join(AWAY_WORDS)})\b\s*:?\s*(.*)$", re.IGNORECASE)
 DEFAULT_MAX_DAYS = 14
 
-AWAY_NOTICE = N_("%(player)s is away until %(until)s; the deadlines of his decisions wait until then.")
 UNREADABLE = N_("%(said)r: write the day you are back, such as 'away until 3 Dec' or 'away until 2026-12-03'")
 PASSED = N_("%(day)s has passed; write a day to come, such as 'away until 3 Dec'")
 TOO_LONG = N_("you may be away for at most %(days)s days on this host, until %(day)s at the latest")
@@ -120,7 +120,7 @@ def away(state: dict[str, Any], player: str, until: str) -> dict[str, Any]:
     """A copy of the game with `player` away until `until` (a stamp); the others are told once."""
     import copy
 
-    from pbem.game import notice
+    from pbem.gamestate import notice
 
     new = copy.deepcopy(state)
     new.setdefault("away", {})[player] = until
@@ -148,7 +148,7 @@ def back(state: dict[str, Any], player: str, at: str) -> dict[str, Any]:
 
 def held_until(state: dict[str, Any], waiting: list[str]) -> datetime | None:
     """The latest moment one of the players a decision waits for is back, if one is away."""
-    from pbem.deadlines import moment
+    from pbem.clock import moment
 
     table = state.get("away")
     if not table:
@@ -159,6 +159,6 @@ def held_until(state: dict[str, Any], waiting: list[str]) -> datetime | None:
 
 def away_now(state: dict[str, Any], at: datetime) -> dict[str, str]:
     """The seats whose player is away at `at`, with the stamp he is back."""
-    from pbem.deadlines import moment
+    from pbem.clock import moment
 
     return {p: until for p, until in state.get("away", {}).items() if moment(until) > at}

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from pbem.errors import PbemError, StoreError
-from pbem.game import NEXT, copy_game, describe_turn, play_queue, player_names, ruleset_of, waiting_for
+from pbem.game import NEXT, copy_game, describe_turn, play_queue, waiting_for
 from pbem import refusals
 from pbem.rules.base import Event, order_text
-from pbem.tablebots import is_bot
 from pbem.config import load_config
+from pbem.gamestate import resigned_seats
+from pbem.reporting import readers_config, write_reports
 from pbem.mail.boxes import SAFE_NAME, Postman, held_back, inbox_exists
 from pbem.gm import deadline_actions, parse_now
 from pbem.store import (PUBLIC_FILE, STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, private_folder,
@@ -69,89 +70,11 @@ class Outcome:
         return f"{self.game}: {', '.join(parts) if parts else 'nothing to do'}"
 
 
-def resigned_seats(gd: GamesDir, game: str) -> list[str]:
-    """The seats of a game whose players resigned by mail (`stop`, confirmed)."""
-    path = gd.game_dir(game) / "resigned.txt"
-    return path.read_text("utf-8").split() if path.is_file() else []
-
-
-def readers_config(gd: GamesDir, postman: Postman | None) -> Any:
-    """Where the players' languages default from: the postman's settings, else pbem.yaml (a file that
-    cannot be read: none, and English)."""
-    if postman is not None:
-        return postman.config
-    try:
-        return load_config(gd.root)
-    except PbemError:
-        return None
-
-
-def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None = None,
-                  tokens: dict[str, str] | None = None) -> list[Path]:
-    """A report for every player with events he has not yet read, also posted as mail when there is a
-    postman (with `tokens`: the welcome mail of a new game); updates the counters in `state`."""
-    # the reports and the mail stack are imported when a game has something to tell (an idle cron
-    # run over every game needs neither)
-    from pbem.i18n import language_of, timezone_of
-    from pbem.mail.run import post_report, welcome_text
-    from pbem.report import render_report, visible
-
-    config = readers_config(gd, postman)
-    paths = []
-    for player in player_names(state):
-        if is_bot(state, player):
-            continue  # a bot reads its view when it decides, and gets no mail
-        unseen = visible(state["events"][state["reported"][player]:], player)
-        if not unseen and state["reports_sent"][player]:
-            continue
-        if state["reports_sent"][player] and not must_hear(state, player, unseen):
-            continue  # the events wait for his next mail
-        seq = state["reports_sent"][player] + 1
-        lang = language_of(state, player, config)
-        text = render_report(state, player, unseen, postman is None or postman.config.reply_keys, lang,
-                             timezone_of(state, player, config))
-        if postman is not None:  # the table talk said to him since his last report
-            from pbem.talk import since_last_report
-
-            talk = since_last_report(gd, state, player, lang)
-            text = f"{talk}\n{text}" if talk else text
-        name = f"{seq:04d}-turn-{state['engine']['turn']:04d}.txt"
-        paths.append(gd.write_report(state["game"], player, name, text))
-        if postman is not None:
-            if tokens:
-                post_report(postman, state, player, seq,
-                            welcome_text(state, player, tokens[player], text, postman.config.reply_keys, lang), "welcome")
-            else:
-                post_report(postman, state, player, seq, text)
-        state["reports_sent"][player] = seq
-        state["reported"][player] = len(state["events"])
-    if postman is not None:
-        from pbem.mail.observers import post_public_reports
-
-        post_public_reports(gd, state, postman)
-    return paths
-
-
-REPORTS = ("moves", "all")  # a player's choice: mail when it matters (the default), or for every change
-
-
-def must_hear(state: dict[str, Any], player: str, unseen: list[Event]) -> bool:
-    """Whether `player` gets a mail now for the events he has not read: when he is to move (no standing
-    order answered it), at the moments his game marks (a scoring, the end, a lot he may bid on), for
-    what the GM or pbem tells him, or always if he asked for every change."""
-    if state.get("reports", {}).get(player, "moves") == "all" or state["status"] != "active":
-        return True
-    if player in waiting_for(state) or any(e.get("pipeline") for e in unseen):
-        return True
-    ruleset = ruleset_of(state)
-    return ruleset.mail_moment(state["engine"], player, unseen, state.get("standing", {}).get(player, []))
-
-
 def refuse(gd: GamesDir, state: dict[str, Any], player: str, turn: int | str | None, orders: list[Any],
            message: str, postman: Postman | None = None, standing: list[Any] | None = None) -> Path:
     """An error report for the sender alone; the game is not touched (only his report counter)."""
     from pbem.i18n import language_of
-    from pbem.mail.run import post_report
+    from pbem.mail.post import post_report
     from pbem.report import render_error
 
     seq = state["reports_sent"][player] + 1
@@ -346,7 +269,7 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     if changed:
         for player in outcome.reminded:
             if postman is not None:
-                from pbem.mail.run import post_reminder
+                from pbem.mail.post import post_reminder
 
                 post_reminder(postman, state, player)
         crash_point("reports")
@@ -490,7 +413,7 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
             except PbemError as exc:  # the games still advance on the turn files they have
                 run.mail = [f"mail could not be read: {exc}"]
         if in_shard(None, shard):  # the lobby is the first shard's
-            from pbem.tablebots import fill_open_games
+            from pbem.starting import fill_open_games
 
             try:
                 run.mail += fill_open_games(gd, config, postman, parse_now())

@@ -101,7 +101,8 @@ def _orders(raw: bytes, proven: Any, sender: str) -> list[Any] | None:
 
 def _own_lines(raw: bytes) -> list[str]:
     from pbem.mail.incoming import parts
-    from pbem.mail.own_text import html_to_text, own_text, typed
+    from pbem.mail.html import html_to_text
+    from pbem.mail.own_text import own_text, typed
 
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     _, plain, markup = parts(msg)  # type: ignore[arg-type]

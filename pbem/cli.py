@@ -262,9 +262,8 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
         as_json: bool, bots: list[str], talk: str | None, observers: str | None) -> None:
     """Start a new game of RULESET called GAME."""
     from pbem import gm
-
-    from pbem import advance as batch  # the mail stack and the templates: only for commands that mail
-    from pbem.mail.boxes import Postman
+    from pbem.mail.boxes import Postman  # the mail stack and the templates: only for commands that mail
+    from pbem.starting import start_game
 
     rules = get_ruleset(ruleset)
     opts = dict(options)
@@ -277,24 +276,15 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
     rule = gm.deadline_rule(deadline, grace, policy) if (deadline or grace or policy) else None
     config = load_config(gd.root)
     games.check_addresses(people, config)
-    state, tokens = games.new_game(gd, rules.name, game, seats, opts, seed, fixed, rule,  # checks everything first
-                                   bots=list(bots or []))
-    state = seat_settings(state, languages or [], zones or [])
-    with gd.lock():
-        if gd.exists(game) or gd.is_game_folder(game):
-            raise SetupError(f"game {game!r} already exists in {gd.root}")
-        gd.ensure_repo()
-        postman = Postman(config)
-        from pbem.talk import write_table
-
-        write_table(gd, game, talk, observers)
-        batch.write_reports(gd, state, postman, tokens)
-        gd.save(game, state)
-        names = ", ".join(n + (" (bot)" if n in (bots or ()) else "") for n, _ in seats)
-        gd.commit(game, f"{game}: new {rules.name} game for {names}\n\n"
-                        f"Options: {', '.join(f'{k}={v}' for k, v in state['options'].items()) or 'none'}.\n"
-                        f"Seed commitment: sha256 {state['seed_sha256']}.\n")
-        sent, errors = postman.deliver()
+    postman = Postman(config)
+    delivered: list[Any] = []  # the errors of the welcome mails not sent
+    names = ", ".join(n + (" (bot)" if n in (bots or ()) else "") for n, _ in seats)
+    state, tokens = start_game(gd, rules.name, game, seats, opts, f"{game}: new {rules.name} game for {names}", postman,
+                               seed, fixed, rule, bots=list(bots or []),
+                               settings=lambda state: seat_settings(state, languages or [], zones or []),
+                               talk=talk, observers=observers, lock=True,
+                               then=lambda: delivered.extend(postman.deliver()[1]))
+    errors = delivered
     for error in errors:
         click.echo(f"Warning: a welcome mail was not sent (pbem advance retries): {error}", err=True)
     if as_json:
@@ -359,12 +349,13 @@ def start(gd: GamesDir, game: str) -> None:
     minimum): its seed is drawn and the welcome mails go out."""
     from pbem import lobby
     from pbem.mail.boxes import Postman
+    from pbem.starting import start_entry
 
     config = load_config(gd.root)
     with gd.lock():
         entry = lobby.load(gd, game)
         postman = Postman(config)
-        state, _ = lobby.start(gd, config, entry, postman, at_least=True)
+        state, _ = start_entry(gd, config, entry, postman, at_least=True)
         sent, errors = postman.deliver()
     for error in errors:
         click.echo(f"Warning: a welcome mail was not sent (pbem advance retries): {error}", err=True)
@@ -731,7 +722,7 @@ def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bo
     from pbem import advance as batch
     from pbem.mail.boxes import Postman
     from pbem.i18n import language_of, timezone_of
-    from pbem.mail.run import post_report, welcome_text
+    from pbem.mail.post import post_report, welcome_text
     from pbem.report import render_report, visible
 
     person, email = new

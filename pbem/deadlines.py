@@ -13,6 +13,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem.clock import moment, show_hours, stamp
 from pbem.errors import PbemError
 
 POLICIES = ("wait", "default", "bot")
@@ -32,22 +33,6 @@ def parse_duration(text: str, what: str = "deadline") -> float:
     return hours
 
 
-def show_hours(hours: float) -> str:
-    if hours >= 24 and hours % 24 == 0:
-        return f"{int(hours // 24)}d"
-    if hours == int(hours):
-        return f"{int(hours)}h"
-    return f"{int(round(hours * 60))}m"
-
-
-def moment(stamp: str) -> datetime:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-
-
-def stamp(when: datetime) -> str:
-    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def due(state: dict[str, Any]) -> datetime | None:
     """When the current decision is due, or None without a deadline."""
     rule = state.get("deadline")
@@ -56,7 +41,7 @@ def due(state: dict[str, Any]) -> datetime | None:
     start = moment(state["waiting_since"])
     if state.get("away"):  # the clock of an absent player's decision starts when he is back
         from pbem.absence import held_until
-        from pbem.game import waiting_for
+        from pbem.gamestate import waiting_for
 
         held = held_until(state, waiting_for(state))
         if held is not None and held > start:

@@ -4,20 +4,20 @@ act on one game (new, submit, apply, show, verify). The batch over all games is 
 from __future__ import annotations
 
 import copy
-import hashlib
 import hmac
 import marshal
-import os
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Collection
 
-from pbem.errors import AuthError, IllegalOrder, PbemError, Refusal, SetupError, StaleTurn, StoreError
+from pbem.clock import now
+from pbem.gamestate import as_data, from_data, notice, ruleset_of, token_hash, waiting_for  # noqa: F401 (the pipeline's names)
+from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
-from pbem.i18n import N_
-from pbem.refusals import refuse
+from pbem.refusals import (DEADLINE_REMOVED, DEADLINE_SET, NOTICE_MESSAGES, NOTICES, PAUSED, RESUMED,  # noqa: F401
+                           ROLLED_BACK, SEAT_TAKEN, STANDING_DROPPED, STANDING_REFUSED, SUBSTITUTE_BOT,
+                           SUBSTITUTE_DEFAULT, refuse)
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
 from pbem import absence
@@ -26,34 +26,6 @@ from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
 from pbem.turnfile import NEXT, TurnFile, check_orders, parse_turnfile
 
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
-
-
-def now() -> str:
-    """The time, as ISO 8601 UTC; tests set PBEM_NOW to control the clock."""
-    fixed = os.environ.get("PBEM_NOW")
-    if not fixed:
-        return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    try:
-        moment = datetime.fromisoformat(fixed.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise SetupError(f"PBEM_NOW={fixed!r} is not a time in ISO 8601 form "
-                         f"(such as 2026-11-24T18:00:00Z); unset it to use the clock") from None
-    if moment.tzinfo is None:  # a time without a zone is read as UTC, the zone of every stamp pbem writes
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def ruleset_of(state: dict[str, Any]) -> Ruleset:
-    return get_ruleset(state["ruleset"])
-
-
-def waiting_for(state: dict[str, Any]) -> list[str]:
-    decision = ruleset_of(state).decision(state["engine"])
-    return list(decision.players) if decision else []
 
 
 def player_names(state: dict[str, Any]) -> list[str]:
@@ -575,56 +547,6 @@ def verify(state: dict[str, Any]) -> list[str]:
 def engine_events(events: list[Event]) -> list[Event]:
     """The events the rules made, without the GM's notices or the marks of substitute moves."""
     return [{k: v for k, v in e.items() if k not in ("substitute", "by")} for e in events if not e.get("pipeline")]
-
-
-# What the pipeline tells players. A notice keeps its English text (the console, the archive) and its id
-# and values, which a report writes it from in the reader's language (`pbem.report.notices_in`).
-STANDING_DROPPED = N_("Your standing order %(why)s; it was dropped.")
-STANDING_REFUSED = N_("Your standing orders gave %(order)s, which the rules refuse now (%(why)s); they were "
-                      "dropped.")
-DEADLINE_REMOVED = N_("The GM removed the deadline.")
-DEADLINE_SET = N_("The GM set the deadline: %(rule)s.")
-SEAT_TAKEN = N_("%(person)s takes over the seat %(seat)s from %(before)s.")
-PAUSED = N_("The GM paused the game. Orders wait until it resumes; no deadline runs.")
-RESUMED = N_("The GM resumed the game; the deadline starts again now.")
-ROLLED_BACK = N_("The GM rolled the game back to turn %(turn)s. Undone: %(undone)s. The game waits for "
-                 "%(waiting)s.")
-SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order plays for him: %(order)s.")
-SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot plays for him: %(order)s.")
-NOTICE_MESSAGES = {"standing-dropped": STANDING_DROPPED, "standing-order-refused": STANDING_REFUSED,
-                   "deadline-removed": DEADLINE_REMOVED, "deadline-set": DEADLINE_SET, "seat-taken": SEAT_TAKEN,
-                   "paused-by-gm": PAUSED, "resumed": RESUMED, "rolled-back": ROLLED_BACK,
-                   "substitute-default": SUBSTITUTE_DEFAULT, "substitute-bot": SUBSTITUTE_BOT,
-                   "away": absence.AWAY_NOTICE}
-NOTICES = tuple(NOTICE_MESSAGES.values())
-_NOTICE_IDS = {fmt: msg for msg, fmt in NOTICE_MESSAGES.items()}
-
-
-def notice(state: dict[str, Any], text: str, kind: str = "notice", to: list[str] | None = None,
-           args: dict[str, Any] | None = None) -> None:
-    """Something the pipeline (not the rules) tells every player (or those `to`): a substitute move, a
-    new player, a standing order dropped... `text` is one of NOTICES, with its `args`: the event keeps
-    the English and the notice's id with its values (a refusal among them as plain data)."""
-    event: dict[str, Any] = {"type": kind, "pipeline": True, "text": text % args if args else text,
-                             "turn": state["engine"]["turn"]}
-    if text in _NOTICE_IDS:
-        event.update(msg=_NOTICE_IDS[text], values={k: as_data(v) for k, v in (args or {}).items()})
-    if to is not None:
-        event["to"] = list(to)
-    state["events"].append(event)
-
-
-def as_data(value: Any) -> Any:
-    """A value of a notice as the state keeps it: a refusal as its id, format and values."""
-    if isinstance(value, Refusal):
-        return {"msg": value.msg, "fmt": value.fmt, "values": {k: as_data(v) for k, v in value.values.items()}}
-    return str(value) if isinstance(value, str) else value
-
-
-def from_data(msg: str, fmt: str, values: dict[str, Any]) -> Refusal:
-    """A notice (or a refusal in it) as the state keeps it, as a `Refusal` to write it from."""
-    return Refusal(msg, fmt, **{k: from_data(v["msg"], v["fmt"], v["values"]) if isinstance(v, dict) and "fmt" in v
-                                else v for k, v in values.items()})
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:

@@ -158,7 +158,7 @@ def duration_text(hours: float, lang: str = DEFAULT_LANGUAGE) -> str:
     (`2 Tage`), else whole hours (`36 uur`), else minutes. English keeps the short form pbem always
     wrote (`2d`, `36h`, `90m`)."""
     if lang == DEFAULT_LANGUAGE:
-        from pbem.deadlines import show_hours
+        from pbem.clock import show_hours
 
         return show_hours(hours)
     words = translator(lang)

@@ -430,48 +430,6 @@ def pending(entry: dict[str, Any]) -> list[dict[str, Any]]:
     return [i for i in entry["invited"] if i["answer"] == PENDING]
 
 
-# -- starting ----------------------------------------------------------------------------------------------
-
-def start(gd: GamesDir, config: Config, entry: dict[str, Any], postman: Any = None,
-          at_least: bool = False) -> tuple[dict[str, Any], dict[str, str]]:
-    """The game made from an entry: its seed drawn, its players seated in the order they came, their
-    welcome mails posted (with `postman`), saved and committed with the entry's end. `at_least`: the
-    GM starts it with fewer players than seats, at least the ruleset's minimum."""
-    from pbem.advance import write_reports
-    from pbem.game import new_game, set_seat
-    from pbem.rules.base import get_ruleset
-
-    rules = get_ruleset(entry["ruleset"])
-    seated = entry["seated"]
-    bots = entry.get("bots", [])
-    if len(seated) + len(bots) < rules.min_players:
-        raise LobbyError(N_("game %(game)r has %(count)s of the %(least)s players %(title)s needs at least"),
-                         game=entry["game"], count=len(seated), least=rules.min_players, title=rules.title)
-    if not at_least and not ready(entry):
-        raise LobbyError(N_("game %(game)r is not full yet"), game=entry["game"])
-    from pbem.tablebots import BOT_ADDRESS
-
-    people = [(s["name"], s["email"]) for s in seated] + [(b, BOT_ADDRESS) for b in bots]
-    state, tokens = new_game(gd, rules.name, entry["game"], people, entry["options"], None, None, entry["deadline"],
-                             bots=bots)
-    for s in seated:
-        if s.get("language"):
-            state = set_seat(state, s["name"], "language", s["language"])
-    from pbem.talk import write_table
-
-    table = entry.get("table") or {}
-    write_table(gd, entry["game"], table.get("talk"), table.get("observers"))
-    gone = remove(gd, entry["game"])
-    write_reports(gd, state, postman, tokens)
-    gd.save(entry["game"], state)
-    how = "opened by the GM" if entry["kind"] == OPEN else f"a challenge of {entry['by']}"
-    gd.commit_paths([entry["game"], gone],
-                    f"{entry['game']}: new {rules.name} game for {', '.join(n for n, _ in people)} ({how})\n\n"
-                    f"Options: {', '.join(f'{k}={v}' for k, v in state['options'].items()) or 'none'}.\n"
-                    f"Seed commitment: sha256 {state['seed_sha256']}.\n")
-    return state, tokens
-
-
 def describe(entry: dict[str, Any]) -> str:
     """One line for the GM: what the entry waits for (control characters written out)."""
     from pbem.visible import visible

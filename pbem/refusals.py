@@ -191,3 +191,27 @@ def problem(text: str) -> Refusal:
 def at(where: Refusal | str, why: Refusal | str) -> Refusal:
     """`why`, said of a place: `order line 2 ('bid: x'): ...`."""
     return refuse("at", place=where, why=why)
+
+
+# What the pipeline tells players. A notice keeps its English text (the console, the archive) and its id
+# and values, which a report writes it from in the reader's language (`pbem.report.notices_in`).
+STANDING_DROPPED = N_("Your standing order %(why)s; it was dropped.")
+STANDING_REFUSED = N_("Your standing orders gave %(order)s, which the rules refuse now (%(why)s); they were "
+                      "dropped.")
+DEADLINE_REMOVED = N_("The GM removed the deadline.")
+DEADLINE_SET = N_("The GM set the deadline: %(rule)s.")
+SEAT_TAKEN = N_("%(person)s takes over the seat %(seat)s from %(before)s.")
+PAUSED = N_("The GM paused the game. Orders wait until it resumes; no deadline runs.")
+RESUMED = N_("The GM resumed the game; the deadline starts again now.")
+ROLLED_BACK = N_("The GM rolled the game back to turn %(turn)s. Undone: %(undone)s. The game waits for "
+                 "%(waiting)s.")
+SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order plays for him: %(order)s.")
+SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot plays for him: %(order)s.")
+AWAY_NOTICE = N_("%(player)s is away until %(until)s; the deadlines of his decisions wait until then.")
+NOTICE_MESSAGES = {"standing-dropped": STANDING_DROPPED, "standing-order-refused": STANDING_REFUSED,
+                   "deadline-removed": DEADLINE_REMOVED, "deadline-set": DEADLINE_SET, "seat-taken": SEAT_TAKEN,
+                   "paused-by-gm": PAUSED, "resumed": RESUMED, "rolled-back": ROLLED_BACK,
+                   "substitute-default": SUBSTITUTE_DEFAULT, "substitute-bot": SUBSTITUTE_BOT,
+                   "away": AWAY_NOTICE}
+NOTICES = tuple(NOTICE_MESSAGES.values())
+NOTICE_IDS = {fmt: msg for msg, fmt in NOTICE_MESSAGES.items()}

@@ -422,6 +422,18 @@ def notices_in(events: list[Event], lang: str = DEFAULT_LANGUAGE, game: str | No
     return out
 
 
+def mark_report(text: str, state: dict[str, Any], lang: str) -> str:
+    """A report with the line naming the bots' seats, above its seed commitment (near its top)."""
+    from pbem.tablebots import bots_line
+
+    line = bots_line(state, lang)
+    if line is None:
+        return text
+    lines = text.split("\n")
+    at = next((i for i, one in enumerate(lines) if one.rstrip().endswith("(sha256):")), 1)
+    return "\n".join(lines[:at] + [wrap72(line, 2)] + lines[at:])
+
+
 def render_report(state: dict[str, Any], player: str | None, events: list[Event], reply_keys: bool = True,
                   lang: str = DEFAULT_LANGUAGE, zone: str | None = None) -> str:
     """A turn report in `lang`: what happened (these events), the table, whose move, and the orders to
@@ -444,8 +456,6 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
                    zone=zone)
     if "result" not in context:
         context.update(result=None, seed=None)
-    from pbem.tablebots import mark_report
-
     return mark_report(move_first(templates.get_template(f"{game}/report.txt.j2").render(context)), state, lang)
 
 

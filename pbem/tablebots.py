@@ -41,7 +41,7 @@ def bot_order(ruleset: Ruleset, engine: dict[str, Any], player: str) -> Order:
 
 def seat_entry(name: str) -> dict[str, Any]:
     """A bot's entry in the state's players: no address, a token nobody is ever shown."""
-    from pbem.game import token_hash
+    from pbem.gamestate import token_hash
 
     return {"name": name, "email": BOT_ADDRESS, "token_sha256": token_hash(secrets.token_urlsafe(24)), "bot": True}
 
@@ -52,18 +52,6 @@ def bots_line(state: dict[str, Any], lang: str) -> str | None:
     if not names:
         return None
     return translator(lang).gettext(PLAYED_BY_BOTS) % {"bots": ", ".join(names)}
-
-
-def mark_report(text: str, state: dict[str, Any], lang: str) -> str:
-    """A report with the line naming the bots' seats, above its seed commitment (near its top)."""
-    line = bots_line(state, lang)
-    if line is None:
-        return text
-    from pbem.report import wrap72
-
-    lines = text.split("\n")
-    at = next((i for i, one in enumerate(lines) if one.rstrip().endswith("(sha256):")), 1)
-    return "\n".join(lines[:at] + [wrap72(line, 2)] + lines[at:])
 
 
 def bot_names(count: int, taken: Collection[str]) -> list[str]:
@@ -91,22 +79,3 @@ def set_fill(entry: dict[str, Any], hours: float, at: datetime) -> None:
     from pbem.deadlines import stamp
 
     entry["bots_at"] = stamp(at + timedelta(hours=hours))
-
-
-def fill_open_games(gd: Any, config: Any, postman: Any, at: datetime) -> list[str]:
-    """Start each open game whose time for bots has come: its free seats go to bots, its players get
-    their welcome mails. A game nobody has joined stays open (bots alone would play for nobody)."""
-    from pbem import lobby
-
-    lines = []
-    for entry in lobby.entries(gd):
-        when = fill_at(entry)
-        if entry["kind"] != lobby.OPEN or when is None or at < when or not entry["seated"]:
-            continue
-        free = entry["seats"] - len(entry["seated"])
-        entry["bots"] = entry.get("bots", []) + bot_names(free, [s["name"] for s in entry["seated"]])
-        entry["seats"] = len(entry["seated"])
-        state, _ = lobby.start(gd, config, entry, postman)
-        lines.append(f"{entry['game']}: the time for players ran out; {', '.join(entry['bots'])} "
-                     f"{'take' if len(entry['bots']) > 1 else 'takes'} the free seats; the game starts")
-    return lines

@@ -20,7 +20,8 @@ from pbem.mail.compose import compose
 from pbem.mail.ids import THREAD_ID, thread_id
 from pbem.mail.incoming import LOOP_HEADER, not_for_pbem, read_mail
 from pbem.mail.orders import find_orders, orders_in
-from pbem.mail.own_text import html_to_text, own_text
+from pbem.mail.html import html_to_text
+from pbem.mail.own_text import own_text
 from pbem.mail.boxes import Postman
 from pbem.report import BEGIN, END
 from pbem.turnfile import Source, load_yaml, schema_errors

@@ -33,7 +33,7 @@ from pbem.game import new_game, waiting_for
 from pbem.i18n import DEFAULT_LANGUAGE
 from pbem.mail.compose import compose, picture_cid
 from pbem.mail.phone import BOARDS, PHONE, blocks, phone_board_svg, phone_html
-from pbem.mail.run import board_picture, welcome_text
+from pbem.mail.post import board_picture, welcome_text
 from pbem.pictures import board_png
 from pbem.report import BEGIN, END, render_error, render_report, wrap72
 from pbem.rules.base import get_ruleset

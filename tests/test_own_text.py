@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from pbem.mail.incoming import parts
-from pbem.mail.own_text import html_to_text, own_text, typed
+from pbem.mail.html import html_to_text
+from pbem.mail.own_text import own_text, typed
 
 CORPUS = Path(__file__).parent / "fixtures" / "replies"
 FIXTURES = sorted(CORPUS.glob("*.eml"))

@@ -19,7 +19,8 @@ from pbem.bench import spoken
 from pbem.errors import TurnFileError
 from pbem.mail.incoming import parts, read_mail
 from pbem.mail.orders import orders_in
-from pbem.mail.own_text import html_to_text, own_text, typed
+from pbem.mail.html import html_to_text
+from pbem.mail.own_text import own_text, typed
 from pbem.mail.seats import Proven
 from pbem.turnfile import check_orders
 from reply_generator import LISTED, MAIN, Reply, generate

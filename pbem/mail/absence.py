@@ -16,7 +16,7 @@ def answer_absence(gd: GamesDir, postman: Any, mail: Any, seat: tuple[dict[str, 
     from pbem.deadlines import moment, stamp
     from pbem.game import now
     from pbem.i18n import timezone_of
-    from pbem.mail.run import reply
+    from pbem.mail.replies import reply
     from pbem.mail.seats import games_of
 
     config = postman.config

@@ -16,7 +16,6 @@ from functools import cache
 from pbem.config import Config
 from pbem.errors import TurnFileError
 from pbem.mail.ids import split_key
-from pbem.mail.own_text import html_to_text
 from pbem.refusals import refuse
 
 LOOP_HEADER = "X-Pbem-Loop"
@@ -224,7 +223,11 @@ def mail_texts(msg: EmailMessage) -> list[str]:
             text = (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
         except Exception:  # a part too broken to decode holds nothing pbem reads either
             continue
-        out.append(html_to_text(text) if ctype == "text/html" and not filename else text)
+        if ctype == "text/html" and not filename:
+            from pbem.mail.html import html_to_text  # the HTML reader is loaded for an HTML mail alone
+
+            text = html_to_text(text)
+        out.append(text)
     return out
 
 

@@ -15,7 +15,6 @@ mails at most `lobby.strangers_per_day` addresses that never wrote to it a day.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,26 +27,17 @@ from pbem.errors import PbemError
 from pbem.i18n import LANGUAGES, N_, language_of, translator
 from pbem.mail.boxes import Postman
 from pbem.mail.compose import compose
-from pbem.mail.ids import KEY_CHARS, Keyring, keyring, split_key
-from pbem.mail.incoming import Incoming, addressed_to
+from pbem.mail.ids import keyring
+from pbem.mail.incoming import Incoming
+from pbem.mail.lobby_keys import NO_ENTRY, Silent, lobby_id, lobby_key, stranger_may_hear, strangers_may_get
+from pbem.mail.lobby_words import NO_WORDS, VERBS, YES_WORDS
 from pbem.mail.proof import LOBBY, Proof, allows
 from pbem.mail.seats import Proven
-from pbem.store import GAME_ID, GamesDir, write_atomic
+from pbem.starting import start_entry
+from pbem.store import GAME_ID, GamesDir
 from pbem.visible import visible
 from pbem.tablebots import BOT_WORDS, bot_seats
 
-# the words of each command, with the language they are in (None: several)
-# (English words are every language's: they choose none)
-VERBS: dict[str, dict[str, str | None]] = {
-    "join": {"join": None, "mitspielen": "de", "beitreten": "de", "meedoen": "nl", "deelnemen": "nl"},
-    "leave": {"leave": None, "aussteigen": "de", "verlassen": "de", "verlaten": "nl", "afmelden": "nl"},
-    "accept": {"accept": None, "yes": None, "annehmen": "de", "ja": None, "accepteren": "nl", "aannemen": "nl"},
-    "decline": {"decline": None, "no": None, "ablehnen": "de", "nein": "de", "weigeren": "nl", "afwijzen": "nl",
-                "nee": "nl"},
-    "withdraw": {"withdraw": None, "zurückziehen": "de", "zurueckziehen": "de", "intrekken": "nl"},
-    "rematch": {"rematch": None, "revanche": None},
-    "new": {"new": None, "neu": "de", "neues": "de", "nieuw": "nl"},
-}
 # answers to an invitation: they mean something only in a reply to one (a game may have an order `accept`)
 ANSWERS = ("accept", "decline")
 WITH = ("with", "mit", "met")
@@ -59,7 +49,6 @@ OPTION_WORDS = {"deadline": "deadline", "frist": "deadline", "termijn": "deadlin
 RULESET_NAMES = {"medici vs strozzi": "medici-strozzi", "medici gegen strozzi": "medici-strozzi",
                  "medici tegen strozzi": "medici-strozzi", "strozzi": "medici-strozzi", "florence": "florenz",
                  "florenz": "florenz", "medici": "medici", "medina": "medina", "medici-strozzi": "medici-strozzi"}
-ANSWERED_FILE = ("mail", "answered.txt")  # address and day of the last answer to each stranger
 
 
 @dataclass
@@ -133,13 +122,6 @@ def parse(lines: list[str], subject: str = "") -> Command | None:
             return None
         raise CommandError(N_("%(game)r is not a game's id"), game=command.game)
     return command
-
-
-# words that say yes or no in a reply to an invitation, besides the commands' own
-YES_WORDS = {"accepted": None, "sure": "en", "gladly": "en", "ok": None, "okay": None, "gerne": "de", "gern": "de",
-             "graag": "nl", "prima": None, "dabei": "de"}
-NO_WORDS = {"declined": None, "cannot": "en", "can't": "en", "leider": "de", "helaas": "nl", "niet": "nl",
-            "nicht": "de", "not": "en"}
 
 
 class AnswerUnclear(lobby.LobbyError):
@@ -228,109 +210,6 @@ def _counted_bots(low: list[str], i: int) -> bool:
     return low[i].isdigit() and 0 < int(low[i]) < 10 and i + 1 < len(low) and low[i + 1].rstrip(".!") in BOT_WORDS
 
 
-# -- keys ------------------------------------------------------------------------------------------------
-
-def lobby_key(keys: Keyring, game: str, nonce: str, address: str) -> str:
-    """The key of the lobby's mail about `game` to `address`: a reply with it comes from whoever
-    received that mail. The entry's `nonce` makes a key worthless for a later entry of the same id."""
-    return keys.mac("pbem-lobby-key", game, nonce, address.lower())
-
-
-LOBBY_ID = re.compile(r"^<pbem\.lobby\.([a-z0-9][a-z0-9_-]{0,39})\.([0-9a-f]{1,16})\.[0-9a-f]+@[^>]+>$")
-NO_ENTRY = "0"  # the nonce of an answer about no entry (a refusal)
-
-
-def lobby_id(config: Config, game: str, nonce: str, about: str) -> str:
-    digest = hashlib.sha256(about.encode("utf-8", "replace")).hexdigest()[:24]
-    return f"<pbem.lobby.{game}.{nonce}.{digest}@{config.domain}>"
-
-
-def address_keys(gd: GamesDir, config: Config, mail: Incoming) -> tuple[frozenset[str], bool]:
-    """The entries whose lobby mail to the sender this mail answers with its key, and whether it
-    carries a valid key of any lobby mail pbem sent the sender (an answer, a refusal: it proves that
-    his address receives pbem's mail, whatever entry it was about)."""
-    keys = keyring(config)
-    if keys is None or not mail.sender or mail.doubt:
-        return frozenset(), False
-    found: set[str] = set()
-    proven = False
-    nonces: dict[str, str] | None = None
-    for ref in mail.thread[:50]:
-        bare, key = split_key(ref)
-        m = LOBBY_ID.match(bare)
-        if not m or not key or not hmac.compare_digest(lobby_key(keys, m.group(1), m.group(2), mail.sender), key):
-            continue
-        proven = True
-        if nonces is None:
-            nonces = {e["game"]: e.get("nonce", NO_ENTRY) for e in lobby.entries(gd)}
-        if nonces.get(m.group(1)) == m.group(2):
-            found.add(m.group(1))
-    local, _, domain = config.gm_address.lower().rpartition("@")
-    plus = re.compile(rf"^{re.escape(local)}\+lobby\.([a-z2-7]{{{KEY_CHARS}}})@{re.escape(domain)}$")
-    given = [m.group(1) for m in (plus.match(a.strip().lower()) for a in addressed_to(mail.message)) if m]
-    if given:
-        for entry in lobby.entries(gd):
-            expected = lobby_key(keys, entry["game"], entry.get("nonce", NO_ENTRY), mail.sender)
-            if any(hmac.compare_digest(expected, k) for k in given):
-                found.add(entry["game"])
-                proven = True
-    return frozenset(found), proven
-
-
-# -- strangers ------------------------------------------------------------------------------------------
-
-def stranger_may_hear(gd: GamesDir, address: str, today: str, unproven: bool = False) -> bool:
-    """Whether an address that plays no game here may have an answer today (one a day); noted as
-    answered when it may. A player's address always may, but for a mail nothing proves his
-    (`unproven`): that is answered once a day too. A stranger's answer counts against the host's
-    daily bound on mail to addresses that never wrote to pbem."""
-    address = address.lower()
-    if not address:
-        return True
-    player = lobby.plays_here(gd, address) or lobby.seated_here(gd, address)
-    if player and not unproven:
-        return True
-    path = gd.root.joinpath(*ANSWERED_FILE)
-    days = {}
-    if path.is_file():
-        for line in path.read_text("utf-8").splitlines():
-            who, _, day = line.partition(" ")
-            if day >= today:  # older days are forgotten
-                days[who] = day
-    if days.get(address) == today:
-        return False
-    if not player and not strangers_may_get(gd, 1, today):
-        return False
-    days[address] = today
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, "".join(f"{who} {day}\n" for who, day in sorted(days.items())))
-    return True
-
-
-STRANGERS_FILE = ("mail", "strangers-mailed.txt")  # the day, and how many mails went to strangers on it
-
-
-def strangers_may_get(gd: GamesDir, count: int, today: str, limit: int | None = None) -> bool:
-    """Whether `count` more mails may go today to addresses that never wrote to pbem (invitations,
-    answers to strangers), whoever asked for them; counted when they may. The bound is the host's
-    `lobby.strangers_per_day`."""
-    from pbem.config import load_config
-
-    if limit is None:
-        limit = load_config(gd.root).lobby_strangers_per_day
-    path = gd.root.joinpath(*STRANGERS_FILE)
-    day, sent = today, 0
-    if path.is_file():
-        kept = path.read_text("utf-8").split()
-        if len(kept) == 2 and kept[0] == today and kept[1].isdigit():
-            sent = int(kept[1])
-    if sent + count > limit:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, f"{day} {sent + count}\n")
-    return True
-
-
 # -- handling ------------------------------------------------------------------------------------------
 
 @dataclass
@@ -393,7 +272,7 @@ class Lobby:
                 answering: Incoming | None = None, **context: Any) -> tuple[str, Any]:
         """A lobby mail as `post` sends it, written but not posted: its name in the outbox and the
         message (an address its To: cannot take fails here, before anything is saved)."""
-        from pbem.mail.run import _date
+        from pbem.clock import now_moment
         from pbem.report import env_for, wrap72
 
         config = self.config
@@ -413,7 +292,7 @@ class Lobby:
                 reply_to = f"{local}+lobby.{key}@{domain}"
         refs = [answering.message_id] if answering is not None else None
         msg = compose(config, "", to, f"{config.subject_prefix} {game}: {_(what)}".strip(), body, mid,
-                      in_reply_to=answering.message_id if answering else None, references=refs, date=_date(),
+                      in_reply_to=answering.message_id if answering else None, references=refs, date=now_moment(),
                       reply_to=reply_to)
         name = "lobby-" + hashlib.sha256(mid.encode()).hexdigest()[:24]
         return name, msg
@@ -648,10 +527,6 @@ def without_paths(text: str, gd: GamesDir) -> str:
     return text
 
 
-class Silent(PbemError):
-    """A command refused without an answer: answering it would mail whoever the From: names."""
-
-
 def _context(entry: dict[str, Any], lang: str) -> dict[str, Any]:
     from pbem.i18n import duration_text, moment_text
     from pbem.rules.base import get_ruleset
@@ -671,7 +546,7 @@ def _context(entry: dict[str, Any], lang: str) -> dict[str, Any]:
 def _start_if_ready(work: Lobby, entry: dict[str, Any]) -> str:
     if not lobby.ready(entry):
         return ""
-    lobby.start(work.gd, work.config, entry, work.postman)
+    start_entry(work.gd, work.config, entry, work.postman)
     return f"; {entry['game']} starts"
 
 

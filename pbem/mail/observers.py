@@ -128,12 +128,12 @@ def _answer(gd: GamesDir, postman: Postman, mail: Incoming, lang: str, template:
     its Message-ID carries the key a reply confirms `watch` with."""
     from pbem.donotmail import footer
     from pbem.mail.compose import compose
-    from pbem.mail.lobby import stranger_may_hear
-    from pbem.mail.run import _date
+    from pbem.mail.lobby_keys import stranger_may_hear
+    from pbem.clock import now_moment
     from pbem.report import env_for
 
     config = postman.config
-    if not proven and not stranger_may_hear(gd, mail.sender, _date().date().isoformat(), unproven=True):
+    if not proven and not stranger_may_hear(gd, mail.sender, now_moment().date().isoformat(), unproven=True):
         return False
     _ = translator(lang).gettext
     body = env_for(lang).get_template(template).render(**context)
@@ -145,7 +145,7 @@ def _answer(gd: GamesDir, postman: Postman, mail: Incoming, lang: str, template:
         mid = f"<pbem.reply.{digest}@{config.domain}>"
     subject = mail.subject if mail.subject.lower().startswith("re:") else f"Re: {mail.subject}"
     msg = compose(config, "", mail.sender, subject.strip(), body, mid, in_reply_to=mail.message_id,
-                  references=[mail.message_id], date=_date())
+                  references=[mail.message_id], date=now_moment())
     postman.post("watch-" + digest, msg)
     return True
 
@@ -178,7 +178,7 @@ def post_public_reports(gd: GamesDir, state: dict[str, Any], postman: Postman) -
     (the view of nobody's seat, the public events only)."""
     from pbem.donotmail import footer
     from pbem.mail.compose import compose
-    from pbem.mail.run import _date
+    from pbem.clock import now_moment
     from pbem.report import public
 
     game = state["game"]
@@ -199,7 +199,7 @@ def post_public_reports(gd: GamesDir, state: dict[str, Any], postman: Postman) -
         n = len(state["events"])
         mid = f"<pbem.watching.{game}.{n}.{hashlib.sha256(address.encode()).hexdigest()[:16]}@{config.domain}>"
         subject = f"{config.subject_prefix} {game} " + _("turn %(turn)s (you watch)") % {"turn": state["engine"]["turn"]}
-        msg = compose(config, "", address, subject.strip(), text, mid, date=_date())
+        msg = compose(config, "", address, subject.strip(), text, mid, date=now_moment())
         postman.post(f"watch-{game}-{n:05d}-{hashlib.sha256(address.encode()).hexdigest()[:12]}", msg)
         seen["seen"] = n
         changed = True

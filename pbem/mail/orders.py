@@ -11,7 +11,7 @@ from pbem.talk import TALK_LINE
 from pbem.errors import Refusal, TurnFileError, mapped
 from pbem.mail.ids import mail_thread
 from pbem.mail.incoming import Incoming, parts as _parts
-from pbem.mail.own_text import as_typed, html_to_text, own_text, typed
+from pbem.mail.own_text import as_typed, own_text, typed
 from pbem.mail.seats import Proven
 from pbem.mail.secrets import ENVELOPE_LINE, TOKEN_LINE, hide_tokens, tokens_in_text
 from pbem.refusals import at, refuse
@@ -125,6 +125,8 @@ def _own(plain: str | None, markup: str | None, keep_places: bool = False, below
     if plain is not None:
         return own_text(plain, keep_places=keep_places, below_quote=below_quote)
     if markup is not None:
+        from pbem.mail.html import html_to_text  # the HTML reader is loaded for an HTML mail alone
+
         return own_text(html_to_text(markup), keep_places=keep_places, below_quote=below_quote)
     return None
 

@@ -128,13 +128,6 @@ def reply_words() -> Words:
     )
 
 
-def html_to_text(markup: str) -> str:
-    """The text of an HTML mail body: blocks become lines, quoted replies are dropped."""
-    from pbem.mail.html import html_to_text as convert
-
-    return convert(markup)
-
-
 def _seen(line: str) -> str:
     """A line as a pattern should see it: wide spaces as spaces, no invisible characters, no blanks
     around it."""

@@ -102,7 +102,7 @@ def prove(gd: GamesDir, mail: Incoming, config: Config) -> Proof:
     """Decide once what proves a mail's sender: a token of one of his seats, else the reply key of a
     mail pbem sent him (a seat's, or the lobby's), else nothing."""
     from pbem.mail.addresses import seats_of
-    from pbem.mail.lobby import address_keys
+    from pbem.mail.lobby_keys import address_keys
     from pbem.mail.secrets import tokens_in
 
     sender = mail.sender

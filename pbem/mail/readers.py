@@ -17,7 +17,7 @@ def words_language(lines: list[str]) -> str | None:
     `hulp`), a lobby word (`mitspielen`, `nieuw`), an answer to an invitation (`gerne`, `graag`).
     English words and words every language shares (`status`, `ja`) tell none."""
     from pbem.mail.commands import COMMAND_WORDS, LANGUAGE_WORDS
-    from pbem.mail.lobby import NO_WORDS, VERBS, YES_WORDS
+    from pbem.mail.lobby_words import NO_WORDS, VERBS, YES_WORDS
 
     if not lines:
         return None

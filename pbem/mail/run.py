@@ -11,34 +11,33 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Callable, Collection
 
+from pbem.clock import now_moment
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError, TurnFileError, mapped
-from pbem.game import apply_orders, describe_turn, check_submission, now, player_names, ruleset_of, show, submit, waiting_for
+from pbem.game import apply_orders, describe_turn, check_submission, submit
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
-from pbem.mail.compose import Picture, compose
-from pbem.mail.ids import keyring, mail_thread, reminder_id, reply_id, split_key, thread_id, thread_of
+from pbem.mail.ids import keyring, mail_thread, split_key
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
 from pbem.mail.lobby import handle_lobby, open_lines, without_paths
 from pbem.visible import CONTROLS, visible
-from pbem.i18n import DEFAULT_LANGUAGE, N_, header_moment, language_of, localize, timezone_of, translator
+from pbem.i18n import N_, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
+from pbem.mail.post import board_picture
+from pbem.mail.replies import mail_language, reply, seat_language
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines, reads_as_lines
 from pbem.mail.proof import LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, prove
 from pbem.mail.seats import Proven, example_orders, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.refusals import refuse
-from pbem.report import BEGIN, END, env_for, refusal_text, wrap72
+from pbem.report import refusal_text
 from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
 from pbem.store.seen import SeenMail
-from pbem.tablebots import is_bot
 from pbem.talk import table_of
 
 MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one thread in one run look like a loop
@@ -120,158 +119,6 @@ class Loops:
             write_atomic(self.path, "".join(f"{a} {d} {h}\n" for a, d, h in self.kept))
 
 
-def _date() -> datetime:
-    return datetime.fromisoformat(now().replace("Z", "+00:00"))
-
-
-def player_address(state: dict[str, Any], player: str) -> tuple[str, str]:
-    """The name and address mail to a seat goes to: the person who plays it (who may have taken the
-    seat over with `pbem replace`), not the seat's name."""
-    entry = next(p for p in state["players"] if p["name"] == player)
-    return entry.get("person") or player, entry["email"]
-
-
-@dataclass(frozen=True)
-class Keyed:
-    """The ids of a mail to a seat's player, carrying his reply key (as they are sent; the state keeps
-    them without), and the Reply-To address with the key."""
-
-    message_id: str
-    references: list[str]
-    reply_to: str | None
-
-    @property
-    def in_reply_to(self) -> str | None:
-        return self.references[-1] if self.references else None
-
-
-def keyed(config: Config, state: dict[str, Any], player: str, mid: str, refs: list[str]) -> Keyed:
-    """The ids of a mail to `player` with his reply key in each of pbem's own (none when keys are off)."""
-    keys = keyring(config)
-    if keys is None:
-        return Keyed(mid, refs, None)
-    found = thread_of(mid)
-    reply_to = keys.reply_address(config, state, player, found[2]) if found else None
-    return Keyed(keys.sign(mid, state, player), [keys.sign(r, state, player) for r in refs], reply_to)
-
-
-def subject(config: Config, state: dict[str, Any], player: str, kind: str = "report") -> str:
-    """A mail's subject, in the player's language: the prefix, the game, the turn and whose move."""
-    _ = translator(language_of(state, player, config)).gettext
-    game, turn = state["game"], state["engine"]["turn"]
-    waiting = ", ".join(waiting_for(state))
-    if kind == "welcome":
-        move = _("your move") if player in waiting_for(state) else _("waiting for %(players)s") % {"players": waiting}
-        what = _("welcome to %(title)s; turn %(turn)s: %(move)s") % {"title": ruleset_of(state).title,
-                                                                    "turn": turn, "move": move}
-    elif kind == "refused":
-        what = _("turn %(turn)s: your orders were refused") % {"turn": turn}
-    elif state["status"] == "finished":
-        what = _("the game is over")
-    elif player in waiting_for(state):
-        what = _("turn %(turn)s: your move") % {"turn": turn}
-    else:
-        what = _("turn %(turn)s: waiting for %(players)s") % {"turn": turn, "players": waiting}
-    return f"{config.subject_prefix} {game} {what}".strip()
-
-
-def post_report(postman: Postman, state: dict[str, Any], player: str, seq: int, text: str,
-                kind: str = "report") -> None:
-    """A report as mail, in the game's thread for this player (the welcome mail is its root)."""
-    config = postman.config
-    game, turn = state["game"], state["engine"]["turn"]
-    mid = thread_id(config, game, player, seq, turn)
-    threads = state.setdefault("last_mail", {})
-    previous = threads.get(player)
-    root = thread_id(config, game, player, 1, 1)
-    refs = [r for r in dict.fromkeys([root, previous]) if r and r != mid]
-    name, address = player_address(state, player)
-    ids = keyed(config, state, player, mid, refs)
-    msg = compose(config, name, address, subject(config, state, player, kind), text, ids.message_id,
-                  in_reply_to=ids.in_reply_to, references=ids.references or None, date=_date(),
-                  picture=board_picture(state, player, language_of(state, player, config))
-                  if kind in PICTURED and config.pictures else None,
-                  reply_to=ids.reply_to)
-    postman.post(f"{game}.{player}.{seq:04d}", msg)
-    threads[player] = mid
-
-
-PICTURED = ("report", "welcome")  # the mails that show the board (a refusal does not)
-
-
-def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> Picture | None:
-    """The board as `player` may see it, as a PNG for his mail; drawn only when a mail is posted.
-    None (the mail goes out as text alone, complete on its own) if it cannot be drawn."""
-    from pbem.mail.phone import phone_board_svg
-    from pbem.pictures import board_png
-
-    turn = state["engine"]["turn"]
-    try:
-        png = board_png(phone_board_svg(state, player, lang))
-    except Exception as exc:  # a picture is never worth a lost report
-        print(f"Warning: no board picture in {state['game']}'s mail to {player}: "
-              f"{type(exc).__name__}: {exc}", file=sys.stderr)
-        return None
-    alt = translator(lang).gettext("The board of %(game)s at turn %(turn)s, as %(player)s may see it") % {
-        "game": state["game"], "turn": turn, "player": player}
-    return Picture(png, alt, f"{state['game']}-turn-{turn}.png")
-
-
-def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
-    """Remind a late player once; tell the others whom the game waits for. Each reads it in his
-    language, the due time in his time zone."""
-    from pbem.deadlines import after_the_deadline, due
-    from pbem.i18n import moment_text
-
-    config = postman.config
-    when = due(state)
-    game, turn = state["game"], state["engine"]["turn"]
-    sent = state.get("reminders", {}).get(str(turn), 0)  # a turn reminded again (after a pause) gets new mail
-    for player in player_names(state):
-        if is_bot(state, player):
-            continue  # bots get no mail
-        name, address = player_address(state, player)
-        lang = language_of(state, player, config)
-        _ = translator(lang).gettext
-        by = moment_text(when, lang, timezone_of(state, player, config), _date()) if when else "-"
-        # in the player's thread: a reply to a reminder finds game, player and turn like one to a report
-        root, previous = thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)
-        refs = [r for r in dict.fromkeys([root, previous]) if r]
-        if player == late:
-            passive = ruleset_of(state).passive_order(state["engine"], late)
-            order = None if passive is None else localize(order_text(passive), state["ruleset"], lang)
-            after = after_the_deadline(state["deadline"], order, lang)
-            text = (_("Game %(game)s waits for your orders for turn %(turn)s.") % {"game": game, "turn": turn} + "\n"
-                    + wrap72(_("They are due by %(due)s.") % {"due": by} + f" {after}", 0)
-                    + "\n" + _("Your latest report has a turn file ready to fill in.") + "\n")
-            what = _("reminder: turn %(turn)s is due") % {"turn": turn}
-        else:
-            text = wrap72(_("Game %(game)s is waiting for %(player)s (turn %(turn)s, due by %(due)s).")
-                          % {"game": game, "player": late, "turn": turn, "due": by}, 0) + "\n"
-            what = _("turn %(turn)s: waiting for %(players)s") % {"turn": turn, "players": late}
-        ids = keyed(config, state, player, reminder_id(config, game, player, turn, sent), refs)
-        msg = compose(config, name, address, f"{config.subject_prefix} {game} {what}".strip(), text,
-                      ids.message_id, in_reply_to=ids.in_reply_to, references=ids.references, date=_date(),
-                      reply_to=ids.reply_to)
-        postman.post(f"{state['game']}.{player}.remind-{turn:04d}" + (f"-{sent}" if sent > 1 else ""), msg)
-
-
-def welcome_text(state: dict[str, Any], player: str, token: str, report: str, reply_keys: bool = True,
-                 lang: str = DEFAULT_LANGUAGE) -> str:
-    """The welcome mail of a seat's player in `lang` (a newcomer to a seat is greeted by his own name);
-    with `reply_keys` he is told to reply with his order alone."""
-    ruleset = ruleset_of(state)
-    templates = env_for(lang, ruleset.name)
-    _ = translator(lang).gettext
-    view = show(state, player)["view"]
-    rules = templates.get_template(f"{ruleset.name}/rules.txt.j2").render(view=view)
-    players = [_("%(seat)s (played by %(person)s)") % {"seat": p["name"], "person": p["person"]}
-               if p.get("person") else p["name"] for p in state["players"]]
-    return templates.get_template("common/welcome.txt.j2").render(
-        title=ruleset.title, game=state["game"], player=player, name=player_address(state, player)[0],
-        token=token, players=players, rules=rules.strip(), report=report, reply_keys=reply_keys)
-
-
 # -- reading the inbox ------------------------------------------------------------------------------
 
 @dataclass
@@ -287,85 +134,11 @@ class Intake:
 
 def seen_ids(gd: GamesDir) -> SeenMail:
     """The mail read before (see pbem.store.seen)."""
-    return SeenMail(gd.root, _date().date())
+    return SeenMail(gd.root, now_moment().date())
 
 
 def remember(gd: GamesDir, ids: SeenMail) -> None:
     ids.save()
-
-
-def reply_name(mail: Incoming) -> str:
-    return "reply-" + hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]
-
-
-def mail_language(mail: Incoming) -> str | None:
-    """The language a mail's own words are written in, where they tell (its command words)."""
-    from pbem.mail.readers import words_language
-
-    return words_language(own_lines(mail) or [mail.subject])
-
-
-def seat_language(config: Config, seat: tuple[dict[str, Any], str] | None) -> str:
-    """The language an answer to a seat's player is written in (no seat: the host's)."""
-    return language_of(seat[0], seat[1], config) if seat is not None else config.language
-
-
-def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str, Any], str] | None = None,
-          hidden: list[str] | None = None, picture: Picture | None = None, lang: str | None = None,
-          once_a_day: bool = False, **context: Any) -> bool:
-    """An answer to a player's mail, threaded under it, in his language (`lang`, else his seat's, else
-    the host's). With `seat` (the game and seat whose registered address sent the mail) the answer is
-    in that seat's thread: its id names game, seat and turn, and its References carry the thread's root
-    and latest report, so a reply to it finds the game. Without, it names nothing. The mail's subject is
-    echoed with its `hidden` words (tokens) left out. An address that plays no game here is answered
-    once a day at most (False: not this time), so that a forged From: cannot aim pbem at anyone; so is
-    a player's address for a mail that nothing proves his (`once_a_day`)."""
-    from pbem.mail.lobby import stranger_may_hear
-
-    config = postman.config
-    if (seat is None or once_a_day) and not stranger_may_hear(GamesDir(config.root), mail.sender,
-                                                              _date().date().isoformat(), once_a_day):
-        return False
-    secrets = list(hidden or [])
-    if seat is not None:  # a token typed into the subject without `token:` is never echoed either
-        secrets += subject_tokens(mail.subject, seat[0])
-    subject = hide_tokens(mail.subject, secrets)
-    if lang is None:
-        from pbem.mail.readers import reader_language
-
-        lang = seat_language(config, seat) if seat is not None else \
-            reader_language(GamesDir(config.root), config, mail.sender, mail_language(mail))
-    zone = timezone_of(*seat, config) if seat is not None else getattr(config, "timezone", None)
-    templates = env_for(lang, seat[0]["ruleset"] if seat is not None else None)
-    date = header_moment(mail.message.get("Date"), lang, zone, _date()) or translator(lang).gettext("(no date)")
-    body = templates.get_template(template).render(date=date, subject=subject, begin=BEGIN, end=END, **context)
-    if seat is None:  # someone not yet playing: how never to hear from this host again
-        from pbem.donotmail import footer
-
-        body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang)
-    subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
-    if seat is not None:
-        state, player = seat
-        game = state["game"]
-        mid = reply_id(config, mail.message_id, game, player, state["engine"]["turn"])
-        thread = [thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)]
-        refs = [r for r in dict.fromkeys([*thread, mail.message_id]) if r]
-        ids = keyed(config, state, player, mid, refs)
-        mid, refs, reply_to = ids.message_id, ids.references, ids.reply_to
-    else:
-        mid, refs, reply_to = reply_id(config, mail.message_id), [mail.message_id], None
-    msg = compose(config, "" if mail.doubt else mail.sender_name, mail.sender, subj.strip(), body, mid,
-                  in_reply_to=mail.message_id, references=refs, date=_date(), picture=picture, reply_to=reply_to)
-    postman.post(reply_name(mail), msg)
-    return True
-
-
-def subject_tokens(subject: str, state: dict[str, Any]) -> list[str]:
-    """The words of a subject that are a token of the game."""
-    from pbem.game import token_hash
-
-    hashes = {p["token_sha256"] for p in state["players"]}
-    return [w for w in re.findall(r"[A-Za-z0-9_-]{8,64}", subject) if token_hash(w) in hashes]
 
 
 def game_of(mail: Incoming) -> str | None:
@@ -391,7 +164,7 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
     intake.lines += [f"Warning: {w}" for w in getattr(intake.inbox, "warnings", [])]
     seen = seen_ids(gd)
     per_sender: Counter[tuple[str, str]] = Counter()
-    loops = Loops(gd, _date().date().isoformat())
+    loops = Loops(gd, now_moment().date().isoformat())
 
     def handled(key: str, aside: bool, line: str, game: str | None = None, about: str | None = None) -> None:
         # each line names the game it is about first (a GM reads the log of many games), and shows
@@ -456,7 +229,7 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
     if mine(None):  # the lobby is the first shard's, as mail that names no game is
         from pbem.mail.lobby import lapse
 
-        intake.lines += lapse(gd, postman, _date())
+        intake.lines += lapse(gd, postman, now_moment())
     return intake
 
 
@@ -594,14 +367,14 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof,
         first = lines[0].split()[0].casefold() if lines and lines[0].split() else ""
         if proven is not None and first not in ("new", "neu", "neues", "nieuw", "rematch", "revanche"):
             return None  # in a seat's reply, a line that is no lobby command is an order of his game
-        return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, _date(),
+        return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, now_moment(),
                             refusal=exc)
     asks = _command_word(lines[0]) if len(lines) == 1 else None  # `games`, `standings`: they only read
     if command is None and proven is None and proof.lobby and asks not in ("games", "standings"):
         # a reply to an invitation in words of his own: `Yes, gladly!`, `Nein danke`
         command = answer_in(lines or [mail.subject])
         if command is None:
-            return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, _date(),
+            return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, now_moment(),
                                 refusal=AnswerUnclear())
     if command is None:
         if proven is None and asks == "games":
@@ -616,7 +389,7 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof,
         return None
     if command.verb in ANSWERS and proven is not None and not proof.lobby:
         return None
-    return handle_lobby(gd, postman, mail, command, proof, _date())
+    return handle_lobby(gd, postman, mail, command, proof, now_moment())
 
 
 def _command_word(line: str) -> str | None:

@@ -20,7 +20,7 @@ def word_language(line: str) -> str | None:
 def answer_standings(gd: GamesDir, postman: Any, mail: Any, seat: tuple[dict[str, Any], str] | None,
                      hidden: list[str], lang: str) -> bool:
     """Mail the standings to the sender (False: a stranger answered today already)."""
-    from pbem.mail.run import reply
+    from pbem.mail.replies import reply
     from pbem.standings import standings, standings_text
 
     text = standings_text(standings(gd), lang, me={mail.sender.lower()})

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from pbem.donotmail import add, keyed_stop
+from pbem.gamestate import RESIGNED_FILE, resigned_seats
 from pbem.mail.boxes import Postman
 from pbem.mail.incoming import Incoming, addressed_to
 from pbem.mail.proof import Proof
@@ -16,7 +17,6 @@ from pbem.mail.ids import reply_id, split_key
 from pbem.store import GamesDir, write_atomic
 
 ASKED_FILE = ("mail", "resign-asked.txt")  # game, player and id of each mail asking to confirm (out of git)
-RESIGNED_FILE = "resigned.txt"  # a game's resigned seats, one a line (in git, with the game)
 
 
 def _asked(gd: GamesDir) -> list[tuple[str, str, str]]:
@@ -35,8 +35,6 @@ def _note_asked(gd: GamesDir, game: str, player: str, mid: str) -> None:
 
 def resigned(gd: GamesDir, game: str) -> list[str]:
     """The seats of a game whose players resigned."""
-    from pbem.advance import resigned_seats
-
     return resigned_seats(gd, game)
 
 
@@ -55,8 +53,9 @@ def _active_seats(gd: GamesDir, address: str) -> list[tuple[dict[str, Any], str]
 
 def handle_stop(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) -> str:
     """Carry out a `stop`; the run's line."""
-    from pbem.mail.lobby import stranger_may_hear
-    from pbem.mail.run import _date, reply
+    from pbem.mail.lobby_keys import stranger_may_hear
+    from pbem.clock import now_moment
+    from pbem.mail.replies import reply
 
     config = postman.config
     sender = mail.sender
@@ -73,7 +72,7 @@ def handle_stop(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) ->
         written = add(config, sender)
         return line + (": never mailed again" if written else ": on the never-mail list already")
     if not (proof.address or keyed_stop(config, sender, addressed_to(mail.message))) and \
-            not stranger_may_hear(gd, sender, _date().date().isoformat(), unproven=True):
+            not stranger_may_hear(gd, sender, now_moment().date().isoformat(), unproven=True):
         return line + ": a player's; not answered (a mail nothing proves is answered once a day)"
     state, player = seats[0]
     reply(postman, mail, "common/stop-confirm.txt.j2", seat=(state, player), game=state["game"],

@@ -36,7 +36,7 @@ class _Rule:
 def check_bots(work: Any) -> None:
     """Refuse bots to whom `lobby.bots` does not allow them: silently to an address that plays no
     game here (an answer would mail whoever the From names), else with the reason."""
-    from pbem.mail.lobby import Silent
+    from pbem.mail.lobby_keys import Silent
 
     if may_play_bots(work.gd, work.config, work.sender):
         return
@@ -87,8 +87,8 @@ def start_against_bots(work: Any, ruleset: str, game: str, seat: Any, bots: list
                        deadline: dict[str, Any] | None, language: str | None) -> str:
     """Start `game` of `seat`'s player against `bots` at once: checked as `pbem new` checks a game,
     the bots' first decisions made, his welcome mail posted, committed."""
-    from pbem.advance import write_reports
-    from pbem.game import new_game, set_seat
+    from pbem.game import set_seat
+    from pbem.starting import start_game
     from pbem.tablebots import BOT_ADDRESS
 
     check_bots(work)
@@ -98,14 +98,9 @@ def start_against_bots(work: Any, ruleset: str, game: str, seat: Any, bots: list
     # checked as a challenge is: the id, the options, the number of seats
     lobby.new_entry(work.gd, lobby.CHALLENGE, ruleset, game, options, deadline, work.sender, work.at, 1, len(bots))
     people = [(seat.name, work.sender)] + [(b, BOT_ADDRESS) for b in bots]
-    state, tokens = new_game(work.gd, ruleset, game, people, options, None, None, deadline, bots=bots)
     chosen = language or seat.language
-    if chosen:
-        state = set_seat(state, seat.name, "language", chosen)
-    write_reports(work.gd, state, work.postman, tokens)
-    work.gd.save(game, state)
-    work.gd.commit_paths([game], f"{game}: new {ruleset} game for {seat.name} against "
-                                 f"{', '.join(bots)} (bots; a mail of {work.sender})\n\n"
-                                 f"Options: {', '.join(f'{k}={v}' for k, v in state['options'].items()) or 'none'}.\n"
-                                 f"Seed commitment: sha256 {state['seed_sha256']}.\n")
+    start_game(work.gd, ruleset, game, people, options,
+               f"{game}: new {ruleset} game for {seat.name} against {', '.join(bots)} (bots; a mail of {work.sender})",
+               work.postman, deadline=deadline, bots=bots,
+               settings=(lambda state: set_seat(state, seat.name, "language", chosen)) if chosen else None)
     return f"{game}: {seat.name} plays against {', '.join(bots)} (bots); the game starts"

@@ -26,7 +26,8 @@ def talk_lines(mail: Incoming) -> tuple[list[tuple[str | None, str]], bool, bool
     """The `say:` lines of a mail's own text, whether it has other lines of its own, and whether it
     carries attachments."""
     from pbem.mail.orders import _parts, own_lines
-    from pbem.mail.own_text import html_to_text, own_text
+    from pbem.mail.html import html_to_text
+    from pbem.mail.own_text import own_text
 
     attachments, plain, markup = _parts(mail.message)
     if attachments or (mail.message.is_multipart() and any(True for _ in mail.message.iter_attachments())):
@@ -41,7 +42,7 @@ def table_talk(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) -> 
     """Pass on the talk of a mail, if it has any: the run's line, and whether the mail holds nothing
     else (None: no talk, or nothing proves the seat it would speak for, which leaves the mail to the
     rest of the run: talk never goes out on a From: alone)."""
-    from pbem.mail.run import reply
+    from pbem.mail.replies import reply
 
     if proof.seat is None or not allows(proof, TALK):
         return None
@@ -66,7 +67,7 @@ def table_talk(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) -> 
 
 def _pass_on(gd: GamesDir, postman: Postman, state: dict[str, Any], speaker: str,
              said: list[tuple[str | None, str]], attached: bool, mail: Incoming) -> str:
-    from pbem.mail.run import player_address
+    from pbem.mail.post import player_address
     from pbem.mail.secrets import game_tokens_in, hide_tokens, tokens_in
 
     game = state["game"]
@@ -118,7 +119,7 @@ def _refuse(postman: Postman, mail: Incoming, state: dict[str, Any], player: str
     """The refusal of a mail's talk, in the seat's thread, beside the answer to the rest of the mail."""
     from pbem.mail.compose import compose
     from pbem.mail.ids import reply_id, thread_id
-    from pbem.mail.run import keyed, player_address
+    from pbem.mail.post import keyed, player_address
     from pbem.mail.secrets import hide_tokens, tokens_in
     from pbem.report import env_for
 
@@ -139,16 +140,16 @@ def _refuse(postman: Postman, mail: Incoming, state: dict[str, Any], player: str
 
 
 def _now():  # type: ignore[no-untyped-def]
-    from pbem.mail.run import _date
+    from pbem.clock import now_moment
 
-    return _date()
+    return now_moment()
 
 
 def _post(postman: Postman, state: dict[str, Any], player: str, entry: dict[str, Any], private: bool) -> None:
     """A line of talk as mail to one player, in his game's thread (his reply to it speaks again)."""
     from pbem.mail.compose import compose
     from pbem.mail.ids import reply_id, thread_id
-    from pbem.mail.run import keyed, player_address
+    from pbem.mail.post import keyed, player_address
 
     config = postman.config
     game = state["game"]

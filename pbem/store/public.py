@@ -111,7 +111,7 @@ def change_over(gd: GamesDir) -> list[str]:
     paths = [".gitignore"]
     from datetime import date
 
-    from pbem.game import now
+    from pbem.clock import now
 
     if take_over_old_list(gd.root, date.fromisoformat(now()[:10])):
         paths.append("mail/seen.txt")
