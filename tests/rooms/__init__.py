@@ -1,0 +1,106 @@
+"""The games the tests know, each in its room: the one place a cross-game test learns a game's own data.
+
+`GAMES` is every game of `pbem.rules.base.KNOWN`, sorted, read when the tests run (a game a test
+registers, such as the one conftest.py adds, is in it too). A test that holds for every game is
+parametrized over `GAMES` and asks `room(game)` for what it needs; it never lists the games itself.
+
+A game's room is the module `tests/rooms/<game>.py` (a `-` in the game's name written `_`). A new game
+adds its room and nothing else in the cross-game tests. `tests/test_rooms.py` checks that every game
+has one, and that no test file outside a game's own names a game but through this registry (or
+`EXAMPLE`).
+
+A room supplies, as module constants:
+
+Required (a cross-game test fails for a game whose room lacks one):
+  PLAYERS        tuple[str, ...]: the names of a usual table, as many as the game allows.
+  TABLES         list[tuple[int, dict]]: (player count, options) of the tables a test that draws,
+                 validates or saves every kind of game goes through: each count and option that
+                 changes what the game looks like. The first is the usual table.
+
+Optional (a test that needs one skips the game with `pytest.skip`, naming the room and attribute;
+use `need(game, "NAME")`):
+  EXAMPLE_ORDER  str: the order pbem shows a player as an example of the game (his rules'
+                 `example_order`), written as a mail line.
+  ILLEGAL        str: an order line the rules refuse to the first player to decide, at the start.
+  STANDING       list[dict]: valid standing orders, one entry of the game's standing schema each;
+                 an empty list says the game takes no standing orders.
+  STANDING_CHOICES  callable(random.Random) -> list[dict]: some standing orders a player might give
+                 now (empty for a game that takes none).
+  AHEAD          list: orders a player may queue for a decision that is not his yet, and the rules
+                 take when it comes (or refuse then, the order being of the game).
+  DECKS          list[dict]: valid deck files (`pbem new --deck`); absent for a game without decks.
+  BOARD_ENGLISH  list[str]: English words of its board pictures that a German or Dutch picture of the
+                 game may not show.
+  SOURCES        list[str]: the paths (from the project's root) whose player words go into the game's
+                 own catalog, pbem/locale/<lang>/LC_MESSAGES/<game>.po.
+  LISTED         str: how `pbem rulesets` describes the game (after its name).
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from pbem.rules.base import KNOWN
+
+HERE = Path(__file__).parent
+
+#: every game pbem hosts while the tests run, sorted
+GAMES: list[str] = sorted(KNOWN)
+
+#: the one game a test of the pipeline (mail, CLI, store, lobby, ...) may name when it needs just "a
+#: game": the test is about pbem, not about that game, and any game would do. The guard in
+#: tests/test_rooms.py lets its name stand in such a test, and no other game's.
+EXAMPLE = "medici"
+
+#: names enough for the largest table of any game
+NAMES = ("anna", "ben", "cleo", "dora", "emil", "fred", "gina", "hugo")
+
+
+def room_file(game: str) -> Path:
+    """The file that holds `game`'s room."""
+    return HERE / f"{game.replace('-', '_')}.py"
+
+
+def room(game: str) -> ModuleType:
+    """The room of `game`: its test data. Fails naming the file a game without one must add."""
+    path = room_file(game)
+    if not path.exists():
+        pytest.fail(f"the game {game!r} has no room: add {path.relative_to(HERE.parent.parent)} "
+                    f"(tests/rooms/__init__.py says what it supplies)", pytrace=False)
+    module = importlib.import_module(f"rooms.{path.stem}")
+    for name in ("PLAYERS", "TABLES"):
+        if not hasattr(module, name):
+            pytest.fail(f"{path.relative_to(HERE.parent.parent)} lacks {name}, which every room supplies",
+                        pytrace=False)
+    return module
+
+
+def need(game: str, name: str) -> Any:
+    """The optional attribute `name` of `game`'s room; the test is skipped, saying so, if it has none."""
+    module = room(game)
+    if not hasattr(module, name):
+        pytest.skip(f"tests/rooms/{room_file(game).name} has no {name}")
+    return getattr(module, name)
+
+
+def tables(game: str) -> list[tuple[list[str], dict[str, Any]]]:
+    """`game`'s tables as (player names, options)."""
+    return [(list(NAMES[:count]), dict(options)) for count, options in room(game).TABLES]
+
+
+def every_table() -> list[Any]:
+    """A pytest parameter (game, names, options) for each table of each game, with a readable id."""
+    out = []
+    for game in GAMES:
+        if not room_file(game).exists():
+            out.append(pytest.param(game, [], {}, id=game))  # room() fails it, naming the file
+            continue
+        for names, options in tables(game):
+            label = "-".join([game, str(len(names)), *(f"{k}={v}" for k, v in sorted(options.items()))])
+            out.append(pytest.param(game, names, options, id=label))
+    return out

@@ -1,0 +1,25 @@
+"""Medici (both editions) as the cross-game tests meet it (tests/rooms/__init__.py says what a room is)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+PLAYERS = ("anna", "ben", "cleo")
+TABLES: list[tuple[int, dict[str, Any]]] = [(3, {}), (4, {"edition": "amigo"})]
+
+EXAMPLE_ORDER = "bid: 7"
+ILLEGAL = "bid: 999"
+STANDING: list[dict[str, Any]] = [{"max_bid": 12}, {"draw_until": 2}, {"pass": "day"}]
+AHEAD: list[Any] = ["pass", {"bid": 1}, "draw"]
+DECKS: list[dict[str, Any]] = [{"days": [["linen-3", "furs-0"], [], ["spices-5"]]}]
+BOARD_ENGLISH = ["money"]
+SOURCES = ["templates/medici", "pbem/rules/medici.py", "pbem/rules/medici_bot.py", "pbem/rules/medici_ranking.py",
+           "pbem/rules/medici_refusals.py"]
+LISTED = "Medici, 3-6 players (edition: riogrande|amigo)"
+
+
+def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
+    """Some standing orders a bidder might give now."""
+    pool = [{"max_bid": rnd.randint(0, 20)}, {"draw_until": rnd.randint(1, 3)}, {"pass": "day"}]
+    return rnd.sample(pool, rnd.randint(0, len(pool)))

@@ -1,0 +1,25 @@
+"""Medici vs Strozzi as the cross-game tests meet it (tests/rooms/__init__.py says what a room is)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+PLAYERS = ("anna", "ben")
+TABLES: list[tuple[int, dict[str, Any]]] = [(2, {})]
+
+EXAMPLE_ORDER = "price: 3"
+ILLEGAL = "price: 999"
+STANDING: list[dict[str, Any]] = [{"buy_up_to": 4}, {"load": 2}, {"load": 1, "harbour": "B"}]
+AHEAD: list[Any] = ["decline", "buy", "draw"]
+DECKS: list[dict[str, Any]] = [{"rounds": [["silk-3", "gold-0"]]}]
+BOARD_ENGLISH = ["money"]
+SOURCES = ["templates/medici-strozzi", "pbem/rules/medici_strozzi.py", "pbem/rules/medici_strozzi_bot.py",
+           "pbem/rules/medici_strozzi_refusals.py"]
+LISTED = "Medici vs Strozzi, 2 players (no options)"  # a fixed count, no range
+
+
+def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
+    """Some standing orders a merchant might give now."""
+    pool = [{"buy_up_to": rnd.randint(0, 30)}, {"load": rnd.choice([3, 4, 5]), "harbour": rnd.choice("ABC")}]
+    return rnd.sample(pool, rnd.randint(0, len(pool)))

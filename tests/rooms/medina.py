@@ -1,0 +1,23 @@
+"""Medina as the cross-game tests meet it (tests/rooms/__init__.py says what a room is)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+PLAYERS = ("anna", "ben", "cleo")
+TABLES: list[tuple[int, dict[str, Any]]] = [(3, {}), (4, {})]
+
+EXAMPLE_ORDER = "palace orange C7"
+ILLEGAL = "wall N99"
+STANDING: list[dict[str, Any]] = []  # Medina takes orders ahead, but no standing orders
+AHEAD: list[Any] = ["stable A1"]
+BOARD_ENGLISH = ["the start of the market street", "current player", "Palaces", "points", "claimed", "stables",
+                 "merchants", "walls", "roofs", "the owner", "a merchant"]
+SOURCES = ["templates/medina", "pbem/rules/medina"]
+LISTED = "Medina, 3-4 players (no options)"
+
+
+def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
+    """None: Medina has no standing orders."""
+    return []
