@@ -1,0 +1,126 @@
+"""The tests' registry of games keeps its word: every game has a room, and a test that holds for every
+game learns the games from the registry, never from a list of its own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import rooms
+from rooms import EXAMPLE, GAMES, room, room_file
+
+TESTS = Path(__file__).parent
+
+#: test files that still name games of their own; each holds tests that belong in a game's own files or
+#: data that belongs in a room. The list may only shrink: a file converted leaves it (the test below
+#: fails for a file listed that names no other game any more).
+NOT_YET = {  # file: the games it names
+    "test_archive.py": "florenz, medici-strozzi, medina",
+    "test_bots_at_table.py": "florenz, medici-strozzi, medina",
+    "test_browser.py": "florenz, medici-strozzi, medina",
+    "test_cli.py": "florenz, medici-strozzi, medina",
+    "test_gm.py": "medici-strozzi, medina",
+    "test_history.py": "florenz, medici-strozzi, medina",
+    "test_i18n.py": "florenz, medici-strozzi, medina",
+    "test_i18n_mail.py": "florenz, medici-strozzi, medina",
+    "test_i18n_medici.py": "medici-strozzi",
+    "test_i18n_medina_florenz.py": "florenz, medina",
+    "test_i18n_pictures.py": "florenz, medici-strozzi, medina",
+    "test_i18n_refusal_ids.py": "medici-strozzi, medina",
+    "test_i18n_refusals.py": "florenz, medici-strozzi, medina",
+    "test_import_cycles.py": "florenz",
+    "test_install.py": "florenz, medina",
+    "test_lobby.py": "florenz, medici-strozzi, medina",
+    "test_mail_clients.py": "florenz, medici-strozzi, medina",
+    "test_mail_fuzz.py": "florenz, medici-strozzi, medina",
+    "test_mail_hardening.py": "florenz, medici-strozzi, medina",
+    "test_mail_input.py": "medina",
+    "test_mail_phone.py": "florenz, medici-strozzi, medina",
+    "test_medici_speed.py": "medici-strozzi",
+    "test_observers.py": "florenz",
+    "test_order_block.py": "florenz, medici-strozzi, medina",
+    "test_parsed_cache.py": "florenz, medici-strozzi, medina",
+    "test_pictures.py": "florenz, medici-strozzi, medina",
+    "test_raster.py": "florenz, medici-strozzi, medina",
+    "test_reply_keys.py": "florenz, medici-strozzi, medina",
+    "test_report_width.py": "florenz, medici-strozzi, medina",
+    "test_schemacheck.py": "florenz, medici-strozzi, medina",
+    "test_secrets_at_rest.py": "florenz, medici-strozzi",
+    "test_spam.py": "florenz, medici-strozzi, medina",
+    "test_standing_cli.py": "florenz, medici-strozzi, medina",
+    "test_standing_games.py": "florenz, medici-strozzi, medina",
+    "test_standings.py": "florenz, medici-strozzi, medina",
+    "test_state_validator.py": "florenz, medici-strozzi, medina",
+    "test_turnfile.py": "florenz, medici-strozzi, medina",
+    "test_verify_log.py": "florenz, medici-strozzi, medina",
+    "test_visibility.py": "florenz",
+}
+
+
+def owner(path: Path) -> str | None:
+    """The game whose own test file `path` is (test_<game>_*.py, its - written _), or None."""
+    games = sorted(GAMES, key=len, reverse=True)  # medici_strozzi before medici
+    return next((g for g in games if path.name.startswith(f"test_{g.replace('-', '_')}_")), None)
+
+
+def named(text: str, games: list[str]) -> list[str]:
+    """The games of `games` that `text` names (as a word, in any case, with - or _)."""
+    out = []
+    for game in games:
+        spellings = {game, game.replace("-", "_")}
+        if any(re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", text, re.IGNORECASE) for s in spellings):
+            out.append(game)
+    return out
+
+
+def others_named(path: Path) -> list[str]:
+    """The games a test file names that it may not: any game but its own and the example game."""
+    allowed = {owner(path), EXAMPLE}
+    return named(path.read_text("utf-8"), [g for g in GAMES if g not in allowed])
+
+
+def shared_test_files() -> list[Path]:
+    return sorted(p for p in TESTS.glob("*.py") if p.name != Path(__file__).name)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_a_room(game: str) -> None:
+    assert room_file(game).exists(), f"{game} has no room: add tests/rooms/{room_file(game).name}"
+    module = room(game)
+    assert module.PLAYERS and module.TABLES
+    assert all(1 <= count <= len(rooms.NAMES) for count, _ in module.TABLES)
+
+
+def test_no_test_names_a_game_but_through_the_registry() -> None:
+    offenders = {p.name: others_named(p) for p in shared_test_files() if p.name not in NOT_YET}
+    assert {name: games for name, games in offenders.items() if games} == {}, \
+        "name the games through tests/rooms (GAMES, room(game), EXAMPLE), or move the test to the game's own files"
+
+
+def test_the_list_of_files_left_to_do_only_shrinks() -> None:
+    done = [name for name in NOT_YET if not (TESTS / name).exists() or not others_named(TESTS / name)]
+    assert done == [], "these files name no other game now: take them off NOT_YET"
+
+
+def test_the_guard_knows_a_games_own_files_and_its_spellings() -> None:
+    assert owner(TESTS / "test_medici_strozzi_rules.py") == "medici-strozzi"
+    assert owner(TESTS / "test_medici_rules.py") == "medici"
+    assert owner(TESTS / "test_rooms.py") is None
+    assert named("new medici_strozzi game", ["medici", "medici-strozzi"]) == ["medici-strozzi"]
+    assert named("join medici-1 now", ["medici"]) == []  # a game's id, not the game
+    assert named("Medina's walls", ["medina"]) == ["medina"]
+
+
+def test_a_game_without_a_room_fails_naming_the_file_to_add() -> None:
+    with pytest.raises(pytest.fail.Exception, match=r"the game 'chess' has no room: add tests/rooms/chess\.py"):
+        room("chess")
+
+
+def test_a_room_without_an_optional_attribute_skips_saying_which(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = room(EXAMPLE)
+    monkeypatch.delattr(module, "BOARD_ENGLISH")
+    with pytest.raises(pytest.skip.Exception, match=rf"tests/rooms/{EXAMPLE}\.py has no BOARD_ENGLISH"):
+        rooms.need(EXAMPLE, "BOARD_ENGLISH")
+    assert rooms.need(EXAMPLE, "PLAYERS") == module.PLAYERS
