@@ -20,7 +20,7 @@ import pytest
 import helpers
 import test_florenz_secrets
 import test_secrets
-import test_strozzi_games
+import test_medici_strozzi_games
 from helpers import Pbem, assert_error, assert_usage_error
 from pbem import archive, bots
 from pbem.game import apply_orders, new_game, notice, ruleset_of, show, waiting_for
@@ -219,7 +219,7 @@ def secrets_of(game: str, state: dict[str, Any], tokens: dict[str, str]) -> help
     if game == "medici":
         return test_secrets.Secrets(seed, tokens, rules.view(engine, None), False)
     if game == "medici-strozzi":
-        return test_strozzi_games.Secrets(seed, tokens, rules.view(engine, None), False)
+        return test_medici_strozzi_games.Secrets(seed, tokens, rules.view(engine, None), False)
     if game.startswith("florenz"):
         return test_florenz_secrets.Secrets(seed, tokens, engine, False)
     return MedinaSecrets(seed, tokens, False)
@@ -230,7 +230,7 @@ def perturber(game: str) -> Callable[[dict[str, Any], int], dict[str, Any]]:
     if game == "medici":
         return lambda state, k: test_secrets.perturbed(state, f"archive-{k}")["engine"]
     if game == "medici-strozzi":
-        return lambda state, k: test_strozzi_games.perturbed(state, f"archive-{k}")["engine"]
+        return lambda state, k: test_medici_strozzi_games.perturbed(state, f"archive-{k}")["engine"]
     if game.startswith("florenz"):
         def florenz(state: dict[str, Any], k: int) -> dict[str, Any]:
             variants = [other for what, other, _ in test_florenz_secrets.variants(state, f"archive-{k}")

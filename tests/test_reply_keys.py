@@ -18,14 +18,13 @@ import pytest
 from conftest import Pbem
 from conftest_mail import (GM, FilesOut, MaildirDrop, MailGames, address, parse, player_mail, player_of,
                            quote, unkeyed)
+from rooms import GAMES, room
 from pbem import bots
 from pbem.mail.ids import KEYED_ID, split_key
 from pbem.store.seen import digest
 from pbem.rules.base import order_text
 from test_mail_hardening import new_game
 
-PLAYERS = {"medici": ("anna", "ben", "cleo"), "medici-strozzi": ("anna", "ben"), "medina": ("anna", "ben", "cleo"),
-           "florenz": ("anna", "ben", "cleo")}
 
 
 @pytest.fixture
@@ -112,12 +111,12 @@ def plain_bottom(report: Any, player: str, line: str) -> bytes:
 CLIENTS: list[Callable[[Any, str, str], bytes]] = [gmail, apple_mail, outlook, phone_de, plain_bottom]
 
 
-@pytest.mark.parametrize("ruleset", list(PLAYERS))
+@pytest.mark.parametrize("ruleset", GAMES)
 def test_a_whole_game_by_one_line_replies_from_every_client(g: MailGames, ruleset: str) -> None:
     """Every decision answered by a reply of the order alone, from the shapes of mail that Gmail, Apple
     Mail, Outlook, a German phone and a bottom-poster write, to the end: every mail queued, none refused,
     no token anywhere in the players' mail, and the game takes exactly the orders sent."""
-    new_game(g, ruleset, PLAYERS[ruleset])
+    new_game(g, ruleset, room(ruleset).PLAYERS)
     g.outbox.new()
     sent: list[tuple[str, Any]] = []
     for n in range(2000):
