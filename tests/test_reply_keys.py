@@ -18,11 +18,11 @@ import pytest
 from conftest import Pbem
 from conftest_mail import (GM, FilesOut, MaildirDrop, MailGames, address, parse, player_mail, player_of,
                            quote, unkeyed)
-from rooms import GAMES, room
+from rooms import EXAMPLE, GAMES, room
 from pbem import bots
 from pbem.mail.ids import KEYED_ID, split_key
 from pbem.store.seen import digest
-from pbem.rules.base import order_text
+from pbem.rules.base import get_ruleset, order_text
 from test_mail_hardening import new_game
 
 
@@ -290,11 +290,13 @@ def test_status_sends_his_report_again(g: MailGames) -> None:
 
 def test_games_lists_his_games_and_a_fresh_mail_gets_them_too(g: MailGames) -> None:
     g.new()
-    new_game(g, "medina", ("anna", "ben", "cleo"), "g2")
+    other = next(game for game in GAMES if game != EXAMPLE and "anna" in room(game).PLAYERS)  # another game
+    new_game(g, other, room(other).PLAYERS, "g2")
     lines, text = command(g, "anna", "games")
     assert lines == ["mail from anna@players.test: m1: answered 'games'"] or \
         lines == ["mail from anna@players.test: answered with the player's games (2)"]
-    assert "Your games on this host:" in text and "  m1 (Medici), turn 1:" in text and "  g2 (Medina), turn 1:" in text
+    assert "Your games on this host:" in text and "  m1 (Medici), turn 1:" in text
+    assert f"  g2 ({get_ruleset(other).title}), turn 1:" in text
     # a fresh mail to the GM, with no key and no token, gets the same list and a line on how to reply
     g.outbox.new()
     g.inbox.deliver(player_mail(address("anna"), "what's up?\n", subject="hello"))

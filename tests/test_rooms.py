@@ -17,7 +17,6 @@ TESTS = Path(__file__).parent
 #: data that belongs in a room. The list may only shrink: a file converted leaves it (the test below
 #: fails for a file listed that names no other game any more).
 NOT_YET = {  # file: the games it names
-    "test_archive.py": "florenz, medici-strozzi, medina",
     "test_bots_at_table.py": "florenz, medici-strozzi, medina",
     "test_browser.py": "florenz, medici-strozzi, medina",
     "test_gm.py": "medici-strozzi, medina",
@@ -34,17 +33,13 @@ NOT_YET = {  # file: the games it names
     "test_mail_phone.py": "florenz, medici-strozzi, medina",
     "test_medici_speed.py": "medici-strozzi",
     "test_observers.py": "florenz",
-    "test_order_block.py": "florenz, medici-strozzi, medina",
-    "test_parsed_cache.py": "florenz, medici-strozzi, medina",
     "test_pictures.py": "florenz, medici-strozzi, medina",
-    "test_raster.py": "florenz, medici-strozzi, medina",
     "test_reply_keys.py": "medina",
     "test_report_width.py": "florenz, medici-strozzi, medina",
     "test_secrets_at_rest.py": "florenz, medici-strozzi",
     "test_standing_cli.py": "florenz, medici-strozzi, medina",
     "test_standing_games.py": "florenz, medici-strozzi, medina",
     "test_standings.py": "medici-strozzi, medina",
-    "test_state_validator.py": "florenz, medici-strozzi, medina",
     "test_turnfile.py": "florenz, medici-strozzi, medina",
     "test_visibility.py": "florenz",
 }

@@ -27,3 +27,22 @@ def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 
     """Some standing orders a family might give now."""
     pool = [{"giovanni": rnd.choice(["accept", "decline"])}, {"bonus": rnd.choice(["time", "vp"])}]
     return rnd.sample(pool, rnd.randint(0, len(pool)))
+
+
+HIDES = True  # the plan cards and the scandal deck
+PRIVATE_EVENTS = True  # a plan card dealt or a scandal card drawn is told to its family alone
+
+
+def SECRETS(state: dict[str, Any], tokens: dict[str, str]) -> Any:  # noqa: N802 - a room's constant
+    """The secrets of `state` no text for the whole table may hold."""
+    from test_florenz_secrets import Secrets
+
+    return Secrets(state["seed"], tokens, state["engine"], False)
+
+
+def PERTURBED(state: dict[str, Any], k: int) -> dict[str, Any]:  # noqa: N802 - a room's constant
+    """`state`'s engine with its hidden parts changed (the k-th way; the seed stays)."""
+    from test_florenz_secrets import variants
+
+    others = [other for what, other, _ in variants(state, f"archive-{k}") if what != "the seed"]
+    return others[k % len(others)]["engine"] if others else state["engine"]

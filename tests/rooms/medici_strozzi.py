@@ -23,3 +23,23 @@ def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 
     """Some standing orders a merchant might give now."""
     pool = [{"buy_up_to": rnd.randint(0, 30)}, {"load": rnd.choice([3, 4, 5]), "harbour": rnd.choice("ABC")}]
     return rnd.sample(pool, rnd.randint(0, len(pool)))
+
+
+HIDES = True  # the bag's cards: a finished game's pages show them, marked hidden at the time
+PRIVATE_EVENTS = False  # every event is told to both players
+
+
+def SECRETS(state: dict[str, Any], tokens: dict[str, str]) -> Any:  # noqa: N802 - a room's constant
+    """The secrets of `state` no text for the whole table may hold."""
+    from test_medici_strozzi_games import Secrets
+
+    from pbem.game import ruleset_of
+
+    return Secrets(state["seed"], tokens, ruleset_of(state).view(state["engine"], None), False)
+
+
+def PERTURBED(state: dict[str, Any], k: int) -> dict[str, Any]:  # noqa: N802 - a room's constant
+    """`state`'s engine with its hidden parts changed (the k-th way)."""
+    from test_medici_strozzi_games import perturbed
+
+    return perturbed(state, f"archive-{k}")["engine"]

@@ -21,3 +21,23 @@ LISTED = "Medina, 3-4 players (no options)"
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """None: Medina has no standing orders."""
     return []
+
+
+HIDES = False  # Medina hides nothing but the seed
+PRIVATE_EVENTS = False
+
+
+def SECRETS(state: dict[str, Any], tokens: dict[str, str]) -> Any:  # noqa: N802 - a room's constant
+    """The secrets of `state` no text for the whole table may hold: its seed and the tokens alone."""
+    import helpers
+
+    class MedinaSecrets(helpers.Secrets):
+        def runs(self) -> list[list[str]]:
+            return []
+
+    return MedinaSecrets(state["seed"], tokens, False)
+
+
+def PERTURBED(state: dict[str, Any], k: int) -> dict[str, Any]:  # noqa: N802 - a room's constant
+    """`state`'s engine as it is: nothing in it is hidden."""
+    return state["engine"]
