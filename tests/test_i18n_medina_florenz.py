@@ -28,6 +28,7 @@ from babel.messages.pofile import read_po
 
 from pbem import i18n, report
 from pbem.game import apply_orders, new_game, show, waiting_for
+from pbem.report import refusal_text
 from pbem.rules.base import order_text
 from pbem.store import GamesDir
 
@@ -324,3 +325,9 @@ def test_orders_in_the_languages_words_read_back_as_written(game: str, orders: l
             assert i18n.canonical(shown, game) == order, (lang, order, shown)
             if order.split(" ")[0] not in ("bonus", "pass", "start"):
                 assert shown != order, (lang, order)
+
+
+def test_a_kind_of_decision_is_named_in_the_games_words() -> None:
+    assert refusal_text("it is not your turn: anna must decide (action)", "de", "florenz") == \
+        "du bist nicht am Zug: anna muss entscheiden (Aktion)"
+    assert refusal_text("C3 is taken (by a palace)", "nl", "medina") == "C3 is al bezet (paleis)"

@@ -305,7 +305,7 @@ def test_games_lists_his_games_and_a_fresh_mail_gets_them_too(g: MailGames) -> N
     assert mail_lines(r.output) == ["mail from anna@players.test: answered with the player's games (2)"]
     assert plain(answer).startswith("Your mail names no game and carries no orders pbem can read. To play,\n"
                                     "reply to the latest mail of your game with your order alone on a line.\n")
-    assert "  g2 (Medina), turn 1:" in plain(answer)
+    assert f"  g2 ({get_ruleset(other).title}), turn 1:" in plain(answer)
 
 
 def test_standing_and_undo(g: MailGames) -> None:

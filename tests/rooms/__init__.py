@@ -34,6 +34,18 @@ use `need(game, "NAME")`):
   SOURCES        list[str]: the paths (from the project's root) whose player words go into the game's
                  own catalog, pbem/locale/<lang>/LC_MESSAGES/<game>.po.
   LISTED         str: how `pbem rulesets` describes the game (after its name).
+  WRONG          list: orders its rules refuse at one time or another of a game (their refusals are
+                 translated); RANDOM_DECISIONS (int): how many decisions a random game of it plays to
+                 meet them.
+  ALL_TABLES     list[tuple[int, dict, str, int]]: every player count and option, each as (count,
+                 options, seed, every): a report is rendered after each `every` orders (a slow engine
+                 skips some); LONG_TABLES: the same, for the tables played with the longest names.
+  HIDES          bool: the game hides more than its seed while it runs (cards in a bag, plan cards):
+                 the archive of a finished game shows it, marked as hidden at the time.
+  PRIVATE_EVENTS bool: some events are told to some players alone (the archive marks them).
+  SECRETS        callable(state, tokens) -> helpers.Secrets: what no text for the whole table may hold.
+  PERTURBED      callable(state, k) -> engine: the state's engine with its hidden parts changed (the
+                 k-th way); what every player sees stays the same.
 """
 
 from __future__ import annotations
@@ -91,6 +103,28 @@ def need(game: str, name: str) -> Any:
 def tables(game: str) -> list[tuple[list[str], dict[str, Any]]]:
     """`game`'s tables as (player names, options)."""
     return [(list(NAMES[:count]), dict(options)) for count, options in room(game).TABLES]
+
+
+def each(attribute: str) -> list[Any]:
+    """A pytest parameter (game, *entry) for each entry of the room attribute `attribute` (a list) of each
+    game; a game whose room lacks it gets one parameter that skips, saying so."""
+    out = []
+    for game in GAMES:
+        module = room_file(game).exists() and importlib.import_module(f"rooms.{room_file(game).stem}")
+        entries = getattr(module, attribute, None) if module else None
+        if entries is None:
+            reason = f"tests/rooms/{room_file(game).name} has no {attribute}" if module else f"{game} has no room"
+            out.append(pytest.param(game, *([None] * ARITY.get(attribute, 1)), id=f"{game}-no-{attribute}",
+                                    marks=pytest.mark.skip(reason=reason)))
+            continue
+        for entry in entries:
+            entry = entry if isinstance(entry, tuple) else (entry,)
+            out.append(pytest.param(game, *entry, id="-".join([game, *(str(x) for x in entry if isinstance(x, (str, int)))])))
+    return out
+
+
+#: how many values an entry of a list-valued room attribute holds (a skipped parameter fills them)
+ARITY = {"ALL_TABLES": 4, "LONG_TABLES": 4}
 
 
 def every_table() -> list[Any]:

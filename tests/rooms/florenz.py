@@ -22,6 +22,20 @@ BOARD_ENGLISH = ["round", "setting up", "The disc", "sectors in sight", "to", "r
 SOURCES = ["templates/florenz", "pbem/rules/florenz"]
 LISTED = "Florenz, 1-5 players (solo: normal|easier|harder)"
 
+#: orders its rules refuse at one time or another, and how many decisions a random game of it plays
+WRONG: list[Any] = ["pass", "done", "decline", "pass 3", "promote 1.1", "promote 6.3", "send 4", "move 1.1 to 2",
+                    "move 6.1 to 9", "hurry 1.1 to 2", "boast 3", "gift Cosimo", "play x", "play 1", "discard 9",
+                    "swap 1.1 2.1", "travel 1.1 to 2", "colour red", "bonus vp", "junk"]
+RANDOM_DECISIONS = 150
+
+#: every player count and option for the reports' width: (count, options, seed, every how many orders a
+#: report is rendered); and the tables played with the longest names
+ALL_TABLES: list[tuple[int, dict[str, str], str, int]] = [
+    *[(n, {}, f"width-florenz-{n}", 2 if n < 5 else 3) for n in (2, 3, 4, 5)],
+    (1, {"solo": "normal"}, "width-solo-normal", 1), (1, {"solo": "harder"}, "width-solo-harder", 1)]
+LONG_TABLES: list[tuple[int, dict[str, str], str, int]] = [(4, {}, "width-long-florenz", 11),
+                                                           (1, {"solo": "normal"}, "width-long-solo", 5)]
+
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """Some standing orders a family might give now."""

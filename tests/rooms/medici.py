@@ -18,6 +18,17 @@ SOURCES = ["templates/medici", "pbem/rules/medici.py", "pbem/rules/medici_bot.py
            "pbem/rules/medici_refusals.py"]
 LISTED = "Medici, 3-6 players (edition: riogrande|amigo)"
 
+#: orders its rules refuse at one time or another, and how many decisions a random game of it plays
+WRONG: list[Any] = ["draw", "auction", "pass", {"bid": 0}, {"bid": 1}, {"bid": 7}, {"bid": 99}, {"price": 3}]
+RANDOM_DECISIONS = 400
+
+#: every player count and option for the reports' width: (count, options, seed, every how many orders a
+#: report is rendered); and the tables played with the longest names
+ALL_TABLES: list[tuple[int, dict[str, str], str, int]] = [
+    *[(n, {"edition": "riogrande"}, f"width-rg-{n}", 1 if n < 5 else 2) for n in (3, 4, 5, 6)],
+    *[(n, {"edition": "amigo"}, f"width-amigo-{n}", 1 if n < 5 else 2) for n in (3, 4, 5, 6)]]
+LONG_TABLES: list[tuple[int, dict[str, str], str, int]] = [(6, {"edition": "amigo"}, "width-long-medici", 7)]
+
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """Some standing orders a bidder might give now."""

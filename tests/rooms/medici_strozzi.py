@@ -18,6 +18,16 @@ SOURCES = ["templates/medici-strozzi", "pbem/rules/medici_strozzi.py", "pbem/rul
            "pbem/rules/medici_strozzi_refusals.py"]
 LISTED = "Medici vs Strozzi, 2 players (no options)"  # a fixed count, no range
 
+#: orders its rules refuse at one time or another, and how many decisions a random game of it plays
+WRONG: list[Any] = ["draw", "discard", "pass", {"price": 3}, {"price": 99}, {"load": 9}, {"load": 1},
+                    {"load": 5, "harbour": "Z"}, {"bid": 3}]
+RANDOM_DECISIONS = 400
+
+#: every player count and option for the reports' width: (count, options, seed, every how many orders a
+#: report is rendered); and the tables played with the longest names
+ALL_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "width-strozzi", 1)]
+LONG_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "width-long-strozzi", 7)]
+
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """Some standing orders a merchant might give now."""

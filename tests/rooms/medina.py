@@ -17,6 +17,16 @@ BOARD_ENGLISH = ["the start of the market street", "current player", "Palaces", 
 SOURCES = ["templates/medina", "pbem/rules/medina"]
 LISTED = "Medina, 3-4 players (no options)"
 
+#: orders its rules refuse at one time or another, and how many decisions a random game of it plays
+WRONG: list[Any] = ["pass", "start A1", "start D4", "palace grey A1", "palace black C3", "stable A1", "merchant B2",
+                    "wall N1", "wall N5", "wall Q9", "roof grey C3", "palace grey Z9"]
+RANDOM_DECISIONS = 120
+
+#: every player count and option for the reports' width: (count, options, seed, every how many orders a
+#: report is rendered); and the tables played with the longest names
+ALL_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "width-medina-3", 3), (4, {}, "width-medina-4", 4)]
+LONG_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "width-long-medina", 11)]
+
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """None: Medina has no standing orders."""
