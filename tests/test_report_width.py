@@ -119,3 +119,13 @@ def test_the_order_block_unchanged_holds_no_order(tmp_path: Path, ruleset: str, 
         assert len(orders) == 1
         if not {"N", "X"} & set(line.replace(":", " ").split()):  # nothing left to fill in
             assert orders[0] in legal, (line, orders)
+
+
+def test_a_quoted_order_of_a_word_and_its_number_is_never_broken() -> None:
+    """A reader copies `'prijs: 0'` whole, and a phone shows it as code: the line breaks before it."""
+    from pbem.report import wrap72
+
+    text = "  Beantwoord deze mail met alleen je order op een regel, zoals 'prijs: 0'. Meerdere orders volgen."
+    assert wrap72(text, 2).split("\n")[:2] == ["  Beantwoord deze mail met alleen je order op een regel, zoals",
+                                               "  'prijs: 0'. Meerdere orders volgen."]
+    assert wrap72("  " + "x" * 60 + " bid: 7 now", 2) == "  " + "x" * 60 + " bid:\n  7 now"  # unquoted: as before

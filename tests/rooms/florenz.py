@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import Counter
 from typing import Any
 
 from test_florenz_schemas import VALID_DECKS
+from test_pictures import fill_of, pieces, texts
+
+from pbem.pictures import FAMILY_COLOURS
 
 PLAYERS = ("anna", "ben", "cleo")
 TABLES: list[tuple[int, dict[str, Any]]] = [(3, {}), (1, {"solo": "harder"})]
@@ -36,6 +40,14 @@ ALL_TABLES: list[tuple[int, dict[str, str], str, int]] = [
 LONG_TABLES: list[tuple[int, dict[str, str], str, int]] = [(4, {}, "width-long-florenz", 11),
                                                            (1, {"solo": "normal"}, "width-long-solo", 5)]
 
+#: the pictures of whole bot games: (count, options, seed, every how many orders a picture is drawn), for
+#: what they show and for what they keep from their viewer
+PICTURE_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "pic-florenz-3", 5), (5, {}, "pic-florenz-5", 9),
+                                                              (1, {"solo": "normal"}, "pic-solo", 3)]
+SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "pic-secret-florenz", 11),
+                                                             (1, {"solo": "harder"}, "pic-secret-solo", 7)]
+SEAT_LEGEND = False  # its legend is of the families, with their keys (PICTURE_CHECK reads it)
+
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """Some standing orders a family might give now."""
@@ -60,3 +72,87 @@ def PERTURBED(state: dict[str, Any], k: int) -> dict[str, Any]:  # noqa: N802 - 
 
     others = [other for what, other, _ in variants(state, f"archive-{k}") if what != "the seed"]
     return others[k % len(others)]["engine"] if others else state["engine"]
+
+
+
+def HIDDEN_VARIANTS(state: dict[str, Any], salt: str) -> Any:  # noqa: N802 - a room's constant
+    """(what, the state with it changed, the players who may not notice): the text reports' own list of
+    Florenz's secrets."""
+    from test_florenz_secrets import variants
+
+    return variants(state, salt)
+
+
+#: its mails on a phone: the games whose every text is read as HTML (count, options, seed); the report
+#: whose shape is checked (count, options, seed, orders played, the least of each HTML element); the
+#: reports opened in a phone-sized browser (count, options, seed, orders played)
+PHONE_TABLES: list[tuple[int, dict[str, str], str]] = [(3, {}, "phone-florenz-3"), (5, {}, "phone-florenz-5"),
+                                                       (1, {"solo": "harder"}, "phone-solo")]
+PHONE_SHAPE: tuple[int, dict[str, str], str, int, dict[str, int]] = (3, {}, "phone-shape-florenz", 40,
+                                                                     {"table": 4, "code": 3})
+PHONE_SHOTS: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "phone-shot-florenz", 46),
+                                                           (1, {"solo": "normal"}, "phone-shot-solo", 24)]
+
+
+def PHONE_TEXT_CHECK(text: str) -> None:  # noqa: N802 - a room's constant
+    """Its board in text is nine boxes for a phone."""
+    from pbem.mail.phone import blocks
+
+    assert sum(len(row) for b in blocks(text) if b.kind == "boxes" for row in b.items) == 9
+
+# -- what its board picture must show: the view's pieces, where the view has them ----------------------
+
+def PICTURE_CHECK(root: Any, view: dict[str, Any], seat: dict[str, dict[str, Any]]) -> int:  # noqa: N802 - a room's constant
+    """Its board picture `root` shows the view's pieces where the view has them; how many were compared."""
+    fams = view["families"]
+    key = {f: ("S" if view["solo"] and f != view["players"][0] else str(i + 1)) for i, f in enumerate(fams)}
+    legend = {el.get("data-player"): el for el in pieces(root, "legend-seat")}
+    assert set(legend) == set(fams)
+    for f in fams:
+        assert f in texts(legend[f])[-1] and texts(legend[f])[0] == key[f]
+    all_pieces = pieces(root, "piece")
+    n = 0
+    for loc, queue in view["queues"].items():
+        here = sorted((el for el in all_pieces if el.get("data-location") == loc), key=lambda el: int(el.get("data-place")))
+        assert [(el.get("data-family"), el.get("data-rank"), el.get("data-colour")) for el in here] == \
+            [(p["family"], p["rank"], p["colour"]) for p in queue], loc
+        assert [el.get("data-place") for el in here] == [str(i + 1) for i in range(len(queue))]
+        for el, p in zip(here, queue):
+            assert fill_of(el) == FAMILY_COLOURS[p["colour"]]
+            assert texts(el) == [key[p["family"]] + p["rank"][0].upper()]
+        blocked = [el for el in pieces(root, "blocked") if el.get("data-location") == loc]
+        assert len(blocked) == 7 - view["open_slots"][loc]
+        n += len(queue)
+        tile = view["boast"][loc]
+        cups = {el.get("data-slot"): el for el in pieces(root, "cup") if el.get("data-location") == loc}
+        assert {s: (el.get("data-family"), el.get("data-colour")) for s, el in cups.items()} == \
+            {s: (c["family"], c["colour"]) for s, c in tile.items() if s != "tile" and c}
+        (where,) = [el for el in pieces(root, "location") if el.get("data-location") == loc]
+        assert where.get("data-tile") == tile["tile"]
+    guards = Counter((el.get("data-kind"), el.get("data-where"), el.get("data-family"), el.get("data-colour"))
+                     for el in pieces(root, "guard"))
+    assert guards == Counter((kind, where, g["family"], g["colour"]) for kind, places in view["guards"].items()
+                             for where, gs in places.items() for g in gs)
+    for el in pieces(root, "guard"):
+        assert fill_of(el) == FAMILY_COLOURS[el.get("data-colour")]
+    n += sum(guards.values())
+    for what, table in (("carriage", view["carriages"]), ("target", view.get("targets", {}))):
+        assert {el.get("data-medici"): el.get("data-where") for el in pieces(root, what)} == \
+            {m: at for m, at in table.items() if at}
+    assert {el.get("data-family"): el.get("data-where") for el in pieces(root, "ring")} == dict(view.get("rings", {}))
+    sectors = {el.get("data-round"): el for el in pieces(root, "sector")}
+    for r, el in sectors.items():
+        sector = view["sectors"].get(r)
+        assert el.get("data-seen") == ("yes" if sector is not None else "no")
+        if sector is not None:
+            assert el.get("data-location") == (sector["location"] or "") and \
+                el.get("data-time") == ("" if sector["time"] is None else str(sector["time"]))
+    hands = view["scandal"]["hand"]
+    for el in pieces(root, "family"):
+        f = el.get("data-player")
+        held = hands.get(f, [])
+        assert el.get("data-cards") == str(sum(held.values()) if isinstance(held, dict) else len(held))
+        assert el.get("data-vp") == str(view["vp"].get(f, 0)) and el.get("data-time") == str(view["time"].get(f, 0))
+        plan = view.get("plan_cards", {}).get(f)
+        assert el.get("data-plan") == (None if plan is None else str(plan))
+    return n

@@ -5,6 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from test_pictures import fill_of, pieces, texts, token_of
+
+from pbem.pictures import good_colour
+
 PLAYERS = ("anna", "ben", "cleo")
 TABLES: list[tuple[int, dict[str, Any]]] = [(3, {}), (4, {"edition": "amigo"})]
 
@@ -28,6 +32,13 @@ ALL_TABLES: list[tuple[int, dict[str, str], str, int]] = [
     *[(n, {"edition": "riogrande"}, f"width-rg-{n}", 1 if n < 5 else 2) for n in (3, 4, 5, 6)],
     *[(n, {"edition": "amigo"}, f"width-amigo-{n}", 1 if n < 5 else 2) for n in (3, 4, 5, 6)]]
 LONG_TABLES: list[tuple[int, dict[str, str], str, int]] = [(6, {"edition": "amigo"}, "width-long-medici", 7)]
+
+#: the pictures of whole bot games: (count, options, seed, every how many orders a picture is drawn), for
+#: what they show and for what they keep from their viewer
+PICTURE_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {"edition": "riogrande"}, "pic-rg-3", 2),
+                                                              (6, {"edition": "amigo"}, "pic-amigo-6", 5)]
+SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(4, {}, "pic-secret-medici", 9)]
+SEAT_LEGEND = True  # its picture names each seat beside its colour and number
 
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
@@ -54,3 +65,48 @@ def PERTURBED(state: dict[str, Any], k: int) -> dict[str, Any]:  # noqa: N802 - 
     from test_secrets import perturbed
 
     return perturbed(state, f"archive-{k}")["engine"]
+
+
+
+def HIDDEN_VARIANTS(state: dict[str, Any], salt: str) -> Any:  # noqa: N802 - a room's constant
+    """(what, the state with it changed, the players who may not notice): the cards still hidden in
+    another order, and another seed."""
+    from test_pictures import bag_shuffled
+
+    return bag_shuffled(state, salt, ["deck", "set_aside"])
+
+
+#: its mails on a phone: the games whose every text is read as HTML (count, options, seed); the report
+#: whose shape is checked (count, options, seed, orders played, the least of each HTML element); the
+#: reports opened in a phone-sized browser (count, options, seed, orders played)
+PHONE_TABLES: list[tuple[int, dict[str, str], str]] = [(3, {}, "phone-medici-3"), (6, {"edition": "amigo"}, "phone-amigo-6")]
+PHONE_SHAPE: tuple[int, dict[str, str], str, int, dict[str, int]] = (3, {}, "phone-shape-medici", 31, {"table": 2, "code": 2})
+PHONE_SHOTS: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "phone-shot-medici", 44)]
+
+# -- what its board picture must show: the view's pieces, where the view has them ----------------------
+
+def PICTURE_CHECK(root: Any, view: dict[str, Any], seat: dict[str, dict[str, Any]]) -> int:  # noqa: N802 - a room's constant
+    """Its board picture `root` shows the view's pieces where the view has them; how many were compared."""
+    markers = {(el.get("data-player"), el.get("data-good")): el for el in pieces(root, "marker")}
+    assert len(markers) == len(view["players"]) * len(view["goods"])
+    cards = pieces(root, "card")
+    n = 0
+    for p in view["players"]:
+        for g in view["goods"]:
+            el = markers[(p["name"], g)]
+            assert el.get("data-step") == str(p["tracks"][g]) and el.get("data-colour") == seat[p["name"]]["colour"]
+            token_of(el, seat[p["name"]])
+            n += 1
+        hold = [el for el in cards if el.get("data-where") == "hold" and el.get("data-player") == p["name"]]
+        assert [el.get("data-card") for el in hold] == p["hold"]
+        assert [el.get("data-slot") for el in hold] == [str(i) for i in range(len(p["hold"]))]
+        (box,) = [el for el in pieces(root, "hold") if el.get("data-player") == p["name"]]
+        assert box.get("data-money") == str(p["money"]) and box.get("data-value") == str(p["hold_value"])
+        token_of(box, seat[p["name"]])
+        n += len(hold)
+    assert [el.get("data-card") for el in cards if el.get("data-where") == "lot"] == view["lot"]
+    for el in cards:
+        assert fill_of(el) == good_colour(el.get("data-card"))
+        assert texts(el) == list(el.get("data-card").rsplit("-", 1))
+    assert len(cards) == len(view["lot"]) + sum(len(p["hold"]) for p in view["players"])
+    return n + len(cards)

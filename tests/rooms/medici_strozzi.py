@@ -5,6 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from test_pictures import fill_of, pieces, texts, token_of
+
+from pbem.pictures import good_colour
+
 PLAYERS = ("anna", "ben")
 TABLES: list[tuple[int, dict[str, Any]]] = [(2, {})]
 
@@ -27,6 +31,12 @@ RANDOM_DECISIONS = 400
 #: report is rendered); and the tables played with the longest names
 ALL_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "width-strozzi", 1)]
 LONG_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "width-long-strozzi", 7)]
+
+#: the pictures of whole bot games: (count, options, seed, every how many orders a picture is drawn), for
+#: what they show and for what they keep from their viewer
+PICTURE_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "pic-strozzi", 2)]
+SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "pic-secret-strozzi", 5)]
+SEAT_LEGEND = True  # its picture names each seat beside its colour and number
 
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
@@ -53,3 +63,49 @@ def PERTURBED(state: dict[str, Any], k: int) -> dict[str, Any]:  # noqa: N802 - 
     from test_medici_strozzi_games import perturbed
 
     return perturbed(state, f"archive-{k}")["engine"]
+
+
+
+def HIDDEN_VARIANTS(state: dict[str, Any], salt: str) -> Any:  # noqa: N802 - a room's constant
+    """(what, the state with it changed, the players who may not notice): the bag in another order, and
+    another seed."""
+    from test_pictures import bag_shuffled
+
+    return bag_shuffled(state, salt, ["bag"])
+
+
+#: its mails on a phone: the games whose every text is read as HTML (count, options, seed); the report
+#: whose shape is checked (count, options, seed, orders played, the least of each HTML element); the
+#: reports opened in a phone-sized browser (count, options, seed, orders played)
+PHONE_TABLES: list[tuple[int, dict[str, str], str]] = [(2, {}, "phone-strozzi")]
+PHONE_SHAPE: tuple[int, dict[str, str], str, int, dict[str, int]] = (2, {}, "phone-shape-strozzi", 20, {"code": 2})
+PHONE_SHOTS: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "phone-shot-strozzi", 26)]
+
+# -- what its board picture must show: the view's pieces, where the view has them ----------------------
+
+def PICTURE_CHECK(root: Any, view: dict[str, Any], seat: dict[str, dict[str, Any]]) -> int:  # noqa: N802 - a room's constant
+    """Its board picture `root` shows the view's pieces where the view has them; how many were compared."""
+    markers = {(el.get("data-harbour"), el.get("data-good")): el for el in pieces(root, "marker")}
+    assert set(markers) == {(h, g) for h, goods in view["harbours"].items() for g in goods}
+    for (h, g), el in markers.items():
+        step = view["markers"][h][g]
+        assert el.get("data-step") == str(step)
+        assert el.get("data-player") == (view["medici"] if step > 0 else view["strozzi"] if step < 0 else "")
+        assert texts(el) == ["%+d" % step]
+    cards = pieces(root, "card")
+    n = len(markers)
+    for p in view["players"]:
+        (fam,) = [el for el in pieces(root, "family") if el.get("data-player") == p["name"]]
+        assert fam.get("data-money") == str(p["money"]) and fam.get("data-family") == p["family"]
+        token_of(fam, seat[p["name"]])
+        ships = [el for el in pieces(root, "ship") if el.get("data-player") == p["name"]]
+        assert [(el.get("data-capacity"), el.get("data-harbour")) for el in ships] == \
+            [(str(s["capacity"]), s["harbour"] or "") for s in p["ships"]]
+        for s, el in zip(p["ships"], ships):
+            assert fill_of(el) == seat[p["name"]]["colour"]
+            assert [c.get("data-card") for c in pieces(el, "card")] == s["cargo"]
+            n += len(s["cargo"])
+    assert [el.get("data-card") for el in cards if el.get("data-where") == "lot"] == view["lot"]
+    for el in cards:
+        assert fill_of(el) == good_colour(el.get("data-card"))
+    return n
