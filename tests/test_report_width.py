@@ -128,4 +128,5 @@ def test_a_quoted_order_of_a_word_and_its_number_is_never_broken() -> None:
     text = "  Beantwoord deze mail met alleen je order op een regel, zoals 'prijs: 0'. Meerdere orders volgen."
     assert wrap72(text, 2).split("\n")[:2] == ["  Beantwoord deze mail met alleen je order op een regel, zoals",
                                                "  'prijs: 0'. Meerdere orders volgen."]
-    assert wrap72("  " + "x" * 60 + " bid: 7 now", 2) == "  " + "x" * 60 + " bid:\n  7 now"  # unquoted: as before
+    assert wrap72("  " + "x" * 62 + " 'bid: 7'", 2) == "  " + "x" * 62 + "\n  'bid: 7'"
+    assert wrap72("  " + "x" * 64 + " bid: 7 now", 2) == "  " + "x" * 64 + " bid:\n  7 now"  # unquoted: as before
