@@ -40,6 +40,19 @@ use `need(game, "NAME")`):
   ALL_TABLES     list[tuple[int, dict, str, int]]: every player count and option, each as (count,
                  options, seed, every): a report is rendered after each `every` orders (a slow engine
                  skips some); LONG_TABLES: the same, for the tables played with the longest names.
+  READINGS       list[tuple[str, Any, Any]]: (kind, sent, read): an order ("orders") or standing order
+                 ("standing") as a player may write it, and as the game's schema reads it.
+  PICTURE_TABLES, SECRET_TABLES  list[tuple[int, dict, str, int]]: (count, options, seed, every) of the
+                 bot games whose pictures are checked: what they show, what they keep from a viewer.
+  PICTURE_CHECK  callable(root, view, seat) -> int: its board picture (parsed SVG) shows the view's
+                 pieces where the view has them; how many it compared.
+  SEAT_LEGEND    bool: its picture names each seat beside its colour and number (else PICTURE_CHECK
+                 reads its legend).
+  HIDDEN_VARIANTS  callable(state, salt) -> iterator of (what, state changed, players blind to it).
+  PHONE_TABLES   list[tuple[int, dict, str]]: games whose every text is read as a phone's HTML;
+                 PHONE_SHAPE (count, options, seed, orders, least of each HTML element): a report's
+                 shape; PHONE_SHOTS: reports opened in a phone-sized browser; PHONE_TEXT_CHECK
+                 (callable(text), optional with no skip): what its own text becomes on a phone.
   HIDES          bool: the game hides more than its seed while it runs (cards in a bag, plan cards):
                  the archive of a finished game shows it, marked as hidden at the time.
   PRIVATE_EVENTS bool: some events are told to some players alone (the archive marks them).
@@ -124,7 +137,8 @@ def each(attribute: str) -> list[Any]:
 
 
 #: how many values an entry of a list-valued room attribute holds (a skipped parameter fills them)
-ARITY = {"ALL_TABLES": 4, "LONG_TABLES": 4}
+ARITY = {"ALL_TABLES": 4, "LONG_TABLES": 4, "PICTURE_TABLES": 4, "SECRET_TABLES": 4, "PHONE_TABLES": 3, "PHONE_SHOTS": 4,
+         "READINGS": 3}
 
 
 def every_table() -> list[Any]:

@@ -48,6 +48,13 @@ SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "pic-secret
                                                              (1, {"solo": "harder"}, "pic-secret-solo", 7)]
 SEAT_LEGEND = False  # its legend is of the families, with their keys (PICTURE_CHECK reads it)
 
+#: orders and standing orders as a player may write them, and as they are read: (kind, sent, read)
+READINGS: list[tuple[str, Any, Any]] = [
+    ("orders", "send 4", "send 4"), ("orders", "place 3", "place 3"),  # orders that are words fit as sent
+    ("orders", "Send 4", "send 4"), ("orders", "Play Figliolo-Travel 6.3 To 5 TO 4", "play figliolo-travel 6.3 to 5 to 4"),
+    ("orders", "Colour Orange", "colour orange"), ("standing", {"Giovanni": "Accept"}, {"giovanni": "accept"}),
+    ("standing", {"BONUS": "VP"}, {"bonus": "vp"})]
+
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """Some standing orders a family might give now."""

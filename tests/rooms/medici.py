@@ -40,6 +40,13 @@ PICTURE_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {"edition": "r
 SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(4, {}, "pic-secret-medici", 9)]
 SEAT_LEGEND = True  # its picture names each seat beside its colour and number
 
+#: orders and standing orders as a player may write them, and as they are read: (kind, sent, read)
+READINGS: list[tuple[str, Any, Any]] = [
+    ("orders", "bid 7", {"bid": 7}), ("orders", "Bid:7", {"bid": 7}), ("orders", "bid = 12", {"bid": 12}),
+    ("orders", "BID 3", {"bid": 3}), ("standing", "max_bid 9", {"max_bid": 9}), ("standing", "Pass Day", {"pass": "day"}),
+    ("orders", {"Bid": "x"}, {"bid": "x"}),  # the key all the same: the error then speaks of a bid
+    ("orders", "Drew", "Drew")]  # no order in any case: left as sent
+
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """Some standing orders a bidder might give now."""

@@ -38,6 +38,15 @@ PICTURE_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "pic-stroz
 SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "pic-secret-strozzi", 5)]
 SEAT_LEGEND = True  # its picture names each seat beside its colour and number
 
+#: orders and standing orders as a player may write them, and as they are read: (kind, sent, read)
+READINGS: list[tuple[str, Any, Any]] = [
+    ("orders", "price 3", {"price": 3}), ("orders", "load 4 harbour B", {"load": 4, "harbour": "B"}),
+    ("orders", "Load: 4, harbour: b", {"load": 4, "harbour": "B"}),
+    ("orders", {"load": "4, harbour: B"}, {"load": 4, "harbour": "B"}),  # `load: 4, harbour: B` without braces
+    ("orders", "Decline", "decline"), ("orders", {"Load": 4, "Harbour": "b"}, {"load": 4, "harbour": "B"}),
+    ("orders", {"load": 4, "harbour": "c"}, {"load": 4, "harbour": "C"}),
+    ("standing", {"Buy_Up_To": 3}, {"buy_up_to": 3})]
+
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """Some standing orders a merchant might give now."""

@@ -35,6 +35,12 @@ PICTURE_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "pic-medin
 SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "pic-secret-medina", 6)]
 SEAT_LEGEND = True  # its picture names each seat beside its colour and number
 
+#: orders as a player may write them, and as they are read: (kind, sent, read)
+READINGS: list[tuple[str, Any, Any]] = [
+    ("orders", "Palace orange g6", "palace orange G6"), ("orders", "palace Orange G6", "palace orange G6"),
+    ("orders", "START e5", "start E5"), ("orders", "Wall n5", "wall N5"),
+    ("orders", "palace pink g6", "palace pink g6")]  # no colour of the game: left as sent
+
 
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """None: Medina has no standing orders."""
