@@ -129,8 +129,8 @@ def test_the_html_shows_the_words_of_the_text_and_no_other(tmp_path: Path, rules
     for what, text in texts_of_game(tmp_path, ruleset, n, options, seed):
         markup = phone_html(text, "board.x@pbem.test", "the board")
         shown, written = html_words(markup), words_of(text)
-        # the board drawn in text (Florenz's boxes, Medina's city) is the picture's on a phone: only its
-        # words may be missing from the HTML
+        # a board drawn in text (boxes, a city's grid) is the picture's on a phone: only its words may be
+        # missing from the HTML
         board = words_of(str([b.items for b in blocks(text) if b.kind in BOARDS]))
         assert shown <= written and written - shown <= board, \
             f"{what}: only in the HTML {sorted(shown - written)[:10]}, only in the text {sorted(written - shown)[:10]}"
@@ -215,9 +215,9 @@ def test_headings_tables_and_orders_are_html() -> None:
 
 @pytest.mark.parametrize("ruleset", GAMES)
 def test_each_games_report_has_its_tables_and_orders(tmp_path: Path, ruleset: str) -> None:
-    """Medici's two tables, Medina's city as a grid, Florenz's family tables (cut at their `|`) and
-    its board as nine boxes; each game's orders as code, the order block as its text's lines. A board
-    drawn in text is shown by the picture alone, once."""
+    """Each game's tables, grids and boxes as its room's PHONE_SHAPE and PHONE_TEXT_CHECK say; its
+    orders as code, the order block as its text's lines. A board drawn in text is shown by the picture
+    alone, once."""
     n, options, seed, steps, expect = need(ruleset, "PHONE_SHAPE")
     state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
     markup = phone_html(text, "c", "the board")

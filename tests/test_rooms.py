@@ -22,16 +22,10 @@ NOT_YET = {  # file: the games it names
     "test_i18n_medici.py": "medici-strozzi",
     "test_i18n_medina_florenz.py": "florenz, medina",
     "test_i18n_refusal_ids.py": "medici-strozzi, medina",
-    "test_import_cycles.py": "florenz",
-    "test_install.py": "florenz, medina",
     "test_lobby.py": "medici-strozzi",
-    "test_mail_input.py": "medina",
-    "test_mail_phone.py": "florenz, medina",
     "test_medici_speed.py": "medici-strozzi",
-    "test_observers.py": "florenz",
     "test_secrets_at_rest.py": "florenz, medici-strozzi",
     "test_standings.py": "medici-strozzi, medina",
-    "test_visibility.py": "florenz",
 }
 
 
