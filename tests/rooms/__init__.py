@@ -55,6 +55,7 @@ use `need(game, "NAME")`):
                  (callable(text), optional with no skip): what its own text becomes on a phone.
   HIDES          bool: the game hides more than its seed while it runs (cards in a bag, plan cards):
                  the archive of a finished game shows it, marked as hidden at the time.
+  RANDOM_START   bool: its starting engine depends on the seed (a replay from a wrong seed tells).
   PRIVATE_EVENTS bool: some events are told to some players alone (the archive marks them).
   SECRETS        callable(state, tokens) -> helpers.Secrets: what no text for the whole table may hold.
   PERTURBED      callable(state, k) -> engine: the state's engine with its hidden parts changed (the

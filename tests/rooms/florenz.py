@@ -64,6 +64,7 @@ def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 
 
 HIDES = True  # the plan cards and the scandal deck
 PRIVATE_EVENTS = True  # a plan card dealt or a scandal card drawn is told to its family alone
+RANDOM_START = True  # its start depends on the seed: the plan cards and destinations are dealt
 
 
 def SECRETS(state: dict[str, Any], tokens: dict[str, str]) -> Any:  # noqa: N802 - a room's constant

@@ -49,6 +49,7 @@ def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 
 
 HIDES = False  # Medina hides nothing but the seed
 PRIVATE_EVENTS = False
+RANDOM_START = False  # its city starts empty whatever the seed
 
 
 def SECRETS(state: dict[str, Any], tokens: dict[str, str]) -> Any:  # noqa: N802 - a room's constant
