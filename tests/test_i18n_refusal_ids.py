@@ -12,17 +12,14 @@ from babel.messages.pofile import read_po
 
 from pbem.errors import IllegalOrder, Refusal
 from pbem.game import FRAME_MESSAGES, apply_orders, new_game
-from pbem.report import refusal_text
-from pbem.rules import medici_refusals, medici_strozzi_refusals
-from pbem.rules.medina import refusals as medina_refusals
+from pbem.report import _refusals_module, refusal_text
 from pbem.store import GamesDir
+from rooms import GAMES
 
 LOCALE = Path(__file__).resolve().parent.parent / "pbem" / "locale"
 # the messages given by id, with the catalog their words are in
 BY_ID = [("pbem", msg, fmt) for msg, fmt in FRAME_MESSAGES.items()] + \
-        [("medici", msg, fmt) for msg, fmt in medici_refusals.MESSAGES.items()] + \
-        [("medici-strozzi", msg, fmt) for msg, fmt in medici_strozzi_refusals.MESSAGES.items()] + \
-        [("medina", msg, fmt) for msg, fmt in medina_refusals.MESSAGES.items()]
+        [(game, msg, fmt) for game in GAMES for msg, fmt in getattr(_refusals_module(game), "MESSAGES", {}).items()]
 
 
 def catalog(lang: str, domain: str) -> Any:
@@ -72,16 +69,3 @@ def test_one_order_of_several_is_refused_in_its_frame_by_id(tmp_path: Path) -> N
     assert refusal.msg in ("order-n-refused-nothing", "no-longer-yours")
     german = refusal_text(refusal, "de", "medici")
     assert german.startswith("Befehl 2 ('bieten: 999')") and "order" not in german and "bid" not in german
-
-
-def test_a_square_of_medina_never_swallows_the_frame(tmp_path: Path) -> None:
-    """`%(square)s is not a square of the city` read as English text took `order 'palast grau Z99': Z99`
-    for its square, and the German player read the English word `order`; by its id it cannot."""
-    state, _ = new_game(GamesDir(tmp_path), "medina", "d1", [(p, f"{p}@x.test") for p in ("anna", "ben", "cleo")],
-                        {}, "refusals-by-their-id-seed")
-    mover = state["engine"]["current"]
-    with pytest.raises(IllegalOrder) as refused:
-        apply_orders(state, mover, state["engine"]["turn"], ["start Z99"])
-    refusal = refused.value.refusal
-    assert isinstance(refusal, Refusal) and refusal.values["why"].msg == "not-a-square"
-    assert refusal_text(refusal, "de", "medina") == "Befehl 'start Z99': Z99 ist kein Feld der Stadt (A1 bis P11)"

@@ -21,10 +21,9 @@ NOT_YET = {  # file: the games it names
     "test_gm.py": "medici-strozzi, medina",
     "test_i18n_medici.py": "medici-strozzi",
     "test_i18n_medina_florenz.py": "florenz, medina",
-    "test_i18n_refusal_ids.py": "medici-strozzi, medina",
     "test_lobby.py": "medici-strozzi",
     "test_medici_speed.py": "medici-strozzi",
-    "test_secrets_at_rest.py": "florenz, medici-strozzi",
+    "test_secrets_at_rest.py": "medici-strozzi",
     "test_standings.py": "medici-strozzi, medina",
 }
 
