@@ -207,6 +207,10 @@ def test_headings_tables_and_orders_are_html() -> None:
     # in another language, the orders are known by the order block's
     german = text.replace("You may send:", "Du darfst senden:").replace("THE TABLE", "DER TISCH")
     assert kinds(phone_html(german, "c", "the board")) == kinds(markup)
+    # one order alone, in another language, is one all the same
+    dutch = text.replace("You may send: pass; bid: N (N from 11 to 30).", "Je kunt sturen: prijs: N (N van 0 tot 30).")
+    dutch = dutch.replace("#  - pass\n#  - bid: N", "#  - prijs: N")
+    assert re.search(r"<code[^>]*>prijs:\sN</code>\s\(N\svan\s0\stot\s30\)", phone_html(dutch, "c", "the board"))
     assert re.search(r"<td[^>]*>\s*dyes-5,\sgrain-2</td>", markup)
     pre = order_block(markup)
     assert pre == "\n".join([BEGIN, "token: YOUR-TOKEN", "orders:", "#  - pass", "#  - bid: N", END])
