@@ -281,7 +281,7 @@ def test_every_phone_board_shows_the_view_in_words_of_9_pixels(tmp_path: Path, r
             root = parse_phone(svg)
             seat = check_legend(root, state, viewer)
             view = get_ruleset(ruleset).view(state["engine"], viewer or "")
-            compared += room(ruleset).PICTURE_CHECK(root, view, seat)
+            compared += need(ruleset, "PICTURE_CHECK")(root, view, seat)
             least = min(least, smallest_word(svg))
             drawn += 1
     assert least >= SMALLEST, least

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pbem import bots
-from pbem.report import BEGIN, END, summarize_orders, turn_file
+from pbem.report import BEGIN, END, turn_file
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
 from rooms import GAMES, room

@@ -11,16 +11,15 @@ import copy
 import struct
 import xml.etree.ElementTree as ET
 import zlib
-from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import pytest
 
 import helpers
 from rooms import GAMES, each, need, room
 from pbem.game import new_game
-from pbem.pictures import FAMILY_COLOURS, SEAT_COLOURS, WIDTH, board_png, board_svg, good_colour, seats
+from pbem.pictures import FAMILY_COLOURS, SEAT_COLOURS, WIDTH, board_png, board_svg, seats
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir
@@ -106,7 +105,7 @@ def check_picture(state: dict[str, Any], viewer: str | None) -> tuple[str, int]:
     root = parse(svg)
     seat = check_legend(root, state, viewer)
     view = get_ruleset(state["ruleset"]).view(state["engine"], viewer if viewer else "")
-    return svg, room(state["ruleset"]).PICTURE_CHECK(root, view, seat)
+    return svg, need(state["ruleset"], "PICTURE_CHECK")(root, view, seat)
 
 
 @pytest.mark.parametrize("ruleset,n,options,seed,every", each("PICTURE_TABLES"))

@@ -96,3 +96,14 @@ def test_a_room_without_an_optional_attribute_skips_saying_which(monkeypatch: py
     with pytest.raises(pytest.skip.Exception, match=rf"tests/rooms/{EXAMPLE}\.py has no BOARD_ENGLISH"):
         rooms.need(EXAMPLE, "BOARD_ENGLISH")
     assert rooms.need(EXAMPLE, "PLAYERS") == module.PLAYERS
+
+
+def test_a_list_a_room_lacks_gives_one_parameter_that_skips_saying_which(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(room(EXAMPLE), "PICTURE_TABLES")
+    params = [p for p in rooms.each("PICTURE_TABLES") if p.values[0] == EXAMPLE]
+    assert len(params) == 1
+    (mark,) = params[0].marks
+    assert mark.name == "skip" and mark.kwargs["reason"] == f"tests/rooms/{EXAMPLE}.py has no PICTURE_TABLES"
+    others = [p for p in rooms.each("PICTURE_TABLES") if p.values[0] != EXAMPLE]
+    assert others and not any(p.marks for p in others)
+    assert all(len(p.values) == 1 + rooms.ARITY["PICTURE_TABLES"] for p in others)
