@@ -17,8 +17,10 @@ Required (a cross-game test fails for a game whose room lacks one):
                  validates or saves every kind of game goes through: each count and option that
                  changes what the game looks like. The first is the usual table.
 
-Optional (a test that needs one skips the game with `pytest.skip`, naming the room and attribute;
-use `need(game, "NAME")`):
+Optional (a test that needs one skips the game with `pytest.skip`, naming the room and attribute:
+`need(game, "NAME")` in a test; `each("NAME")` parametrizes a test over the entries of a list attribute
+of every game, a game that lacks it getting one parameter marked skip with that reason; a test over all
+games at once checks the others, then skips naming what was left out):
   EXAMPLE_ORDER  str: the order pbem shows a player as an example of the game (his rules'
                  `example_order`), written as a mail line.
   ILLEGAL        str: an order line the rules refuse to the first player to decide, at the start.
