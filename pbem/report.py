@@ -25,9 +25,11 @@ BEGIN = "----- pbem orders begin -----"
 END = "----- pbem orders end -----"
 WIDTH = 72  # mail is read in plain-text clients at 72 columns, and on phones
 # spaces never broken when a line is wrapped: between a number and its unit (`26 VP`, `5 time`), before
-# a score (`anna +10`, `ben 4 (+2)`), and before a `>` (a line starting with `>` reads as a quotation in
-# mail)
-_GLUED = re.compile(r"(?<=\d) (?=(?:VP|time|points?|gifts?|cards?|tiles?)\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)")
+# a score (`anna +10`, `ben 4 (+2)`), before a `>` (a line starting with `>` reads as a quotation in
+# mail), and inside a quoted order of a word and its number (`'prijs: 0'`: a phone shows it as code, and
+# a reader copies it whole)
+_GLUED = re.compile(r"(?<=\d) (?=(?:VP|time|points?|gifts?|cards?|tiles?)\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)"
+                    r"|(?<=\w:) (?=\d+')")
 _GLUE = "\x00"
 
 

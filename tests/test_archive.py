@@ -13,33 +13,35 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 import helpers
-import test_florenz_secrets
-import test_secrets
-import test_strozzi_games
 from helpers import Pbem, assert_error, assert_usage_error
+from rooms import GAMES, need, tables
 from pbem import archive, bots
 from pbem.game import apply_orders, new_game, notice, ruleset_of, show, waiting_for
 from pbem.report import event_lines
 from pbem.store import GamesDir, dump_yaml
 
-GAMES = {  # game id: ruleset, players, options
-    "medici": ("medici", ["anna", "ben", "cleo"], {}),
-    "medici-strozzi": ("medici-strozzi", ["lorenzo", "filippo"], {}),
-    "medina": ("medina", ["anna", "ben", "cleo"], {}),
-    "florenz": ("florenz", ["anna", "ben", "cleo"], {}),
-    "florenz-solo": ("florenz", ["anna"], {"solo": "harder"}),
-}
+def table_ids() -> dict[str, tuple[str, list[str], dict[str, str]]]:
+    """Each table of each game by a game id: the game's name for its usual table, the name with the
+    count and options for the others."""
+    out = {}
+    for game in GAMES:
+        for i, (names, options) in enumerate(tables(game)):
+            out[game if i == 0 else "-".join([game, str(len(names)), *options.values()])] = (game, names, options)
+    return out
+
+
+TABLES = table_ids()
 
 
 # -- games played by the bots through the library, committed as `pbem advance` would -----------------------
 
 def start(gd: GamesDir, game: str, seed: str) -> tuple[dict[str, Any], dict[str, str]]:
-    ruleset, names, options = GAMES[game]
+    ruleset, names, options = TABLES[game]
     gd.ensure_repo()
     state, tokens = new_game(gd, ruleset, game, [(n, f"{n}@example.org") for n in names], options, seed)
     gd.save(game, state)
@@ -69,7 +71,7 @@ def play(gd: GamesDir, state: dict[str, Any], orders: int = 10**6, commit_every:
     return state
 
 
-def finished_games(root: Path, games: tuple[str, ...] = ("medici", "medici-strozzi", "medina", "florenz"),
+def finished_games(root: Path, games: tuple[str, ...] = tuple(GAMES),
                    commit_every: int = 10) -> tuple[GamesDir, dict[str, dict[str, Any]]]:
     """A games dir holding a finished game of each ruleset (the game id names the ruleset)."""
     gd = GamesDir(root, create=True)
@@ -107,11 +109,11 @@ def check_links(out: Path) -> int:
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory: pytest.TempPathFactory) -> tuple[GamesDir, dict[str, dict[str, Any]], Path]:
     root = tmp_path_factory.mktemp("finished")
-    gd, states = finished_games(root / "games", tuple(GAMES), COMMIT_EVERY)
+    gd, states = finished_games(root / "games", tuple(TABLES), COMMIT_EVERY)
     out = root / "site"
     done, problems = archive.write_archive(gd, None, out)
     assert problems == []
-    assert [a.game for a in done] == sorted(GAMES)
+    assert [a.game for a in done] == sorted(TABLES)
     return gd, states, out
 
 
@@ -146,10 +148,9 @@ def test_finished_games_show_everything(finished) -> None:
         everything = "".join(p.read_text("utf-8") for p in folder.glob("turn-*.html"))
         for event, line in zip(state["events"], event_lines(state["ruleset"], state["events"])):
             assert escape(line) in everything
-        if game != "medina":  # Medina hides nothing but the seed
-            assert "Hidden at the time" in everything
-        if game.startswith("florenz"):
-            assert "(seen by anna alone)" in everything
+        assert ("Hidden at the time" in everything) == need(state["ruleset"], "HIDES")
+        assert (f"(seen by {state['players'][0]['name']} alone)" in everything) == \
+            need(state["ruleset"], "PRIVATE_EVENTS")
         # game.yaml replays to the standings it claims
         check = archive.verify_log(folder / "game.yaml")
         assert check.matches and check.orders == len(state["log"])
@@ -206,41 +207,7 @@ def test_commits_link_the_turns_they_recorded(finished, tmp_path: Path) -> None:
 
 # -- active games: what every player may see, and nothing more -----------------------------------------------
 
-class MedinaSecrets(helpers.Secrets):
-    """Medina hides nothing but the seed (and the tokens)."""
-
-    def runs(self) -> list[list[str]]:
-        return []
-
-
-def secrets_of(game: str, state: dict[str, Any], tokens: dict[str, str]) -> helpers.Secrets:
-    rules = ruleset_of(state)
-    seed, engine = state["seed"], state["engine"]
-    if game == "medici":
-        return test_secrets.Secrets(seed, tokens, rules.view(engine, None), False)
-    if game == "medici-strozzi":
-        return test_strozzi_games.Secrets(seed, tokens, rules.view(engine, None), False)
-    if game.startswith("florenz"):
-        return test_florenz_secrets.Secrets(seed, tokens, engine, False)
-    return MedinaSecrets(seed, tokens, False)
-
-
-def perturber(game: str) -> Callable[[dict[str, Any], int], dict[str, Any]]:
-    """A function that changes the hidden parts of a game at the k-th turn (the engine it returns)."""
-    if game == "medici":
-        return lambda state, k: test_secrets.perturbed(state, f"archive-{k}")["engine"]
-    if game == "medici-strozzi":
-        return lambda state, k: test_strozzi_games.perturbed(state, f"archive-{k}")["engine"]
-    if game.startswith("florenz"):
-        def florenz(state: dict[str, Any], k: int) -> dict[str, Any]:
-            variants = [other for what, other, _ in test_florenz_secrets.variants(state, f"archive-{k}")
-                        if what != "the seed"]
-            return variants[k % len(variants)]["engine"] if variants else state["engine"]
-        return florenz
-    return lambda state, k: state["engine"]
-
-
-@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("game", list(TABLES))
 def test_an_active_game_shows_only_what_every_player_may_see(game: str, tmp_path: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     gd = GamesDir(tmp_path / "games", create=True)
@@ -254,7 +221,7 @@ def test_an_active_game_shows_only_what_every_player_may_see(game: str, tmp_path
         assert [a.finished for a in done] == [False]
         written = files(out)
         assert len(written) == 3 + 1 + 2 * (len(state["log"]) + 1)  # index, style, standings, game page, turn pages + pictures
-        secrets = secrets_of(game, state, tokens)
+        secrets = need(state["ruleset"], "SECRETS")(state, tokens)
         private = [line for e, line in zip(state["events"], event_lines(state["ruleset"], state["events"]))
                    if isinstance(e.get("to"), list)]
         for name, text in written.items():
@@ -269,7 +236,7 @@ def test_an_active_game_shows_only_what_every_player_may_see(game: str, tmp_path
         # every past board with its hidden parts changed (the bag, the decks, the hands, the plan cards):
         # not a byte of the archive moves
         real = archive.snapshots
-        change = perturber(game)
+        change = need(state["ruleset"], "PERTURBED")
 
         def perturbed(s: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
             return [(t, change(dict(s, engine=engine), k)) for k, (t, engine) in enumerate(real(s))]
@@ -277,21 +244,6 @@ def test_an_active_game_shows_only_what_every_player_may_see(game: str, tmp_path
             m.setattr(archive, "snapshots", perturbed)
             archive.write_archive(gd, [game], tmp_path / f"other-{stage}")
         assert files(tmp_path / f"other-{stage}") == written
-
-
-def test_florenz_private_events_reach_no_page_of_an_active_game(tmp_path: Path) -> None:
-    """The plan cards dealt and the scandal cards drawn are addressed to one family: the archive of an
-    active game has none of them (the finished game shows them, marked)."""
-    gd = GamesDir(tmp_path / "games", create=True)
-    state, _ = start(gd, "florenz", "Private-florenz-seed-0123456789")
-    state = play(GamesDir(tmp_path / "games"), state, 40)
-    private = [e for e in state["events"] if isinstance(e.get("to"), list)]
-    assert {e["type"] for e in private} >= {"plan_card", "draw_card"}
-    archive.write_archive(GamesDir(tmp_path / "games"), ["florenz"], tmp_path / "site")
-    text = "".join(files(tmp_path / "site").values())
-    assert "secret plan card" not in text
-    for e in private:
-        assert escape(event_lines("florenz", [e])[0]) not in text
 
 
 # -- the command ----------------------------------------------------------------------------------------

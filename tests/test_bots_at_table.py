@@ -13,6 +13,7 @@ import pytest
 from conftest import Pbem
 from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, answer, mail_lines, player_mail, send, to
 from helpers import assert_error
+from rooms import GAMES, room
 from pbem import bots, lobby
 from pbem.rules.base import get_ruleset, order_text
 from pbem.store import GamesDir, dump_yaml
@@ -109,11 +110,11 @@ def test_a_bot_name_that_is_no_name_or_is_taken_is_refused_and_nothing_is_made(p
 
 # -- what a bot sees ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("ruleset,others", [("medici", 2), ("medici-strozzi", 1), ("medina", 2), ("florenz", 2)])
-def test_a_bot_decides_from_its_seats_view_and_legal_orders_alone(pbem: Pbem, monkeypatch: Any, ruleset: str,
-                                                                   others: int) -> None:
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_a_bot_decides_from_its_seats_view_and_legal_orders_alone(pbem: Pbem, monkeypatch: Any, ruleset: str) -> None:
     """The bot's code gets its seat's view and legal orders, never the state: no hidden card, no seed,
     no deck order, no other seat's secret reaches it."""
+    others = len(room(ruleset).PLAYERS) - 1  # anna and the bots make a usual table
     rules = get_ruleset(ruleset)
     bots.choose(ruleset, *_any_view(ruleset))  # registers the game's bot
     real = bots.BOTS[ruleset]
@@ -149,7 +150,7 @@ def _any_view(ruleset: str) -> tuple[dict[str, Any], str, list[Any]]:
     from pbem.rng import Rng
 
     rules = get_ruleset(ruleset)
-    names = ["a", "b", "c"][:max(rules.min_players, 2)]
+    names = list(room(ruleset).PLAYERS)
     engine, _ = rules.setup(names, rules.check_options({}), Rng("x" * 20), None)
     p = rules.decision(engine).players[0]
     return rules.bot_view(engine, p), p, rules.legal_orders(engine, p)
@@ -347,14 +348,3 @@ def test_fill_with_bots_after_needs_a_duration(g: MailGames) -> None:
     assert r.exit_code == 2
     assert "Invalid value for '--fill-with-bots-after'" in r.output
     assert not lobby.exists(g.gd, "g1")
-
-
-def test_the_bench_plays_each_bot_against_random_play_and_against_itself() -> None:
-    """The bench's figures are whole games: Medici vs Strozzi's bot beats random play, and against
-    itself wins as often in either seat as the games allow."""
-    from pbem.bench_bots import against_itself, against_random
-
-    wins, place = against_random("medici-strozzi", 2, 4)
-    assert wins >= 3 and 1.0 <= place <= 1.25
-    seats, score = against_itself("medici-strozzi", 2, 4)
-    assert sum(seats) >= 4 and score > 0

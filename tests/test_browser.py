@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from test_archive import finished_games
+from rooms import GAMES
 from pbem.archive import write_archive
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), "/usr/bin/chromium")
@@ -207,7 +208,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory):
 FOLLOW = 4  # turn links followed from the start of each game (every page is the same template)
 
 
-@pytest.mark.parametrize("game", ["medici", "medici-strozzi", "medina", "florenz"])
+@pytest.mark.parametrize("game", GAMES)
 def test_finished_game_in_a_browser(site, browser: Browser, game: str, tmp_path: Path) -> None:
     out, states = site
     state = states[game]

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 import helpers
 from helpers import Pbem, assert_error, assert_usage_error, commit_count, git, player_args, send_turn, snapshot
 from pbem import bots
+from rooms import GAMES, need
 from pbem.cli import main as pbem_main
 from pbem.store import GamesDir, dump_yaml
 
@@ -110,7 +111,7 @@ def finished(finished_game: tuple[Path, dict[str, str]], pbem: Any) -> dict[str,
 
 
 @pytest.mark.parametrize("args, message", [
-    (["new", "chess", "m2", *GOOD], "unknown ruleset 'chess' (known: florenz, medici, medici-strozzi, medina)"),
+    (["new", "chess", "m2", *GOOD], f"unknown ruleset 'chess' (known: {', '.join(GAMES)})"),
     (["new", "medici", "M2", *GOOD],
      "'M2' is not a game id (lower-case letters, digits, '-' and '_', at most 40, starting with a letter or digit)"),
     (["new", "medici", "a" * 41, *GOOD],
@@ -907,10 +908,7 @@ def test_version_and_rulesets(pbem: Any) -> None:
     assert r.exit_code == 0 and "0.1.0" in r.stdout
     r = pbem.runner.invoke(pbem_main, ["rulesets"])
     assert r.exit_code == 0
-    assert r.stdout == ("florenz          Florenz, 1-5 players (solo: normal|easier|harder)\n"
-                        "medici           Medici, 3-6 players (edition: riogrande|amigo)\n"
-                        "medici-strozzi   Medici vs Strozzi, 2 players (no options)\n"  # a fixed count, no range
-                        "medina           Medina, 3-4 players (no options)\n")
+    assert r.stdout == "".join(f"{game:<16} {need(game, 'LISTED')}\n" for game in GAMES)
 
 
 

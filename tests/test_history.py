@@ -15,6 +15,7 @@ import yaml
 
 import helpers
 from helpers import Pbem, assert_error
+from rooms import GAMES, tables
 from pbem import history as history_module
 from pbem import store as store_module
 from pbem.game import verify
@@ -258,8 +259,8 @@ def test_a_rollback_rewrites_the_history_and_the_game_replays(table: helpers.Tab
 
 def test_whole_bot_games_save_and_load_at_every_step(tmp_path: Path) -> None:
     """Every ruleset: the state saved and loaded after every order equals the state in memory."""
-    for ruleset, names, options in (("medici", ["a", "b", "c"], {}), ("medici-strozzi", ["a", "b"], {}),
-                                    ("medina", ["a", "b", "c"], {}), ("florenz", ["a", "b"], {})):
+    for ruleset in GAMES:
+        names, options = tables(ruleset)[0]
         gd, state, _ = helpers.play_pipeline_game(tmp_path / ruleset, ruleset, names, options,
                                                   f"history-{ruleset}-seed-0003", first_legal, check_every=25)
         loaded = gd.load("g1")

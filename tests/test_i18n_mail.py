@@ -15,14 +15,13 @@ import pytest
 from conftest import Pbem
 from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, address, player_of
 from helpers import seed_args
+from rooms import GAMES, room
 from pbem import bots
 from pbem.i18n import order_words
 from pbem.rules.base import get_ruleset, order_text
 from test_mail_hardening import SEED, at
 from test_reply_keys import CLIENTS, answers, latest, mail_lines, plain, reply, typed
 
-PLAYERS = {"medici": ("anna", "ben", "cleo"), "medici-strozzi": ("anna", "ben"), "medina": ("anna", "ben", "cleo"),
-           "florenz": ("anna", "ben", "cleo")}
 LANGS = {"anna": "de", "ben": "nl", "cleo": "en"}
 # a word each language's mail to a player is sure to hold in its subject
 SUBJECT_WORD = {"de": re.compile(r"\b(Zug|Partie|willkommen)\b"), "nl": re.compile(r"\b(beurt|partij|welkom)\b"),
@@ -138,12 +137,12 @@ def no_english(mails: list[Any], names: tuple[str, ...]) -> list[str]:
     return bad
 
 
-@pytest.mark.parametrize("ruleset", list(PLAYERS))
+@pytest.mark.parametrize("ruleset", GAMES)
 def test_a_whole_game_with_a_german_and_a_dutch_player_in_their_order_words(g: MailGames, ruleset: str) -> None:
     """Every decision answered by a one-line reply in the mover's own words, to the end: each queued as
     its canonical order, none refused; each player's mail in his language, at 72 columns, with no
     other player's token and no seed before the end; the log holds exactly the canonical orders."""
-    tokens = new_game(g, ruleset, PLAYERS[ruleset])
+    tokens = new_game(g, ruleset, room(ruleset).PLAYERS)
     mails = list(g.welcome.values())
     sent: list[tuple[str, Any]] = []
     typed_words: set[str] = set()
@@ -182,7 +181,7 @@ def test_a_whole_game_with_a_german_and_a_dutch_player_in_their_order_words(g: M
         if "the game is over" not in str(msg["Subject"]) and "Partie ist zu Ende" not in str(msg["Subject"]) \
                 and "partij is afgelopen" not in str(msg["Subject"]):
             assert seed not in text, f"the seed in a mail to {to} before the end"
-    bad = no_english(mails, (*PLAYERS[ruleset], seed, "g1"))
+    bad = no_english(mails, (*room(ruleset).PLAYERS, seed, "g1"))
     assert not bad, "\n".join(sorted(set(b.split(": ", 1)[1] for b in bad))[:60])
     acks = [m for m in mails if str(m["Message-ID"]).startswith("<pbem.reply.")]
     for m in acks:
@@ -197,12 +196,12 @@ def test_a_medici_game_keeps_the_hidden_cards_in_every_language(g: MailGames) ->
     from test_secrets import Secrets
 
     rules = get_ruleset("medici")
-    tokens = new_game(g, "medici", PLAYERS["medici"])
+    tokens = new_game(g, "medici", room("medici").PLAYERS)
     for _ in range(400):
         state = g.state("g1")
         finished = state["status"] != "active"
         secrets = Secrets(state["seed"], tokens, rules.view(state["engine"], None), finished)
-        for p in PLAYERS["medici"]:
+        for p in room("medici").PLAYERS:
             text = g.pbem("show", "g1", "--as", p).stdout
             secrets.check_text(text, p, f"show --as {p} ({LANGS[p]}) at turn {state['engine']['turn']}")
         for msg in g.outbox.new():
@@ -315,9 +314,9 @@ def test_a_game_played_in_order_words_is_the_game_played_in_english(g: MailGames
     """The same orders sent by mail in German and Dutch words (game g1) and as English turn files (game
     g2, the same seed and players): the same order log, events and engine, and the same archive pages
     but for the game's id and its commits."""
-    new_game(g, "medici", PLAYERS["medici"])
+    new_game(g, "medici", room("medici").PLAYERS)
     args = ["new", "medici", "g2", *seed_args(SEED), "--json"]
-    for p in PLAYERS["medici"]:  # the same seats, other addresses: no mail of g2 is taken for g1's
+    for p in room("medici").PLAYERS:  # the same seats, other addresses: no mail of g2 is taken for g1's
         args += ["--player", f"{p}={p}.twin@players.test"]
     r = g.pbem(*args)
     assert r.exit_code == 0, r.output
@@ -365,7 +364,7 @@ def test_every_kind_of_mail_to_a_german_or_dutch_player_has_no_english_word(
     from pbem.mail import run as mailrun
 
     monkeypatch.setattr(mailrun, "REFUSALS_A_DAY", 100)
-    tokens = new_game(g, "medici", PLAYERS["medici"], "--deadline", "48h", "--grace", "6h", "--policy", "default")
+    tokens = new_game(g, "medici", room("medici").PLAYERS, "--deadline", "48h", "--grace", "6h", "--policy", "default")
     mails = list(g.welcome.values())
 
     def send(player: str, raw: bytes) -> None:
@@ -417,5 +416,5 @@ def test_every_kind_of_mail_to_a_german_or_dutch_player_has_no_english_word(
     mails.extend(g.outbox.new())
     kinds = {str(m["Subject"]) for m in mails if LANGS[player_of(m)] != "en"}
     assert len(mails) > 40 and len(kinds) > 5, kinds
-    bad = no_english(mails, (*PLAYERS["medici"], "g1", g.state("g1")["seed"]))
+    bad = no_english(mails, (*room("medici").PLAYERS, "g1", g.state("g1")["seed"]))
     assert not bad, "\n".join(sorted(set(b.split(": ", 1)[1] for b in bad))[:60])

@@ -27,7 +27,9 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
 from pbem import i18n, report
+from pbem.errors import IllegalOrder, Refusal
 from pbem.game import apply_orders, new_game, show, waiting_for
+from pbem.report import refusal_text
 from pbem.rules.base import order_text
 from pbem.store import GamesDir
 
@@ -324,3 +326,25 @@ def test_orders_in_the_languages_words_read_back_as_written(game: str, orders: l
             assert i18n.canonical(shown, game) == order, (lang, order, shown)
             if order.split(" ")[0] not in ("bonus", "pass", "start"):
                 assert shown != order, (lang, order)
+
+
+def test_a_kind_of_decision_is_named_in_the_games_words() -> None:
+    from pbem.rules.florenz.refusals import refuse as florenz
+    from pbem.rules.medina.refusals import refuse as medina
+
+    assert refusal_text(florenz("not-your-turn", players="anna", kind="action"), "de", "florenz") == \
+        "du bist nicht am Zug: anna muss entscheiden (Aktion)"
+    assert refusal_text(medina("taken", square="C3", kind="palace"), "nl", "medina") == "C3 is al bezet (paleis)"
+
+
+def test_a_square_of_medina_never_swallows_the_frame(tmp_path: Path) -> None:
+    """`%(square)s is not a square of the city` read as English text took `order 'palast grau Z99': Z99`
+    for its square, and the German player read the English word `order`; by its id it cannot."""
+    state, _ = new_game(GamesDir(tmp_path), "medina", "d1", [(p, f"{p}@x.test") for p in ("anna", "ben", "cleo")],
+                        {}, "refusals-by-their-id-seed")
+    mover = state["engine"]["current"]
+    with pytest.raises(IllegalOrder) as refused:
+        apply_orders(state, mover, state["engine"]["turn"], ["start Z99"])
+    refusal = refused.value.refusal
+    assert isinstance(refusal, Refusal) and refusal.values["why"].msg == "not-a-square"
+    assert refusal_text(refusal, "de", "medina") == "Befehl 'start Z99': Z99 ist kein Feld der Stadt (A1 bis P11)"

@@ -16,15 +16,14 @@ import pbem.pictures as pictures
 from pbem.game import new_game
 from pbem.mail.phone import phone_board_svg
 from pbem.store import GamesDir
+from rooms import EXAMPLE, GAMES, need, room
 
-GAMES = ("medici", "medici-strozzi", "medina", "florenz")
 LANGS = ("de", "nl")
-NAMES = ["lorenzo", "filippo", "cleo", "dora"]
 
 
 def game_state(tmp_path: Path, game: str, steps: int = 12) -> dict[str, Any]:
     """A game of `game` after a few bot moves."""
-    names = NAMES[:2] if game == "medici-strozzi" else NAMES[:3]
+    names = room(game).PLAYERS
     state, _ = new_game(GamesDir(tmp_path / "games"), game, "g1", [(p, f"{p}@example.org") for p in names], {},
                         "i18n-pictures")
     for _step in range(steps):
@@ -42,7 +41,8 @@ def words(svg: str) -> str:
 def test_one_environment_per_language_and_game_and_english_is_the_plain_one() -> None:
     assert pictures.env_for("en", "medici") is pictures.env()
     assert pictures.env_for("de", "medici") is pictures.env_for("de", "medici")
-    assert pictures.env_for("de", "medici") is not pictures.env_for("de", "medina")
+    other = next(game for game in GAMES if game != EXAMPLE)
+    assert pictures.env_for("de", EXAMPLE) is not pictures.env_for("de", other)
     assert pictures.env_for("de", "medici") is not pictures.env_for("nl", "medici")
 
 
@@ -54,38 +54,25 @@ def test_english_is_drawn_as_before(tmp_path: Path, game: str) -> None:
     assert phone_board_svg(state, viewer, "en") == phone_board_svg(state, viewer)
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("game", ("medici", "medici-strozzi"))
-def test_the_boards_are_drawn_in_the_readers_language(tmp_path: Path, game: str, lang: str) -> None:
-    state = game_state(tmp_path, game)
-    viewer = state["players"][0]["name"]
-    for draw in (pictures.board_svg, phone_board_svg):
-        english, local = words(draw(state, viewer)), words(draw(state, viewer, lang=lang))
-        assert "money" in english and "money" not in local
-
-
-#: the English words of each game's boards that a German or Dutch board may not show
-BOARD_ENGLISH = {
-    "florenz": ["round", "setting up", "The disc", "sectors in sight", "to", "reached", "time", "time gained",
-                "The families", "scandal card", "scandal cards", "plan card", "VP", "spy", "doorman", "carriage",
-                "target", "cups"],
-}
+def found(words_of_board: list[str], shown: str) -> list[str]:
+    """The words of `words_of_board` that `shown` holds, each as a whole word."""
+    return [w for w in words_of_board if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", shown)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("game", sorted(BOARD_ENGLISH))
+@pytest.mark.parametrize("game", GAMES)
 def test_no_english_board_word_is_left(tmp_path: Path, game: str, lang: str) -> None:
+    """The English board shows words of the game's own (its room's BOARD_ENGLISH); no German or Dutch
+    board shows one."""
+    board_english = need(game, "BOARD_ENGLISH")
     for steps in (0, 40):
         state = game_state(tmp_path / str(steps), game, steps)
         for viewer in (None, state["players"][0]["name"]):
             for draw in (pictures.board_svg, phone_board_svg):
-                shown = words(draw(state, viewer, lang=lang))
-                left = [w for w in BOARD_ENGLISH[game] if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", shown)]
+                assert found(board_english, words(draw(state, viewer))), (draw.__name__, viewer, steps)
+                left = found(board_english, words(draw(state, viewer, lang=lang)))
                 assert not left, f"{draw.__name__} {viewer} after {steps}: {left}"
 
-
-BOARD_ENGLISH["medina"] = ["the start of the market street", "current player", "Palaces", "points", "claimed",
-                           "stables", "merchants", "walls", "roofs", "the owner", "a merchant"]
 
 FONTS = {"normal": Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
          "bold": Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")}

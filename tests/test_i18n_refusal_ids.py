@@ -14,21 +14,28 @@ from babel.messages.pofile import read_po
 from pbem import refusals as pipeline
 from pbem.errors import IllegalOrder, Refusal
 from pbem.game import NOTICE_MESSAGES, apply_orders, new_game
-from pbem.report import refusal_text
-from pbem.rules import medici_refusals, medici_strozzi_refusals
-from pbem.rules.florenz import refusals as florenz_refusals
-from pbem.rules.medina import refusals as medina_refusals
+from pbem.report import _refusals_module, refusal_text
 from pbem.store import GamesDir
+from rooms import GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "pbem" / "locale"
+
+
+def rules_files(game: str) -> list[Path]:
+    """The Python files of a game's rules: its package's modules, or its one module."""
+    import importlib
+
+    from pbem.rules.base import KNOWN
+
+    path = Path(importlib.import_module(KNOWN[game]).__file__ or "")
+    return sorted(path.parent.glob("*.py")) if path.name == "__init__.py" else [path]
+
+
 # each module of ids, the catalog its words are in, and the code that refuses with its ids
 MODULES = [("pbem", pipeline, [p for p in (ROOT / "pbem").rglob("*.py") if "rules" not in p.parts]
-            + [ROOT / "pbem" / "rules" / "base.py"]),
-           ("medici", medici_refusals, [ROOT / "pbem" / "rules" / "medici.py"]),
-           ("medici-strozzi", medici_strozzi_refusals, [ROOT / "pbem" / "rules" / "medici_strozzi.py"]),
-           ("medina", medina_refusals, sorted((ROOT / "pbem" / "rules" / "medina").glob("*.py"))),
-           ("florenz", florenz_refusals, sorted((ROOT / "pbem" / "rules" / "florenz").glob("*.py")))]
+            + [ROOT / "pbem" / "rules" / "base.py"])] + \
+          [(game, _refusals_module(game), rules_files(game)) for game in GAMES if _refusals_module(game) is not None]
 BY_ID = [(domain, msg, fmt) for domain, module, _ in MODULES for msg, fmt in module.MESSAGES.items()] + \
         [("pbem", "yaml-problem", fmt) for fmt in pipeline.YAML_PROBLEMS] + \
         [("pbem", "schema", fmt) for fmt in pipeline.SCHEMA_MESSAGES] + \
@@ -108,34 +115,6 @@ def test_one_order_of_several_is_refused_in_its_frame_by_id(tmp_path: Path) -> N
     assert refusal.msg in ("order-n-refused-nothing", "no-longer-yours")
     german = refusal_text(refusal, "de", "medici")
     assert german.startswith("Befehl 2 ('bieten: 999')") and "order" not in german and "bid" not in german
-
-
-def test_a_square_of_medina_never_swallows_the_frame(tmp_path: Path) -> None:
-    """`%(square)s is not a square of the city` read as English text took `order 'palast grau Z99': Z99`
-    for its square, and the German player read the English word `order`; by its id it cannot."""
-    state, _ = new_game(GamesDir(tmp_path), "medina", "d1", [(p, f"{p}@x.test") for p in ("anna", "ben", "cleo")],
-                        {}, "refusals-by-their-id-seed")
-    mover = state["engine"]["current"]
-    with pytest.raises(IllegalOrder) as refused:
-        apply_orders(state, mover, state["engine"]["turn"], ["start Z99"])
-    refusal = refused.value.refusal
-    assert isinstance(refusal, Refusal) and refusal.values["why"].msg == "not-a-square"
-    assert refusal_text(refusal, "de", "medina") == "Befehl 'start Z99': Z99 ist kein Feld der Stadt (A1 bis P11)"
-
-
-def test_a_florenz_refusal_keeps_its_english_and_is_written_from_its_id() -> None:
-    from pbem.rules.base import get_ruleset
-    from pbem.rng import Rng
-
-    rules = get_ruleset("florenz")
-    state, _ = rules.setup(["anna", "ben", "cleo"], {}, Rng("florenz-ids"))
-    waiting = rules.decision(state).players
-    other = next(p for p in ("anna", "ben", "cleo") if p not in waiting)
-    why = rules.why_illegal(state, other, "pass 3")
-    assert isinstance(why, Refusal) and why.msg == "not-your-turn"
-    assert str(why) == f"it is not your turn: {', '.join(waiting)} must decide ({why.values['kind']})"
-    assert refusal_text(why, "de", "florenz").startswith("du bist nicht am Zug: ")
-    assert refusal_text(why, "en", "florenz") == str(why)
 
 
 def test_a_text_without_an_id_stays_as_it_is() -> None:

@@ -16,8 +16,8 @@ from babel.messages.pofile import read_po
 
 from pbem.errors import AuthError, Refusal, StaleTurn, TurnFileError
 from pbem.refusals import MESSAGES, SCHEMA_MESSAGES, YAML_PROBLEMS, at, listing, refuse
+from rooms import GAMES, need
 from pbem.report import engine_refusals, refusal_text
-from pbem.rules.base import KNOWN
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset, order_text
 
@@ -29,16 +29,6 @@ ENGLISH = {"the", "is", "not", "your", "you", "send", "must", "bid", "lot", "shi
            "tiles", "card", "cards", "square", "street", "order", "nothing", "applied", "money", "more", "than",
            "price", "load", "empty", "there", "stands", "touch", "may", "with", "at", "turn", "it"}
 DUTCH_TOO = {"is", "in", "order", "over"}  # English words Dutch writes too
-WRONG = {"medici": ["draw", "auction", "pass", {"bid": 0}, {"bid": 1}, {"bid": 7}, {"bid": 99}, {"price": 3}],
-         "medici-strozzi": ["draw", "discard", "pass", {"price": 3}, {"price": 99}, {"load": 9},
-                            {"load": 1}, {"load": 5, "harbour": "Z"}, {"bid": 3}],
-         "medina": ["pass", "start A1", "start D4", "palace grey A1", "palace black C3", "stable A1",
-                    "merchant B2", "wall N1", "wall N5", "wall Q9", "roof grey C3", "palace grey Z9"],
-         "florenz": ["pass", "done", "decline", "pass 3", "promote 1.1", "promote 6.3", "send 4", "move 1.1 to 2",
-                     "move 6.1 to 9", "hurry 1.1 to 2", "boast 3", "gift Cosimo", "play x", "play 1",
-                     "discard 9", "swap 1.1 2.1", "travel 1.1 to 2", "colour red", "bonus vp", "junk"]}
-ROUNDS = {"medici": 400, "medici-strozzi": 400, "medina": 120, "florenz": 150}
-GAMES = [game for game in sorted(KNOWN) if engine_refusals(game)]  # the games whose refusals are listed
 
 
 def refusals_met(game: str, seed: int) -> dict[str, Refusal]:
@@ -49,13 +39,13 @@ def refusals_met(game: str, seed: int) -> dict[str, Refusal]:
     state, _ = rules.setup(list(players), {}, rng)
     pick = random.Random(seed)
     met: dict[str, Refusal] = {}
-    for _ in range(ROUNDS[game]):
+    for _ in range(need(game, "RANDOM_DECISIONS")):
         decision = rules.decision(state)
         if decision is None:
             break
         for player in players:
             candidates = rules.candidate_orders(state, player)
-            for order in pick.sample(candidates, min(len(candidates), 30)) + WRONG[game]:
+            for order in pick.sample(candidates, min(len(candidates), 30)) + need(game, "WRONG"):
                 why = rules.why_illegal(state, player, order)
                 if why is not None:
                     met[why] = why
@@ -65,7 +55,7 @@ def refusals_met(game: str, seed: int) -> dict[str, Refusal]:
         legal = rules.legal_orders(state, player)
         rules.apply(state, player, pick.choice(legal), rng)
     # and once when the game is over
-    for order in WRONG[game]:
+    for order in need(game, "WRONG"):
         why = rules.why_illegal(state, PLAYERS[0], order)
         if why is not None:
             met[why] = why
@@ -83,7 +73,7 @@ def numbers(text: str) -> list[str]:
     return sorted(re.findall(r"\d+", text))
 
 
-@pytest.mark.parametrize("game", [game for game in GAMES if game in WRONG])
+@pytest.mark.parametrize("game", GAMES)
 def test_every_refusal_met_in_a_game_is_written_in_the_players_language(game: str) -> None:
     met: dict[str, Refusal] = {}
     for seed in range(3):
@@ -138,7 +128,7 @@ BAD = [{"turn": "zero", "game": "m1", "player": "anna", "token": "t", "orders": 
        {"turn": 0, "game": "m1", "player": "anna", "token": 3, "orders": []}]
 
 
-@pytest.mark.parametrize("game", ["medici", "medici-strozzi", "medina", "florenz"])
+@pytest.mark.parametrize("game", GAMES)
 def test_the_schema_checks_are_written_in_the_players_language(game: str) -> None:
     from pbem.store import dump_yaml
     from pbem.turnfile import parse_turnfile
@@ -213,12 +203,12 @@ def test_the_order_lines_refusals_are_written_in_the_players_language() -> None:
             assert numbers(text) == numbers(str(refusal))
 
 
-@pytest.mark.parametrize("game", ["medici", "medici-strozzi", "florenz"])
+@pytest.mark.parametrize("game", GAMES)
 def test_the_standing_orders_help_is_in_the_games_catalog(game: str) -> None:
     from pbem.i18n import translator
 
     helps = get_ruleset(game).standing_help.values()
-    assert helps
+    assert bool(helps) == bool(need(game, "STANDING"))  # a help for each game that takes standing orders
     for lang in ("de", "nl"):
         for text in helps:
             assert not english_left(translator(lang, game).gettext(text), lang), (game, lang, text)
@@ -286,15 +276,6 @@ def test_a_stale_turn_is_told_in_his_language(tmp_path: Path) -> None:
         told(refusal)
     assert refusal_text(refusals[0], "nl") == \
         f"je orders zijn voor beurt {turn - 1}, maar partij 'm1' is bij beurt {turn}: ze zijn verouderd"
-
-
-def test_a_kind_of_decision_is_named_in_the_games_words() -> None:
-    from pbem.rules.florenz.refusals import refuse as florenz
-    from pbem.rules.medina.refusals import refuse as medina
-
-    assert refusal_text(florenz("not-your-turn", players="anna", kind="action"), "de", "florenz") == \
-        "du bist nicht am Zug: anna muss entscheiden (Aktion)"
-    assert refusal_text(medina("taken", square="C3", kind="palace"), "nl", "medina") == "C3 is al bezet (paleis)"
 
 
 def test_orders_inside_the_quote_are_told_in_his_language() -> None:

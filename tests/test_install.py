@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.rules.base import KNOWN
+from rooms import GAMES
+
 ROOT = Path(__file__).resolve().parents[1]
 LOCK = ROOT / "requirements.lock"
 
@@ -107,10 +110,13 @@ def test_the_wheel_holds_every_package_and_data_folder_of_the_source_tree(wheel:
     assert wanted - files == set(), "missing from the wheel"
     assert files - wanted == set(), "in the wheel but not in the source tree"
     folders = {n.rsplit("/", 1)[0] for n in files}
-    for needed in ("pbem/store", "pbem/mail", "pbem/rules/florenz", "pbem/rules/medina", "pbem/schemas",
-                   "pbem/templates/common", "pbem/templates/archive", "pbem/templates/medici",
+    for needed in ("pbem/store", "pbem/mail", "pbem/schemas", "pbem/templates/common", "pbem/templates/archive",
                    "pbem/locale/de/LC_MESSAGES", "pbem/locale/nl/LC_MESSAGES", "pbem/locale/words"):
         assert needed in folders, needed
+    for game in [g for g in GAMES if KNOWN[g].startswith("pbem.")]:  # each game pbem ships: rules, templates
+        rules = KNOWN[game].replace(".", "/")
+        assert rules in folders or f"{rules}.py" in files, rules
+        assert f"pbem/templates/{game}" in folders, game
     metadata = zipfile.ZipFile(wheel).read("pbem-0.1.0.dist-info/entry_points.txt").decode()
     assert "pbem = pbem.cli:main" in metadata
 

@@ -17,14 +17,13 @@ import pytest
 
 from conftest import Pbem
 from conftest_mail import FilesOut, MaildirDrop, MailGames, address, player_mail, quote, turn_file
+from rooms import GAMES, room
 from pbem import bots
 from pbem.report import BEGIN, END
 from pbem.rules.base import order_text
 from test_mail_hardening import new_game
 
 NBSP = "\u00a0"
-PLAYERS = {"medici": ("anna", "ben", "cleo"), "medici-strozzi": ("anna", "ben"), "medina": ("anna", "ben", "cleo"),
-           "florenz": ("anna", "ben", "cleo")}
 DECISIONS = 36  # per game: every client several times over, in each kind of decision of the game's start
 
 
@@ -92,9 +91,9 @@ def g(pbem: Pbem) -> MailGames:
     return MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
 
 
-@pytest.mark.parametrize("ruleset", list(PLAYERS))
+@pytest.mark.parametrize("ruleset", GAMES)
 def test_a_game_by_mail_from_every_client(g: MailGames, ruleset: str) -> None:
-    tokens = new_game(g, ruleset, PLAYERS[ruleset])
+    tokens = new_game(g, ruleset, room(ruleset).PLAYERS)
     rnd = random.Random(f"clients-{ruleset}")
     sent: list[tuple[str, Any]] = []
     used = set()

@@ -18,6 +18,7 @@ import pytest
 
 from conftest import Pbem
 from conftest_mail import GM, address, order_body, order_line, parse, player_mail, player_of, turn_file
+from rooms import GAMES, room
 from pbem import bots
 from pbem.errors import PbemError
 from pbem.game import check_submission, show, waiting_for
@@ -25,7 +26,6 @@ from pbem.mail.incoming import read_mail
 from pbem.mail.orders import orders_in
 from pbem.store import GamesDir
 
-PLAYERS = {"medici": 3, "medici-strozzi": 2, "medina": 3, "florenz": 3}
 MAILS = 150       # mutated mails a game
 TURN_FILES = 250  # mutated turn files a game
 
@@ -41,7 +41,7 @@ class Seat:
         root = pbem.games
         root.mkdir(parents=True)
         (root / "pbem.yaml").write_text(f"gm: {{name: GM, address: {GM}}}\n")
-        players = ["anna", "ben", "cleo"][:PLAYERS[ruleset]]
+        players = list(room(ruleset).PLAYERS)
         r = pbem("new", ruleset, "m1", "--seed", "fuzz-seed-0123456789", "--json",
                  *[arg for p in players for arg in ("--player", f"{p}={address(p)}")])
         assert r.exit_code == 0, r.output
@@ -97,7 +97,7 @@ def outcome(check: Callable[[], Any]) -> str:
     return "ok"
 
 
-@pytest.mark.parametrize("ruleset", list(PLAYERS))
+@pytest.mark.parametrize("ruleset", GAMES)
 def test_mutated_mails_are_accepted_or_refused_in_words(pbem: Pbem, ruleset: str) -> None:
     seat = Seat(pbem, ruleset)
     rnd = random.Random(f"mail-{ruleset}")
@@ -127,7 +127,7 @@ def test_mutated_mails_are_accepted_or_refused_in_words(pbem: Pbem, ruleset: str
     assert sorted((pbem.games / "m1").rglob("*")) == queue  # checks alone: nothing was queued
 
 
-@pytest.mark.parametrize("ruleset", list(PLAYERS))
+@pytest.mark.parametrize("ruleset", GAMES)
 def test_mutated_turn_files_are_accepted_or_refused_in_words(pbem: Pbem, ruleset: str) -> None:
     seat = Seat(pbem, ruleset)
     rnd = random.Random(f"bytes-{ruleset}")

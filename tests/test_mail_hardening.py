@@ -19,6 +19,7 @@ from conftest import Pbem
 from conftest_mail import (NEVER_AGAIN, unkeyed, GM, mail_error, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
                            parse, player_mail, player_of, token_of, turn_file)
 from helpers import git
+from rooms import GAMES, need, room
 from pbem.mail import run as mailrun
 from pbem.config import Config, load_config
 from pbem.mail.ids import reminder_id, reply_id, thread_id, thread_of
@@ -428,18 +429,15 @@ def test_the_token_alone_in_the_text_and_an_attachment_are_one_source(g: MailGam
 
 # -- 6. help in the player's own game ------------------------------------------------------------------------
 
-RULESETS = {"medici": ("anna", "ben", "cleo"), "medici-strozzi": ("anna", "ben"),
-            "medina": ("anna", "ben", "cleo"), "florenz": ("anna", "ben", "cleo")}
-
-
-@pytest.mark.parametrize("ruleset", list(RULESETS))
+@pytest.mark.parametrize("ruleset", GAMES)
 def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, ruleset: str) -> None:
     """With tokens alone (`reply_keys: false`): a mail without orders gets an example of his game."""
     from pbem.rules.base import order_text
 
     g.extra["reply_keys"] = False
 
-    tokens = new_game(g, ruleset, RULESETS[ruleset])
+    example = need(ruleset, "EXAMPLE_ORDER")
+    tokens = new_game(g, ruleset, room(ruleset).PLAYERS)
     mover, turn = g.mover("g1")
     waiting = next(p for p in tokens if p != mover)
     legal = g.pbem.show("g1", mover)["legal_orders"]
@@ -465,8 +463,7 @@ def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, rulese
                                     f"mail from {address(waiting)}: refused: {no_orders}",
                                     f"mail from mallory@evil.test: refused: {no_orders}"]
     assert got["mover"] == mail_error("mine", no_order, order_text(legal[0]))
-    assert got["waiting"] == mail_error("when", no_orders, {"medici": "bid: 7", "medici-strozzi": "price: 3", "medina": "palace orange C7",
-                                                           "florenz": "send 4"}[ruleset])
+    assert got["waiting"] == mail_error("when", no_orders, example)
     assert got["stranger"] == mail_error("hi", no_orders, NEUTRAL_EXAMPLE) + NEVER_AGAIN
     assert all(len(line) <= 72 for who in got for line in got[who].splitlines())
     # the message is broken at spaces, never inside a marker line it quotes

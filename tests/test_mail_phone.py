@@ -28,6 +28,7 @@ from typing import Any, Iterator
 import pytest
 
 import helpers
+from rooms import GAMES, each, need, room, room_file
 from pbem.config import Config
 from pbem.game import new_game, waiting_for
 from pbem.i18n import DEFAULT_LANGUAGE
@@ -38,22 +39,10 @@ from pbem.pictures import board_png
 from pbem.report import BEGIN, END, render_error, render_report, wrap72
 from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir
-from test_pictures import CHECKS, SVG, check_legend, decode_png, hidden_variants, names_for
+from test_pictures import SVG, check_legend, decode_png, hidden_variants, names_for
 
 SHOWN = 340  # the width a phone shows the picture at (360 less the page's margins)
 SMALLEST = 9  # pixels: the smallest word of the picture at that width
-
-# (ruleset, players, options, seed): whole bot games whose reports are read every few orders
-GAMES: list[tuple[str, int, dict[str, str], str]] = [
-    ("medici", 3, {}, "phone-medici-3"),
-    ("medici", 6, {"edition": "amigo"}, "phone-amigo-6"),
-    ("medici-strozzi", 2, {}, "phone-strozzi"),
-    ("medina", 4, {}, "phone-medina-4"),
-    ("florenz", 3, {}, "phone-florenz-3"),
-    ("florenz", 5, {}, "phone-florenz-5"),
-    ("florenz", 1, {"solo": "harder"}, "phone-solo"),
-]
-
 
 def words_of(text: str) -> set[str]:
     """The words of a text (names, numbers, cards: runs of letters and digits), whatever marks of
@@ -133,15 +122,15 @@ def texts_of_game(tmp_path: Path, ruleset: str, n: int, options: dict[str, str],
 
 # -- the HTML is the text's own words, structured -----------------------------------------------------
 
-@pytest.mark.parametrize("ruleset,n,options,seed", GAMES, ids=[g[3] for g in GAMES])
+@pytest.mark.parametrize("ruleset,n,options,seed", each("PHONE_TABLES"))
 def test_the_html_shows_the_words_of_the_text_and_no_other(tmp_path: Path, ruleset: str, n: int,
                                                           options: dict[str, str], seed: str) -> None:
     checked = 0
     for what, text in texts_of_game(tmp_path, ruleset, n, options, seed):
         markup = phone_html(text, "board.x@pbem.test", "the board")
         shown, written = html_words(markup), words_of(text)
-        # the board drawn in text (Florenz's boxes, Medina's city) is the picture's on a phone: only its
-        # words may be missing from the HTML
+        # a board drawn in text (boxes, a city's grid) is the picture's on a phone: only its words may be
+        # missing from the HTML
         board = words_of(str([b.items for b in blocks(text) if b.kind in BOARDS]))
         assert shown <= written and written - shown <= board, \
             f"{what}: only in the HTML {sorted(shown - written)[:10]}, only in the text {sorted(written - shown)[:10]}"
@@ -151,11 +140,13 @@ def test_the_html_shows_the_words_of_the_text_and_no_other(tmp_path: Path, rules
     assert checked > 6
 
 
-@pytest.mark.parametrize("ruleset,language", [("medici", "de"), ("medina", "nl"), ("florenz", "de")])
+@pytest.mark.parametrize("language", ["de", "nl"])
+@pytest.mark.parametrize("ruleset", GAMES)
 def test_a_report_in_another_language_is_html_alike(tmp_path: Path, ruleset: str, language: str) -> None:
     """Its headings, tables and orders are found as in English: the orders by the order block's."""
     checked = 0
-    for what, text in texts_of_game(tmp_path, ruleset, 3, {}, f"phone-{language}-{ruleset}", 17, language):
+    for what, text in texts_of_game(tmp_path, ruleset, len(room(ruleset).PLAYERS), {}, f"phone-{language}-{ruleset}", 17,
+                                    language):
         markup = phone_html(text, "c", "the board")
         shown, written = html_words(markup), words_of(text)
         board = words_of(str([b.items for b in blocks(text) if b.kind in BOARDS]))  # the picture's on a phone
@@ -216,23 +207,22 @@ def test_headings_tables_and_orders_are_html() -> None:
     # in another language, the orders are known by the order block's
     german = text.replace("You may send:", "Du darfst senden:").replace("THE TABLE", "DER TISCH")
     assert kinds(phone_html(german, "c", "the board")) == kinds(markup)
+    # one order alone, in another language, is one all the same
+    dutch = text.replace("You may send: pass; bid: N (N from 11 to 30).", "Je kunt sturen: prijs: N (N van 0 tot 30).")
+    dutch = dutch.replace("#  - pass\n#  - bid: N", "#  - prijs: N")
+    assert re.search(r"<code[^>]*>prijs:\sN</code>\s\(N\svan\s0\stot\s30\)", phone_html(dutch, "c", "the board"))
     assert re.search(r"<td[^>]*>\s*dyes-5,\sgrain-2</td>", markup)
     pre = order_block(markup)
     assert pre == "\n".join([BEGIN, "token: YOUR-TOKEN", "orders:", "#  - pass", "#  - bid: N", END])
     assert re.search(r"<b>3</b>\s&#160;ben\sbids\s10\.</p>", markup)
 
 
-@pytest.mark.parametrize("ruleset,n,options,seed,steps,expect", [
-    ("medici", 3, {}, "phone-shape-medici", 31, {"table": 2, "code": 2}),
-    ("medici-strozzi", 2, {}, "phone-shape-strozzi", 20, {"code": 2}),
-    ("medina", 3, {}, "phone-shape-medina", 30, {"code": 3}),
-    ("florenz", 3, {}, "phone-shape-florenz", 40, {"table": 4, "code": 3}),
-], ids=["medici", "medici-strozzi", "medina", "florenz"])
-def test_each_games_report_has_its_tables_and_orders(tmp_path: Path, ruleset: str, n: int, options: dict[str, str],
-                                                     seed: str, steps: int, expect: dict[str, int]) -> None:
-    """Medici's two tables, Medina's city as a grid, Florenz's family tables (cut at their `|`) and
-    its board as nine boxes; each game's orders as code, the order block as its text's lines. A board
-    drawn in text is shown by the picture alone, once."""
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_each_games_report_has_its_tables_and_orders(tmp_path: Path, ruleset: str) -> None:
+    """Each game's tables, grids and boxes as its room's PHONE_SHAPE and PHONE_TEXT_CHECK say; its
+    orders as code, the order block as its text's lines. A board drawn in text is shown by the picture
+    alone, once."""
+    n, options, seed, steps, expect = need(ruleset, "PHONE_SHAPE")
     state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
     markup = phone_html(text, "c", "the board")
     found = kinds(markup)
@@ -240,11 +230,8 @@ def test_each_games_report_has_its_tables_and_orders(tmp_path: Path, ruleset: st
         assert found[tag] >= least, (tag, found)
     assert found["h1"] == 1 and found["h2"] >= 4 and found["pre"] == 1 and found["img"] == 1
     assert order_block(markup) == text[text.index(BEGIN):text.index(END) + len(END)]
-    if ruleset == "medina":
-        grid = [b for b in blocks(text) if b.kind == "grid"][0].items
-        assert len(grid) == 14 and {len(r) for r in grid} == {19}  # letters, walls, 11 rows; row labels once
-    if ruleset == "florenz":
-        assert sum(len(row) for b in blocks(text) if b.kind == "boxes" for row in b.items) == 9
+    if hasattr(room(ruleset), "PHONE_TEXT_CHECK"):  # what the game's own text becomes on a phone
+        room(ruleset).PHONE_TEXT_CHECK(text)
 
 
 # -- the board for a phone ------------------------------------------------------------------------------
@@ -282,7 +269,7 @@ def test_the_measure_of_the_smallest_word_can_fail() -> None:
     assert smallest_word(svg) == pytest.approx(10 * 340 / 720)  # the archive's boards: 4.7 pixels
 
 
-@pytest.mark.parametrize("ruleset,n,options,seed", GAMES, ids=[g[3] for g in GAMES])
+@pytest.mark.parametrize("ruleset,n,options,seed", each("PHONE_TABLES"))
 def test_every_phone_board_shows_the_view_in_words_of_9_pixels(tmp_path: Path, ruleset: str, n: int,
                                                                options: dict[str, str], seed: str) -> None:
     names = names_for(ruleset, n)
@@ -294,19 +281,19 @@ def test_every_phone_board_shows_the_view_in_words_of_9_pixels(tmp_path: Path, r
             root = parse_phone(svg)
             seat = check_legend(root, state, viewer)
             view = get_ruleset(ruleset).view(state["engine"], viewer or "")
-            compared += CHECKS[ruleset](root, view, seat)
+            compared += need(ruleset, "PICTURE_CHECK")(root, view, seat)
             least = min(least, smallest_word(svg))
             drawn += 1
     assert least >= SMALLEST, least
     assert drawn >= 10 and compared > 100
 
 
-@pytest.mark.parametrize("ruleset,n,options,seed", [
-    ("medici", 4, {}, "phone-secret-medici"), ("medici-strozzi", 2, {}, "phone-secret-strozzi"),
-    ("medina", 3, {}, "phone-secret-medina"), ("florenz", 3, {}, "phone-secret-florenz"),
-    ("florenz", 1, {"solo": "harder"}, "phone-secret-solo")], ids=lambda x: x if isinstance(x, str) else "")
+@pytest.mark.parametrize("ruleset,n,options,seed,every", each("SECRET_TABLES"))
 def test_no_phone_board_moves_when_what_its_viewer_may_not_see_changes(tmp_path: Path, ruleset: str, n: int,
-                                                                      options: dict[str, str], seed: str) -> None:
+                                                                      options: dict[str, str], seed: str,
+                                                                      every: int) -> None:
+    """The tables of its room's SECRET_TABLES, read every 11 orders."""
+    seed = f"phone-{seed}"
     names = names_for(ruleset, n)
     tried = 0
     for k, state in enumerate(bot_states(tmp_path, ruleset, names, options, seed, every=11)):
@@ -319,11 +306,9 @@ def test_no_phone_board_moves_when_what_its_viewer_may_not_see_changes(tmp_path:
     assert tried > 10
 
 
-@pytest.mark.parametrize("ruleset,n,options", [("medici", 6, {"edition": "amigo"}), ("medici-strozzi", 2, {}),
-                                               ("medina", 4, {}), ("florenz", 5, {}),
-                                               ("florenz", 1, {"solo": "normal"})])
+@pytest.mark.parametrize("ruleset,n,options,seed,every", each("PICTURE_TABLES"))
 def test_a_phone_board_is_drawn_by_pillow_as_resvg_draws_it(tmp_path: Path, ruleset: str, n: int,
-                                                            options: dict[str, str]) -> None:
+                                                            options: dict[str, str], seed: str, every: int) -> None:
     """Pillow draws the phone's boards (twice their viewBox) as resvg does; the PNG decodes at twice
     the board's size."""
     from PIL import ImageChops, ImageStat
@@ -356,13 +341,20 @@ def test_a_game_without_a_phone_board_gets_the_archives(tmp_path: Path, monkeypa
 
 # -- in a browser, 360 pixels wide ---------------------------------------------------------------------
 
-PHONE_GAMES = {  # ruleset (file name): (ruleset, players, options, seed, orders played)
-    "medici": ("medici", 3, {}, "phone-shot-medici", 44),
-    "medici-strozzi": ("medici-strozzi", 2, {}, "phone-shot-strozzi", 26),
-    "medina": ("medina", 3, {}, "phone-shot-medina", 34),
-    "florenz": ("florenz", 3, {}, "phone-shot-florenz", 46),
-    "florenz-solo": ("florenz", 1, {"solo": "normal"}, "phone-shot-solo", 24),
-}
+def phone_games() -> dict[str, tuple[str, int, dict[str, str], str, int]]:
+    """The reports opened on a phone, by a key (the game's name for its first): (game, count, options,
+    seed, orders played), from each room's PHONE_SHOTS."""
+    out: dict[str, Any] = {}
+    for game in GAMES:
+        shots = getattr(room(game), "PHONE_SHOTS", None) if room_file(game).exists() else None
+        if shots is None:
+            out[game] = None  # the test skips it, naming the room and the attribute
+        for i, (n, options, seed, steps) in enumerate(shots or []):
+            out[game if i == 0 else f"{game}-{n}"] = (game, n, options, seed, steps)
+    return out
+
+
+PHONE_GAMES = phone_games()
 
 CONTRAST = 4.5
 # every text node's element: its font size, its colour and the colours behind it (innermost last)
@@ -439,6 +431,8 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def report_mail_page(folder: Path, key: str) -> tuple[Path, str, str]:
     """A mid-game report mail as pbem composes it, its HTML part written as a page whose picture (the
     PNG the mail carries, by its Content-ID) is a file beside it; the page, the text and the SVG."""
+    if PHONE_GAMES[key] is None:
+        pytest.skip(f"tests/rooms/{room_file(key).name} has no PHONE_SHOTS")
     ruleset, n, options, seed, steps = PHONE_GAMES[key]
     state, player, text = report_of(ruleset, n, options, seed, steps, folder)
     picture = board_picture(state, player)
@@ -480,7 +474,7 @@ def test_a_report_on_a_phone(phone: Any, tmp_path: Path, key: str) -> None:
             assert phone.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 18)"
         else:
             keep = os.environ.get("PBEM_SCREENSHOTS")
-            if keep and key in ("medici", "medici-strozzi", "medina", "florenz"):  # one of each ruleset
+            if keep and key in GAMES:  # one of each ruleset
                 shot = tmp_path / "shot.png"
                 phone_screenshot(phone, shot)
                 Path(keep).mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 import helpers
-from helpers import Pbem, assert_error, git, player_args, snapshot_at_head
+from test_standing_cli import Game
+from helpers import Pbem, assert_error, git, player_args, snapshot, snapshot_at_head
 from pbem import bots
 from pbem.cli import main as pbem_main
 from pbem.rng import Rng, commitment
@@ -493,3 +494,27 @@ def test_a_stale_turn(city: Table) -> None:
     assert city.submit(second, 4, ["merchant H5"]).exit_code == 0
     assert city.pbem("advance").exit_code == 0
     refused(city, second, 4, ["merchant H4"], "your orders answer turn 4, but game 'm1' is at turn 5: they are stale")
+
+
+# -- orders ahead, and no standing orders ----------------------------------------------------------------
+
+def test_medina_takes_orders_ahead_but_no_standing_orders(pbem: Pbem, tmp_path: Path) -> None:
+    g = Game(pbem, tmp_path, "medina")
+    before = snapshot(pbem.games)
+    assert_error(g.submit("anna", standing=[{"pass": "day"}]),
+                 "standing orders: Medina takes no standing orders; send your next orders ahead with "
+                 "'turn: next' instead")
+    assert snapshot(pbem.games) == before
+    first = g.gm()["waiting_for"][0]
+    legal = pbem.show("m1", first)["legal_orders"]
+    assert g.submit(first, turn="next", orders=legal[:1]).exit_code == 0
+    assert g.advance() == f"m1: applied {first} {legal[0]} (sent ahead)\n"
+
+
+def test_standing_orders_of_the_wrong_shape_are_refused_as_none_taken(pbem: Pbem, tmp_path: Path) -> None:
+    g = Game(pbem, tmp_path, "medina")
+    before = snapshot(pbem.games)
+    for wrong in ([1, 2], [{}]):
+        assert_error(g.submit("anna", standing=wrong), "standing orders: Medina takes no standing orders; send "
+                                                       "your next orders ahead with 'turn: next' instead")
+    assert snapshot(pbem.games) == before

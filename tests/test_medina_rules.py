@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from helpers import of_type
 from pbem.errors import IllegalOrder, SetupError
+from pbem.game import new_game, set_standing
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
+from pbem.store import GamesDir
 
 R = get_ruleset("medina")
 
@@ -1222,3 +1225,13 @@ def test_the_city_as_players_see_it() -> None:
     assert view["street_ends"] == ["H6", "H5"]
     assert view["palaces"][0] == {"colour": "grey", "at": "B2", "size": 2, "owner": "ben"}
     assert R.view(state, None)["grid"] == grid  # the GM sees nothing more: Medina hides nothing
+
+
+def test_medina_takes_no_standing_orders(tmp_path: Path) -> None:
+    state, _ = new_game(GamesDir(tmp_path), "medina", "g1", [(n, f"{n}@example.org") for n in ("anna", "ben", "cleo")], {},
+                        "medina-standing-seed")
+    with pytest.raises(IllegalOrder) as info:
+        set_standing(state, "anna", [{"pass": "day"}])
+    assert str(info.value) == ("standing orders: Medina takes no standing orders; send your next orders "
+                               "ahead with 'turn: next' instead")
+    assert set_standing(state, "anna", []) == state  # clearing none is fine

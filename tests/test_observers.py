@@ -11,6 +11,7 @@ import pytest
 from conftest import Pbem
 from conftest_mail import FilesOut, MaildirDrop, MailGames, address, player_mail
 from pbem.mail.observers import observers
+from rooms import GAMES, room
 
 WATCHER = "olga@watchers.test"
 
@@ -93,35 +94,6 @@ def assert_public_only(g: MailGames, game: str, bodies: list[str]) -> None:
         assert rest.replace("-", "").split() == [], rest
 
 
-def test_an_observer_of_florenz_never_gets_a_hidden_card(pbem: Pbem) -> None:
-    from pbem import bots
-    from pbem.rules.base import order_text
-
-    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    g.write_config()
-    r = pbem("new", "florenz", "f1", "--weak-seed", "--seed", "s", "--observers", "yes",
-             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
-    assert r.exit_code == 0, r.output
-    latest = {to(m): m for m in g.outbox.new()}
-    lines, sent = run(g, player_mail(WATCHER, "watch f1"))
-    run(g, reply_to(sent[0], WATCHER, "watch f1"))
-    bodies = []
-    for _ in range(12):
-        shown = g.pbem.show("f1")
-        if shown["status"] != "active":
-            break
-        player = shown["waiting_for"][0]
-        seen = g.pbem.show("f1", player)
-        order = bots.choose("florenz", seen["view"], player, seen["legal_orders"])
-        lines, sent = run(g, reply_to(latest[address(player)], address(player), order_text(order)))
-        for m in sent:
-            latest[to(m)] = m if to(m) != WATCHER else latest.get(to(m), m)
-        bodies += [m.get_body(("plain",)).get_content() for m in sent if to(m) == WATCHER]
-    assert bodies
-    assert any(e.get("to") or e.get("player") for e in g.state("f1")["events"])
-    assert_public_only(g, "f1", bodies)
-
-
 def test_a_forged_watch_subscribes_nobody_and_is_answered_once_a_day(pbem: Pbem) -> None:
     g = make(pbem, "--observers", "yes")
     run(g, player_mail(WATCHER, "watch m1"))
@@ -176,3 +148,33 @@ def test_a_bad_table_setting_is_a_usage_error(pbem: Pbem) -> None:
     assert r.exit_code == 2
     assert "Invalid value for '--talk': 'loud' is not one of 'public', 'private', 'none'." in r.output
     assert not (pbem.games / "m1").exists()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_observer_never_gets_a_hidden_card(pbem: Pbem, game: str) -> None:
+    from pbem import bots
+    from pbem.rules.base import order_text
+
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", game, "f1", "--weak-seed", "--seed", "s", "--observers", "yes",
+             *[a for p in room(game).PLAYERS for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    latest = {to(m): m for m in g.outbox.new()}
+    lines, sent = run(g, player_mail(WATCHER, "watch f1"))
+    run(g, reply_to(sent[0], WATCHER, "watch f1"))
+    bodies = []
+    for _ in range(12):
+        shown = g.pbem.show("f1")
+        if shown["status"] != "active":
+            break
+        player = shown["waiting_for"][0]
+        seen = g.pbem.show("f1", player)
+        order = bots.choose(game, seen["view"], player, seen["legal_orders"])
+        lines, sent = run(g, reply_to(latest[address(player)], address(player), order_text(order)))
+        for m in sent:
+            latest[to(m)] = m if to(m) != WATCHER else latest.get(to(m), m)
+        bodies += [m.get_body(("plain",)).get_content() for m in sent if to(m) == WATCHER]
+    assert bodies
+    assert any(e.get("to") or e.get("player") for e in g.state("f1")["events"])
+    assert_public_only(g, "f1", bodies)

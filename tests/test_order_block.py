@@ -6,12 +6,24 @@ from __future__ import annotations
 import pytest
 
 from pbem import bots
-from pbem.report import BEGIN, END, summarize_orders, turn_file
+from pbem.report import BEGIN, END, turn_file
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
+from rooms import GAMES, room
 
-GAMES = [("medici", 5, {}), ("medici-strozzi", 2, {}), ("medina", 4, {}), ("florenz", 5, {}),
-         ("florenz", 3, {}), ("florenz", 1, {"solo": "harder"})]
+
+
+def largest_and_usual_tables() -> list[tuple[str, int, dict[str, str]]]:
+    """Each game at its most players (the most choices in a block), and at each of its room's tables."""
+    out = []
+    for game in GAMES:
+        for n, options in [(get_ruleset(game).max_players, {}), *room(game).TABLES]:
+            if (game, n, options) not in out:
+                out.append((game, n, options))
+    return out
+
+
+TABLES = largest_and_usual_tables()
 MOST = 24  # choices in one block
 
 
@@ -27,7 +39,7 @@ def blocks(ruleset: str, n: int, options: dict[str, str], seed: str):
         rules.apply(state, p, bots.choose(ruleset, rules.view(state, p), p, legal), rng)
 
 
-@pytest.mark.parametrize("ruleset, n, options", GAMES, ids=[f"{g[0]}-{g[1]}" for g in GAMES])
+@pytest.mark.parametrize("ruleset, n, options", TABLES, ids=[f"{g[0]}-{g[1]}" for g in TABLES])
 def test_an_order_block_offers_at_most_a_screenful_of_choices(ruleset: str, n: int, options: dict[str, str]) -> None:
     longest = 0
     for block, legal in blocks(ruleset, n, options, f"order-block-{ruleset}-{n}-seed"):
@@ -38,18 +50,3 @@ def test_an_order_block_offers_at_most_a_screenful_of_choices(ruleset: str, n: i
         longest = max(longest, len(choices))
         assert len(choices) <= MOST, "\n".join(lines)
     assert longest >= 2
-
-
-def test_many_florenz_hurries_and_travels_come_as_their_patterns() -> None:
-    seen: set[str] = set()
-    for block, legal in blocks("florenz", 5, {}, "tf-seed-5-abcdefghijk"):
-        short = summarize_orders(legal)  # `move 4.2 to X (X one of 1 5)`: a line of the block each
-        if sum(1 for c in short if c.startswith("hurry ") and " and " in c) > 4:
-            assert "#  - hurry L.P to M and K.Q to N" in block.splitlines()
-            assert not any(line.startswith("#  - hurry ") and " and " in line and "K.Q" not in line
-                           for line in block.splitlines())
-            seen.add("pairs")
-        if sum(1 for c in short if c.startswith("play figliolo-travel")) > 4:
-            assert "#  - play figliolo-travel L.P to A [to B [to C]]" in block.splitlines()
-            seen.add("travel")
-    assert seen == {"pairs", "travel"}

@@ -12,12 +12,10 @@ from typing import Any
 import pytest
 
 from helpers import play_pipeline_game
+from rooms import every_table
 from pbem import bots, store
 from pbem.store import HISTORIES, STATE_FILE, GamesDir
 
-GAMES = [("medici", ["anna", "ben", "cleo"], {}), ("medici-strozzi", ["anna", "ben"], {}),
-         ("medina", ["anna", "ben", "cleo", "dora"], {}), ("florenz", ["anna", "ben", "cleo"], {}),
-         ("florenz", ["anna"], {"solo": "harder"})]
 
 
 def same(a: Any, b: Any) -> bool:
@@ -43,7 +41,7 @@ def parsed_afresh(gd: GamesDir, game: str) -> dict[str, Any]:
     return gd.load(game)
 
 
-@pytest.mark.parametrize("ruleset,names,options", GAMES, ids=[f"{g[0]}-{len(g[1])}" for g in GAMES])
+@pytest.mark.parametrize("ruleset,names,options", every_table())
 def test_a_cached_load_is_the_parsed_state_at_every_step(tmp_path: Path, ruleset: str, names: list[str],
                                                         options: dict[str, str]) -> None:
     checked = []

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
+from rooms import every_table
 from pbem import pictures, raster
 from pbem.pictures import board_png, board_svg
 
@@ -35,13 +36,10 @@ def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
     return ImageStat.Stat(diff).mean[0], sum(diff.histogram()[97:]) / (a.size[0] * a.size[1])
 
 
-GAMES = [("medici", ["anna", "ben", "cleo"], {}), ("medici-strozzi", ["anna", "ben"], {}),
-         ("medina", ["anna", "ben", "cleo", "dora"], {}), ("florenz", ["anna", "ben", "cleo"], {}),
-         ("florenz", ["anna"], {"solo": "harder"})]
 
 
 @needs_fonts
-@pytest.mark.parametrize(("ruleset", "names", "options"), GAMES, ids=[f"{g[0]}-{len(g[1])}" for g in GAMES])
+@pytest.mark.parametrize(("ruleset", "names", "options"), every_table())
 def test_every_board_is_drawn_as_resvg_draws_it(tmp_path: Path, ruleset: str, names: list[str],
                                                 options: dict[str, str]) -> None:
     """The same picture, to the eye: edges and letters are smoothed a little differently, so the two

@@ -18,14 +18,13 @@ import pytest
 from conftest import Pbem
 from conftest_mail import (GM, FilesOut, MaildirDrop, MailGames, address, parse, player_mail, player_of,
                            quote, unkeyed)
+from rooms import EXAMPLE, GAMES, room
 from pbem import bots
 from pbem.mail.ids import KEYED_ID, split_key
 from pbem.store.seen import digest
-from pbem.rules.base import order_text
+from pbem.rules.base import get_ruleset, order_text
 from test_mail_hardening import new_game
 
-PLAYERS = {"medici": ("anna", "ben", "cleo"), "medici-strozzi": ("anna", "ben"), "medina": ("anna", "ben", "cleo"),
-           "florenz": ("anna", "ben", "cleo")}
 
 
 @pytest.fixture
@@ -112,12 +111,12 @@ def plain_bottom(report: Any, player: str, line: str) -> bytes:
 CLIENTS: list[Callable[[Any, str, str], bytes]] = [gmail, apple_mail, outlook, phone_de, plain_bottom]
 
 
-@pytest.mark.parametrize("ruleset", list(PLAYERS))
+@pytest.mark.parametrize("ruleset", GAMES)
 def test_a_whole_game_by_one_line_replies_from_every_client(g: MailGames, ruleset: str) -> None:
     """Every decision answered by a reply of the order alone, from the shapes of mail that Gmail, Apple
     Mail, Outlook, a German phone and a bottom-poster write, to the end: every mail queued, none refused,
     no token anywhere in the players' mail, and the game takes exactly the orders sent."""
-    new_game(g, ruleset, PLAYERS[ruleset])
+    new_game(g, ruleset, room(ruleset).PLAYERS)
     g.outbox.new()
     sent: list[tuple[str, Any]] = []
     for n in range(2000):
@@ -291,11 +290,13 @@ def test_status_sends_his_report_again(g: MailGames) -> None:
 
 def test_games_lists_his_games_and_a_fresh_mail_gets_them_too(g: MailGames) -> None:
     g.new()
-    new_game(g, "medina", ("anna", "ben", "cleo"), "g2")
+    other = next(game for game in GAMES if game != EXAMPLE and "anna" in room(game).PLAYERS)  # another game
+    new_game(g, other, room(other).PLAYERS, "g2")
     lines, text = command(g, "anna", "games")
     assert lines == ["mail from anna@players.test: m1: answered 'games'"] or \
         lines == ["mail from anna@players.test: answered with the player's games (2)"]
-    assert "Your games on this host:" in text and "  m1 (Medici), turn 1:" in text and "  g2 (Medina), turn 1:" in text
+    assert "Your games on this host:" in text and "  m1 (Medici), turn 1:" in text
+    assert f"  g2 ({get_ruleset(other).title}), turn 1:" in text
     # a fresh mail to the GM, with no key and no token, gets the same list and a line on how to reply
     g.outbox.new()
     g.inbox.deliver(player_mail(address("anna"), "what's up?\n", subject="hello"))
@@ -304,7 +305,7 @@ def test_games_lists_his_games_and_a_fresh_mail_gets_them_too(g: MailGames) -> N
     assert mail_lines(r.output) == ["mail from anna@players.test: answered with the player's games (2)"]
     assert plain(answer).startswith("Your mail names no game and carries no orders pbem can read. To play,\n"
                                     "reply to the latest mail of your game with your order alone on a line.\n")
-    assert "  g2 (Medina), turn 1:" in plain(answer)
+    assert f"  g2 ({get_ruleset(other).title}), turn 1:" in plain(answer)
 
 
 def test_standing_and_undo(g: MailGames) -> None:

@@ -19,6 +19,7 @@ import pytest
 
 import helpers
 from helpers import safe_load
+from rooms import each, every_table
 from pbem.game import new_game, show, waiting_for
 from pbem.report import BEGIN, END, WIDTH, env, render_report, visible
 from pbem.store import GamesDir
@@ -26,28 +27,6 @@ from pbem.store import GamesDir
 NAMES = ["anna", "ben", "cleo", "dora", "emil", "fritz"]
 LONG = [f"{c}-player-with-long-name{i}" for i, c in enumerate("abcdef")]  # 24 characters, the most
 LONG_GAME = "a-game-id-of-forty-characters-0123456789"  # 40, the most
-
-# (ruleset, players, options, seed, every): the reports are rendered after every `every` orders (each
-# then carries the events of all the orders since the last; the bigger games, whose engines are slower,
-# skip some orders to keep the test quick)
-GAMES: list[tuple[str, int, dict[str, str], str, int]] = [
-    *[("medici", n, {"edition": "riogrande"}, f"width-rg-{n}", 1 if n < 5 else 2) for n in (3, 4, 5, 6)],
-    *[("medici", n, {"edition": "amigo"}, f"width-amigo-{n}", 1 if n < 5 else 2) for n in (3, 4, 5, 6)],
-    ("medici-strozzi", 2, {}, "width-strozzi", 1),
-    ("medina", 3, {}, "width-medina-3", 3),
-    ("medina", 4, {}, "width-medina-4", 4),
-    *[("florenz", n, {}, f"width-florenz-{n}", 2 if n < 5 else 3) for n in (2, 3, 4, 5)],
-    ("florenz", 1, {"solo": "normal"}, "width-solo-normal", 1),
-    ("florenz", 1, {"solo": "harder"}, "width-solo-harder", 1),
-]
-LONG_GAMES: list[tuple[str, int, dict[str, str], str, int]] = [
-    ("medici", 6, {"edition": "amigo"}, "width-long-medici", 7),
-    ("medici-strozzi", 2, {}, "width-long-strozzi", 7),
-    ("medina", 3, {}, "width-long-medina", 11),
-    ("florenz", 4, {}, "width-long-florenz", 11),
-    ("florenz", 1, {"solo": "normal"}, "width-long-solo", 5),
-]
-
 
 def too_wide(text: str, what: str) -> list[str]:
     """Each line of `text` wider than 72 columns, named."""
@@ -93,16 +72,17 @@ def play(tmp_path: Path, ruleset: str, names: list[str], options: dict[str, str]
         assert steps < 3000, "the game does not end"
 
 
-@pytest.mark.parametrize("ruleset,n,options,seed,every", GAMES, ids=[g[3] for g in GAMES])
+@pytest.mark.parametrize("ruleset,n,options,seed,every", each("ALL_TABLES"))
 def test_every_report_line_fits_72_columns(tmp_path: Path, ruleset: str, n: int, options: dict[str, str],
                                            seed: str, every: int) -> None:
-    names = NAMES[:n] if ruleset != "medici-strozzi" else ["lorenzo", "filippo"]
+    """Every player count and option of every game (its room's ALL_TABLES)."""
+    names = NAMES[:n]
     bad, rendered = play(tmp_path, ruleset, names, options, seed, every=every)
     assert not bad, "\n".join(bad)
     assert rendered > 20 * n
 
 
-@pytest.mark.parametrize("ruleset,n,options,seed,every", LONG_GAMES, ids=[g[3] for g in LONG_GAMES])
+@pytest.mark.parametrize("ruleset,n,options,seed,every", each("LONG_TABLES"))
 def test_the_longest_names_fit_too(tmp_path: Path, ruleset: str, n: int, options: dict[str, str],
                                    seed: str, every: int) -> None:
     assert all(len(name) == 24 for name in LONG) and len(LONG_GAME) == 40
@@ -116,12 +96,7 @@ def block(text: str) -> list[str]:
     return text.split(BEGIN + "\n")[1].split(END)[0].rstrip("\n").split("\n")
 
 
-@pytest.mark.parametrize("ruleset,names,options", [
-    ("medici", ["anna", "ben", "cleo"], {}),
-    ("medici-strozzi", ["lorenzo", "filippo"], {}),
-    ("medina", ["anna", "ben", "cleo"], {}),
-    ("florenz", ["anna", "ben"], {}),
-])
+@pytest.mark.parametrize("ruleset,names,options", every_table())
 def test_the_order_block_unchanged_holds_no_order(tmp_path: Path, ruleset: str, names: list[str],
                                                    options: dict[str, str]) -> None:
     gd = GamesDir(tmp_path / "games")
@@ -144,3 +119,14 @@ def test_the_order_block_unchanged_holds_no_order(tmp_path: Path, ruleset: str, 
         assert len(orders) == 1
         if not {"N", "X"} & set(line.replace(":", " ").split()):  # nothing left to fill in
             assert orders[0] in legal, (line, orders)
+
+
+def test_a_quoted_order_of_a_word_and_its_number_is_never_broken() -> None:
+    """A reader copies `'prijs: 0'` whole, and a phone shows it as code: the line breaks before it."""
+    from pbem.report import wrap72
+
+    text = "  Beantwoord deze mail met alleen je order op een regel, zoals 'prijs: 0'. Meerdere orders volgen."
+    assert wrap72(text, 2).split("\n")[:2] == ["  Beantwoord deze mail met alleen je order op een regel, zoals",
+                                               "  'prijs: 0'. Meerdere orders volgen."]
+    assert wrap72("  " + "x" * 62 + " 'bid: 7'", 2) == "  " + "x" * 62 + "\n  'bid: 7'"
+    assert wrap72("  " + "x" * 64 + " bid: 7 now", 2) == "  " + "x" * 64 + " bid:\n  7 now"  # unquoted: as before

@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from helpers import play_pipeline_game
-from test_florenz_schemas import VALID_DECKS
+from rooms import GAMES, room, room_file, tables
 from pbem import bots
 from pbem.config import STARTER
 from pbem.schemacheck import Unsupported, compile_schema, equal
@@ -28,10 +28,6 @@ from pbem.turnfile import fits, validator, verdict
 
 SCHEMAS = sorted(p.name.removesuffix(".schema.json")
                  for p in importlib.resources.files("pbem.schemas").iterdir() if p.name.endswith(".schema.json"))
-
-GAMES = [("medici", ["anna", "ben", "cleo"], {}), ("medici", ["anna", "ben", "cleo", "dora"], {"edition": "amigo"}),
-         ("medici-strozzi", ["anna", "ben"], {}), ("medina", ["anna", "ben", "cleo"], {}),
-         ("florenz", ["anna", "ben", "cleo"], {}), ("florenz", ["anna"], {"solo": "harder"})]
 
 ODD = [None, True, False, 0, -1, 1, 2.5, 3.0, 10**6, "", "x", "A", "next", "bid", [], [1], {}, {"a": 1}]
 
@@ -50,7 +46,7 @@ def test_every_schema_compiles(name: str) -> None:
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
     """Valid values of each schema, from whole bot games through the pipeline library."""
     out: dict[str, list[Any]] = {name: [] for name in SCHEMAS}
-    for i, (ruleset, names, options) in enumerate(GAMES):
+    for i, (ruleset, names, options) in enumerate(t for game in GAMES for t in ((game, *table) for table in tables(game))):
         seen: list[dict[str, Any]] = []
 
         def orders_of(state: dict[str, Any], player: str, shown: dict[str, Any]) -> list[Any]:
@@ -59,7 +55,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
             else:
                 seen.append({})
             order = bots.choose(ruleset, shown["view"], player, shown["legal_orders"])
-            out[f"{ruleset}.orders"].extend(shown["legal_orders"][:6])
+            out.get(f"{ruleset}.orders", []).extend(shown["legal_orders"][:6])
             out["turnfile"].append({"game": "g1", "player": player, "token": "abcdefgh12345678",
                                     "turn": shown["turn"], "orders": [order]})
             out["queue"].append({"player": player, "turn": shown["turn"], "orders": [order],
@@ -70,7 +66,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
                                          f"schemacheck-{i}-seed", orders_of, check_every=50)
         for state in [s for s in seen if s] + [final]:
             out["state"].append(state_body(state, {key: [len(state[key]), 0] for key in HISTORIES}))
-            out[f"{ruleset}.state"].append(state["engine"])
+            out.get(f"{ruleset}.state", []).append(state["engine"])
         out["event"].extend(final["events"])
         out["log-entry"].extend(final["log"])
     starter = yaml.safe_load(STARTER.format(name='"Gina"', address='"gm@example.org"'))
@@ -79,12 +75,10 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[Any]]:
                                                      "password_env": "PBEM_IMAP_PASSWORD", "folder": "INBOX"}},
                       {**starter, "outbox": {"type": "smtp", "host": "smtp.example.org", "port": 587,
                                              "security": "starttls", "user": "gm", "password": "x"}}]
-    out["medici.standing"] += [{"max_bid": 12}, {"draw_until": 2}, {"pass": "day"}]
-    out["medici-strozzi.standing"] += [{"buy_up_to": 4}, {"load": 2}, {"load": 1, "harbour": "B"}]
-    out["florenz.standing"] += [{"giovanni": "accept"}, {"bonus": "vp"}]
-    out["medici.deck"] += [{"days": [["linen-3", "furs-0"], [], ["spices-5"]]}]
-    out["medici-strozzi.deck"] += [{"rounds": [["silk-3", "gold-0"]]}]
-    out["florenz.deck"] += copy.deepcopy(list(VALID_DECKS.values()))
+    for game in GAMES:  # the standing orders and deck files no bot writes, from the games' rooms
+        for kind, attribute in (("standing", "STANDING"), ("deck", "DECKS")):
+            if f"{game}.{kind}" in out and hasattr(room(game), attribute):
+                out[f"{game}.{kind}"] += copy.deepcopy(getattr(room(game), attribute))
     for name, values in out.items():
         values[:] = [v for v in values if jsonschema_says(v, name)]  # a queue entry may need more than this
     return out
@@ -139,9 +133,15 @@ def test_the_verdicts_agree_on_valid_values_and_their_mutants(corpus: dict[str, 
                 assert fits(bad, name) == expected, (name, bad)
                 tried += 1
                 refused += not expected
-    assert all(corpus[name] for name in SCHEMAS), [name for name in SCHEMAS if not corpus[name]]
+    unfilled = [f"tests/rooms/{room_file(game).name} has no {attribute}" for game in GAMES
+                for kind, attribute in (("standing", "STANDING"), ("deck", "DECKS"))
+                if f"{game}.{kind}" in corpus and not hasattr(room(game), attribute)]
+    empty = [name for name in SCHEMAS if not corpus[name]]
+    assert len(empty) == len(unfilled), empty  # no values of a schema but for a room's data left out
     assert len(corpus["config"]) == 3 and sum(map(len, corpus.values())) > 2000
     assert tried > 5000 and refused > tried // 4  # the mutants reach the refusals too
+    if unfilled:
+        pytest.skip(f"the standing orders or deck files of a game are not tried: {'; '.join(unfilled)}")
 
 
 def test_the_keywords_as_jsonschema_reads_them() -> None:

@@ -37,6 +37,7 @@ from conftest import Pbem
 from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, order_body, order_line, player_mail,
                            turn_file)
 from mailservers import free_port
+from rooms import GAMES, room, room_file, tables
 from pbem import bots
 from pbem.game import apply_orders, waiting_for
 from test_mail_hardening import answer, new_game
@@ -52,13 +53,18 @@ needs_spamassassin = pytest.mark.skipif(
 
 NO_LEARNING = ["--cf=use_bayes 0", "--cf=bayes_auto_learn 0"]
 
-GAMES = {  # ruleset: (players, options)
-    "medici": (("anna", "ben", "cleo"), []),
-    "medici-strozzi": (("anna", "ben"), []),
-    "medina": (("anna", "ben", "cleo"), []),
-    "florenz": (("anna", "ben", "cleo"), []),
-    "florenz-solo": (("anna",), ["--option", "solo=normal"]),
-}
+
+
+def tables_of_every_game() -> dict[str, tuple[str, tuple[str, ...], list[str]]]:
+    """Each table of each game, by a label: (game, players, options as `pbem new` takes them)."""
+    out = {}
+    for game in GAMES:
+        for names, options in tables(game):
+            label = "-".join([game, str(len(names)), *options.values()])
+            out[label] = (game, tuple(names), [a for k, v in options.items() for a in ("--option", f"{k}={v}")])
+    return out
+
+
 KINDS = ("welcome", "report", "acknowledgement", "refusal", "refused orders", "reminder", "stranger",
          "final report")
 
@@ -190,16 +196,14 @@ def fast_forward(g: MailGames) -> tuple[str, Any]:
 
 def play_every_kind(pbem: Pbem, monkeypatch: pytest.MonkeyPatch, game: str) -> list[Path]:
     """A short game of `game` by mail that makes pbem write every kind of mail; the outbox's files."""
-    ruleset = game.removesuffix("-solo")
-    players, options = GAMES[game]
+    ruleset, players, options = tables_of_every_game()[game]
     start = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(hours=1)
     at(monkeypatch, start)
     g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
     tokens = new_game(g, ruleset, players, "g1", "--deadline", "1h", *options)  # the welcome mails
     # orders sent ahead for the decision that is his now, which the rules refuse: dropped, he is told
     mover = g.pbem.show("g1")["waiting_for"][0]
-    illegal = {"medici": "bid: 999", "medici-strozzi": "price: 999", "medina": "wall N99",
-               "florenz": "promote 5.1"}[ruleset]
+    illegal = room(ruleset).ILLEGAL
     g.inbox.deliver(answer(g, mover, order_body(tokens[mover], ["turn: next", illegal])))
     g.advance()
     # an order, quoting the report: the acknowledgement and the reports it causes
@@ -267,13 +271,18 @@ def kind_of(name: str, raw: bytes) -> str:
 def test_every_mail_pbem_writes_scores_at_most_1_point(pbem: Pbem, monkeypatch: pytest.MonkeyPatch,
                                                          scorer: Scorer, tmp_path: Path) -> None:
     mails: list[tuple[str, str, bytes]] = []
-    for game in GAMES:
+    played, lacking = [], []
+    for game, (ruleset, _, _) in tables_of_every_game().items():
+        if not hasattr(room(ruleset), "ILLEGAL"):
+            lacking.append(f"tests/rooms/{room_file(ruleset).name} has no ILLEGAL")
+            continue
+        played.append(game)
         pbem.games = tmp_path / game / "games"
         for path in play_every_kind(pbem, monkeypatch, game):
             raw = path.read_bytes()
             mails.append((game, path.name, raw))
     kinds = {(game, kind_of(name, raw)) for game, name, raw in mails}
-    assert {(game, kind) for game in GAMES for kind in KINDS} <= kinds, kinds
+    assert {(game, kind) for game in played for kind in KINDS} <= kinds, kinds
     t0 = time.monotonic()
     with ThreadPoolExecutor(max(2, os.cpu_count() or 2)) as pool:
         scores = list(pool.map(lambda m: scorer.score(m[2]), mails))
@@ -293,3 +302,5 @@ def test_every_mail_pbem_writes_scores_at_most_1_point(pbem: Pbem, monkeypatch: 
     too_high = [f"{game}/{name} ({kind_of(name, raw)}): {s.points} points: {', '.join(s.rules)}"
                 for (game, name, raw), s in zip(mails, scores) if s.points > MOST]
     assert not too_high, "\n".join(too_high)
+    if lacking:
+        pytest.skip(f"a game's mails are not scored: {'; '.join(sorted(set(lacking)))}")

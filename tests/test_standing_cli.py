@@ -16,6 +16,7 @@ from helpers import Pbem, assert_error, assert_usage_error, player_args, snapsho
 from pbem.errors import IllegalOrder
 from pbem.game import new_game, set_standing
 from pbem.store import GamesDir
+from rooms import GAMES, need, room
 
 GOOD = player_args("anna", "ben", "cleo")
 SEED = "standing-cli-seed-0001"
@@ -155,19 +156,6 @@ def test_standing_refusals_change_nothing(pbem: Pbem, tmp_path: Path) -> None:
     assert snapshot(pbem.games) == before
 
 
-def test_medina_takes_orders_ahead_but_no_standing_orders(pbem: Pbem, tmp_path: Path) -> None:
-    g = Game(pbem, tmp_path, "medina")
-    before = snapshot(pbem.games)
-    assert_error(g.submit("anna", standing=[{"pass": "day"}]),
-                 "standing orders: Medina takes no standing orders; send your next orders ahead with "
-                 "'turn: next' instead")
-    assert snapshot(pbem.games) == before
-    first = g.gm()["waiting_for"][0]
-    legal = pbem.show("m1", first)["legal_orders"]
-    assert g.submit(first, turn="next", orders=legal[:1]).exit_code == 0
-    assert g.advance() == f"m1: applied {first} {legal[0]} (sent ahead)\n"
-
-
 # -- mail only when it matters --------------------------------------------------------------------------
 
 def test_only_the_player_to_move_gets_a_report_unless_he_asked_for_all(pbem: Pbem, tmp_path: Path) -> None:
@@ -203,19 +191,13 @@ def test_set_reports(pbem: Pbem, tmp_path: Path) -> None:
     assert snapshot(pbem.games) == before
 
 
-def test_standing_orders_of_the_wrong_shape_are_refused_in_every_game(pbem: Pbem, tmp_path: Path) -> None:
-    g = Game(pbem, tmp_path, "medina")
-    before = snapshot(pbem.games)
-    for wrong in ([1, 2], [{}]):
-        assert_error(g.submit("anna", standing=wrong), "standing orders: Medina takes no standing orders; send "
-                                                       "your next orders ahead with 'turn: next' instead")
-    assert snapshot(pbem.games) == before
-
-
 def test_a_standing_order_of_the_wrong_shape_never_reaches_the_rules(tmp_path: Path) -> None:
-    for ruleset, names in (("medici", ["a", "b", "c"]), ("medici-strozzi", ["a", "b"]), ("florenz", ["a", "b"])):
+    takers = [game for game in GAMES if need(game, "STANDING")]  # the games that take standing orders
+    assert takers
+    for ruleset in takers:
+        names = room(ruleset).PLAYERS
         state, _ = new_game(GamesDir(tmp_path / ruleset, create=True), ruleset, "m1",
                             [(n, f"{n}@example.org") for n in names], {}, SEED)
         for wrong in ([1], [{}], [{"max_bid": 1, "pass": "day"}]):
             with pytest.raises(IllegalOrder, match=r"^standing orders: standing\[0\] is not one standing order such as "):
-                set_standing(state, "a", wrong)
+                set_standing(state, names[0], wrong)

@@ -13,34 +13,19 @@ from typing import Any
 import pytest
 
 from helpers import safe_load
+from rooms import every_table, need
 from pbem import bots
 from pbem.errors import IllegalOrder
 from pbem.game import NEXT, apply_orders, new_game, play_queue, replay, ruleset_of, set_standing, show, verify, waiting_for
 from pbem.store import GamesDir, check_state, dump_yaml
 
-NAMES = {"medici": ["anna", "ben", "cleo", "dario"], "medici-strozzi": ["anna", "ben"],
-         "medina": ["anna", "ben", "cleo"], "florenz": ["anna", "ben", "cleo"]}
-
-
-def standing_choices(ruleset: str, rnd: random.Random) -> list[dict[str, Any]]:
-    """Some standing orders a player of `ruleset` might give now."""
-    if ruleset == "medici":
-        pool = [{"max_bid": rnd.randint(0, 20)}, {"draw_until": rnd.randint(1, 3)}, {"pass": "day"}]
-    elif ruleset == "medici-strozzi":
-        pool = [{"buy_up_to": rnd.randint(0, 30)}, {"load": rnd.choice([3, 4, 5]), "harbour": rnd.choice("ABC")}]
-    elif ruleset == "florenz":
-        pool = [{"giovanni": rnd.choice(["accept", "decline"])}, {"bonus": rnd.choice(["time", "vp"])}]
-    else:
-        return []
-    return rnd.sample(pool, rnd.randint(0, len(pool)))
-
-
-@pytest.mark.parametrize("ruleset, seed", [("medici", "s1"), ("medici", "s2"), ("medici-strozzi", "s1"),
-                                           ("medina", "s1"), ("florenz", "s1")])
-def test_a_whole_game_with_standing_orders_and_orders_sent_ahead(tmp_path: Path, ruleset: str, seed: str) -> None:
-    names = NAMES[ruleset]
+@pytest.mark.parametrize("ruleset, names, options", every_table())
+def test_a_whole_game_with_standing_orders_and_orders_sent_ahead(tmp_path: Path, ruleset: str, names: list[str],
+                                                                 options: dict[str, str]) -> None:
+    seed = "s1"
+    standing_choices, ahead = need(ruleset, "STANDING_CHOICES"), need(ruleset, "AHEAD")
     rnd = random.Random(f"{ruleset}-{seed}")
-    state, _ = new_game(GamesDir(tmp_path), ruleset, "g1", [(n, f"{n}@example.org") for n in names], {},
+    state, _ = new_game(GamesDir(tmp_path), ruleset, "g1", [(n, f"{n}@example.org") for n in names], options,
                         f"standing-{seed}-seed-of-16")
     rules = ruleset_of(state)
     by_standing = by_premove = refused = 0
@@ -51,7 +36,7 @@ def test_a_whole_game_with_standing_orders_and_orders_sent_ahead(tmp_path: Path,
         queue: list[tuple[str, dict[str, Any]]] = []
         roll = rnd.random()
         if roll < 0.25:
-            entries = standing_choices(ruleset, rnd)
+            entries = standing_choices(rnd)
             try:
                 set_standing(state, player, entries)
             except IllegalOrder:
@@ -62,7 +47,7 @@ def test_a_whole_game_with_standing_orders_and_orders_sent_ahead(tmp_path: Path,
             other = rnd.choice(names)
             legal = rules.legal_orders(state["engine"], other) if other == player else []
             queue.append(("p", {"player": other, "turn": NEXT,
-                                "orders": [legal[0]] if legal else [rnd.choice(legal_anytime(ruleset))]}))
+                                "orders": [legal[0]] if legal else [rnd.choice(ahead)]}))
         else:
             view = show(state, player)
             order = bots.choose(ruleset, view["view"], player, view["legal_orders"])
@@ -82,28 +67,13 @@ def test_a_whole_game_with_standing_orders_and_orders_sent_ahead(tmp_path: Path,
         pytest.fail("the game does not end")
     assert state["status"] == "finished"
     assert verify(state) == []
-    assert by_premove > 0 and (by_standing > 0 or ruleset == "medina")
+    assert by_premove > 0 and (by_standing > 0 or need(ruleset, "STANDING") == []), (by_premove, by_standing)
     # the same decisions sent one order at a time give the same game, event for event
     one_by_one, _ = new_game(GamesDir(tmp_path / "again"), ruleset, "g1", [(n, f"{n}@example.org") for n in names],
-                             {}, f"standing-{seed}-seed-of-16")
+                             options, f"standing-{seed}-seed-of-16")
     for entry in state["log"]:
         one_by_one, _ = apply_orders(one_by_one, entry["player"], entry["turn"], [entry["order"]])
     assert one_by_one["engine"] == state["engine"]
     assert [dict((k, v) for k, v in e.items() if k != "by") for e in state["events"] if not e.get("pipeline")] \
         == [e for e in one_by_one["events"]]
     assert replay(state)["rng_counter"] == state["rng_counter"]
-
-
-def legal_anytime(ruleset: str) -> list[Any]:
-    return {"medici": ["pass", {"bid": 1}, "draw"], "medici-strozzi": ["decline", "buy", "draw"],
-            "medina": ["stable A1"], "florenz": ["accept", "bonus vp"]}[ruleset]
-
-
-def test_medina_takes_no_standing_orders(tmp_path: Path) -> None:
-    state, _ = new_game(GamesDir(tmp_path), "medina", "g1", [(n, f"{n}@example.org") for n in NAMES["medina"]], {},
-                        "medina-standing-seed")
-    with pytest.raises(IllegalOrder) as info:
-        set_standing(state, "anna", [{"pass": "day"}])
-    assert str(info.value) == ("standing orders: Medina takes no standing orders; send your next orders "
-                               "ahead with 'turn: next' instead")
-    assert set_standing(state, "anna", []) == state  # clearing none is fine

@@ -12,9 +12,8 @@ from pbem import bots
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset
 from pbem.turnfile import state_validator, validator
+from rooms import every_table
 
-GAMES = [("medici", 4, {}), ("medici-strozzi", 2, {}), ("medina", 3, {}), ("florenz", 3, {}),
-         ("florenz", 1, {"solo": "harder"})]
 
 
 def verdicts(name: str, value: Any) -> tuple[bool, bool]:
@@ -36,11 +35,11 @@ def broken(engine: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-@pytest.mark.parametrize("ruleset, n, options", GAMES, ids=[f"{g[0]}-{g[1]}" for g in GAMES])
-def test_the_written_out_validator_agrees_with_the_schema(ruleset: str, n: int, options: dict[str, str]) -> None:
+@pytest.mark.parametrize("ruleset, names, options", every_table())
+def test_the_written_out_validator_agrees_with_the_schema(ruleset: str, names: list[str], options: dict[str, str]) -> None:
     rules = get_ruleset(ruleset)
+    n = len(names)
     rng = Rng(f"validator-{ruleset}-{n}-seed-000")
-    names = [f"p{i}" for i in range(n)]
     state, _ = rules.setup(names, rules.check_options(options), rng)
     name = f"{ruleset}.state"
     steps, rejected = 0, 0

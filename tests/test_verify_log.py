@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from helpers import assert_error, assert_usage_error
 from pbem import bots
+from rooms import GAMES, tables
 from pbem.archive import game_record
 from pbem.cli import main as pbem_main
 from pbem.game import apply_orders, new_game, show, waiting_for
@@ -68,13 +69,10 @@ def test_a_published_game_verifies_without_a_games_dir(record: dict[str, Any], t
     assert not (tmp_path / "games").exists()
 
 
-@pytest.mark.parametrize("ruleset, names, options", [
-    ("medici-strozzi", ("lorenzo", "filippo"), {}),
-    ("medina", ("anna", "ben", "cleo"), {}),
-    ("florenz", ("anna",), {"solo": "easier"}),
-])
-def test_every_ruleset_verifies(tmp_path: Path, ruleset: str, names: tuple[str, ...], options: dict[str, str]) -> None:
-    data = finished_record(tmp_path, ruleset, names, options)
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_every_ruleset_verifies(tmp_path: Path, ruleset: str) -> None:
+    names, options = tables(ruleset)[-1]
+    data = finished_record(tmp_path, ruleset, tuple(names), options)
     r = verify(tmp_path, "--log", str(write(tmp_path, data)))
     assert r.exit_code == 0, r.output
     assert r.stdout.endswith("They are the standings the log file claims.\n")
@@ -145,7 +143,7 @@ def test_a_file_of_the_wrong_shape(record: dict[str, Any], tmp_path: Path, chang
 
 RULES = [
     ("unknown ruleset", lambda d: d.update(ruleset="chess"),
-     "unknown ruleset 'chess' (known: florenz, medici, medici-strozzi, medina)"),
+     f"unknown ruleset 'chess' (known: {', '.join(GAMES)})"),
     ("option", lambda d: d.update(options={"edition": "deluxe"}),
      "option edition='deluxe' is not allowed for medici (choose one of: riogrande, amigo)"),
     ("players", lambda d: d.update(players=["anna"]), "Medici needs 3 to 6 players, not 1"),

@@ -233,7 +233,9 @@ def inline_choices(text: str, shapes: set[str]) -> tuple[str, list[tuple[str, bo
     label, _, rest = text.partition(": ")
     items = re.split(r"; (?=\S)", rest.removesuffix("."))
     orders = [is_order(item, shapes) if shapes else INLINE_CHOICES.fullmatch(text) is not None for item in items]
-    if not any(orders) or not (INLINE_CHOICES.fullmatch(text) or all(orders) and len(items) > 1):
+    # in English the label says so; in another language every item must be an order of the block (one
+    # alone too: `Je kunt sturen: prijs: N (N van 0 tot 300).`)
+    if not any(orders) or not (INLINE_CHOICES.fullmatch(text) or all(orders)):
         return None
     return label + ":", list(zip(items, orders))
 

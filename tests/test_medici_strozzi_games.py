@@ -553,3 +553,14 @@ def test_replay_rebuilds_the_stored_game(tmp_path: Path) -> None:
     assert rebuilt["rng_counter"] == state["rng_counter"]
     starts = [i for i, e in enumerate(state["events"]) if e["type"] == "round_start"]
     assert state["events"][starts[1] + 1]["tile"] == "gold-5"
+
+
+def test_the_bench_plays_each_bot_against_random_play_and_against_itself() -> None:
+    """The bench's figures are whole games: Medici vs Strozzi's bot beats random play, and against
+    itself wins as often in either seat as the games allow."""
+    from pbem.bench_bots import against_itself, against_random
+
+    wins, place = against_random("medici-strozzi", 2, 4)
+    assert wins >= 3 and 1.0 <= place <= 1.25
+    seats, score = against_itself("medici-strozzi", 2, 4)
+    assert sum(seats) >= 4 and score > 0

@@ -1,0 +1,121 @@
+"""Medici vs Strozzi as the cross-game tests meet it (tests/rooms/__init__.py says what a room is)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from test_pictures import fill_of, pieces, texts, token_of
+
+from pbem.pictures import good_colour
+
+PLAYERS = ("anna", "ben")
+TABLES: list[tuple[int, dict[str, Any]]] = [(2, {})]
+
+EXAMPLE_ORDER = "price: 3"
+ILLEGAL = "price: 999"
+STANDING: list[dict[str, Any]] = [{"buy_up_to": 4}, {"load": 2}, {"load": 1, "harbour": "B"}]
+AHEAD: list[Any] = ["decline", "buy", "draw"]
+DECKS: list[dict[str, Any]] = [{"rounds": [["silk-3", "gold-0"]]}]
+BOARD_ENGLISH = ["money"]
+SOURCES = ["templates/medici-strozzi", "pbem/rules/medici_strozzi.py", "pbem/rules/medici_strozzi_bot.py",
+           "pbem/rules/medici_strozzi_refusals.py"]
+LISTED = "Medici vs Strozzi, 2 players (no options)"  # a fixed count, no range
+
+#: orders its rules refuse at one time or another, and how many decisions a random game of it plays
+WRONG: list[Any] = ["draw", "discard", "pass", {"price": 3}, {"price": 99}, {"load": 9}, {"load": 1},
+                    {"load": 5, "harbour": "Z"}, {"bid": 3}]
+RANDOM_DECISIONS = 400
+
+#: every player count and option for the reports' width: (count, options, seed, every how many orders a
+#: report is rendered); and the tables played with the longest names
+ALL_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "width-strozzi", 1)]
+LONG_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "width-long-strozzi", 7)]
+
+#: the pictures of whole bot games: (count, options, seed, every how many orders a picture is drawn), for
+#: what they show and for what they keep from their viewer
+PICTURE_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "pic-strozzi", 2)]
+SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "pic-secret-strozzi", 5)]
+SEAT_LEGEND = True  # its picture names each seat beside its colour and number
+
+#: orders and standing orders as a player may write them, and as they are read: (kind, sent, read)
+READINGS: list[tuple[str, Any, Any]] = [
+    ("orders", "price 3", {"price": 3}), ("orders", "load 4 harbour B", {"load": 4, "harbour": "B"}),
+    ("orders", "Load: 4, harbour: b", {"load": 4, "harbour": "B"}),
+    ("orders", {"load": "4, harbour: B"}, {"load": 4, "harbour": "B"}),  # `load: 4, harbour: B` without braces
+    ("orders", "Decline", "decline"), ("orders", {"Load": 4, "Harbour": "b"}, {"load": 4, "harbour": "B"}),
+    ("orders", {"load": 4, "harbour": "c"}, {"load": 4, "harbour": "C"}),
+    ("standing", {"Buy_Up_To": 3}, {"buy_up_to": 3})]
+
+
+def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
+    """Some standing orders a merchant might give now."""
+    pool = [{"buy_up_to": rnd.randint(0, 30)}, {"load": rnd.choice([3, 4, 5]), "harbour": rnd.choice("ABC")}]
+    return rnd.sample(pool, rnd.randint(0, len(pool)))
+
+
+HIDES = True  # the bag's cards: a finished game's pages show them, marked hidden at the time
+PRIVATE_EVENTS = False  # every event is told to both players
+RANDOM_START = True  # its start depends on the seed: the bag is shuffled
+
+
+def SECRETS(state: dict[str, Any], tokens: dict[str, str]) -> Any:  # noqa: N802 - a room's constant
+    """The secrets of `state` no text for the whole table may hold."""
+    from test_medici_strozzi_games import Secrets
+
+    from pbem.game import ruleset_of
+
+    return Secrets(state["seed"], tokens, ruleset_of(state).view(state["engine"], None), False)
+
+
+def PERTURBED(state: dict[str, Any], k: int) -> dict[str, Any]:  # noqa: N802 - a room's constant
+    """`state`'s engine with its hidden parts changed (the k-th way)."""
+    from test_medici_strozzi_games import perturbed
+
+    return perturbed(state, f"archive-{k}")["engine"]
+
+
+
+def HIDDEN_VARIANTS(state: dict[str, Any], salt: str) -> Any:  # noqa: N802 - a room's constant
+    """(what, the state with it changed, the players who may not notice): the bag in another order, and
+    another seed."""
+    from test_pictures import bag_shuffled
+
+    return bag_shuffled(state, salt, ["bag"])
+
+
+#: its mails on a phone: the games whose every text is read as HTML (count, options, seed); the report
+#: whose shape is checked (count, options, seed, orders played, the least of each HTML element); the
+#: reports opened in a phone-sized browser (count, options, seed, orders played)
+PHONE_TABLES: list[tuple[int, dict[str, str], str]] = [(2, {}, "phone-strozzi")]
+PHONE_SHAPE: tuple[int, dict[str, str], str, int, dict[str, int]] = (2, {}, "phone-shape-strozzi", 20, {"code": 2})
+PHONE_SHOTS: list[tuple[int, dict[str, str], str, int]] = [(2, {}, "phone-shot-strozzi", 26)]
+
+# -- what its board picture must show: the view's pieces, where the view has them ----------------------
+
+def PICTURE_CHECK(root: Any, view: dict[str, Any], seat: dict[str, dict[str, Any]]) -> int:  # noqa: N802 - a room's constant
+    """Its board picture `root` shows the view's pieces where the view has them; how many were compared."""
+    markers = {(el.get("data-harbour"), el.get("data-good")): el for el in pieces(root, "marker")}
+    assert set(markers) == {(h, g) for h, goods in view["harbours"].items() for g in goods}
+    for (h, g), el in markers.items():
+        step = view["markers"][h][g]
+        assert el.get("data-step") == str(step)
+        assert el.get("data-player") == (view["medici"] if step > 0 else view["strozzi"] if step < 0 else "")
+        assert texts(el) == ["%+d" % step]
+    cards = pieces(root, "card")
+    n = len(markers)
+    for p in view["players"]:
+        (fam,) = [el for el in pieces(root, "family") if el.get("data-player") == p["name"]]
+        assert fam.get("data-money") == str(p["money"]) and fam.get("data-family") == p["family"]
+        token_of(fam, seat[p["name"]])
+        ships = [el for el in pieces(root, "ship") if el.get("data-player") == p["name"]]
+        assert [(el.get("data-capacity"), el.get("data-harbour")) for el in ships] == \
+            [(str(s["capacity"]), s["harbour"] or "") for s in p["ships"]]
+        for s, el in zip(p["ships"], ships):
+            assert fill_of(el) == seat[p["name"]]["colour"]
+            assert [c.get("data-card") for c in pieces(el, "card")] == s["cargo"]
+            n += len(s["cargo"])
+    assert [el.get("data-card") for el in cards if el.get("data-where") == "lot"] == view["lot"]
+    for el in cards:
+        assert fill_of(el) == good_colour(el.get("data-card"))
+    return n
