@@ -146,8 +146,23 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
                      number=lambda value: number_text(value, lang),
                      moment=lambda stamp, zone=None: moment_text(_moment(stamp), lang, zone))
     e.globals["lang"] = lang
+    e.globals["common_"] = _common_words(lang)
     e.globals.update(MOVE=MOVE, BLOCK=BLOCK, SEED=SEED)  # the parts `move_first` puts in their place
     return e
+
+
+def _common_words(lang: str) -> Any:
+    """`common_()` for templates: a text in pbem's own domain alone (new style, `%(name)s` filled in),
+    whatever game's catalog the environment has. The report skeleton (templates/common/report.txt.j2)
+    says its words with it, so they are translated once for every game and no game's catalog can
+    word them otherwise."""
+    words = translator(lang)
+
+    def common_(message: str, **values: Any) -> str:
+        text = words.gettext(message)
+        return text % values if values else text
+
+    return common_
 
 
 @cache
