@@ -24,10 +24,12 @@ from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
 BEGIN = "----- pbem orders begin -----"
 END = "----- pbem orders end -----"
 WIDTH = 72  # mail is read in plain-text clients at 72 columns, and on phones
-# spaces never broken when a line is wrapped: between a number and its unit (`26 VP`, `5 time`), before
-# a score (`anna +10`, `ben 4 (+2)`), and before a `>` (a line starting with `>` reads as a quotation in
-# mail)
-_GLUED = re.compile(r"(?<=\d) (?=(?:VP|time|points?|gifts?|cards?|tiles?)\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)")
+# spaces never broken when a line is wrapped: between a number and its unit (`26 VP`, `5 time`; German
+# `26 SP`, `5 Zeiteinheiten`, Dutch `26 WP`, `5 tijdseenheden`), before a score (`anna +10`, `ben 4
+# (+2)`), and before a `>` (a line starting with `>` reads as a quotation in mail)
+_UNITS = ("VP|time|points?|gifts?|cards?|tiles?|SP|Zeiteinheit(?:en)?|Punkte?|Geschenke?|Karten?|Plättchen"
+          "|WP|tijdseenhe(?:id|den)|punt(?:en)?|geschenk(?:en)?|kaart(?:en)?|tegels?")
+_GLUED = re.compile(rf"(?<=\d) (?=(?:{_UNITS})\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)")
 _GLUE = "\x00"
 
 
@@ -229,9 +231,11 @@ def public(events: list[Event]) -> list[Event]:
     return [e for e in events if addressed(e) is None]
 
 
-def event_lines(ruleset: str, events: list[Event], lang: str = DEFAULT_LANGUAGE) -> list[str]:
+def event_lines(ruleset: str, events: list[Event], lang: str = DEFAULT_LANGUAGE,
+                options: dict[str, Any] | None = None) -> list[str]:
+    """One line per event, in `lang`; `options`: the game's (an edition may name a thing otherwise)."""
     _ = translator(lang, ruleset).gettext
-    macro = env_for(lang, ruleset).get_template(f"{ruleset}/events.j2").module.event
+    macro = env_for(lang, ruleset).get_template(f"{ruleset}/events.j2").make_module({"options": options or {}}).event
     return [str(macro(e)).strip() + (_(" [substitute move: %(why)s]") % {"why": e["substitute"]}
                                      if e.get("substitute") else "")
             for e in events]

@@ -251,7 +251,7 @@ def test_the_boards_words_are_in_the_language(tmp_path: Path, lang: str, game: s
 
 # -- the catalogs -------------------------------------------------------------------------------------------
 
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3)}
 
 
 def marked(game: str) -> set[Any]:
