@@ -64,24 +64,15 @@ browser:
 		|| echo "warning: chromium could not be installed; the browser tests will be skipped"
 
 # The players' words (pbem/i18n.py): every domain's messages extracted into its .pot, and its de and nl
-# catalogs updated from it (made where missing). The domain pbem is the pipeline's Python and
-# templates/common and templates/archive; each game's domain is templates/GAME and its rules' Python.
-PYBABEL  := $(VENV)/bin/pybabel
-LOCALE   ?= pbem/locale
-EXTRACT   = $(PYBABEL) -q extract -F pbem/locale/babel.cfg -k N_ -k ngettext:1,2 --project pbem --version 0.1.0 -w 100
-CATALOG_LANGUAGES := de nl
+# catalogs updated from it (made where missing); `make catalogs GAME=medina` does that game's domain
+# alone. The domain pbem is the pipeline's Python, templates/common and templates/archive; each game's
+# domain is templates/GAME and its rules' Python (the games are pbem.rules.base.KNOWN). A catalog whose
+# entries stay the same is not rewritten; the entries carry no `#:` places (they would move with every
+# edit of the code).
+LOCALE ?= pbem/locale
+GAME   ?=
 catalogs: install
-	$(EXTRACT) --ignore-dirs '.* ._ rules locale' -o $(LOCALE)/pbem.pot pbem templates/common templates/archive
-	$(EXTRACT) -o $(LOCALE)/medici.pot templates/medici pbem/rules/medici.py pbem/rules/medici_bot.py pbem/rules/medici_ranking.py pbem/rules/medici_refusals.py
-	$(EXTRACT) -o $(LOCALE)/medici-strozzi.pot templates/medici-strozzi pbem/rules/medici_strozzi.py pbem/rules/medici_strozzi_bot.py pbem/rules/medici_strozzi_refusals.py
-	$(EXTRACT) -o $(LOCALE)/medina.pot templates/medina pbem/rules/medina
-	$(EXTRACT) -o $(LOCALE)/florenz.pot templates/florenz pbem/rules/florenz
-	@for pot in $(LOCALE)/*.pot; do domain=$$(basename $$pot .pot); \
-	  for lang in $(CATALOG_LANGUAGES); do \
-	    if [ -f $(LOCALE)/$$lang/LC_MESSAGES/$$domain.po ]; then \
-	      $(PYBABEL) -q update -w 100 --ignore-obsolete -D $$domain -l $$lang -i $$pot -d $(LOCALE); \
-	    else $(PYBABEL) -q init -w 100 -D $$domain -l $$lang -i $$pot -d $(LOCALE); fi; \
-	  done; done
+	$(PY) -m pbem.i18n catalogs --locale $(LOCALE) $(if $(GAME),--game $(GAME))
 
 demo: install
 	$(PY) -m pbem.demo --dir demo-games

@@ -105,7 +105,7 @@ def commit_message(state: dict[str, Any], first_turn: int, events: list[Event], 
         head += "; the game is over"
     lines = [head, ""]
     # the repository may be published (`pbem archive --commit-url`): what one player alone saw stays out
-    lines += [f"- {line}" for line in event_lines(state["ruleset"], public(events))]
+    lines += [f"- {line}" for line in event_lines(state["ruleset"], public(events), options=state.get("options"))]
     lines += [f"- refused: {r}" for r in outcome.refused]
     lines += [f"- reminded: {p}" for p in outcome.reminded]
     if state["status"] == "active":

@@ -299,7 +299,7 @@ def game_pages(state: dict[str, Any], commits: list[Commit], lang: str = DEFAULT
     # each event on the page of the last turn at or before its own (a notice given while the game
     # waited for turn 9 is on the page of turn 8... or of 9 once 9 has an order)
     events = list(state["events"])
-    lines = event_lines(state["ruleset"], events, lang)
+    lines = event_lines(state["ruleset"], events, lang, state.get("options"))
     for event, line in zip(events, lines):
         if not finished and not public(event):
             continue

@@ -24,12 +24,13 @@ from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
 BEGIN = "----- pbem orders begin -----"
 END = "----- pbem orders end -----"
 WIDTH = 72  # mail is read in plain-text clients at 72 columns, and on phones
-# spaces never broken when a line is wrapped: between a number and its unit (`26 VP`, `5 time`), before
-# a score (`anna +10`, `ben 4 (+2)`), before a `>` (a line starting with `>` reads as a quotation in
-# mail), and inside a quoted order of a word and its number (`'prijs: 0'`: a phone shows it as code, and
-# a reader copies it whole)
-_GLUED = re.compile(r"(?<=\d) (?=(?:VP|time|points?|gifts?|cards?|tiles?)\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)"
-                    r"|(?<=\w:) (?=\d+')")
+# spaces never broken when a line is wrapped: between a number and its unit (`26 VP`, `5 time`; German
+# `26 SP`, `5 Zeiteinheiten`, Dutch `26 WP`, `5 tijdseenheden`), before a score (`anna +10`, `ben 4
+# (+2)`), before a `>` (a line starting with `>` reads as a quotation in mail), and inside a quoted order
+# of a word and its number (`'prijs: 0'`: a phone shows it as code, and a reader copies it whole)
+_UNITS = ("VP|time|points?|gifts?|cards?|tiles?|SP|Zeiteinheit(?:en)?|Punkte?|Geschenke?|Karten?|Plättchen"
+          "|WP|tijdseenhe(?:id|den)|punt(?:en)?|geschenk(?:en)?|kaart(?:en)?|tegels?")
+_GLUED = re.compile(rf"(?<=\d) (?=(?:{_UNITS})\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)|(?<=\w:) (?=\d+')")
 _GLUE = "\x00"
 
 
@@ -148,8 +149,23 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
                      number=lambda value: number_text(value, lang),
                      moment=lambda stamp, zone=None: moment_text(_moment(stamp), lang, zone))
     e.globals["lang"] = lang
+    e.globals["common_"] = _common_words(lang)
     e.globals.update(MOVE=MOVE, BLOCK=BLOCK, SEED=SEED)  # the parts `move_first` puts in their place
     return e
+
+
+def _common_words(lang: str) -> Any:
+    """`common_()` for templates: a text in pbem's own domain alone (new style, `%(name)s` filled in),
+    whatever game's catalog the environment has. The report skeleton (templates/common/report.txt.j2)
+    says its words with it, so they are translated once for every game and no game's catalog can
+    word them otherwise."""
+    words = translator(lang)
+
+    def common_(message: str, **values: Any) -> str:
+        text = words.gettext(message)
+        return text % values if values else text
+
+    return common_
 
 
 @cache
@@ -216,9 +232,11 @@ def public(events: list[Event]) -> list[Event]:
     return [e for e in events if addressed(e) is None]
 
 
-def event_lines(ruleset: str, events: list[Event], lang: str = DEFAULT_LANGUAGE) -> list[str]:
+def event_lines(ruleset: str, events: list[Event], lang: str = DEFAULT_LANGUAGE,
+                options: dict[str, Any] | None = None) -> list[str]:
+    """One line per event, in `lang`; `options`: the game's (an edition may name a thing otherwise)."""
     _ = translator(lang, ruleset).gettext
-    macro = env_for(lang, ruleset).get_template(f"{ruleset}/events.j2").module.event
+    macro = env_for(lang, ruleset).get_template(f"{ruleset}/events.j2").make_module({"options": options or {}}).event
     return [str(macro(e)).strip() + (_(" [substitute move: %(why)s]") % {"why": e["substitute"]}
                                      if e.get("substitute") else "")
             for e in events]

@@ -251,7 +251,7 @@ def test_the_boards_words_are_in_the_language(tmp_path: Path, lang: str, game: s
 
 # -- the catalogs -------------------------------------------------------------------------------------------
 
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "npgettext": ((1, "c"), 2, 3)}
 
 
 def marked(game: str) -> set[Any]:
@@ -400,7 +400,9 @@ def test_the_rules_quote_the_orders_as_reports_show_them(lang: str, game: str) -
     `turn: next`, `standing:`, `reports: all`, stay as they are)."""
     first = {canonical: langs[lang][0] for canonical, langs in order_words(game).items()}
     cat = catalog(lang, game)
-    rules = [m for m in cat if m.id and any("templates/" + game + "/rules.txt.j2" == loc for loc, _ in m.locations)]
+    in_rules = {message for _line, message, _comments, _context in extract_from_file(
+        "jinja2", str(ROOT / "templates" / game / "rules.txt.j2"), options={"extensions": "jinja2.ext.i18n"})}
+    rules = [m for m in cat if m.id and m.id in in_rules]
     assert rules
     for m in rules:
         english = quoted(m.id)

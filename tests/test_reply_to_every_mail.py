@@ -217,9 +217,13 @@ def test_the_new_sentences_are_in_german_and_dutch(lang: str) -> None:
     from pbem.report import refusal_text
 
     words = translator(lang)
-    for text in ("I passed over the lines below your orders, as they are no orders:", "and %(n)s more lines",
+    for text in ("I passed over the lines below your orders, as they are no orders:",
                  "If one of them was an order, reply undo and send your orders again."):
         assert words.gettext(text) not in ("", text)
+    for n in (1, 2):
+        more = words.ngettext("and %(n)s more line", "and %(n)s more lines", n)
+        assert more not in ("", "and %(n)s more line", "and %(n)s more lines")
+        assert more != words.ngettext("and %(n)s more line", "and %(n)s more lines", 3 - n)  # one, and more
     near_miss = refuse("not-an-order-word", word="'bdi'", meant="'bid'")
     told = refusal_text(at(refuse("order-line", n=1, order="'bdi 7'"), near_miss), lang, "medici")
     assert told == {"de": "Befehlszeile 1 ('bdi 7'): das Wort 'bdi' ist kein Befehlswort; meintest du 'bieten'?",

@@ -163,7 +163,7 @@ def public_report(state: dict[str, Any], events: list[dict[str, Any]], lang: str
     out = [_("Game %(game)s (%(title)s), turn %(turn)s: %(move)s.") % {
         "game": state["game"], "title": ruleset.title, "turn": state["engine"]["turn"],
         "move": whose_move(state, "", lang)}, ""]
-    lines = event_lines(state["ruleset"], events, lang)
+    lines = event_lines(state["ruleset"], events, lang, state.get("options"))
     if lines:
         out += [_("What happened"), *[f"  - {line}" for line in lines], ""]
     if state["status"] == "finished":

@@ -110,11 +110,13 @@ def hurry_help(view: dict[str, Any], player: str | None, lang: str = DEFAULT_LAN
     if not pairs:
         return []
     w = words(lang)
-    _, order = w._, w.order
+    _, ngettext, order = w._, w.n_, w.order
     hurry = order("hurry L.P to M and K.Q to N")
-    lines = [_("%(hurry)s (%(time)s time): two of your members one step each: any two `%(move)s`s above by "
-               "different members, in either order") % {"hurry": hurry, "time": DATA["action_time"]["hurry"],
-                                                        "move": order("move")}
+    cost = DATA["action_time"]["hurry"]
+    lines = [ngettext("%(hurry)s (%(time)s time): two of your members one step each: any two `%(move)s`s above by "
+                      "different members, in either order",
+                      "%(hurry)s (%(time)s time): two of your members one step each: any two `%(move)s`s above by "
+                      "different members, in either order", cost) % {"hurry": hurry, "time": cost, "move": order("move")}
              if expected else _("%(hurry)s: only as listed below") % {"hurry": hurry}]
     if apart:
         lines.append(_("not together (no room for both):"))
@@ -185,11 +187,12 @@ def display(view: dict[str, Any], player: str | None, lang: str = DEFAULT_LANGUA
         r = view["round"]
         offers = DISC[r].get("offers", [])
         k = g.get("offer", 0)
-        _ = words(lang)._
+        _, ngettext = words(lang)._, words(lang).n_
         out["giovanni"] = {
             "location": g.get("location"),
             "offer": k + 1,
-            "offers": "; ".join(f"{i + 1}. " + _("%(time)s time for %(vp)s VP") % {"time": o["time"], "vp": o["vp"]}
+            "offers": "; ".join(f"{i + 1}. " + ngettext("%(time)s time for %(vp)s VP", "%(time)s time for %(vp)s VP",
+                                                        o["time"]) % {"time": o["time"], "vp": o["vp"]}
                                 + (" " + _("(taken)") if i < k else "") for i, o in enumerate(offers)),
             "candidates": ", ".join(g.get("candidates", [])) or "nobody",
         }

@@ -100,7 +100,7 @@ def medici_lines(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 def sector_lines(view: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> list[dict[str, Any]]:
     """The visible sectors of the disc, this round's first (`scoring` and `now_text` in `lang`)."""
-    _ = words(lang)._
+    _, ngettext = words(lang)._, words(lang).n_
     r = max(view.get("round") or 0, 1)
     open_most = max(view["open_slots"].values()) if view.get("open_slots") else SLOTS
     out = []
@@ -128,7 +128,8 @@ def sector_lines(view: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> list[dic
         }
         if "offers" in disc:
             entry["scoring"] = _("offers, strongest family first: %(offers)s") % {"offers": ", ".join(
-                _("%(time)s time for %(vp)s VP") % {"time": o["time"], "vp": o["vp"]} for o in disc["offers"])}
+                ngettext("%(time)s time for %(vp)s VP", "%(time)s time for %(vp)s VP", o["time"])
+                % {"time": o["time"], "vp": o["vp"]} for o in disc["offers"])}
         else:
             vps = " ".join(str(v) for v in disc["queue_vp"][:open_most])
             who = _("ladies and maestros only, debutants' places 0") if m == "contessina" else _("every petitioner")
