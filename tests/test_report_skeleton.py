@@ -20,6 +20,7 @@ from pbem.game import new_game, waiting_for
 from pbem.report import env, env_for, render_report
 from pbem.rules.base import KNOWN
 from pbem.store import GamesDir
+from rooms import EXAMPLE, GAMES, room
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "pbem" / "locale"
@@ -78,16 +79,12 @@ def test_the_skeletons_words_come_from_pbems_domain_in_every_game(lang: str, gam
         "players": "ben"}
 
 
-@pytest.mark.parametrize("game,names,options", [
-    ("medici", ["anna", "ben", "cleo"], {"edition": "amigo"}),
-    ("medici-strozzi", ["lorenzo", "filippo"], {}),
-    ("medina", ["anna", "ben", "cleo"], {}),
-    ("florenz", ["anna", "ben", "cleo"], {}),
-])
-def test_a_report_reads_the_skeleton_in_the_readers_language(tmp_path: Path, game: str, names: list[str],
-                                                            options: dict[str, str]) -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_a_report_reads_the_skeleton_in_the_readers_language(tmp_path: Path, game: str) -> None:
     """The move first, the seed's hash last, and the skeleton's lines in German: for the player to move
     and for one who waits."""
+    count, options = room(game).TABLES[0]
+    names = list(room(game).PLAYERS[:count])
     state, _ = new_game(GamesDir(tmp_path / "games"), game, "s1", [(p, f"{p}@example.org") for p in names], options,
                         "skeleton-seed")
     mover = waiting_for(state)[0]
@@ -126,38 +123,40 @@ def test_the_catalogs_are_in_step_with_the_code(tmp_path: Path) -> None:
 
 
 def test_one_games_catalogs_alone(tmp_path: Path) -> None:
-    """`--game medina` brings medina's .pot and .po files up to date and touches no other file; the
+    """`--game GAME` brings that game's .pot and .po files up to date and touches no other file; the
     translations kept, a word the code no longer says gone, a new one in."""
+    game = next(g for g in GAMES if g != EXAMPLE and (LOCALE / f"{g}.pot").is_file())
     copy = tmp_path / "locale"
     shutil.copytree(LOCALE, copy)
     stale = '\nmsgid "a word nobody says any more"\nmsgstr "ein Wort, das keiner mehr sagt"\n'
-    for domain in ("medina", "medici"):  # both out of step with the code
+    for domain in (game, EXAMPLE):  # both out of step with the code
         with (copy / "de" / "LC_MESSAGES" / f"{domain}.po").open("a", encoding="utf-8") as f:
             f.write(stale)
-    pot = copy / "medina.pot"
-    pot.write_text(pot.read_text("utf-8").replace('msgid "THE CITY"\nmsgstr ""\n\n', ""), "utf-8")
-    assert "THE CITY" not in msgids(pot)
+    pot = copy / f"{game}.pot"
+    said = sorted(msgids(pot))[0]  # a word the code says, taken out of the template
+    pot.write_text(pot.read_text("utf-8").replace(f'msgid "{said}"\nmsgstr ""\n\n', ""), "utf-8")
+    assert said not in msgids(pot)
     before = files(copy)
 
-    result = run_catalogs("--locale", str(copy), "--game", "medina")
+    result = run_catalogs("--locale", str(copy), "--game", game)
     assert result.returncode == 0 and result.stderr == ""
     after = files(copy)
     changed = sorted(name for name in before if before[name] != after.get(name))
-    assert changed == ["de/LC_MESSAGES/medina.po", "medina.pot"]
+    assert changed == [f"de/LC_MESSAGES/{game}.po", f"{game}.pot"]
     assert sorted(after) == sorted(before)
-    assert result.stdout == f"wrote {copy / 'medina.pot'}\nwrote {copy / 'de/LC_MESSAGES/medina.po'}\n"
-    assert "THE CITY" in msgids(pot)
-    assert "a word nobody says any more" not in msgids(copy / "de" / "LC_MESSAGES" / "medina.po")
-    assert "a word nobody says any more" in msgids(copy / "de" / "LC_MESSAGES" / "medici.po")
-    # medina's catalogs are as the repository's again, translations and all (the German one newly dated)
-    assert filecmp.cmp(copy / "nl" / "LC_MESSAGES" / "medina.po", LOCALE / "nl" / "LC_MESSAGES" / "medina.po",
+    assert result.stdout == f"wrote {copy / (game + '.pot')}\nwrote {copy / 'de' / 'LC_MESSAGES' / (game + '.po')}\n"
+    assert said in msgids(pot)
+    assert "a word nobody says any more" not in msgids(copy / "de" / "LC_MESSAGES" / f"{game}.po")
+    assert "a word nobody says any more" in msgids(copy / "de" / "LC_MESSAGES" / f"{EXAMPLE}.po")
+    # the game's catalogs are as the repository's again, translations and all (the German one newly dated)
+    assert filecmp.cmp(copy / "nl" / "LC_MESSAGES" / f"{game}.po", LOCALE / "nl" / "LC_MESSAGES" / f"{game}.po",
                        shallow=False)
-    with (copy / "de" / "LC_MESSAGES" / "medina.po").open("rb") as f:
+    with (copy / "de" / "LC_MESSAGES" / f"{game}.po").open("rb") as f:
         kept = {m.id: m.string for m in read_po(f) if m.id}
-    with (LOCALE / "de" / "LC_MESSAGES" / "medina.po").open("rb") as f:
+    with (LOCALE / "de" / "LC_MESSAGES" / f"{game}.po").open("rb") as f:
         assert kept == {m.id: m.string for m in read_po(f) if m.id}
 
-    again = run_catalogs("--locale", str(copy), "--game", "medina")
+    again = run_catalogs("--locale", str(copy), "--game", game)
     assert again.stdout == "every catalog is up to date\n" and files(copy) == after
 
 
@@ -167,7 +166,7 @@ def test_an_unknown_game_is_refused(tmp_path: Path) -> None:
     before = files(copy)
     result = run_catalogs("--locale", str(copy), "--game", "chess")
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == "error: unknown game 'chess' (known: florenz, medici, medici-strozzi, medina)\n"
+    assert result.stderr == f"error: unknown game 'chess' (known: {', '.join(sorted(KNOWN))})\n"
     assert files(copy) == before
 
 
@@ -175,9 +174,9 @@ def test_a_new_language_gets_its_catalogs(tmp_path: Path) -> None:
     """A language with no catalog yet gets one per domain, every entry untranslated."""
     copy = tmp_path / "locale"
     shutil.copytree(LOCALE, copy)
-    written = i18n.update_catalogs(copy, ["medina"], languages=("de", "nl", "fr"))
-    assert written == [copy / "fr" / "LC_MESSAGES" / "medina.po"]
+    written = i18n.update_catalogs(copy, [EXAMPLE], languages=("de", "nl", "fr"))
+    assert written == [copy / "fr" / "LC_MESSAGES" / f"{EXAMPLE}.po"]
     with written[0].open("rb") as f:
         made = read_po(f, locale="fr")
-    assert {m.id if isinstance(m.id, str) else m.id[0] for m in made if m.id} == msgids(copy / "medina.pot")
+    assert {m.id if isinstance(m.id, str) else m.id[0] for m in made if m.id} == msgids(copy / f"{EXAMPLE}.pot")
     assert not any(any(m.string) if isinstance(m.string, tuple) else m.string for m in made if m.id)
