@@ -210,9 +210,12 @@ def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUA
         print(f"Warning: no board picture in {state['game']}'s mail to {player}: "
               f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return None
-    alt = translator(lang).gettext("The board of %(game)s at turn %(turn)s, as %(player)s may see it") % {
+    _ = translator(lang).gettext
+    alt = _("The board of %(game)s at turn %(turn)s, as %(player)s may see it") % {
         "game": state["game"], "turn": turn, "player": player}
-    return Picture(png, alt, f"{state['game']}-turn-{turn}.png")
+    filename = f"{state['game']}-turn-{turn}.png"
+    note = _("The board is the picture %(file)s at the end of this mail.") % {"file": filename}
+    return Picture(png, alt, filename, note)
 
 
 def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
