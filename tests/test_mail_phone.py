@@ -232,6 +232,56 @@ def test_headings_tables_and_orders_are_html() -> None:
     assert re.search(r"<b>3</b>\s&#160;ben\sbids\s10\.</p>", markup)
 
 
+@pytest.mark.parametrize("label", ["You may send:", "Du kannst senden:", "Je kunt sturen:"])
+def test_one_order_is_a_line_to_copy_in_any_language(label: str) -> None:
+    """The only order a player may send is code he can copy, in a list as two would be, whether the
+    report lists it on the label's line or under it."""
+    for lines in ([f"  {label} pass."], [f"  {label}", "    pass"]):
+        text = "\n".join(["MEDICI g1 - turn 4 - report for anna", "", "YOUR MOVE", *lines, "", BEGIN,
+                          "token: YOUR-TOKEN", "orders:", "#  - pass", END, ""])
+        markup = phone_html(text)
+        assert kinds(markup) == Counter({"h1": 1, "h2": 1, "ul": 1, "li": 1, "code": 1, "pre": 1}), (lines, markup)
+        assert re.search(r'<li[^>]*><code[^>]*>pass</code></li>', markup), markup
+
+
+def test_a_labelled_line_that_is_no_order_stays_a_line() -> None:
+    """A line `word: words` whose words are not an order of the block is text, not code."""
+    text = "\n".join(["MEDICI g1 - turn 4 - report for anna", "", "THE TABLE", "  Letzter Zug: ben passt.", "",
+                      BEGIN, "token: YOUR-TOKEN", "orders:", "#  - pass", END, ""])
+    assert kinds(phone_html(text))["code"] == 0
+
+
+@pytest.mark.parametrize("ruleset,n,options,seed,steps", [
+    ("medina", 3, {}, "phone-once-medina", 20), ("florenz", 3, {}, "phone-once-florenz", 30),
+    ("florenz", 1, {"solo": "normal"}, "phone-once-solo", 12), ("medici", 3, {}, "phone-once-medici", 20)],
+    ids=["medina", "florenz", "florenz-solo", "medici"])
+def test_the_mail_shows_the_board_once_by_its_picture(tmp_path: Path, ruleset: str, n: int, options: dict[str, str],
+                                                     seed: str, steps: int) -> None:
+    """A report mail carries the board once, as its picture: an inline image part after the text that
+    says what it shows; the HTML draws no board in text (Medina's city, Florenz's boxes stay in the plain
+    part) and shows no <img>; where the text draws its board, a line says where the picture is."""
+    state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
+    picture = board_picture(state, player)
+    assert picture is not None
+    config = Config(root=tmp_path, gm_name="Game Master", gm_address="gm@pbem.test")
+    msg = compose(config, player, f"{player}@example.org", "[pbem] p1 your move", text,
+                  f"<pbem.p1.{player}.7.t1@pbem.test>", picture=picture)
+    assert [p.get_content_type() for p in msg.walk()] == [
+        "multipart/mixed", "multipart/alternative", "text/plain", "text/html", "image/png"]
+    image = msg.get_payload()[1]
+    assert image.get_content_disposition() == "inline" and image.get_filename() == picture.filename
+    assert str(image["Content-Description"]) == picture.alt == \
+        f"The board of p1 at turn {state['engine']['turn']}, as {player} may see it"
+    plain, markup = msg.get_body(("plain",)).get_content(), msg.get_body(("html",)).get_content()
+    drawn = [b for b in blocks(plain) if b.kind in BOARDS]
+    assert bool(drawn) == (ruleset != "medici")  # Medina's city, Florenz's boxes: in the plain part
+    assert "<img" not in markup and "cid:" not in markup
+    assert kinds(markup)["table"] == sum(b.kind == "table" for b in blocks(plain))  # no city as a table
+    assert "display:inline-block" not in markup  # no boxes
+    assert picture.note == f"The board is the picture {picture.filename} at the end of this mail."
+    assert notes(markup, picture.note) == (1 if drawn else 0)
+
+
 @pytest.mark.parametrize("ruleset,n,options,seed,steps,expect", [
     ("medici", 3, {}, "phone-shape-medici", 31, {"table": 2, "code": 2}),
     ("medici-strozzi", 2, {}, "phone-shape-strozzi", 20, {"code": 2}),
@@ -495,7 +545,7 @@ def test_a_report_on_a_phone(phone: Any, tmp_path: Path, key: str) -> None:
             if keep and key in ("medici", "medici-strozzi", "medina", "florenz"):  # one of each ruleset
                 shot = tmp_path / "shot.png"
                 assert phone.open((tmp_path / "shown.html").as_uri()) == []
-                phone_screenshot(phone, shot, 4000)
+                phone_screenshot(phone, shot, 6000)
                 Path(keep).mkdir(parents=True, exist_ok=True)
                 shutil.copy(shot, Path(keep) / f"phone-{key}.png")
     assert smallest_word(svg) >= SMALLEST

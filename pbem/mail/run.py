@@ -198,8 +198,9 @@ PICTURED = ("report", "welcome")  # the mails that show the board (a refusal doe
 
 
 def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> Picture | None:
-    """The board as `player` may see it, as a PNG for his mail; drawn only when a mail is posted.
-    None (the mail goes out as text alone, complete on its own) if it cannot be drawn."""
+    """The board as `player` may see it, as a PNG for his mail, with the words that say what it shows
+    and where it is, in his language; drawn only when a mail is posted. None (the mail goes out as
+    text alone, complete on its own) if it cannot be drawn."""
     from pbem.mail.phone import phone_board_svg
     from pbem.pictures import board_png
 
