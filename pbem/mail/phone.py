@@ -19,8 +19,8 @@ The HTML has no <img>: a short HTML part with one scores as spam (see `pbem.mail
 
 Styles are inline (mail clients strip <style> in places). Colours are the page's own (`Canvas`,
 `CanvasText`, with `color-scheme: light dark`) or tints that read on light and dark alike, so dark mode
-keeps every word readable; the picture is opaque, on a white background of its own. The HTML is ASCII in lines
-of at most 76 characters, so the part goes as 7-bit text.
+keeps every word readable; the picture is opaque, on a white background of its own. The HTML is ASCII
+in lines of at most 76 characters, so the part goes as 7-bit text.
 
 The board for a phone (`phone_board_svg`) is templates/<game>/board-phone.svg.j2: 360 units wide, no
 word under 10 units (9.4 pixels when shown 340 wide), drawn at twice its size.
@@ -123,7 +123,7 @@ def joined(lines: list[str], i: int) -> tuple[str, int]:
 
 @dataclass
 class Block:
-    kind: str  # heading, rule, line, events, choices, list, orders, table, boxes, grid, gap, picture
+    kind: str  # heading, rule, line, events, choices, list, orders, table, boxes, grid, gap
     text: str = ""
     level: int = 0  # heading level; a line's depth
     items: list = field(default_factory=list)
