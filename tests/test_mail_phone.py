@@ -55,7 +55,7 @@ GAMES: list[tuple[str, int, dict[str, str], str]] = [
 ]
 
 
-NOTE = "The board is the picture g1-turn-3.png at the end of this mail."  # in the board's place
+NOTE = "The board is the picture at the end of this mail."  # in the board's place
 
 
 def notes(markup: str, note: str = NOTE) -> int:
@@ -278,7 +278,7 @@ def test_the_mail_shows_the_board_once_by_its_picture(tmp_path: Path, ruleset: s
     assert "<img" not in markup and "cid:" not in markup
     assert kinds(markup)["table"] == sum(b.kind == "table" for b in blocks(plain))  # no city as a table
     assert "display:inline-block" not in markup  # no boxes
-    assert picture.note == f"The board is the picture {picture.filename} at the end of this mail."
+    assert picture.note == NOTE
     assert notes(markup, picture.note) == (1 if drawn else 0)
 
 

@@ -216,7 +216,7 @@ def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUA
     alt = _("The board of %(game)s at turn %(turn)s, as %(player)s may see it") % {
         "game": state["game"], "turn": turn, "player": player}
     filename = f"{state['game']}-turn-{turn}.png"
-    note = _("The board is the picture %(file)s at the end of this mail.") % {"file": filename}
+    note = _("The board is the picture at the end of this mail.")
     return Picture(png, alt, filename, note)
 
 
