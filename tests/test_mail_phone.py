@@ -32,7 +32,7 @@ from rooms import GAMES, each, need, room, room_file
 from pbem.config import Config
 from pbem.game import new_game, waiting_for
 from pbem.i18n import DEFAULT_LANGUAGE
-from pbem.mail.compose import compose, picture_cid
+from pbem.mail.compose import compose
 from pbem.mail.phone import BOARDS, PHONE, blocks, phone_board_svg, phone_html
 from pbem.mail.post import board_picture, welcome_text
 from pbem.pictures import board_png
@@ -43,6 +43,14 @@ from test_pictures import SVG, check_legend, decode_png, hidden_variants, names_
 
 SHOWN = 340  # the width a phone shows the picture at (360 less the page's margins)
 SMALLEST = 9  # pixels: the smallest word of the picture at that width
+
+NOTE = "The board is the picture at the end of this mail."  # in the board's place
+
+
+def notes(markup: str, note: str = NOTE) -> int:
+    """How often the HTML says where the board is (its lines may break at any of the note's spaces)."""
+    return re.sub(r"\s+", " ", markup).count(f">{html.escape(note, quote=False)}</p>")
+
 
 def words_of(text: str) -> set[str]:
     """The words of a text (names, numbers, cards: runs of letters and digits), whatever marks of
@@ -127,14 +135,16 @@ def test_the_html_shows_the_words_of_the_text_and_no_other(tmp_path: Path, rules
                                                           options: dict[str, str], seed: str) -> None:
     checked = 0
     for what, text in texts_of_game(tmp_path, ruleset, n, options, seed):
-        markup = phone_html(text, "board.x@pbem.test", "the board")
+        markup = phone_html(text, NOTE)
         shown, written = html_words(markup), words_of(text)
-        # a board drawn in text (boxes, a city's grid) is the picture's on a phone: only its words may be
-        # missing from the HTML
-        board = words_of(str([b.items for b in blocks(text) if b.kind in BOARDS]))
-        assert shown <= written and written - shown <= board, \
+        # the board drawn in text (boxes, a city's grid) is the picture's on a phone: only its
+        # words may be missing from the HTML, and the note's in its place are the only others
+        drawn = [b for b in blocks(text) if b.kind in BOARDS]
+        board = words_of(str([b.items for b in drawn]))
+        assert shown - words_of(NOTE) <= written and written - shown <= board, \
             f"{what}: only in the HTML {sorted(shown - written)[:10]}, only in the text {sorted(written - shown)[:10]}"
-        assert markup.count('<img src="cid:board.x@pbem.test"') == 1, what
+        assert notes(markup) == (1 if drawn else 0), what
+        assert "<img" not in markup, what  # the picture is a part of the mail of its own
         assert markup.count("<pre") == text.count(BEGIN + "\n"), what  # the order block, and nothing else
         checked += 1
     assert checked > 6
@@ -147,7 +157,7 @@ def test_a_report_in_another_language_is_html_alike(tmp_path: Path, ruleset: str
     checked = 0
     for what, text in texts_of_game(tmp_path, ruleset, len(room(ruleset).PLAYERS), {}, f"phone-{language}-{ruleset}", 17,
                                     language):
-        markup = phone_html(text, "c", "the board")
+        markup = phone_html(text)
         shown, written = html_words(markup), words_of(text)
         board = words_of(str([b.items for b in blocks(text) if b.kind in BOARDS]))  # the picture's on a phone
         assert shown <= written and written - shown <= board, what
@@ -161,7 +171,7 @@ def test_a_report_in_another_language_is_html_alike(tmp_path: Path, ruleset: str
 def test_the_check_of_words_can_fail() -> None:
     """A word the text does not have, or a word left out, is seen."""
     text = "THE TABLE\n  player  money\n  anna       57\n"
-    markup = phone_html(text, "c", "the board")
+    markup = phone_html(text)
     assert html_words(markup) == words_of(text) == {"THE", "TABLE", "player", "money", "anna", "57"}
     assert words_of("|[8]ruler-of-the-street|[9] `pass`;") == {"8", "ruler", "of", "the", "street", "9", "pass"}
     assert html_words(markup.replace("57", "58")) != words_of(text)
@@ -200,21 +210,67 @@ def test_headings_tables_and_orders_are_html() -> None:
         "  ben        20      7     4  dyes-5, grain-2", "",
         "YOUR MOVE", "  You may send: pass; bid: N (N from 11 to 30).", "", BEGIN, "token: YOUR-TOKEN",
         "orders:", "#  - pass", "#  - bid: N", END, ""])
-    markup = phone_html(text, "c", "the board")
+    markup = phone_html(text)
     assert kinds(markup) == Counter({"h1": 1, "h2": 3, "table": 1, "th": 5, "ul": 1, "li": 2, "code": 2,
-                                     "pre": 1, "img": 1}), kinds(markup)
+                                     "pre": 1}), kinds(markup)
     assert re.search(r"<code[^>]*>bid:\sN</code>\s\(N\sfrom\s11\sto\s30\)", markup)
     # in another language, the orders are known by the order block's
     german = text.replace("You may send:", "Du darfst senden:").replace("THE TABLE", "DER TISCH")
-    assert kinds(phone_html(german, "c", "the board")) == kinds(markup)
+    assert kinds(phone_html(german)) == kinds(markup)
     # one order alone, in another language, is one all the same
     dutch = text.replace("You may send: pass; bid: N (N from 11 to 30).", "Je kunt sturen: prijs: N (N van 0 tot 30).")
     dutch = dutch.replace("#  - pass\n#  - bid: N", "#  - prijs: N")
-    assert re.search(r"<code[^>]*>prijs:\sN</code>\s\(N\svan\s0\stot\s30\)", phone_html(dutch, "c", "the board"))
+    assert re.search(r"<code[^>]*>prijs:\sN</code>\s\(N\svan\s0\stot\s30\)", phone_html(dutch))
     assert re.search(r"<td[^>]*>\s*dyes-5,\sgrain-2</td>", markup)
     pre = order_block(markup)
     assert pre == "\n".join([BEGIN, "token: YOUR-TOKEN", "orders:", "#  - pass", "#  - bid: N", END])
     assert re.search(r"<b>3</b>\s&#160;ben\sbids\s10\.</p>", markup)
+
+
+@pytest.mark.parametrize("label", ["You may send:", "Du kannst senden:", "Je kunt sturen:"])
+def test_one_order_is_a_line_to_copy_in_any_language(label: str) -> None:
+    """The only order a player may send is code he can copy, in a list as two would be, whether the
+    report lists it on the label's line or under it."""
+    for lines in ([f"  {label} pass."], [f"  {label}", "    pass"]):
+        text = "\n".join(["MEDICI g1 - turn 4 - report for anna", "", "YOUR MOVE", *lines, "", BEGIN,
+                          "token: YOUR-TOKEN", "orders:", "#  - pass", END, ""])
+        markup = phone_html(text)
+        assert kinds(markup) == Counter({"h1": 1, "h2": 1, "ul": 1, "li": 1, "code": 1, "pre": 1}), (lines, markup)
+        assert re.search(r'<li[^>]*><code[^>]*>pass</code></li>', markup), markup
+
+
+def test_a_labelled_line_that_is_no_order_stays_a_line() -> None:
+    """A line `word: words` whose words are not an order of the block is text, not code."""
+    text = "\n".join(["MEDICI g1 - turn 4 - report for anna", "", "THE TABLE", "  Letzter Zug: ben passt.", "",
+                      BEGIN, "token: YOUR-TOKEN", "orders:", "#  - pass", END, ""])
+    assert kinds(phone_html(text))["code"] == 0
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_the_mail_shows_the_board_once_by_its_picture(tmp_path: Path, ruleset: str) -> None:
+    """A report mail carries the board once, as its picture: an inline image part after the text that
+    says what it shows; the HTML draws no board in text (Medina's city, Florenz's boxes stay in the plain
+    part) and shows no <img>; where the text draws its board, a line says where the picture is."""
+    n, options, seed, steps, _ = need(ruleset, "PHONE_SHAPE")
+    state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
+    picture = board_picture(state, player)
+    assert picture is not None
+    config = Config(root=tmp_path, gm_name="Game Master", gm_address="gm@pbem.test")
+    msg = compose(config, player, f"{player}@example.org", "[pbem] p1 your move", text,
+                  f"<pbem.p1.{player}.7.t1@pbem.test>", picture=picture)
+    assert [p.get_content_type() for p in msg.walk()] == [
+        "multipart/mixed", "multipart/alternative", "text/plain", "text/html", "image/png"]
+    image = msg.get_payload()[1]
+    assert image.get_content_disposition() == "inline" and image.get_filename() == picture.filename
+    assert str(image["Content-Description"]) == picture.alt == \
+        f"The board of p1 at turn {state['engine']['turn']}, as {player} may see it"
+    plain, markup = msg.get_body(("plain",)).get_content(), msg.get_body(("html",)).get_content()
+    drawn = [b for b in blocks(plain) if b.kind in BOARDS]
+    assert "<img" not in markup and "cid:" not in markup
+    assert kinds(markup)["table"] == sum(b.kind == "table" for b in blocks(plain))  # no city as a table
+    assert "display:inline-block" not in markup  # no boxes
+    assert picture.note == NOTE
+    assert notes(markup, picture.note) == (1 if drawn else 0)
 
 
 @pytest.mark.parametrize("ruleset", GAMES)
@@ -224,11 +280,11 @@ def test_each_games_report_has_its_tables_and_orders(tmp_path: Path, ruleset: st
     alone, once."""
     n, options, seed, steps, expect = need(ruleset, "PHONE_SHAPE")
     state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
-    markup = phone_html(text, "c", "the board")
+    markup = phone_html(text)
     found = kinds(markup)
     for tag, least in expect.items():
         assert found[tag] >= least, (tag, found)
-    assert found["h1"] == 1 and found["h2"] >= 4 and found["pre"] == 1 and found["img"] == 1
+    assert found["h1"] == 1 and found["h2"] >= 4 and found["pre"] == 1 and found["img"] == 0
     assert order_block(markup) == text[text.index(BEGIN):text.index(END) + len(END)]
     if hasattr(room(ruleset), "PHONE_TEXT_CHECK"):  # what the game's own text becomes on a phone
         room(ruleset).PHONE_TEXT_CHECK(text)
@@ -428,9 +484,11 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     b.close()
 
 
-def report_mail_page(folder: Path, key: str) -> tuple[Path, str, str]:
-    """A mid-game report mail as pbem composes it, its HTML part written as a page whose picture (the
-    PNG the mail carries, by its Content-ID) is a file beside it; the page, the text and the SVG."""
+def report_mail_page(folder: Path, key: str) -> tuple[Path, str, str, str]:
+    """A mid-game report mail as pbem composes it, its HTML part written as a page, and beside it
+    `shown.html`: the mail as a phone's client shows it, the HTML and under it the inline picture
+    at the screen's width (as Apple Mail does; Gmail shows it as an attachment there). The page, the
+    text, the SVG and the note that stands in the HTML in place of a board drawn in text."""
     if PHONE_GAMES[key] is None:
         pytest.skip(f"tests/rooms/{room_file(key).name} has no PHONE_SHOTS")
     ruleset, n, options, seed, steps = PHONE_GAMES[key]
@@ -446,13 +504,15 @@ def report_mail_page(folder: Path, key: str) -> tuple[Path, str, str]:
     (png,) = [p.get_content() for p in msg.walk() if p.get_content_type() == "image/png"]
     (folder / "board.png").write_bytes(png)
     page = folder / f"{key}.html"
-    page.write_text(markup.replace(f"cid:{picture_cid(mid)[1:-1]}", "board.png"), "utf-8")
-    return page, text, phone_board_svg(state, player)
+    page.write_text(markup, "utf-8")
+    (folder / "shown.html").write_text(markup.replace(
+        "</body>", '<img src="board.png" style="display:block;width:100%;height:auto" alt=""></body>'), "utf-8")
+    return page, text, phone_board_svg(state, player), picture.note
 
 
 @pytest.mark.parametrize("key", list(PHONE_GAMES))
 def test_a_report_on_a_phone(phone: Any, tmp_path: Path, key: str) -> None:
-    page, text, svg = report_mail_page(tmp_path, key)
+    page, text, svg, note = report_mail_page(tmp_path, key)
     for dark in (False, True):
         phone.call("Emulation.setEmulatedMedia", session=True,
                    features=[{"name": "prefers-color-scheme", "value": "dark" if dark else "light"}])
@@ -467,23 +527,23 @@ def test_a_report_on_a_phone(phone: Any, tmp_path: Path, key: str) -> None:
         canvas = (18.0, 18.0, 18.0) if dark else (255.0, 255.0, 255.0)
         poor = [(i["text"], round(contrast_of(i, canvas), 2)) for i in items if contrast_of(i, canvas) < CONTRAST]
         assert not poor, f"{mode}: poor contrast: {poor[:5]}"
-        shown = phone.evaluate("document.querySelector('img').getBoundingClientRect().width")
-        assert shown >= SHOWN, shown
-        assert phone.evaluate("getComputedStyle(document.querySelector('img')).backgroundColor") == "rgb(255, 255, 255)"
+        assert phone.evaluate("document.images.length") == 0  # the picture is the mail's part after it
         if dark:  # the page follows the reader's choice of dark: its own colours are the dark ones
             assert phone.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 18)"
         else:
             keep = os.environ.get("PBEM_SCREENSHOTS")
             if keep and key in GAMES:  # one of each ruleset
                 shot = tmp_path / "shot.png"
-                phone_screenshot(phone, shot)
+                assert phone.open((tmp_path / "shown.html").as_uri()) == []
+                phone_screenshot(phone, shot, 6000)
                 Path(keep).mkdir(parents=True, exist_ok=True)
                 shutil.copy(shot, Path(keep) / f"phone-{key}.png")
     assert smallest_word(svg) >= SMALLEST
     # what the page shows is the text's own words, but for a board drawn in text: the picture shows it
     shown, written = words_of(phone.evaluate("document.body.innerText")), words_of(text)
-    board = words_of(str([b.items for b in blocks(text) if b.kind in BOARDS]))
-    assert shown <= written and written - shown <= board
+    drawn = [b for b in blocks(text) if b.kind in BOARDS]
+    assert shown - words_of(note) <= written and written - shown <= words_of(str([b.items for b in drawn]))
+    assert notes(page.read_text("utf-8"), note) == (1 if drawn else 0)
 
 
 def phone_screenshot(phone: Any, path: Path, most: int = 2000) -> None:

@@ -1,8 +1,9 @@
-"""Report mails carry a picture of the board: multipart/alternative, the text report first
-(unchanged: every reader and pbem's own order parsing take it), then multipart/related with an HTML part
-(the board drawn for a phone, then the same text's words as HTML) and the PNG it shows by its Content-ID. Sent through a
-real SMTP server (aiosmtpd), parsed back by the stdlib email parser, the image found by its cid. A
-player's reply to such a mail, quoted as text or as HTML, gives exactly the orders it gave before.
+"""Report mails carry a picture of the board: multipart/mixed, first multipart/alternative with the text
+report (unchanged: every reader and pbem's own order parsing take it) and an HTML part (the same text's
+words as HTML, for a phone), then the board drawn for a phone as an inline PNG part after them, which
+the HTML does not reference. Sent through a real SMTP server (aiosmtpd), parsed back by the stdlib
+email parser. A player's reply to such a mail, quoted as text or as HTML, gives exactly the orders it
+gave before.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from conftest_mail import (GM, PLAYERS, FilesOut, MaildirDrop, MailGames, SmtpOu
                            order_html, order_line, parse, player_mail, player_of, quote)
 from mailservers import SmtpServer, certs, smtp  # noqa: F401
 from pbem import pictures
-from pbem.mail.compose import picture_cid
 from pbem.mail.incoming import read_mail
 from pbem.mail.orders import find_orders
 from pbem.mail.phone import phone_board_svg
@@ -38,14 +38,17 @@ def structure(msg: EmailMessage) -> list[str]:
 
 
 def picture_of(msg: EmailMessage) -> tuple[str, bytes]:
-    """The HTML part of a report mail and the PNG its <img> shows, found by its cid."""
+    """The HTML part of a report mail and its picture: the one image, an inline part after the text
+    that says what it shows, which the HTML does not reference."""
     html = msg.get_body(("html",)).get_content().replace("\r\n", "\n")
-    (cid,) = re.findall(r'<img\s+src="cid:([^"]+)"', html)
-    images = [p for p in msg.walk() if p.get("Content-ID") == f"<{cid}>"]
-    assert len(images) == 1, cid
+    assert "<img" not in html and "cid:" not in html
+    images = [p for p in msg.walk() if p.get_content_maintype() == "image"]
+    assert len(images) == 1 and msg.get_payload()[-1] is images[0]
     image = images[0]
     assert image.get_content_type() == "image/png" and image.get_content_disposition() == "inline"
     assert image["Content-Transfer-Encoding"] == "base64"
+    assert re.fullmatch(r"[\w-]+-turn-\d+\.png", image.get_filename())
+    assert str(image["Content-Description"]).startswith("The board of ")
     return html, image.get_content()
 
 
@@ -57,12 +60,10 @@ def start(g: MailGames, game: str = "m1") -> dict[str, EmailMessage]:
 
 def check_report_mail(msg: EmailMessage, state: dict[str, Any], player: str, report: str) -> int:
     """A report mail: its parts, the text unchanged, the picture the one `player` may see. Its size."""
-    assert structure(msg) == ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]
+    assert structure(msg) == ["multipart/mixed", "multipart/alternative", "text/plain", "text/html", "image/png"]
     plain = plain_of(msg)
     assert report in plain
     html, png = picture_of(msg)
-    (cid,) = re.findall(r'src="cid:([^"]+)"', html)
-    assert f"<{cid}>" == picture_cid(str(msg["Message-ID"]))
     # the HTML part shows the plain part's words and no other, its order block the very lines
     assert html_words(html) == words_of(plain)
     assert (BEGIN in plain) == (f"{BEGIN}\n" in html and f"\n{END}</pre>" in html)
@@ -117,7 +118,7 @@ def mover_order(g: MailGames) -> tuple[str, int, Any]:
 
 def html_reply_quoting_the_html(token: str, orders: list[str], report_mail: EmailMessage) -> bytes:
     """An HTML reply (with a plain alternative) that quotes the report's whole HTML part, picture and all,
-    in a blockquote, and sends the picture back as an inline part, as Thunderbird or Apple Mail do."""
+    in a blockquote, and sends the picture back as an inline part, as Apple Mail does."""
     html, png = picture_of(report_mail)
     body = re.split(r"<body[^>]*>", html, maxsplit=1)[1].split("</body>", 1)[0]
     rows = "".join(f"<div>{line}</div>" for line in [BEGIN, f"token: {token}", *orders, END])
@@ -126,8 +127,7 @@ def html_reply_quoting_the_html(token: str, orders: list[str], report_mail: Emai
     text = "\n".join(["Here you are.", "", BEGIN, f"token: {token}", *orders, END, "",
                       "On Sat, 21 Nov 2026, Game Master wrote:", quote(plain_of(report_mail)), ""])
     msg = parse(player_mail("x@players.test", text, html=markup, **answering(report_mail)))
-    related = msg.get_payload()[1]
-    related.add_related(png, maintype="image", subtype="png", cid=f"<{picture_cid(str(report_mail['Message-ID']))[1:-1]}>")
+    msg.add_attachment(png, maintype="image", subtype="png", disposition="inline", filename="m1-turn-1.png")
     return msg.as_bytes()
 
 
@@ -148,7 +148,8 @@ def test_a_reply_to_a_pictured_report_gives_the_same_orders(pbem: Pbem, form: st
         raw = html_reply_quoting_the_html(token, orders, report).replace(b"x@players.test", address(mover).encode())
         if form == "html only quoting the html":  # the plain alternative dropped: the HTML is all there is
             msg = parse(raw)
-            msg.set_payload([msg.get_payload()[1]])
+            alternative, picture = msg.get_payload()
+            msg.set_payload([alternative.get_payload()[1], picture])
             raw = msg.as_bytes()
     expected = find_orders(read_mail(plain_reply))
     assert find_orders(read_mail(raw)) == expected
@@ -179,20 +180,19 @@ def test_refusals_stay_text_and_a_picture_never_costs_a_report(pbem: Pbem,
 
 
 def test_the_same_report_mail_is_the_same_bytes(tmp_path: Path) -> None:
-    """Boundaries and the Content-ID come from the Message-ID, the PNG from the state: a mail composed
-    twice is the same bytes."""
+    """Boundaries come from the Message-ID, the PNG from the state: a mail composed twice is the same
+    bytes."""
     from pbem.config import Config
     from pbem.mail.compose import Picture, compose
 
     cfg = Config(root=tmp_path, gm_name="Game Master", gm_address=GM)
-    pic = Picture(b"\x89PNG\r\n\x1a\nnot really", "the board", "m1-turn-1.png")
+    pic = Picture(b"\x89PNG\r\n\x1a\nnot really", "The board of m1 at turn 1, as anna may see it", "m1-turn-1.png")
     one = compose(cfg, "anna", "anna@players.test", "s", "Report\n", "<pbem.m1.anna.1.t1@pbem.test>", picture=pic)
     two = compose(cfg, "anna", "anna@players.test", "s", "Report\n", "<pbem.m1.anna.1.t1@pbem.test>", picture=pic)
     assert one.as_bytes() == two.as_bytes()
     back = parse(one.as_bytes())
     assert plain_of(back) == "Report\n"
     assert picture_of(back)[1] == pic.png
-    assert picture_cid("<pbem.m1.anna.1.t1@pbem.test>") == "<board.pbem.m1.anna.1.t1@pbem.test>"
 
 
 def test_a_gm_may_send_reports_as_text_alone(pbem: Pbem) -> None:

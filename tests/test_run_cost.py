@@ -145,8 +145,8 @@ def test_the_phone_html_is_folded_as_a_reading_of_every_character_folds_it() -> 
     text = ("MEDICI g1 - turn 61 - your move\n\nTHE TABLE\n  player   money  value\n* anna        17      5\n"
             "  ben         32     12\n\nYou may send: draw; pass.\n\n----- pbem orders begin -----\n"
             "token: abc\n#  - draw\n----- pbem orders end -----\n")
-    markup = phone.phone_html(text, "board.g1@localhost", "The board <of> g1 – 'as anna sees it'")
-    assert markup == phone.phone_html(text, "board.g1@localhost", "The board <of> g1 – 'as anna sees it'")
+    markup = phone.phone_html(text, "The board <of> g1 – 'as anna sees it'")
+    assert markup == phone.phone_html(text, "The board <of> g1 – 'as anna sees it'")
     unfolded = markup.replace("\n", " ")
     assert phone.fold(unfolded) == fold_by_characters(unfolded)
     rnd = random.Random(13)

@@ -12,12 +12,15 @@ not have fitted). Whatever it does not recognise is shown line by line.
 
 So the HTML shows exactly the words of the text, nothing more (it cannot show what the player's report
 does not) and nothing less (a line a template adds shows up without anyone writing HTML for it), for
-every game, a fifth one, a template a GM changed and every other mail pbem writes with a picture.
+every game, a fifth one, a template a GM changed and every other mail pbem writes with a picture; but
+for a board drawn in text, which the picture shows: the mail carries the picture as an inline image
+part after its text, so the board is shown once, and a line in the board's place says where it is.
+The HTML has no <img>: a short HTML part with one scores as spam (see `pbem.mail.compose`).
 
 Styles are inline (mail clients strip <style> in places). Colours are the page's own (`Canvas`,
 `CanvasText`, with `color-scheme: light dark`) or tints that read on light and dark alike, so dark mode
-keeps every word readable; the picture has a white background of its own. The HTML is ASCII in lines
-of at most 76 characters, so the part goes as 7-bit text.
+keeps every word readable; the picture is opaque, on a white background of its own. The HTML is ASCII
+in lines of at most 76 characters, so the part goes as 7-bit text.
 
 The board for a phone (`phone_board_svg`) is templates/<game>/board-phone.svg.j2: 360 units wide, no
 word under 10 units (9.4 pixels when shown 340 wide), drawn at twice its size.
@@ -120,7 +123,7 @@ def joined(lines: list[str], i: int) -> tuple[str, int]:
 
 @dataclass
 class Block:
-    kind: str  # heading, rule, line, events, choices, list, orders, table, boxes, grid, gap, picture
+    kind: str  # heading, rule, line, events, choices, list, orders, table, boxes, grid, gap
     text: str = ""
     level: int = 0  # heading level; a line's depth
     items: list = field(default_factory=list)
@@ -611,33 +614,30 @@ def fold(markup: str) -> str:
 BOARDS = ("boxes", "grid")  # a board drawn in text: the picture shows it on a phone
 
 
-def body_html(text: str, picture: str = "") -> str:
-    """The text as HTML blocks; with a `picture` (of the board): the picture just above the text's
-    board, else after what happened, else before the first table, else first."""
-    found = list(blocks(text))
-    if picture:
-        at = next((i for i, b in enumerate(found) if b.kind in BOARDS), None)
-        if at is None:
-            at = next((i + 1 for i, b in enumerate(found) if b.kind == "events"), None)
-        if at is None:
-            at = next((i for i, b in enumerate(found) if b.kind == "table"), 0)
-            at -= 1 if at and found[at - 1].kind == "heading" else 0
-        # the text board stays under the picture: a client that blocks pictures shows it, and a short
-        # mail of a picture alone reads as spam to SpamAssassin (HTML_IMAGE_ONLY_*)
-        found = found[:at] + [Block("picture", picture)] + found[at:]
-    return "\n".join(h for h in (b.text if b.kind == "picture" else render(b) for b in found) if h)
+def body_html(text: str, note: str = "") -> str:
+    """The text as HTML blocks, but for a board drawn in text (Florenz's boxes, Medina's city): the
+    picture after the text shows the board once, and `note` (a line that says so) stands in its
+    place."""
+    out: list[str] = []
+    noted = not note
+    for block in blocks(text):
+        if block.kind in BOARDS:
+            if not noted:
+                out.append(f'<p style="margin:6px 0 10px;font-style:italic">{words(note)}</p>')
+                noted = True
+        elif html_ := render(block):
+            out.append(html_)
+    return "\n".join(out)
 
 
-def phone_html(text: str, cid: str, alt: str) -> str:
-    """The HTML part of a mail: the text, with the picture (by its Content-ID `cid`, `alt` its words) in
-    the board's place (see `body_html`).
-    ASCII alone (any other character as a reference), in lines of at most `FOLD` characters."""
-    picture = (f'<p style="margin:0 0 10px"><img src="cid:{html.escape(cid)}" alt="{html.escape(alt)}" width="340" '
-               'style="display:block;width:100%;max-width:540px;height:auto;border:0;background-color:#FFFFFF"></p>')
+def phone_html(text: str, note: str = "") -> str:
+    """The HTML part of a mail: the text, its board left to the picture the mail carries after it
+    (`note` in the board's place: see `body_html`). ASCII alone (any other character as a
+    reference), in lines of at most `FOLD` characters."""
     markup = ('<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
               '<meta name="viewport" content="width=device-width, initial-scale=1">'
               '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">'
-              f'</head><body style="{BODY}">\n<div style="max-width:640px">\n{body_html(text, picture)}\n</div>\n'
+              f'</head><body style="{BODY}">\n<div style="max-width:640px">\n{body_html(text, note)}\n</div>\n'
               "</body></html>\n")
     return fold(markup.encode("ascii", "xmlcharrefreplace").decode("ascii"))
 

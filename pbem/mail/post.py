@@ -96,8 +96,9 @@ PICTURED = ("report", "welcome")  # the mails that show the board (a refusal doe
 
 
 def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> Picture | None:
-    """The board as `player` may see it, as a PNG for his mail; drawn only when a mail is posted.
-    None (the mail goes out as text alone, complete on its own) if it cannot be drawn."""
+    """The board as `player` may see it, as a PNG for his mail, with the words that say what it shows
+    and where it is, in his language; drawn only when a mail is posted. None (the mail goes out as
+    text alone, complete on its own) if it cannot be drawn."""
     from pbem.mail.phone import phone_board_svg
     from pbem.pictures import board_png
 
@@ -108,9 +109,12 @@ def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUA
         print(f"Warning: no board picture in {state['game']}'s mail to {player}: "
               f"{type(exc).__name__}: {exc}", file=sys.stderr)
         return None
-    alt = translator(lang).gettext("The board of %(game)s at turn %(turn)s, as %(player)s may see it") % {
+    _ = translator(lang).gettext
+    alt = _("The board of %(game)s at turn %(turn)s, as %(player)s may see it") % {
         "game": state["game"], "turn": turn, "player": player}
-    return Picture(png, alt, f"{state['game']}-turn-{turn}.png")
+    filename = f"{state['game']}-turn-{turn}.png"
+    note = _("The board is the picture at the end of this mail.")
+    return Picture(png, alt, filename, note)
 
 
 def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
