@@ -252,10 +252,18 @@ def apply_orders(state: dict[str, Any], player: str, turn: int, orders: list[Ord
         _refresh_standing(ruleset, new)
     new["rng_counter"] = rng.counter
     new["events"] += events
-    if waiting_for(new) != waiting_for(state) or events:
+    if not same_decision(state, new) and (waiting_for(new) != waiting_for(state) or events):
         new["waiting_since"] = now()
     _finish_if_over(new)
     return new, events
+
+
+def same_decision(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether `after` still waits on the decision `before` waited on, for fewer of its players: one of
+    several who decide at once has sent his order. The decision keeps its turn and its clock."""
+    waiting = waiting_for(after)
+    return (before["engine"]["turn"] == after["engine"]["turn"] and bool(waiting)
+            and set(waiting) < set(waiting_for(before)))
 
 
 def _finish_if_over(state: dict[str, Any]) -> None:

@@ -247,6 +247,7 @@ KNOWN: dict[str, str] = {
     "medici-strozzi": "pbem.rules.medici_strozzi",
     "medina": "pbem.rules.medina",
 }
+OWN = frozenset(KNOWN)  # the games of pbem's own package
 RULESETS: dict[str, type[Ruleset]] = {}  # the rulesets imported so far
 
 #: the GM's own games, which live outside pbem/: `PBEM_RULESETS=goofspiel=tests.goofspiel.rules` (pairs
@@ -265,7 +266,7 @@ def outside_rulesets(text: str) -> tuple[dict[str, str], list[str]]:
         name, sep, module = item.partition("=")
         if not sep or not NAME.match(name) or not MODULE.match(module):
             problems.append(f"{ENVIRONMENT}: {item!r} is not NAME=MODULE (such as goofspiel=mygames.goofspiel)")
-        elif name in KNOWN or name in found:
+        elif name in OWN or name in found:
             problems.append(f"{ENVIRONMENT}: the ruleset {name!r} is named twice or is one of pbem's own")
         else:
             found[name] = module

@@ -33,7 +33,6 @@ class Goofspiel(Ruleset):
     example_order = "bid: 7"
     options = {"cards": CARDS}
     files = Path(__file__).parent
-    mail_events = frozenset({"game_end", "bid_sent"})  # a bidder hears at once that his bid is in
 
     def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
         n = int(options["cards"])
