@@ -204,9 +204,24 @@ def check_turn(state: dict[str, Any], player: str, turn: int) -> None:
     if turn > current:
         raise StaleTurn(f"your orders answer turn {turn}, but game {state['game']!r} is only at turn {current}")
     waiting = waiting_for(state)
+    if player not in waiting and decided(state, player, current):  # one of several who decide at once
+        raise StaleTurn(f"your orders for turn {current} of game {state['game']!r} are in already; the game "
+                        f"waits for {', '.join(waiting)} to send theirs")
     if player not in waiting:
         raise StaleTurn(f"turn {current} of game {state['game']!r} is not yours: "
                         f"the game waits for {', '.join(waiting)}")
+
+
+def decided(state: dict[str, Any], player: str, turn: int) -> bool:
+    """Whether `player` has given his order for decision `turn` (the log is read from its end, only as
+    far back as that decision)."""
+    log = state["log"]
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["turn"] != turn:
+            return False
+        if log[i]["player"] == player:
+            return True
+    return False
 
 
 def copy_game(state: dict[str, Any]) -> dict[str, Any]:
@@ -637,6 +652,8 @@ REFUSALS = (*TURN_FILE_REFUSALS,  # what YAML and the schemas refuse (pbem.turnf
             N_("your orders answer turn %(turn)s, but game %(game)s is at turn %(current)s: they are stale"),
             N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),
             N_("turn %(turn)s of game %(game)s is not yours: the game waits for %(players)s"),
+            N_("your orders for turn %(turn)s of game %(game)s are in already; the game waits for %(players)s "
+               "to send theirs"),
             N_("game %(game)s is paused by the GM; send your orders when it resumes"),
             N_("game %(game)s is finished; it takes no more orders"),
             N_("%(title)s takes no standing orders; send your next orders ahead with 'turn: next' instead"),

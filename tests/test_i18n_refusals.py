@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 
 from pbem.game import REFUSAL_FRAMES, REFUSALS
 from pbem.report import engine_refusals, refusal_text
-from pbem.rules.base import KNOWN
+from pbem.rules.base import KNOWN, files_of
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset, order_text
 
@@ -106,7 +106,7 @@ def test_a_refusal_quotes_orders_in_the_players_order_words() -> None:
 
 
 def translations(lang: str, domain: str) -> dict[str, Any]:
-    with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+    with ((files_of(domain, "locale") or LOCALE) / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
         return {m.id: m for m in read_po(f) if m.id}
 
 

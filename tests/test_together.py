@@ -256,8 +256,31 @@ def test_a_second_bid_of_the_same_bidder_is_refused_and_changes_nothing(pbem: An
     before = t.state_bytes()
     r = t.submit("anna", 1, [{"bid": 5}])
     assert r.exit_code == 1
-    assert r.stderr == ("Error: turn 1 of game 'g1' is not yours: the game waits for ben, cleo\n")
+    assert r.stderr == ("Error: your orders for turn 1 of game 'g1' are in already; the game waits for ben, "
+                        "cleo to send theirs\n")
     assert t.state_bytes() == before
+    # by mail, in the bidder's language: the refusal is found back by its words
+    from pbem.report import refusal_text
+    assert refusal_text(r.stderr[7:-1], "de", "goofspiel") == (
+        "deine Befehle für Zug 1 der Partie 'g1' sind schon da; die Partie wartet noch auf die Befehle von ben, cleo")
+
+
+def test_reports_in_german_and_dutch_from_the_games_own_catalogs(pbem: Any, tmp_path: Path) -> None:
+    t = goofspiel(pbem, tmp_path, "--language", "anna=de", "--language", "ben=nl")
+    anna = (t.games / "g1" / "reports" / "anna" / reports(t.games, "g1", "anna")[0]).read_text("utf-8")
+    ben = (t.games / "g1" / "reports" / "ben" / reports(t.games, "g1", "ben")[0]).read_text("utf-8")
+    assert anna.startswith("DU BIST DRAN: Biete eine Karte deiner Hand für den Preis ")
+    assert "    bieten: N (N von 1 bis 5)\n" in anna and "#  - bieten: N\n" in anna
+    assert ben.startswith("JIJ BENT AAN ZET: bied een kaart uit je hand voor de prijs ")
+    assert "    bieden: N (N van 1 tot 5)\n" in ben
+    # an order in the reader's words is read back as the game's own
+    assert t.submit("anna", 1, [{"bieten": 2}]).exit_code == 0
+    assert t.submit("ben", 1, [{"bod": 3}]).exit_code == 0
+    assert t.submit("cleo", 1, [{"bid": 1}]).exit_code == 0
+    assert pbem("advance").exit_code == 0
+    assert [e["order"] for e in t.state()["log"]] == [{"bid": 2}, {"bid": 3}, {"bid": 1}]
+    anna = (t.games / "g1" / "reports" / "anna" / reports(t.games, "g1", "anna")[-1]).read_text("utf-8")
+    assert "gewinnt den Preis" in anna and "die Gebote: anna 2, ben 3, cleo 1." in " ".join(anna.split())
 
 
 # -- deadlines and reminders ------------------------------------------------------------------------------
