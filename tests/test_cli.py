@@ -110,7 +110,7 @@ def finished(finished_game: tuple[Path, dict[str, str]], pbem: Any) -> dict[str,
 
 
 @pytest.mark.parametrize("args, message", [
-    (["new", "chess", "m2", *GOOD], "unknown ruleset 'chess' (known: florenz, medici, medici-strozzi, medina)"),
+    (["new", "chess", "m2", *GOOD], "unknown ruleset 'chess' (known: florenz, goofspiel, medici, medici-strozzi, medina)"),
     (["new", "medici", "M2", *GOOD],
      "'M2' is not a game id (lower-case letters, digits, '-' and '_', at most 40, starting with a letter or digit)"),
     (["new", "medici", "a" * 41, *GOOD],
@@ -908,6 +908,7 @@ def test_version_and_rulesets(pbem: Any) -> None:
     r = pbem.runner.invoke(pbem_main, ["rulesets"])
     assert r.exit_code == 0
     assert r.stdout == ("florenz          Florenz, 1-5 players (solo: normal|easier|harder)\n"
+                        "goofspiel        Goofspiel, 2-4 players (cards: 13|8|5)\n"  # the tests' own (conftest.py)
                         "medici           Medici, 3-6 players (edition: riogrande|amigo)\n"
                         "medici-strozzi   Medici vs Strozzi, 2 players (no options)\n"  # a fixed count, no range
                         "medina           Medina, 3-4 players (no options)\n")

@@ -177,7 +177,7 @@ def test_the_gm_starts_an_open_game_with_the_minimum(g: MailGames) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    (["chess", "g2", "--seats", "2"], "unknown ruleset 'chess' (known: florenz, medici, medici-strozzi, medina)"),
+    (["chess", "g2", "--seats", "2"], "unknown ruleset 'chess' (known: florenz, goofspiel, medici, medici-strozzi, medina)"),
     (["medici", "g2", "--seats", "9"], "Medici needs 3 to 6 players, not 9"),
     (["medici", "g1", "--seats", "3"], "game 'g1' already exists in {root}"),
     (["medici", "mail", "--seats", "3"], "'mail' is a name pbem uses for its own folder in the games dir; choose another game id"),

@@ -106,7 +106,7 @@ def test_standings_of_one_ruleset_and_of_none(pbem: Pbem) -> None:
     assert r.stdout == f"No finished Medina games in {pbem.games}.\n"
     r = pbem("standings", "medici-strozzi")
     assert r.stdout.startswith("Medici vs Strozzi: 3 finished games\n")
-    assert_error(pbem("standings", "chess"), "unknown ruleset 'chess' (known: florenz, medici, medici-strozzi, medina)")
+    assert_error(pbem("standings", "chess"), "unknown ruleset 'chess' (known: florenz, goofspiel, medici, medici-strozzi, medina)")
 
 
 def test_a_game_not_over_and_a_solo_game_do_not_count(pbem: Pbem) -> None:

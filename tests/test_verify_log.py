@@ -145,7 +145,7 @@ def test_a_file_of_the_wrong_shape(record: dict[str, Any], tmp_path: Path, chang
 
 RULES = [
     ("unknown ruleset", lambda d: d.update(ruleset="chess"),
-     "unknown ruleset 'chess' (known: florenz, medici, medici-strozzi, medina)"),
+     "unknown ruleset 'chess' (known: florenz, goofspiel, medici, medici-strozzi, medina)"),
     ("option", lambda d: d.update(options={"edition": "deluxe"}),
      "option edition='deluxe' is not allowed for medici (choose one of: riogrande, amigo)"),
     ("players", lambda d: d.update(players=["anna"]), "Medici needs 3 to 6 players, not 1"),
