@@ -194,6 +194,7 @@ def test_a_whole_game_by_turn_files_verifies_and_archives_one_page_a_round(pbem:
         assert prev == ([f"turn-{n - 1:04d}.html"] * 2 if n else [])
         assert nxt == ([f"turn-{n + 1:04d}.html"] * 2 if n < 5 else [])
         if n:  # every bid of the round, each by its bidder
+            assert f'<p class="decision">Turn {n}: anna, ben, cleo decided.</p>\n<ul class="orders">' in html
             orders = re.findall(r"<li>(\w+) ordered <code>bid: (\d+)</code></li>", html)
             bids = {e["player"]: str(e["order"]["bid"]) for e in state["log"] if e["turn"] == n}
             assert dict(orders) == bids and [p for p, _ in orders] == [e["player"] for e in state["log"]
@@ -246,7 +247,8 @@ def test_a_bid_is_its_bidders_alone_until_the_round_is_settled(pbem: Any, tmp_pa
     for p in PLAYERS:
         latest = (games / "g1" / "reports" / p / reports(games, "g1", p)[-1]).read_text("utf-8")
         assert "the bids anna 4, ben 2, cleo 1." in " ".join(latest.split())
-        assert ("You bid" in latest) == (p in ("anna", "ben"))  # his own bid before the round was settled
+        assert [line.strip() for line in latest.splitlines() if "in secret" in line] == (  # his own bid alone
+            {"anna": ["anna bids 4 in secret."], "ben": ["ben bids 2 in secret."], "cleo": []}[p])
 
 
 def test_a_second_bid_of_the_same_bidder_is_refused_and_changes_nothing(pbem: Any, tmp_path: Path) -> None:
@@ -350,7 +352,11 @@ def test_a_whole_game_by_mail(pbem: Any) -> None:
                 assert [player_of(m) for m in sent] == [p], [m["Subject"] for m in sent]
                 text = body(sent[0])
                 assert "were received:\n\n  - bid: %d\n" % bid in text
-                assert not re.search(r"\d", text.split("were received:")[1].replace(f"bid: {bid}", ""))
+                rest = [q for q in PLAYERS if q not in bids]
+                assert (f"Turn {rounds} is settled when the orders of {', '.join(rest)} are in too; your report "
+                        "comes then.") in " ".join(text.split())
+                assert not re.search(r"\d", text.split("were received:")[1].replace(f"bid: {bid}", "")
+                                     .replace(f"Turn {rounds} ", ""))
             else:  # the round is settled: everyone hears, with every bid
                 told = [m for m in sent if not str(m["Message-ID"]).startswith("<pbem.reply.")]  # not the answer
                 assert sorted(player_of(m) for m in told) == sorted(PLAYERS)
