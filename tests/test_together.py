@@ -388,3 +388,25 @@ def test_the_same_seed_and_bids_give_the_same_game_byte_for_byte(pbem: Any, tmp_
         sorted(p.relative_to(b) for p in (b / "reports").rglob("*"))
     for p in (a / "reports").rglob("*.txt"):
         assert p.read_bytes() == (b / p.relative_to(a)).read_bytes()
+
+
+def test_bots_at_the_table_bid_at_once_and_never_see_a_bid_before_it_is_opened(pbem: Any, tmp_path: Path) -> None:
+    r = pbem("new", "goofspiel", "g1", "--player", "anna=anna@example.org", "--bot", "ben", "--bot", "cleo",
+             "--option", "cards=5", *seed_args("bots-at-the-table"), "--json")
+    assert r.exit_code == 0, r.output
+    token = json.loads(r.stdout)["players"][0]["token"]
+    state = load_game(pbem.games, "g1")
+    # the bots bid as the game began, each from his own view; the round waits for anna alone, at turn 1
+    assert [(e["player"], e.get("by")) for e in state["log"]] == [("ben", "bot"), ("cleo", "bot")]
+    assert pbem.show("g1")["waiting_for"] == ["anna"] and pbem.show("g1")["turn"] == 1
+    assert "bids" not in pbem.show("g1", "anna")["view"]
+    for turn in range(1, 6):
+        card = pbem.show("g1", "anna")["legal_orders"][0]["bid"]
+        path = tmp_path / f"t{turn}.yaml"
+        path.write_text(json.dumps({"game": "g1", "player": "anna", "token": token, "turn": turn,
+                                    "orders": [{"bid": card}]}))
+        assert pbem("submit", path).exit_code == 0
+        assert pbem("advance").exit_code == 0
+    state = load_game(pbem.games, "g1")
+    assert state["status"] == "finished" and len(state["log"]) == 15
+    assert pbem("verify", "g1").exit_code == 0
