@@ -116,6 +116,11 @@ def test_a_round_keeps_its_turn_until_the_last_bid_and_a_tie_wins_nothing() -> N
         {"type": "bid_sent", "player": "ben", "card": 3, "to": ["ben"]}]
     assert rules.decision(state).players == ("anna", "cleo") and state["turn"] == 1
     assert rules.view(state, "anna").get("your_bid") is None and "bids" not in rules.view(state, "anna")
+    # nor does ben's hand tell it: to the others his bid is still a card of his hand, face down
+    for viewer in ("anna", "cleo", ""):
+        assert rules.view(state, viewer)["players"][1]["hand"] == [1, 2, 3, 4, 5]
+    assert rules.view(state, "ben")["players"][1]["hand"] == [1, 2, 4, 5]
+    assert rules.view(state, None)["players"][1]["hand"] == [1, 2, 4, 5] and rules.view(state, None)["bids"] == {"ben": 3}
     assert rules.view(state, "ben")["your_bid"] == 3
     with pytest.raises(IllegalOrder) as exc:
         rules.apply(state, "ben", {"bid": 4}, rng)
@@ -233,6 +238,9 @@ def test_a_bid_is_its_bidders_alone_until_the_round_is_settled(pbem: Any, tmp_pa
         seen = t.show(who)
         assert "your_bid" in seen["view"] and seen["view"]["your_bid"] is None
         assert "bid: 4" not in json.dumps(seen) and '"bids"' not in json.dumps(seen)
+        assert seen["view"]["players"][0]["hand"] == [1, 2, 3, 4, 5]  # her bid is face down in her hand
+    assert t.show("anna")["view"]["players"][0]["hand"] == [1, 2, 3, 5]
+    assert t.show()["view"]["players"][0]["hand"] == [1, 2, 3, 5]  # the GM's view
     assert git(games, "log", "-1", "--format=%B") == ("g1: turn 1: orders of anna\n\n"
                                                       "Now turn 1, waiting for ben, cleo.\n\n")
     assert "bid" not in (games / "g1" / "public.yaml").read_text("utf-8")

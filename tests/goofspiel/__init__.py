@@ -125,7 +125,7 @@ class Goofspiel(Ruleset):
             "you": player or None, "round": state["round"], "rounds": state["cards"], "prize": state["prize"],
             "prizes_left": len(state["prizes"]), "set_aside": list(state["set_aside"]),
             "waiting_for": list(d.players) if d else [],
-            "players": [{"name": p, "hand": list(state["hands"][p]), "won": list(state["won"][p]),
+            "players": [{"name": p, "hand": self._hand_seen(state, p, player), "won": list(state["won"][p]),
                          "score": self.score(state, p), "bid_in": p in state["bids"]}
                         for p in state["players"]],
         }
@@ -135,6 +135,16 @@ class Goofspiel(Ruleset):
             view["bids"] = dict(state["bids"])
             view["deck"] = list(state["prizes"])
         return view
+
+    @staticmethod
+    def _hand_seen(state: State, owner: str, viewer: str | None) -> list[int]:
+        """`owner`'s cards as `viewer` sees them: a bid still face down counts as in his hand to the
+        others (else the card missing from it would tell them his bid); the bidder and the GM see it
+        spent."""
+        hand = list(state["hands"][owner])
+        if owner in state["bids"] and viewer is not None and viewer != owner:
+            hand = sorted(hand + [state["bids"][owner]])
+        return hand
 
     def result(self, state: State) -> list[dict[str, Any]]:
         return standings(state["players"], {p: self.score(state, p) for p in state["players"]})
