@@ -85,7 +85,7 @@ STOP = {"the", "The", "your", "Your", "you", "You", "with", "and", "for", "not",
         "location", "family", "scandal", "boast", "spend", "taken", "ring", "hand", "bonus", "start", "mail",
         "status", "over", "standing"}
 #: English words a language writes too, as its own
-SHARED = {"de": {"in", "Bonus", "bonus", "Hand", "Ring", "start", "Start", "status", "Status"},
+SHARED = {"de": {"in", "Bonus", "bonus", "Hand", "Ring", "start", "Start", "status", "Status", "per"},
           "nl": {"in", "is", "of", "order", "orders", "over", "per", "ring", "hand", "bonus", "start", "mail", "status"}}
 #: what a German or Dutch mail quotes as it is: pbem's keys and the order block's lines, the log's keys
 PBEM_KEYS = re.compile(r"'[\w.-]+\.(?:yaml|yml|txt)'|'(?:game|player|token|turn|orders|standing|reports)'|'(?:turn: next|next: \.\.\.|reports: all|reports: moves|standing: \[\]|standing:|token: |"

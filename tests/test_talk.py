@@ -234,3 +234,30 @@ def test_talk_in_a_game_with_a_bot_goes_to_the_people_only(pbem: Pbem) -> None:
     lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say: hi all"))
     assert lines == ["m1: mail from anna@players.test: m1: anna said 1 line(s) of talk to cleo"]
     assert [to(m) for m in sent] == [address("cleo")]
+
+
+@pytest.mark.parametrize(("talk_mode", "lang", "shown", "not_shown"), [
+    ("public", "en", ["say: ... a line to everyone at the table"], ["say to ben"]),
+    ("private", "en", ["say: ... a line to everyone at the table", "say to ben: ...", "a line to ben alone"], []),
+    ("none", "en", [], ["say:"]),
+    ("private", "de", ["sag: ...      ein Wort an alle am Tisch", "sag zu ben: ...", "ein Wort nur an ben"], ["say"]),
+    ("public", "nl", ["zeg: ...      een woord aan iedereen aan tafel"], ["say", "zeg tegen"]),
+])
+def test_help_names_the_talk_the_game_allows(pbem: Pbem, talk_mode: str, lang: str, shown: list[str],
+                                             not_shown: list[str]) -> None:
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", talk_mode,
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    if lang != "en":
+        assert pbem("set", "m1", "--language", f"anna={lang}").exit_code == 0
+    _, sent = run(g, reply_to(welcome[address("anna")], "anna", {"en": "help", "de": "hilfe", "nl": "help"}[lang]))
+    assert [to(m) for m in sent] == [address("anna")]
+    body = sent[0].get_body(("plain",)).get_content()
+    for line in shown:
+        assert line in body
+    for word in not_shown:
+        assert word not in body
+    assert max(len(line) for line in body.splitlines()) <= 72

@@ -38,6 +38,7 @@ from pbem.rules.base import order_text
 from pbem.store import GamesDir, crash_point, write_atomic
 from pbem.store.seen import SeenMail
 from pbem.tablebots import is_bot
+from pbem.talk import table_of
 
 MAX_REPLIES_PER_SENDER = 10  # more mails than this from one address in one thread in one run look like a loop
 MAX_ADDRESS = 254  # the longest address a mail may come from (longer: set aside, never written anywhere)
@@ -656,7 +657,8 @@ def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, comma
     lang, zone = language_of(state, player, config), timezone_of(state, player, config)
     line = f"mail from {mail.sender}: {proven.game}: answered '{command}'"
     if command == "help":
-        reply(postman, mail, "common/cmd-help.txt.j2", seat=seat, hidden=hidden, **help_context(state, player, lang))
+        reply(postman, mail, "common/cmd-help.txt.j2", seat=seat, hidden=hidden, talk=table_of(gd, proven.game)["talk"],
+              **help_context(state, player, lang))
     elif command == "status":
         report = render_report(state, player, [], config.reply_keys, lang, zone)
         picture = board_picture(state, player, lang) if config.pictures else None
