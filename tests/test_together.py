@@ -103,6 +103,15 @@ def test_the_cli_in_a_process_of_its_own_hosts_the_game(tmp_path: Path) -> None:
     assert r.stderr == ("Error: the ruleset 'goofspiel' (PBEM_RULESETS) cannot be imported from "
                         "'nowhere.goofspiel': No module named 'nowhere'\n")
     assert not (tmp_path / "games" / "g1").exists()
+    # `pbem rulesets` lists the games that load, and names what is wrong with the GM's setting
+    env["PBEM_RULESETS"] = "goofspiel=nowhere.goofspiel, dice"
+    r = subprocess.run([sys.executable, "-m", "pbem", "rulesets"], capture_output=True, text=True, cwd=tmp_path,
+                       env=env)
+    assert r.returncode == 1
+    assert r.stdout.startswith("florenz ") and "goofspiel" not in r.stdout and "medina " in r.stdout
+    assert r.stderr == ("Error: PBEM_RULESETS: 'dice' is not NAME=MODULE (such as goofspiel=mygames.goofspiel); "
+                        "the ruleset 'goofspiel' (PBEM_RULESETS) cannot be imported from 'nowhere.goofspiel': "
+                        "No module named 'nowhere'\n")
 
 
 def test_a_round_keeps_its_turn_until_the_last_bid_and_a_tie_wins_nothing() -> None:
