@@ -38,11 +38,20 @@ SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "pic-secret
 SEAT_LEGEND = True  # its picture names each seat beside its colour and number
 
 
+#: orders as a player may write them, and as they are read: (kind, sent, read)
+READINGS: list[tuple[str, Any, Any]] = [
+    ("orders", "bid 7", {"bid": 7}), ("orders", "Bid:7", {"bid": 7}), ("orders", "bid = 12", {"bid": 12}),
+    ("orders", "BID 3", {"bid": 3}), ("orders", "bieten 5", {"bid": 5}), ("orders", "bod 4", {"bid": 4}),
+    ("orders", {"Bid": "x"}, {"bid": "x"}),  # the key all the same: the error then speaks of a bid
+    ("orders", "Drew", "Drew")]  # no order in any case: left as sent
+
+
 def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 - a room's constant
     """None: Goofspiel has no standing orders."""
     return []
 
 
+RANDOM_START = True  # the first prize is turned from the shuffled deck
 HIDES = True  # the prize deck's order, and the bids made so far: a finished game's pages show them
 PRIVATE_EVENTS = True  # a bid is told to its bidder alone until the round is settled
 
