@@ -267,11 +267,10 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
             outcome.committed = gd.commit(game, left) or outcome.committed
         return outcome
     if changed:
-        for player in outcome.reminded:
-            if postman is not None:
-                from pbem.mail.post import post_reminder
+        if outcome.reminded and postman is not None:
+            from pbem.mail.post import post_reminder
 
-                post_reminder(postman, state, player)
+            post_reminder(postman, state, outcome.reminded)
         crash_point("reports")
         outcome.reports += write_reports(gd, state, postman)
         crash_point("save")

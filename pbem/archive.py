@@ -196,12 +196,22 @@ def _plain(value: Any, word: Any = None, lang: str = DEFAULT_LANGUAGE) -> str:
 # -- the pages ---------------------------------------------------------------------------------------
 
 @dataclass
+class Move:
+    """One order of a decision, as its page shows it."""
+
+    player: str
+    order: str | None = None                  # what he ordered (finished games only)
+    mark: str | None = None                   # by standing order / sent ahead / substitute move
+
+
+@dataclass
 class Page:
     turn: int                                 # the decision (0: the start)
     name: str                                 # turn-0007
-    player: str | None = None                 # who decided
-    order: str | None = None                  # what he ordered (finished games only)
+    player: str | None = None                 # who decided (several who decided at once: joined by commas)
+    order: str | None = None                  # what he ordered (finished games only; several: each by name)
     mark: str | None = None                   # by standing order / sent ahead / substitute move
+    moves: list[Move] = field(default_factory=list)  # every order of the decision, in the order given
     events: list[tuple[str, str]] = field(default_factory=list)  # (text, to whom: "" for everyone)
     hidden: list[tuple[str, str]] = field(default_factory=list)
     commit: Commit | None = None
@@ -291,8 +301,13 @@ def game_pages(state: dict[str, Any], commits: list[Commit], lang: str = DEFAULT
     """A game's turn pages and their pictures (file name -> SVG text), in `lang`."""
     ruleset = ruleset_of(state)
     finished = state["status"] == "finished"
-    snaps = snapshots(state)
-    entries = {e["turn"]: e for e in state["log"]}
+    # one page a decision: the board after its last order (a decision of several players has an order
+    # of each); the orders of a decision still waiting for some of its players are not a page yet
+    current = state["engine"]["turn"] if state["status"] != "finished" else None
+    snaps = [(t, engine) for t, engine in dict(snapshots(state)).items() if t != current or t == 0]
+    entries: dict[int, list[dict[str, Any]]] = {}
+    for e in state["log"]:
+        entries.setdefault(e["turn"], []).append(e)
     turns = [t for t, _ in snaps]
     pages = [Page(t, page_name(t)) for t in turns]
     by_turn = {p.turn: p for p in pages}
@@ -309,12 +324,15 @@ def game_pages(state: dict[str, Any], commits: list[Commit], lang: str = DEFAULT
     found = turn_commits(state["game"], commits, turns)
     pictures: dict[str, str] = {}
     for i, (page, (turn, engine)) in enumerate(zip(pages, snaps)):
-        entry = entries.get(turn)
-        if entry is not None:
-            page.player = entry["player"]
-            page.mark = _mark(entry, lang)
+        for entry in entries.get(turn, []) if turn else []:
+            order = localize(order_text(entry["order"]), state["ruleset"], lang) if finished else None  # as reports show it
+            page.moves.append(Move(entry["player"], order, _mark(entry, lang)))
+        if len(page.moves) == 1:
+            page.player, page.order, page.mark = page.moves[0].player, page.moves[0].order, page.moves[0].mark
+        elif page.moves:
+            page.player = ", ".join(dict.fromkeys(m.player for m in page.moves))
             if finished:
-                page.order = localize(order_text(entry["order"]), state["ruleset"], lang)  # as reports show it
+                page.order = "; ".join(f"{m.player}: {m.order}" for m in page.moves)
         page.commit = found.get(turn)
         page.prev = pages[i - 1].name if i else None
         page.next = pages[i + 1].name if i + 1 < len(pages) else None

@@ -819,12 +819,21 @@ def standings(gd: GamesDir, ruleset: str | None, as_json: bool) -> None:
 
 @main.command(name="rulesets")
 def list_rulesets() -> None:
-    """The games pbem can host."""
+    """The games pbem can host (a game of the GM's own that cannot be loaded is named on stderr, exit 1)."""
+    from pbem.rules.base import OUTSIDE_PROBLEMS
+
+    problems = list(OUTSIDE_PROBLEMS)
     for name in sorted(KNOWN):
-        cls = type(get_ruleset(name))
+        try:
+            cls = type(get_ruleset(name))
+        except SetupError as exc:
+            problems.append(str(exc))
+            continue
         opts = "; ".join(f"{k}: {'|'.join(v)}" for k, v in cls.options.items()) or "no options"
         count = f"{cls.min_players}" if cls.min_players == cls.max_players else f"{cls.min_players}-{cls.max_players}"
         click.echo(f"{name:<16} {cls.title}, {count} players ({opts})")
+    if problems:
+        raise click.ClickException("; ".join(problems))
 
 
 @main.command()

@@ -174,8 +174,22 @@ def check_turn(state: dict[str, Any], player: str, turn: int) -> None:
     if turn > current:
         raise StaleTurn(refuse("ahead", turn=turn, game=repr(state["game"]), current=current))
     waiting = waiting_for(state)
+    if player not in waiting and decided(state, player, current):  # one of several who decide at once
+        raise StaleTurn(refuse("decided-already", turn=current, game=repr(state["game"]), players=", ".join(waiting)))
     if player not in waiting:
         raise StaleTurn(refuse("turn-not-yours", turn=current, game=repr(state["game"]), players=", ".join(waiting)))
+
+
+def decided(state: dict[str, Any], player: str, turn: int) -> bool:
+    """Whether `player` has given his order for decision `turn` (the log is read from its end, only as
+    far back as that decision)."""
+    log = state["log"]
+    for i in range(len(log) - 1, -1, -1):
+        if log[i]["turn"] != turn:
+            return False
+        if log[i]["player"] == player:
+            return True
+    return False
 
 
 def copy_game(state: dict[str, Any]) -> dict[str, Any]:
@@ -221,10 +235,18 @@ def apply_orders(state: dict[str, Any], player: str, turn: int, orders: list[Ord
         _refresh_standing(ruleset, new)
     new["rng_counter"] = rng.counter
     new["events"] += events
-    if waiting_for(new) != waiting_for(state) or events:
+    if not same_decision(state, new) and (waiting_for(new) != waiting_for(state) or events):
         new["waiting_since"] = now()
     _finish_if_over(new)
     return new, events
+
+
+def same_decision(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether `after` still waits on the decision `before` waited on, for fewer of its players: one of
+    several who decide at once has sent his order. The decision keeps its turn and its clock."""
+    waiting = waiting_for(after)
+    return (before["engine"]["turn"] == after["engine"]["turn"] and bool(waiting)
+            and set(waiting) < set(waiting_for(before)))
 
 
 def _finish_if_over(state: dict[str, Any]) -> None:

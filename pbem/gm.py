@@ -149,14 +149,18 @@ def deadline_actions(state: dict[str, Any], at: datetime) -> tuple[dict[str, Any
     players to remind now (each decision is reminded once), and, under the `wait` policy, the players
     whose deadline has just passed: the game now needs the GM, who is told once a decision."""
     done: list[str] = []
-    for _ in range(1000):  # each substitute restarts the clock, so this ends; the bound is a guard
+    for _ in range(1000):  # each decision substituted restarts the clock, so this ends; the bound is a guard
         when = substitute_at(state)
         if when is None or at < when or state["deadline"]["policy"] == "wait" or state["status"] != "active":
             break
+        # every late player of the decision at once: the orders of those who decide together do not
+        # restart its clock, so each of them is as late as the first
+        turn = state["engine"]["turn"]
         for player in waiting_for(state):
+            if state["status"] != "active" or state["engine"]["turn"] != turn or player not in waiting_for(state):
+                break
             state, order, how = substitute(state, player, state["deadline"]["policy"])
             done.append(f"{player} missed the deadline: {order_text(order)} ({how})")
-            break
     remind = []
     when = remind_at(state)
     if when is not None and at >= when and state.get("reminded") != state["engine"]["turn"]:

@@ -211,10 +211,18 @@ def number_text(value: int | float, lang: str = DEFAULT_LANGUAGE) -> str:
     return whole.replace(",", group) + (point + decimals if decimals else "")
 
 
+def _locale_dir(game: str | None) -> Path:
+    """The folder of a game's catalogs and order words: pbem's own, or the `locale/` of a game that
+    lives outside pbem/."""
+    from pbem.rules.base import files_of
+
+    return files_of(game, "locale") or LOCALE_DIR
+
+
 @cache
 def _catalog(lang: str, domain: str) -> gettext.NullTranslations:
     """One domain's catalog for a language, read from its .po file (no catalog: the English words)."""
-    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+    path = _locale_dir(domain) / lang / "LC_MESSAGES" / f"{domain}.po"
     if lang == DEFAULT_LANGUAGE or not path.is_file():
         return gettext.NullTranslations()
     from io import BytesIO
@@ -260,7 +268,7 @@ def order_words(game: str) -> dict[str, dict[str, list[str]]]:
     keeps it, with its words in each language, the first one being what reports show. No file: none."""
     import yaml
 
-    path = WORDS_DIR / f"{game}.yaml"
+    path = _locale_dir(game) / "words" / f"{game}.yaml"
     if not path.is_file():
         return {}
     data = yaml.safe_load(path.read_text("utf-8")) or {}
@@ -274,7 +282,8 @@ def _blanks(game: str, lang: str) -> tuple[re.Pattern[str] | None, dict[str, str
     Blanks are only written, never read: a player fills them in."""
     import yaml
 
-    data = (yaml.safe_load((WORDS_DIR / "blanks.yaml").read_text("utf-8")) or {}).get(game) or {}
+    path = _locale_dir(game) / "words" / "blanks.yaml"
+    data = ((yaml.safe_load(path.read_text("utf-8")) if path.is_file() else None) or {}).get(game) or {}
     shown = {str(blank): str(langs[lang]) for blank, langs in data.items() if langs.get(lang)}
     if not shown:
         return None, {}

@@ -130,6 +130,8 @@ MESSAGES = {
     "stale": N_("your orders answer turn %(turn)s, but game %(game)s is at turn %(current)s: they are stale"),
     "ahead": N_("your orders answer turn %(turn)s, but game %(game)s is only at turn %(current)s"),
     "turn-not-yours": N_("turn %(turn)s of game %(game)s is not yours: the game waits for %(players)s"),
+    "decided-already": N_("your orders for turn %(turn)s of game %(game)s are in already; the game waits for "
+                          "%(players)s to send theirs"),
     # -- the frames pbem.game puts a refusal of the rules in
     "no-longer-yours": N_("order %(n)s (%(order)s): after order %(before)s the decision is no longer yours (the "
                           "game waits for %(players)s); nothing was applied"),

@@ -44,7 +44,13 @@ def _fill(text: str, width: int, first: str, rest: str) -> list[str]:
 
 
 def _load(name: str) -> str | None:
-    path = data_dir("pbem.templates").joinpath(*name.split("/"))
+    """A template by its name (`medici/report.txt.j2`, `common/error.txt.j2`): pbem's own, or one of a
+    game that lives outside pbem/, from that game's `templates/` folder."""
+    parts = name.split("/")
+    from pbem.rules.base import files_of
+
+    folder = files_of(parts[0], "templates") if len(parts) > 1 else None
+    path = folder.joinpath(*parts[1:]) if folder is not None else data_dir("pbem.templates").joinpath(*parts)
     return path.read_text("utf-8") if path.is_file() else None
 
 

@@ -47,8 +47,11 @@ def _line_of(what: Refusal | str, line: int | None) -> Refusal | str:
 
 @cache
 def schema(name: str) -> dict[str, Any]:
-    """A schema from schemas/, loaded once."""
-    text = (data_dir("pbem.schemas") / f"{name}.schema.json").read_text("utf-8")
+    """A schema from schemas/ (a game's that lives outside pbem/: from its own `schemas/`), loaded once."""
+    from pbem.rules.base import files_of
+
+    folder = files_of(name.split(".")[0], "schemas") if "." in name else None
+    text = ((folder or data_dir("pbem.schemas")) / f"{name}.schema.json").read_text("utf-8")
     return json.loads(text)
 
 

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-import pytest
+# Goofspiel, a game of simultaneous secret bids that lives in tests/goofspiel/, is registered for the
+# tests alone, before pbem is imported; the CLI the tests start as a process finds it the same way
+TESTS = str(Path(__file__).resolve().parent)
+os.environ["PBEM_RULESETS"] = "goofspiel=goofspiel"
+os.environ["PYTHONPATH"] = os.pathsep.join([TESTS, *filter(None, [os.environ.get("PYTHONPATH")])])
 
-from helpers import Pbem, fixed_clock
+import pytest  # noqa: E402
+
+from helpers import Pbem, fixed_clock  # noqa: E402
 
 __all__ = ["Pbem"]  # test_mail_servers imports it from here
 

@@ -198,6 +198,20 @@ class Table:
     def turn(self) -> int:
         return self.show()["turn"]
 
+    def play_decision(self, orders: dict[str, list[Any]], advance_each: bool = False) -> None:
+        """Every player the decision waits for sends his orders for its turn, then one `pbem advance`
+        (`advance_each`: an advance after each order; the decision keeps its turn until the last)."""
+        shown = self.show()
+        assert set(orders) == set(shown["waiting_for"]), (orders, shown["waiting_for"])
+        for n, (player, given) in enumerate(orders.items(), start=1):
+            r = self.submit(player, shown["turn"], given)
+            assert r.exit_code == 0, r.output
+            if advance_each or n == len(orders):
+                r = self.pbem("advance")
+                assert r.exit_code == 0, r.output
+                if n < len(orders):
+                    assert self.turn() == shown["turn"] and player not in self.show()["waiting_for"]
+
     def turnfile(self, player: str, turn: int, orders: list[Any], token: str | None = None,
                  game: str | None = None) -> Path:
         self.files += 1
@@ -230,12 +244,28 @@ def of_type(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 
 
 def play_moves(rules: Any, state: dict[str, Any], rng: Rng, *moves: tuple[str, Any]) -> list[dict[str, Any]]:
-    """Apply (player, order) pairs, checking each player is the one asked; returns all events."""
+    """Apply (player, order) pairs, checking each player is one the decision waits for; returns all
+    events."""
     events: list[dict[str, Any]] = []
     for player, order in moves:
         decision = rules.decision(state)
-        assert decision is not None and decision.players == (player,), (player, order, decision)
+        assert decision is not None and player in decision.players, (player, order, decision)
         events += rules.apply(state, player, order, rng)
+    return events
+
+
+def play_decision(rules: Any, state: dict[str, Any], rng: Rng, orders: dict[str, Any]) -> list[dict[str, Any]]:
+    """Play one decision with an order of every player it waits for (a decision of several players,
+    each deciding in secret): the orders must be exactly its players', and the decision keeps its turn
+    until the last is in. Returns all events."""
+    decision = rules.decision(state)
+    assert decision is not None and set(orders) == set(decision.players), (orders, decision)
+    turn = state["turn"]
+    events: list[dict[str, Any]] = []
+    for n, (player, order) in enumerate(orders.items(), start=1):
+        events += rules.apply(state, player, order, rng)
+        if n < len(orders):
+            assert state["turn"] == turn and player not in rules.decision(state).players
     return events
 
 
@@ -276,7 +306,7 @@ def play_engine_game(rules: Any, players: list[str], options: dict[str, Any], se
         resumed = Rng(seed, rng.counter)
 
         # someone else's order is refused and changes nothing (in a solo game: the engine's own family)
-        other = next((p for p in [*players, *state.get("families", [])] if p != player), None)
+        other = next((p for p in [*players, *state.get("families", [])] if p not in decision.players), None)
         if other is not None and orders % refuse_every == 0:
             before = copy.deepcopy(state)
             with pytest.raises(IllegalOrder):
@@ -332,15 +362,18 @@ def play_pipeline_game(tmp_path: Path, ruleset: str, names: list[str], options: 
     steps = 0
     while state["status"] == "active":
         who = waiting_for(state)
-        assert len(who) == 1
-        player = who[0]
+        player = who[0]  # of several who decide at once, each in his turn
         shown = show(state, player)
         legal = shown["legal_orders"]
         assert legal
         orders = orders_of(state, player, shown)
         turn = state["engine"]["turn"]
         new, events = apply_orders(state, player, turn, orders)
-        assert new["engine"]["turn"] == turn + len(orders)
+        if len(who) == 1:
+            assert new["engine"]["turn"] == turn + len(orders)
+        else:  # one of several who decide at once: the decision keeps its turn and its clock
+            assert new["engine"]["turn"] == turn and player not in waiting_for(new)
+            assert new["waiting_since"] == state["waiting_since"]
         assert len(new["log"]) == len(state["log"]) + len(orders)
         assert new["events"] == state["events"] + events
         assert all(e["turn"] >= turn for e in events)
@@ -368,6 +401,7 @@ class Mirror:
         self.rng = Rng(state["seed"], state["rng_counter"])
 
     def waiting(self) -> str | None:
+        """The first player the decision waits for (of several who decide at once: the first of them)."""
         decision = self.rules.decision(self.engine)
         return decision.players[0] if decision else None
 

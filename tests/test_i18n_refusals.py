@@ -18,6 +18,7 @@ from pbem.errors import AuthError, Refusal, StaleTurn, TurnFileError
 from pbem.refusals import MESSAGES, SCHEMA_MESSAGES, YAML_PROBLEMS, at, listing, refuse
 from rooms import GAMES, need
 from pbem.report import engine_refusals, refusal_text
+from pbem.rules.base import files_of
 from pbem.rng import Rng
 from pbem.rules.base import get_ruleset, order_text
 
@@ -105,7 +106,7 @@ def test_a_refusal_quotes_orders_in_the_players_order_words() -> None:
 
 
 def translations(lang: str, domain: str) -> dict[str, Any]:
-    with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+    with ((files_of(domain, "locale") or LOCALE) / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
         return {m.id: m for m in read_po(f) if m.id}
 
 

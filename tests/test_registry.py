@@ -13,7 +13,7 @@ import pytest
 
 import pbem
 from pbem.bots import bot_module
-from pbem.rules.base import KNOWN, RULESETS, get_ruleset
+from pbem.rules.base import KNOWN, RULESETS, files_of, get_ruleset
 
 SHARED = sorted(p for p in Path(pbem.__file__).parent.glob("*.py") if p.name not in ("bench.py", "bench_scale.py", "bench_replies.py", "demo.py"))
 
@@ -31,8 +31,9 @@ def test_each_game_has_its_files_where_the_registry_says(name: str) -> None:
     ruleset = get_ruleset(name)
     assert RULESETS[name] is type(ruleset) and ruleset.example_order
     assert importlib.util.find_spec(bot_module(name)) is not None
-    templates = importlib.resources.files("pbem.templates").joinpath(name)
+    # a game of pbem's own in pbem's folders, one that lives outside pbem/ in its own
+    templates = files_of(name, "templates") or importlib.resources.files("pbem.templates").joinpath(name)
     assert templates.joinpath("board.svg.j2").is_file()
-    schemas = importlib.resources.files("pbem.schemas")
+    schemas = files_of(name, "schemas") or importlib.resources.files("pbem.schemas")
     assert schemas.joinpath(f"{name}.state.schema.json").is_file()
     assert schemas.joinpath(f"{name}.orders.schema.json").is_file()

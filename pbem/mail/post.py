@@ -117,8 +117,9 @@ def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUA
     return Picture(png, alt, filename, note)
 
 
-def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
-    """Remind a late player once; tell the others whom the game waits for. Each reads it in his
+def post_reminder(postman: Postman, state: dict[str, Any], late: list[str]) -> None:
+    """Remind the late players of a decision once, each in a mail of his own; tell the others (those
+    who have sent their orders too) in one mail whom the game waits for. Each reads it in his
     language, the due time in his time zone."""
     from pbem.deadlines import after_the_deadline, due
     from pbem.i18n import moment_text
@@ -137,8 +138,8 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
         # in the player's thread: a reply to a reminder finds game, player and turn like one to a report
         root, previous = thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)
         refs = [r for r in dict.fromkeys([root, previous]) if r]
-        if player == late:
-            passive = ruleset_of(state).passive_order(state["engine"], late)
+        if player in late:
+            passive = ruleset_of(state).passive_order(state["engine"], player)
             order = None if passive is None else localize(order_text(passive), state["ruleset"], lang)
             after = after_the_deadline(state["deadline"], order, lang)
             text = (_("Game %(game)s waits for your orders for turn %(turn)s.") % {"game": game, "turn": turn} + "\n"
@@ -147,8 +148,8 @@ def post_reminder(postman: Postman, state: dict[str, Any], late: str) -> None:
             what = _("reminder: turn %(turn)s is due") % {"turn": turn}
         else:
             text = wrap72(_("Game %(game)s is waiting for %(player)s (turn %(turn)s, due by %(due)s).")
-                          % {"game": game, "player": late, "turn": turn, "due": by}, 0) + "\n"
-            what = _("turn %(turn)s: waiting for %(players)s") % {"turn": turn, "players": late}
+                          % {"game": game, "player": ", ".join(late), "turn": turn, "due": by}, 0) + "\n"
+            what = _("turn %(turn)s: waiting for %(players)s") % {"turn": turn, "players": ", ".join(late)}
         ids = keyed(config, state, player, reminder_id(config, game, player, turn, sent), refs)
         msg = compose(config, name, address, f"{config.subject_prefix} {game} {what}".strip(), text,
                       ids.message_id, in_reply_to=ids.in_reply_to, references=ids.references, date=now_moment(),

@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection
 from pbem.clock import now_moment
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError, TurnFileError, mapped
-from pbem.game import apply_orders, describe_turn, check_submission, submit
+from pbem.game import apply_orders, describe_turn, check_submission, submit, waiting_for
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.ids import keyring, mail_thread, split_key
 from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
@@ -328,12 +328,16 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         state = gd.load(done.game)
         # the ack names the turn after these orders: a reply to it gives the player's next ones (orders
         # sent ahead, standing orders and reports alone answer no turn: it names the turn as it is)
+        together: list[str] = []  # a decision of several players: those whose orders it still waits for
         if isinstance(done.turn, int) and done.orders:
             try:
                 state, _ = apply_orders(dict(state, status="active") if state["status"] == "paused" else state,
                                         done.player, done.turn, done.orders)
             except PbemError:
                 pass
+            else:
+                if state["engine"]["turn"] == done.turn and state["status"] != "finished":
+                    together = [p for p in waiting_for(state) if p != done.player]
         seat = (state, done.player)
         lang, game = language_of(state, done.player, postman.config), state["ruleset"]
         orders = [hide_tokens(order_text(o), hidden) for o in done.orders]
@@ -341,7 +345,8 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
         reply(postman, mail, "common/ack.txt.j2", seat=seat, hidden=hidden, game=done.game, turn=done.turn,
               orders=[localize(o, game, lang) for o in orders], replaced=done.replaced, paused=done.paused,
               standing=None if standing is None else [localize(o, game, lang) for o in standing],
-              reports=done.reports, passed=[hide_tokens(line, hidden) for line in getattr(data, "passed", [])])
+              reports=done.reports, passed=[hide_tokens(line, hidden) for line in getattr(data, "passed", [])],
+              together=together)
         what = [f"queued {', '.join(orders)}"] if orders else []
         what += [] if standing is None else [f"standing orders {'; '.join(standing) or 'cleared'}"]
         what += [] if done.reports is None else [f"reports {done.reports}"]

@@ -9,10 +9,13 @@ Engines never read files, print, or use `random`.
 from __future__ import annotations
 
 import importlib
+import os
+import re
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, Union
 
 import yaml
@@ -93,6 +96,9 @@ class Ruleset(ABC):
     #: each option's value in words for players (English, in the game's catalog): `edition riogrande`
     #: reads `the Rio Grande edition (2006)`
     option_words: ClassVar[dict[tuple[str, str], str]] = {}
+    #: the folder of a game that lives outside pbem/ (see `OUTSIDE`), holding its `templates/`,
+    #: `schemas/` and `locale/` as pbem's own folders hold them for its games; None: pbem's own folders
+    files: ClassVar[Path | None] = None
 
     def options_text(self, options: dict[str, str], lang: str = "en") -> str:
         """The options a player chooses among (those with more than one value), in `lang`'s words."""
@@ -241,7 +247,34 @@ KNOWN: dict[str, str] = {
     "medici-strozzi": "pbem.rules.medici_strozzi",
     "medina": "pbem.rules.medina",
 }
+OWN = frozenset(KNOWN)  # the games of pbem's own package
 RULESETS: dict[str, type[Ruleset]] = {}  # the rulesets imported so far
+
+#: the GM's own games, which live outside pbem/: `PBEM_RULESETS=goofspiel=tests.goofspiel.rules` (pairs
+#: of name and module, separated by commas or spaces), read once when pbem starts
+ENVIRONMENT = "PBEM_RULESETS"
+NAME = re.compile(r"[a-z][a-z0-9-]{0,23}\Z")
+MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
+
+
+def outside_rulesets(text: str) -> tuple[dict[str, str], list[str]]:
+    """The games a `PBEM_RULESETS` value names (name -> module), and what is wrong with it, entry by
+    entry (a game of pbem's own cannot be named again)."""
+    found: dict[str, str] = {}
+    problems: list[str] = []
+    for item in text.replace(",", " ").split():
+        name, sep, module = item.partition("=")
+        if not sep or not NAME.match(name) or not MODULE.match(module):
+            problems.append(f"{ENVIRONMENT}: {item!r} is not NAME=MODULE (such as goofspiel=mygames.goofspiel)")
+        elif name in OWN or name in found:
+            problems.append(f"{ENVIRONMENT}: the ruleset {name!r} is named twice or is one of pbem's own")
+        else:
+            found[name] = module
+    return found, problems
+
+
+OUTSIDE, OUTSIDE_PROBLEMS = outside_rulesets(os.environ.get(ENVIRONMENT, ""))
+KNOWN.update(OUTSIDE)
 
 
 def register(cls: type[Ruleset]) -> type[Ruleset]:
@@ -253,9 +286,27 @@ def get_ruleset(name: str) -> Ruleset:
     """The ruleset called `name`, or `SetupError` listing the known ones."""
     if name not in RULESETS:
         if name not in KNOWN:
-            raise SetupError(f"unknown ruleset {name!r} (known: {', '.join(sorted(KNOWN))})")
-        importlib.import_module(KNOWN[name])
+            wrong = "".join(f"; {p}" for p in OUTSIDE_PROBLEMS)
+            raise SetupError(f"unknown ruleset {name!r} (known: {', '.join(sorted(KNOWN))}){wrong}")
+        try:
+            importlib.import_module(KNOWN[name])
+        except ImportError as exc:
+            if name not in OUTSIDE:
+                raise
+            raise SetupError(f"the ruleset {name!r} ({ENVIRONMENT}) cannot be imported from "
+                             f"{KNOWN[name]!r}: {exc}") from None
+        if name not in RULESETS:
+            raise SetupError(f"the module {KNOWN[name]!r} registers no ruleset {name!r}")
     return RULESETS[name]()
+
+
+def files_of(game: str | None, kind: str) -> Path | None:
+    """Where a game that lives outside pbem/ keeps its files of `kind` (`templates`, `schemas`,
+    `locale`); None for pbem's own games and its common files, which are in pbem's folders."""
+    if game not in OUTSIDE:
+        return None
+    folder = type(get_ruleset(game)).files
+    return None if folder is None else Path(folder) / kind
 
 
 def standings(players: list[str], scores: dict[str, int]) -> list[dict[str, Any]]:
