@@ -72,7 +72,7 @@ browser:
 LOCALE ?= pbem/locale
 GAME   ?=
 catalogs: install
-	$(PY) -m pbem.i18n catalogs --locale $(LOCALE) $(if $(GAME),--game $(GAME))
+	$(PY) -m pbem.catalogs catalogs --locale $(LOCALE) $(if $(GAME),--game $(GAME))
 
 demo: install
 	$(PY) -m pbem.demo --dir demo-games

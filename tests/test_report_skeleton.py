@@ -1,5 +1,5 @@
 """One report skeleton for every game (templates/common/report.txt.j2), its words translated once in
-pbem's domain; and the catalogs made from the code by `python -m pbem.i18n catalogs` (`make catalogs`),
+pbem's domain; and the catalogs made from the code by `python -m pbem.catalogs catalogs` (`make catalogs`),
 one game's domain alone with `--game`, without rewriting a catalog whose entries stay the same."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
-from pbem import i18n
+from pbem import catalogs, i18n
 from pbem.game import new_game, waiting_for
 from pbem.report import env, env_for, render_report
 from pbem.rules.base import KNOWN
@@ -104,7 +104,7 @@ def test_a_report_reads_the_skeleton_in_the_readers_language(tmp_path: Path, gam
 # -- the catalogs, made from the code -------------------------------------------------------------------
 
 def run_catalogs(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pbem.i18n", "catalogs", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "pbem.catalogs", "catalogs", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
 
 
@@ -174,7 +174,7 @@ def test_a_new_language_gets_its_catalogs(tmp_path: Path) -> None:
     """A language with no catalog yet gets one per domain, every entry untranslated."""
     copy = tmp_path / "locale"
     shutil.copytree(LOCALE, copy)
-    written = i18n.update_catalogs(copy, [EXAMPLE], languages=("de", "nl", "fr"))
+    written = catalogs.update_catalogs(copy, [EXAMPLE], languages=("de", "nl", "fr"))
     assert written == [copy / "fr" / "LC_MESSAGES" / f"{EXAMPLE}.po"]
     with written[0].open("rb") as f:
         made = read_po(f, locale="fr")

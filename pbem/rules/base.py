@@ -278,7 +278,13 @@ KNOWN.update(OUTSIDE)
 
 
 def register(cls: type[Ruleset]) -> type[Ruleset]:
+    """A ruleset known by its name; a game that lives outside pbem/ tells the languages where its
+    catalogs and order words are."""
+    from pbem.i18n import OUTSIDE_LOCALES
+
     RULESETS[cls.name] = cls
+    if cls.files is not None and cls.name in OUTSIDE:
+        OUTSIDE_LOCALES[cls.name] = Path(cls.files) / "locale"
     return cls
 
 
