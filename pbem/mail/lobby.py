@@ -46,9 +46,16 @@ AND = ("and", "und", "en", "&")
 OPTION_WORDS = {"deadline": "deadline", "frist": "deadline", "termijn": "deadline", "bedenktijd": "deadline",
                 "language": "language", "sprache": "language", "taal": "language",
                 "game": "game", "spiel": "game", "spel": "game"}
-RULESET_NAMES = {"medici vs strozzi": "medici-strozzi", "medici gegen strozzi": "medici-strozzi",
-                 "medici tegen strozzi": "medici-strozzi", "strozzi": "medici-strozzi", "florence": "florenz",
-                 "florenz": "florenz", "medici": "medici", "medina": "medina", "medici-strozzi": "medici-strozzi"}
+# other ways players name a game than its registered name (every registered name is read too)
+RULESET_WORDS = {"medici vs strozzi": "medici-strozzi", "medici gegen strozzi": "medici-strozzi",
+                 "medici tegen strozzi": "medici-strozzi", "strozzi": "medici-strozzi", "florence": "florenz"}
+
+
+def ruleset_names() -> dict[str, str]:
+    """Each name a player may call a game by in a lobby command, and the game's registered name."""
+    from pbem.rules.base import KNOWN
+
+    return {**{name: name for name in KNOWN}, **{w: g for w, g in RULESET_WORDS.items() if g in KNOWN}}
 
 
 @dataclass
@@ -154,7 +161,7 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
     head = [w for w in low[:at] if w != ","]
     name = " ".join(head)
     for length in range(len(head), 0, -1):
-        known = RULESET_NAMES.get(" ".join(head[:length]))
+        known = ruleset_names().get(" ".join(head[:length]))
         if known:
             command.ruleset = known
             rest = head[length:]
@@ -165,7 +172,7 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
             break
     else:
         raise CommandError(N_("%(name)r is not a game pbem plays; choose one of: %(games)s"), name=name,
-                           games=", ".join(sorted(set(RULESET_NAMES.values()))))
+                           games=", ".join(sorted(set(ruleset_names().values()))))
     i = at + 1
     while i < len(words) and (words[i] in (",",) or low[i] in AND or "@" in words[i]
                               or low[i].rstrip(".!") in BOT_WORDS or _counted_bots(low, i)):
