@@ -249,7 +249,7 @@ def test_a_labelled_line_that_is_no_order_stays_a_line() -> None:
 @pytest.mark.parametrize("ruleset", GAMES)
 def test_the_mail_shows_the_board_once_by_its_picture(tmp_path: Path, ruleset: str) -> None:
     """A report mail carries the board once, as its picture: an inline image part after the text that
-    says what it shows; the HTML draws no board in text (Medina's city, Florenz's boxes stay in the plain
+    says what it shows; the HTML draws no board in text (a board drawn in text stays in the plain
     part) and shows no <img>; where the text draws its board, a line says where the picture is."""
     n, options, seed, steps, _ = need(ruleset, "PHONE_SHAPE")
     state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
