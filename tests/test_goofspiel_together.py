@@ -432,3 +432,16 @@ def test_bots_at_the_table_bid_at_once_and_never_see_a_bid_before_it_is_opened(p
     state = load_game(pbem.games, "g1")
     assert state["status"] == "finished" and len(state["log"]) == 15
     assert pbem("verify", "g1").exit_code == 0
+
+
+def test_a_challenge_by_mail_may_name_the_registered_game() -> None:
+    """The lobby reads a game the GM registers by its name, as it reads pbem's own."""
+    from pbem.mail.lobby import CommandError, parse
+
+    command = parse(["new goofspiel with ben@example.org, cleo@example.org cards 8"])
+    assert command is not None
+    assert (command.verb, command.ruleset, command.invitees, command.options) == (
+        "new", "goofspiel", ["ben@example.org", "cleo@example.org"], {"cards": "8"})
+    with pytest.raises(CommandError) as refused:
+        parse(["new chess with ben@example.org"])
+    assert "goofspiel" in str(refused.value).split("choose one of: ")[1].split(", ")

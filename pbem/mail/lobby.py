@@ -51,6 +51,14 @@ RULESET_NAMES = {"medici vs strozzi": "medici-strozzi", "medici gegen strozzi": 
                  "florenz": "florenz", "medici": "medici", "medina": "medina", "medici-strozzi": "medici-strozzi"}
 
 
+def ruleset_names() -> dict[str, str]:
+    """The games a challenge may name, by the words it may name them with: pbem's own by theirs, and
+    every game of the registry (one the GM registers too) by its own name."""
+    from pbem.rules.base import KNOWN
+
+    return {**{name: name for name in KNOWN}, **RULESET_NAMES}
+
+
 @dataclass
 class Command:
     """A lobby command as a player wrote it; `language` is the language of its words, if they tell."""
@@ -153,8 +161,9 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
         raise CommandError(NAME_THE_PLAYERS, said=said)
     head = [w for w in low[:at] if w != ","]
     name = " ".join(head)
+    names = ruleset_names()
     for length in range(len(head), 0, -1):
-        known = RULESET_NAMES.get(" ".join(head[:length]))
+        known = names.get(" ".join(head[:length]))
         if known:
             command.ruleset = known
             rest = head[length:]
@@ -165,7 +174,7 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
             break
     else:
         raise CommandError(N_("%(name)r is not a game pbem plays; choose one of: %(games)s"), name=name,
-                           games=", ".join(sorted(set(RULESET_NAMES.values()))))
+                           games=", ".join(sorted(set(names.values()))))
     i = at + 1
     while i < len(words) and (words[i] in (",",) or low[i] in AND or "@" in words[i]
                               or low[i].rstrip(".!") in BOT_WORDS or _counted_bots(low, i)):
