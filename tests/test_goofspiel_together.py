@@ -445,3 +445,34 @@ def test_a_challenge_by_mail_may_name_the_registered_game() -> None:
     with pytest.raises(CommandError) as refused:
         parse(["new chess with ben@example.org"])
     assert "goofspiel" in str(refused.value).split("choose one of: ")[1].split(", ")
+
+
+def test_its_catalogs_are_made_in_its_own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`python -m pbem.catalogs catalogs --game goofspiel` brings the catalogs of the game's own folder up
+    to date, whatever `--locale` (pbem's catalogs) says; its words are its templates' and its modules'."""
+    import shutil
+
+    from babel.messages.pofile import read_po
+
+    from pbem import catalogs
+
+    own = Path(__file__).parent / "goofspiel"
+    folder = tmp_path / "goofspiel"
+    shutil.copytree(own, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(type(get_ruleset("goofspiel")), "files", folder)
+    pbem_locale = tmp_path / "pbem-locale"
+    pbem_locale.mkdir()
+    assert catalogs.update_catalogs(pbem_locale, ["goofspiel"]) == []  # in step with its code
+    stale = '\nmsgid "a word nobody says any more"\nmsgstr "ein Wort, das keiner mehr sagt"\n'
+    de = folder / "locale" / "de" / "LC_MESSAGES" / "goofspiel.po"
+    de.write_text(de.read_text("utf-8") + stale, "utf-8")
+    assert catalogs.update_catalogs(pbem_locale, ["goofspiel"]) == [de]
+    assert "a word nobody says any more" not in de.read_text("utf-8")
+
+    def entries(path: Path) -> dict[Any, Any]:
+        with path.open("rb") as f:
+            return {m.id: m.string for m in read_po(f) if m.id}
+    assert entries(de) == entries(own / "locale" / "de" / "LC_MESSAGES" / "goofspiel.po")  # translations kept
+    assert list(pbem_locale.iterdir()) == []  # nothing of it in pbem's catalogs
+    words = {m.id for m in catalogs.extract_domain("goofspiel") if isinstance(m.id, str) and m.id}
+    assert {"THE TABLE", "is not a Goofspiel order; send bid: N"} <= words  # its templates' and its modules'
