@@ -34,8 +34,12 @@ def _rules_files(game: str, root: Path) -> list[Path]:
     after it (medici.py, medici_bot.py...), less those of a game whose module's name is longer
     (medici_strozzi*.py belong to medici-strozzi); a game outside pbem/: every module of its folder."""
     if game not in OWN:
+        import sys
+
         folder = type(get_ruleset(game)).files
-        return sorted(Path(folder).rglob("*.py")) if folder is not None else []
+        if folder is None:  # its files in pbem's folders: its words in its module alone
+            return [Path(sys.modules[type(get_ruleset(game)).__module__].__file__ or "")]
+        return sorted(Path(folder).rglob("*.py"))
     rules = root / "pbem" / "rules"
     module = KNOWN[game].rsplit(".", 1)[1]
     if (rules / module).is_dir():
