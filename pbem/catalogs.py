@@ -1,7 +1,10 @@
 """pbem's word catalogs made anew from the code: `python -m pbem.catalogs [--game GAME]...` (`make
 catalogs [GAME=x]`). Each domain's words are extracted (pbem's own: its Python and templates/common
 and templates/archive; each game of the registry: its templates and its rules' modules), and a
-catalog is written only where its entries change."""
+catalog is written only where its entries change. A game that lives outside pbem/ (`PBEM_RULESETS`)
+is covered too while it is registered: its words come from its own folder and its catalogs are
+written into its own `locale/` (`pbem.rules.base.files_of`); pbem's domain takes no word of it, so
+pbem's catalogs do not hang on which games a GM registers."""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from typing import Any
 
 from pbem.errors import SetupError
 from pbem.i18n import COMMON_DOMAIN, LOCALE_DIR
-from pbem.rules.base import KNOWN
+from pbem.rules.base import KNOWN, OWN, files_of, get_ruleset
 
 CATALOG_LANGUAGES = ("de", "nl")
 CATALOG_WIDTH = 100
@@ -29,12 +32,19 @@ def _repository() -> Path:
 def _rules_files(game: str, root: Path) -> list[Path]:
     """A game's rules' Python: its package (pbem/rules/medina/), or its module with the modules named
     after it (medici.py, medici_bot.py...), less those of a game whose module's name is longer
-    (medici_strozzi*.py belong to medici-strozzi)."""
+    (medici_strozzi*.py belong to medici-strozzi); a game outside pbem/: every module of its folder."""
+    if game not in OWN:
+        import sys
+
+        folder = type(get_ruleset(game)).files
+        if folder is None:  # its files in pbem's folders: its words in its module alone
+            return [Path(sys.modules[type(get_ruleset(game)).__module__].__file__ or "")]
+        return sorted(Path(folder).rglob("*.py"))
     rules = root / "pbem" / "rules"
     module = KNOWN[game].rsplit(".", 1)[1]
     if (rules / module).is_dir():
         return sorted((rules / module).rglob("*.py"))
-    others = [m.rsplit(".", 1)[1] for g, m in KNOWN.items() if g != game]
+    others = [KNOWN[g].rsplit(".", 1)[1] for g in OWN if g != game]
 
     def owner(stem: str) -> str:
         return max((m for m in [module, *others] if stem == m or stem.startswith(m + "_")), key=len, default="")
@@ -50,14 +60,23 @@ def _sources(domain: str, root: Path) -> list[tuple[Path, dict[str, Any]]]:
 
     every = dict(DEFAULT_KEYWORDS)
     if domain != COMMON_DOMAIN:
-        return [(p, every) for p in sorted((root / "templates" / domain).rglob("*.j2"))] + \
+        templates = _folder(domain, "templates") or root / "templates" / domain
+        return [(p, every) for p in sorted(templates.rglob("*.j2"))] + \
             [(p, every) for p in _rules_files(domain, root)]
     own = dict(every, **COMMON_KEYWORDS)
     code = [p for p in sorted((root / "pbem").rglob("*.py"))
             if not {"rules", "locale"} & set(p.relative_to(root / "pbem").parts[:-1])]
     shared = [p for folder in ("common", "archive") for p in sorted((root / "templates" / folder).rglob("*.j2"))]
-    games = [p for game in sorted(KNOWN) for p in sorted((root / "templates" / game).rglob("*.j2"))]
+    games = [p for game in sorted(OWN) for p in sorted((root / "templates" / game).rglob("*.j2"))]
     return [(p, own) for p in code + shared] + [(p, COMMON_KEYWORDS) for p in games]
+
+
+def _folder(game: str, kind: str) -> Path | None:
+    """Where a registered game outside pbem/ keeps its files of `kind`; None for pbem's own."""
+    if game in OWN or game not in KNOWN:
+        return None
+    get_ruleset(game)  # (it says where its files are as it registers)
+    return files_of(game, kind)
 
 
 def extract_domain(domain: str, root: Path | None = None) -> Any:
@@ -109,7 +128,8 @@ def _same_messages(a: Any, b: Any) -> bool:
 def update_catalogs(locale: Path = LOCALE_DIR, games: list[str] | None = None, root: Path | None = None,
                     languages: tuple[str, ...] = CATALOG_LANGUAGES) -> list[Path]:
     """Extract the words of pbem's domain and every game's (`games`: those games' alone) into
-    `locale`/DOMAIN.pot, and bring each language's catalog up to date with it (made where missing):
+    `locale`/DOMAIN.pot (a game outside pbem/: its own `locale/`), and bring each language's catalog
+    up to date with it (made where missing):
     new words come in untranslated, words no longer used go. A file whose entries stay the same is
     left as it is. Returns the files written."""
     from babel.messages.pofile import read_po
@@ -121,7 +141,8 @@ def update_catalogs(locale: Path = LOCALE_DIR, games: list[str] | None = None, r
     written: list[Path] = []
     for domain in domains:
         template = extract_domain(domain, root)
-        pot = locale / f"{domain}.pot"
+        folder = _folder(domain, "locale") or locale
+        pot = folder / f"{domain}.pot"
         if pot.is_file():
             with pot.open("rb") as f:
                 old = read_po(f, domain=domain)
@@ -130,7 +151,7 @@ def update_catalogs(locale: Path = LOCALE_DIR, games: list[str] | None = None, r
         if _write_if_changed(pot, template):
             written.append(pot)
         for lang in languages:
-            po = locale / lang / "LC_MESSAGES" / f"{domain}.po"
+            po = folder / lang / "LC_MESSAGES" / f"{domain}.po"
             if po.is_file():
                 with po.open("rb") as f:
                     catalog = read_po(f, locale=lang, domain=domain)
@@ -158,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     cat = commands.add_parser("catalogs", help="extract every domain's words and update its catalogs")
     cat.add_argument("--game", action="append", help="only this game's domain (may be repeated)")
-    cat.add_argument("--locale", type=Path, default=LOCALE_DIR, help="the catalogs' folder")
+    cat.add_argument("--locale", type=Path, default=LOCALE_DIR, help="the folder of pbem's own catalogs (a game outside pbem/ keeps its own)")
     args = parser.parse_args(argv)
     try:
         written = update_catalogs(args.locale, args.game)

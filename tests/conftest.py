@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-# Goofspiel, a game of simultaneous secret bids that lives in tests/goofspiel/, is registered for the
-# tests alone, before pbem is imported; the CLI the tests start as a process finds it the same way
+# The test game of simultaneous secret bids, a package of this folder, is registered for the tests
+# alone, before pbem is imported; the CLI the tests start as a process finds it the same way (the line
+# below is the only one outside the game's own files that may name it: test_rooms)
 TESTS = str(Path(__file__).resolve().parent)
 os.environ["PBEM_RULESETS"] = "goofspiel=goofspiel"
 os.environ["PYTHONPATH"] = os.pathsep.join([TESTS, *filter(None, [os.environ.get("PYTHONPATH")])])

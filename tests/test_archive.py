@@ -49,9 +49,11 @@ def start(gd: GamesDir, game: str, seed: str) -> tuple[dict[str, Any], dict[str,
     return state, tokens
 
 
-def play(gd: GamesDir, state: dict[str, Any], orders: int = 10**6, commit_every: int = 10) -> dict[str, Any]:
-    """The bots play up to `orders` more orders (or to the end); a commit every `commit_every` orders,
-    its subject as `pbem advance` writes it."""
+def play(gd: GamesDir, state: dict[str, Any], orders: int = 10**6, commit_every: int = 10,
+         active: bool = False) -> dict[str, Any]:
+    """The bots play up to `orders` more orders (or to the end; `active`: to the order before the one
+    that ends it, for a short game); a commit every `commit_every` orders, its subject as `pbem
+    advance` writes it."""
     game, rs = state["game"], state["ruleset"]
     first, who = state["engine"]["turn"], []
     for n in range(orders):
@@ -60,14 +62,20 @@ def play(gd: GamesDir, state: dict[str, Any], orders: int = 10**6, commit_every:
         player = waiting_for(state)[0]
         seen = show(state, player)
         order = bots.choose(rs, seen["view"], player, seen["legal_orders"])
-        state, _ = apply_orders(state, player, seen["turn"], [order])
-        who.append(player)
-        if (n + 1) % commit_every == 0 or state["status"] != "active" or n + 1 == orders:
+        new, _ = apply_orders(state, player, seen["turn"], [order])
+        if active and new["status"] != "active":
+            orders = n  # (what was played is committed below)
+        else:
+            state = new
+            who.append(player)
+        if who and ((n + 1) % commit_every == 0 or state["status"] != "active" or n + 1 >= orders):
             last = state["engine"]["turn"] - 1
             gd.save(game, state)
             gd.commit(game, f"{game}: turn {first}" + (f"-{last}" if last > first else "")
                       + f": orders of {', '.join(dict.fromkeys(who))}\n")
             first, who = state["engine"]["turn"], []
+        if n >= orders:
+            break
     return state
 
 
@@ -125,7 +133,7 @@ def test_finished_games_show_everything(finished) -> None:
         rules = ruleset_of(state)
         assert f'<a href="{game}/index.html">{game}</a>' in index
         assert rules.title in index
-        turns = [0, *dict.fromkeys(e["turn"] for e in state["log"])]  # a decision of several players: one page
+        turns = [0, *dict.fromkeys(e["turn"] for e in state["log"])]  # a page a decision (of one or more)
         folder = out / game
         assert sorted(p.name for p in folder.glob("turn-*.html")) == [f"turn-{t:04d}.html" for t in turns]
         assert sorted(p.name for p in folder.glob("turn-*.svg")) == [f"turn-{t:04d}.svg" for t in turns]
@@ -141,9 +149,10 @@ def test_finished_games_show_everything(finished) -> None:
             assert ('<a rel="next"' in text) == (i + 1 < len(turns))
             assert i + 1 == len(turns) or f'<a rel="next" href="turn-{turns[i + 1]:04d}.html">' in text
             assert "Recorded in git as" in text
-            if t:
-                entry = state["log"][i - 1]
-                assert f"Turn {t}: {entry['player']} ordered <code>" in text
+            ordered = [e for e in state["log"] if t and e["turn"] == t]  # every order of its decision
+            for entry in ordered:
+                assert (f"Turn {t}: {entry['player']} ordered <code>" if len(ordered) == 1
+                        else f"<li>{entry['player']} ordered <code>") in text
         # every event is told, those addressed to a player too (marked); what was hidden is shown
         everything = "".join(p.read_text("utf-8") for p in folder.glob("turn-*.html"))
         for event, line in zip(state["events"], event_lines(state["ruleset"], state["events"])):
@@ -166,7 +175,7 @@ def test_a_turn_page_and_its_picture_name_the_same_turn(finished) -> None:
     _, states, out = finished
     for game, state in states.items():
         title = ruleset_of(state).title
-        turns = [0, *dict.fromkeys(e["turn"] for e in state["log"])]  # a decision of several players: one page
+        turns = [0, *dict.fromkeys(e["turn"] for e in state["log"])]
         gaps = [t for t, after in zip(turns[1:], turns[2:]) if after > t + 1]  # the next decision is not t + 1
         chosen = {0, turns[1], turns[2], turns[len(turns) // 2], *gaps[:2], turns[-2], turns[-1]}
         assert len(chosen) >= 5
@@ -214,13 +223,15 @@ def test_an_active_game_shows_only_what_every_player_may_see(game: str, tmp_path
     state, tokens = start(gd, game, f"Secret-{game}-seed-0123456789")
     gd = GamesDir(tmp_path / "games")
     for stage, orders in enumerate((12, 18)):
-        state = play(gd, state, orders, commit_every=7)
-        assert state["status"] == "active"
+        state = play(gd, state, orders, commit_every=7, active=True)
+        assert state["status"] == "active" and state["log"]
         out = tmp_path / f"site-{stage}"
         done, _ = archive.write_archive(gd, [game], out)
         assert [a.finished for a in done] == [False]
         written = files(out)
-        assert len(written) == 3 + 1 + 2 * (len(state["log"]) + 1)  # index, style, standings, game page, turn pages + pictures
+        # a page a decision taken: the decision still waiting for some of its players is none yet
+        decided = {e["turn"] for e in state["log"] if e["turn"] != state["engine"]["turn"]}
+        assert len(written) == 3 + 1 + 2 * (len(decided) + 1)  # index, style, standings, game page, turn pages + pictures
         secrets = need(state["ruleset"], "SECRETS")(state, tokens)
         private = [line for e, line in zip(state["events"], event_lines(state["ruleset"], state["events"]))
                    if isinstance(e.get("to"), list)]

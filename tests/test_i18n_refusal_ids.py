@@ -43,7 +43,10 @@ BY_ID = [(domain, msg, fmt) for domain, module, _ in MODULES for msg, fmt in mod
 
 
 def catalog(lang: str, domain: str) -> Any:
-    with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+    from pbem.rules.base import files_of
+
+    locale = files_of(domain, "locale") or LOCALE
+    with (locale / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
         return read_po(f, locale=lang, domain=domain)
 
 

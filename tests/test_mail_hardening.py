@@ -441,6 +441,8 @@ def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, rulese
     mover, turn = g.mover("g1")
     waiting = next(p for p in tokens if p != mover)
     legal = g.pbem.show("g1", mover)["legal_orders"]
+    # where every player decides at once, the other one is asked too: his own first legal order
+    his = g.pbem.show("g1", waiting)["legal_orders"]
     mails = {
         # the mover: his own first legal order
         "mover": answer(g, mover, f"{BEGIN}\ntoken: {tokens[mover]}\n{END}\n", subject="mine"),
@@ -463,7 +465,7 @@ def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, rulese
                                     f"mail from {address(waiting)}: refused: {no_orders}",
                                     f"mail from mallory@evil.test: refused: {no_orders}"]
     assert got["mover"] == mail_error("mine", no_order, order_text(legal[0]))
-    assert got["waiting"] == mail_error("when", no_orders, example)
+    assert got["waiting"] == mail_error("when", no_orders, order_text(his[0]) if his else example)
     assert got["stranger"] == mail_error("hi", no_orders, NEUTRAL_EXAMPLE) + NEVER_AGAIN
     assert all(len(line) <= 72 for who in got for line in got[who].splitlines())
     # the message is broken at spaces, never inside a marker line it quotes

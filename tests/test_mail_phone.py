@@ -246,10 +246,24 @@ def test_a_labelled_line_that_is_no_order_stays_a_line() -> None:
     assert kinds(phone_html(text))["code"] == 0
 
 
+def test_a_choices_line_near_the_margin_keeps_the_sentence_below_it_apart() -> None:
+    """A line of orders that ends so near the margin that the next line's first word would not fit
+    is still the orders alone: the sentence below it stays a sentence."""
+    choices = "  Mögliche Befehle: bieten: N (N eines von 4 6 8 9 10 11 12 13)."
+    reply = "  Antworte auf diese Mail nur mit deinem Gebot, etwa 'bieten: 4'."
+    assert len(choices) + 1 + len("Antworte") > 70  # as the wrapping could have broken it there
+    text = "\n".join(["DEIN ZUG", choices, reply, "", BEGIN, "token: YOUR-TOKEN", "orders:", "#  - bieten: N", END, ""])
+    found = [b for b in blocks(text) if b.kind in ("choices", "line")]
+    assert [(b.kind, b.items if b.kind == "choices" else b.text) for b in found] == [
+        ("choices", [("bieten: N (N eines von 4 6 8 9 10 11 12 13)", True)]),
+        ("line", "Antworte auf diese Mail nur mit deinem Gebot, etwa 'bieten: 4'.")]
+    assert kinds(phone_html(text))["code"] == 1
+
+
 @pytest.mark.parametrize("ruleset", GAMES)
 def test_the_mail_shows_the_board_once_by_its_picture(tmp_path: Path, ruleset: str) -> None:
     """A report mail carries the board once, as its picture: an inline image part after the text that
-    says what it shows; the HTML draws no board in text (Medina's city, Florenz's boxes stay in the plain
+    says what it shows; the HTML draws no board in text (a board drawn in text stays in the plain
     part) and shows no <img>; where the text draws its board, a line says where the picture is."""
     n, options, seed, steps, _ = need(ruleset, "PHONE_SHAPE")
     state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)

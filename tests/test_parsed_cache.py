@@ -59,9 +59,9 @@ def test_a_cached_load_is_the_parsed_state_at_every_step(tmp_path: Path, ruleset
         checked.append(state["engine"]["turn"])
         return [bots.choose(ruleset, shown["view"], player, shown["legal_orders"])]
 
-    play_pipeline_game(tmp_path, ruleset, names, options, f"parsed-{ruleset}-{len(names)}", orders_of,
-                       check_every=50)
-    assert len(checked) > 20
+    _, final, _ = play_pipeline_game(tmp_path, ruleset, names, options, f"parsed-{ruleset}-{len(names)}",
+                                     orders_of, check_every=50)
+    assert len(checked) > min(20, len(final["log"]) - 1)  # (a short game: every order of it)
 
 
 def test_the_cache_serves_only_the_text_it_was_kept_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,9 +16,9 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 from pbem import catalogs, i18n
-from pbem.game import new_game, waiting_for
+from pbem.game import apply_orders, new_game, show, waiting_for
 from pbem.report import env, env_for, render_report
-from pbem.rules.base import KNOWN
+from pbem.rules.base import KNOWN, files_of
 from pbem.store import GamesDir
 from rooms import EXAMPLE, GAMES, room
 
@@ -35,6 +35,16 @@ def skeleton_words() -> set[str]:
     return {message for _line, message, _comments, _context in found}
 
 
+def templates_of(game: str) -> Path:
+    """A game's templates: templates/GAME, or the folder of a game that lives outside pbem/."""
+    return files_of(game, "templates") or ROOT / "templates" / game
+
+
+def locale_of(game: str) -> Path:
+    """A game's catalogs: pbem/locale, or the `locale/` of a game that lives outside pbem/."""
+    return files_of(game, "locale") or LOCALE
+
+
 def msgids(path: Path) -> set[str]:
     with path.open("rb") as f:
         return {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
@@ -48,7 +58,7 @@ def test_the_skeleton_says_the_common_lines() -> None:
 
 @pytest.mark.parametrize("game", sorted(KNOWN))
 def test_every_games_report_extends_the_skeleton(game: str) -> None:
-    source = (ROOT / "templates" / game / "report.txt.j2").read_text("utf-8")
+    source = (templates_of(game) / "report.txt.j2").read_text("utf-8")
     tree = env().parse(source)
     extends = list(tree.find_all(jinja2.nodes.Extends))
     assert len(extends) == 1 and isinstance(extends[0].template, jinja2.nodes.Const)
@@ -61,7 +71,8 @@ def test_every_games_report_extends_the_skeleton(game: str) -> None:
 @pytest.mark.parametrize("game", sorted(KNOWN))
 def test_no_games_catalog_holds_a_skeleton_word(game: str) -> None:
     words = skeleton_words()
-    for catalog in [LOCALE / f"{game}.pot", *[LOCALE / lang / "LC_MESSAGES" / f"{game}.po" for lang in LANGS]]:
+    locale = locale_of(game)
+    for catalog in [locale / f"{game}.pot", *[locale / lang / "LC_MESSAGES" / f"{game}.po" for lang in LANGS]]:
         assert msgids(catalog) & words == set(), catalog
     assert words <= msgids(LOCALE / "pbem.pot")
 
@@ -87,6 +98,10 @@ def test_a_report_reads_the_skeleton_in_the_readers_language(tmp_path: Path, gam
     names = list(room(game).PLAYERS[:count])
     state, _ = new_game(GamesDir(tmp_path / "games"), game, "s1", [(p, f"{p}@example.org") for p in names], options,
                         "skeleton-seed")
+    if set(waiting_for(state)) == set(names):  # a decision of every player at once: one decides first
+        first = names[-1]
+        state, _ = apply_orders(state, first, state["engine"]["turn"],
+                                [show(state, first)["legal_orders"][0]])
     mover = waiting_for(state)[0]
     other = next(p for p in names if p not in waiting_for(state))
     text = render_report(state, mover, state["events"], lang="de")
@@ -117,9 +132,12 @@ def test_the_catalogs_are_in_step_with_the_code(tmp_path: Path) -> None:
     copy = tmp_path / "locale"
     shutil.copytree(LOCALE, copy)
     before = files(copy)
+    # a game that lives outside pbem/ is covered while it is registered, in its own folder
+    outside = {game: files(folder) for game in sorted(KNOWN) if (folder := files_of(game, "locale"))}
     result = run_catalogs("--locale", str(copy))
     assert (result.returncode, result.stdout, result.stderr) == (0, "every catalog is up to date\n", "")
     assert files(copy) == before
+    assert {game: files(files_of(game, "locale")) for game in outside} == outside  # type: ignore[arg-type]
 
 
 def test_one_games_catalogs_alone(tmp_path: Path) -> None:

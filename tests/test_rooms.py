@@ -47,10 +47,18 @@ def named(text: str, games: list[str]) -> list[str]:
     return out
 
 
+#: the one line outside a game's own files that may name a test game: conftest.py registers it
+REGISTRATION = ("conftest.py", 'os.environ["PBEM_RULESETS"] = "goofspiel=goofspiel"\n')
+
+
 def others_named(path: Path) -> list[str]:
-    """The games a test file names that it may not: any game but its own and the example game."""
+    """The games a test file names that it may not: any game but its own and the example game (and
+    the test game in conftest.py's line that registers it, that line alone, once)."""
     allowed = {owner(path), EXAMPLE}
-    return named(path.read_text("utf-8"), [g for g in GAMES if g not in allowed])
+    text = path.read_text("utf-8")
+    if path.name == REGISTRATION[0]:
+        text = text.replace(REGISTRATION[1], "", 1)
+    return named(text, [g for g in GAMES if g not in allowed])
 
 
 def shared_test_files() -> list[Path]:
@@ -83,6 +91,18 @@ def test_the_guard_knows_a_games_own_files_and_its_spellings() -> None:
     assert named("new medici_strozzi game", ["medici", "medici-strozzi"]) == ["medici-strozzi"]
     assert named("join medici-1 now", ["medici"]) == []  # a game's id, not the game
     assert named("Medina's walls", ["medina"]) == ["medina"]
+
+
+def test_the_guard_lets_conftest_name_a_test_game_in_its_registration_line_alone(tmp_path: Path) -> None:
+    conftest = TESTS / REGISTRATION[0]
+    assert REGISTRATION[1] in conftest.read_text("utf-8") and others_named(conftest) == []
+    game = REGISTRATION[1].split("=")[-1].strip('"\n')
+    assert game in GAMES
+    copy = tmp_path / REGISTRATION[0]
+    copy.write_text(conftest.read_text("utf-8") + f"# {game} again\n", "utf-8")
+    assert others_named(copy) == [game]  # another word of it anywhere else is caught
+    copy.write_text(REGISTRATION[1] * 2, "utf-8")
+    assert others_named(copy) == [game]  # the line once
 
 
 def test_a_game_without_a_room_fails_naming_the_file_to_add() -> None:

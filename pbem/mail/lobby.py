@@ -160,8 +160,9 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
         raise CommandError(NAME_THE_PLAYERS, said=said)
     head = [w for w in low[:at] if w != ","]
     name = " ".join(head)
+    names = ruleset_names()
     for length in range(len(head), 0, -1):
-        known = ruleset_names().get(" ".join(head[:length]))
+        known = names.get(" ".join(head[:length]))
         if known:
             command.ruleset = known
             rest = head[length:]
@@ -172,7 +173,7 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
             break
     else:
         raise CommandError(N_("%(name)r is not a game pbem plays; choose one of: %(games)s"), name=name,
-                           games=", ".join(sorted(set(ruleset_names().values()))))
+                           games=", ".join(sorted(set(names.values()))))
     i = at + 1
     while i < len(words) and (words[i] in (",",) or low[i] in AND or "@" in words[i]
                               or low[i].rstrip(".!") in BOT_WORDS or _counted_bots(low, i)):

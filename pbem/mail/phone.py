@@ -143,7 +143,10 @@ def order_shapes(lines: list[str]) -> set[str]:
 
 
 def is_order(item: str, shapes: set[str]) -> bool:
-    return item.split(" (")[0].removesuffix(".") in shapes
+    """An order of the block, alone or with its note in brackets at its end (`bid: N (N from 5 to
+    32)`): not one followed by words of a sentence."""
+    head, bracket, note = item.partition(" (")
+    return head.removesuffix(".") in shapes and (not bracket or note.removesuffix(".").endswith(")"))
 
 
 def blocks(text: str) -> Iterator[Block]:
@@ -193,10 +196,9 @@ def blocks(text: str) -> Iterator[Block]:
             for t in tables:
                 yield Block("table", t[0], items=t[1])
         elif (INLINE_CHOICES.fullmatch(line) or LABELLED.fullmatch(line)) and \
-                (choices := inline_choices(joined(lines, i)[0], shapes)) is not None:
-            label, items = choices
+                (found := choices_at(lines, i, shapes)) is not None:
+            (label, items), i = found
             yield Block("choices", label, items=items)
-            i = joined(lines, i)[1]
         elif line.rstrip().endswith(":") and i + 1 < len(lines) and indent(lines[i + 1]) > indent(line) \
                 and not structural(lines, i + 1):
             label = line.strip()
@@ -241,6 +243,18 @@ def inline_choices(text: str, shapes: set[str]) -> tuple[str, list[tuple[str, bo
     if not any(orders) or not (INLINE_CHOICES.fullmatch(text) or all(orders)):
         return None
     return label + ":", list(zip(items, orders))
+
+
+def choices_at(lines: list[str], i: int, shapes: set[str]) -> tuple[tuple[str, list[tuple[str, bool]]], int] | None:
+    """The orders listed by the line at `i` (`inline_choices`) and the index after it: with the lines
+    the wrapping seems to have made of it, or fewer; a choices line that ends near the margin is not
+    wrapped into the sentence below it (`Antworte auf ...`)."""
+    end = joined(lines, i)[1]
+    for j in range(end, i, -1):
+        choices = inline_choices(" ".join(line.strip() for line in lines[i:j]), shapes)
+        if choices is not None:
+            return choices, j
+    return None
 
 
 def box_cells(lines: list[str]) -> list[list[list[str]]]:

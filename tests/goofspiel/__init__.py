@@ -35,7 +35,7 @@ class Goofspiel(Ruleset):
     files = Path(__file__).parent
 
     def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
-        n = int(options["cards"])
+        n = int(options.get("cards", CARDS[0]))
         if not isinstance(deck, dict) or set(deck) != {"prizes"} or not isinstance(deck["prizes"], list):
             raise SetupError("the deck file must hold one key, 'prizes': a list of prize cards, top first")
         prizes = deck["prizes"]
@@ -48,7 +48,7 @@ class Goofspiel(Ruleset):
 
     def setup(self, players: list[str], options: dict[str, str], rng: Rng,
               deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
-        n = int(options["cards"])
+        n = int(options.get("cards", CARDS[0]))
         fixed = list((deck or {}).get("prizes", []))
         rest = [c for c in range(1, n + 1) if c not in fixed]
         rng.shuffle(rest, "prizes")

@@ -17,3 +17,8 @@ REFUSALS = tuple(MESSAGES.values())
 def refuse(msg: str, **values: object) -> Refusal:
     """A refusal of the rules, by its id."""
     return Refusal(msg, MESSAGES[msg], **values)
+
+# what its orders' schema says of an order of no shape it knows (its `message`, pbem.turnfile.plain), as
+# the player reads it after `order line N (...)`
+SCHEMA_MESSAGES = (N_("is not a Goofspiel order; send bid: N"),)
+REFUSALS += SCHEMA_MESSAGES

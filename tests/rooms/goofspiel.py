@@ -15,7 +15,7 @@ ILLEGAL = "bid: 14"
 STANDING: list[dict[str, Any]] = []  # Goofspiel takes no standing orders
 AHEAD: list[Any] = [{"bid": 1}]
 DECKS: list[dict[str, Any]] = [{"prizes": [13, 1, 7]}]
-BOARD_ENGLISH = ["Prize", "No prize left"]
+BOARD_ENGLISH = ["Prize", "No prize left", "prizes won", "in the deck"]
 SOURCES = ["tests/goofspiel/templates", "tests/goofspiel/__init__.py", "tests/goofspiel/bot.py",
            "tests/goofspiel/refusals.py"]
 LISTED = "Goofspiel, 2-4 players (cards: 13|8|5)"
@@ -32,8 +32,11 @@ ALL_TABLES: list[tuple[int, dict[str, str], str, int]] = [
 LONG_TABLES: list[tuple[int, dict[str, str], str, int]] = [(4, {"cards": "13"}, "width-long-goofspiel", 3)]
 
 #: the pictures of whole bot games: (count, options, seed, every how many orders a picture is drawn)
-PICTURE_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {"cards": "8"}, "pic-goofspiel-3", 2),
-                                                              (4, {}, "pic-goofspiel-4", 5)]
+#: (each more than the 25 orders a phone's board is drawn after)
+PICTURE_TABLES: list[tuple[int, dict[str, str], str, int]] = [(4, {"cards": "8"}, "pic-goofspiel-4-8", 2),
+                                                              (3, {}, "pic-goofspiel-3", 3)]
+#: games whose every board is drawn for a phone: (count, options, seed)
+PHONE_TABLES: list[tuple[int, dict[str, str], str]] = [(4, {}, "phone-goofspiel-4"), (3, {"cards": "8"}, "phone-goofspiel-3")]
 SECRET_TABLES: list[tuple[int, dict[str, str], str, int]] = [(3, {}, "pic-secret-goofspiel", 4)]
 SEAT_LEGEND = True  # its picture names each seat beside its colour and number
 

@@ -29,7 +29,7 @@ from helpers import Table, git, load_game, play_decision, play_engine_game, play
 from pbem import bots
 from pbem.errors import IllegalOrder, SetupError
 from pbem.rng import Rng
-from pbem.rules.base import files_of, get_ruleset, outside_rulesets
+from pbem.rules.base import OWN, files_of, get_ruleset, outside_rulesets
 
 PLAYERS = ("anna", "ben", "cleo")
 T0 = datetime(2026, 11, 21, 12, tzinfo=timezone.utc)  # the conftest clock
@@ -108,7 +108,7 @@ def test_the_cli_in_a_process_of_its_own_hosts_the_game(tmp_path: Path) -> None:
     r = subprocess.run([sys.executable, "-m", "pbem", "rulesets"], capture_output=True, text=True, cwd=tmp_path,
                        env=env)
     assert r.returncode == 1
-    assert r.stdout.startswith("florenz ") and "goofspiel" not in r.stdout and "medina " in r.stdout
+    assert [line.split()[0] for line in r.stdout.splitlines()] == sorted(OWN)
     assert r.stderr == ("Error: PBEM_RULESETS: 'dice' is not NAME=MODULE (such as goofspiel=mygames.goofspiel); "
                         "the ruleset 'goofspiel' (PBEM_RULESETS) cannot be imported from 'nowhere.goofspiel': "
                         "No module named 'nowhere'\n")
@@ -264,8 +264,8 @@ def test_a_bid_is_its_bidders_alone_until_the_round_is_settled(pbem: Any, tmp_pa
     for p in PLAYERS:
         latest = (games / "g1" / "reports" / p / reports(games, "g1", p)[-1]).read_text("utf-8")
         assert "the bids anna 4, ben 2, cleo 1." in " ".join(latest.split())
-        assert [line.strip() for line in latest.splitlines() if "in secret" in line] == (  # his own bid alone
-            {"anna": ["anna bids 4 in secret."], "ben": ["ben bids 2 in secret."], "cleo": []}[p])
+        assert [line.split("] ", 1)[1] for line in latest.splitlines() if "in secret" in line] == (  # his own bid
+            {"anna": ["anna bids 4 in secret."], "ben": ["ben bids 2 in secret."], "cleo": []}[p])  # alone
 
 
 def test_a_second_bid_of_the_same_bidder_is_refused_and_changes_nothing(pbem: Any, tmp_path: Path) -> None:
@@ -278,9 +278,14 @@ def test_a_second_bid_of_the_same_bidder_is_refused_and_changes_nothing(pbem: An
     assert r.stderr == ("Error: your orders for turn 1 of game 'g1' are in already; the game waits for ben, "
                         "cleo to send theirs\n")
     assert t.state_bytes() == before
-    # by mail, in the bidder's language: the refusal is found back by its words
+    # by mail, in the bidder's language: the same refusal, by its id
+    from pbem.errors import StaleTurn
+    from pbem.game import check_turn
     from pbem.report import refusal_text
-    assert refusal_text(r.stderr[7:-1], "de", "goofspiel") == (
+    with pytest.raises(StaleTurn) as refused:
+        check_turn(t.state(), "anna", 1)
+    assert refused.value.refusal.msg == "decided-already" and str(refused.value) == r.stderr[7:-1]
+    assert refusal_text(refused.value.refusal, "de", "goofspiel") == (
         "deine Befehle für Zug 1 der Partie 'g1' sind schon da; die Partie wartet noch auf die Befehle von ben, cleo")
 
 
@@ -288,10 +293,10 @@ def test_reports_in_german_and_dutch_from_the_games_own_catalogs(pbem: Any, tmp_
     t = goofspiel(pbem, tmp_path, "--language", "anna=de", "--language", "ben=nl")
     anna = (t.games / "g1" / "reports" / "anna" / reports(t.games, "g1", "anna")[0]).read_text("utf-8")
     ben = (t.games / "g1" / "reports" / "ben" / reports(t.games, "g1", "ben")[0]).read_text("utf-8")
-    assert anna.startswith("DU BIST DRAN: Biete eine Karte deiner Hand für den Preis ")
-    assert "    bieten: N (N von 1 bis 5)\n" in anna and "#  - bieten: N\n" in anna
-    assert ben.startswith("JIJ BENT AAN ZET: bied een kaart uit je hand voor de prijs ")
-    assert "    bieden: N (N van 1 tot 5)\n" in ben
+    assert anna.startswith("DEIN ZUG\n  Biete eine Karte deiner Hand für den Preis ")
+    assert "\n  Mögliche Befehle: bieten: N (N von 1 bis 5).\n" in anna and "#  - bieten: N\n" in anna
+    assert ben.startswith("JOUW BEURT\n  Bied een kaart uit je hand voor de prijs ")
+    assert "\n  Mogelijke orders: bieden: N (N van 1 tot 5).\n" in ben
     # an order in the reader's words is read back as the game's own
     assert t.submit("anna", 1, [{"bieten": 2}]).exit_code == 0
     assert t.submit("ben", 1, [{"bod": 3}]).exit_code == 0
@@ -427,3 +432,47 @@ def test_bots_at_the_table_bid_at_once_and_never_see_a_bid_before_it_is_opened(p
     state = load_game(pbem.games, "g1")
     assert state["status"] == "finished" and len(state["log"]) == 15
     assert pbem("verify", "g1").exit_code == 0
+
+
+def test_a_challenge_by_mail_may_name_the_registered_game() -> None:
+    """The lobby reads a game the GM registers by its name, as it reads pbem's own."""
+    from pbem.mail.lobby import CommandError, parse
+
+    command = parse(["new goofspiel with ben@example.org, cleo@example.org cards 8"])
+    assert command is not None
+    assert (command.verb, command.ruleset, command.invitees, command.options) == (
+        "new", "goofspiel", ["ben@example.org", "cleo@example.org"], {"cards": "8"})
+    with pytest.raises(CommandError) as refused:
+        parse(["new chess with ben@example.org"])
+    assert "goofspiel" in str(refused.value).split("choose one of: ")[1].split(", ")
+
+
+def test_its_catalogs_are_made_in_its_own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`python -m pbem.catalogs catalogs --game goofspiel` brings the catalogs of the game's own folder up
+    to date, whatever `--locale` (pbem's catalogs) says; its words are its templates' and its modules'."""
+    import shutil
+
+    from babel.messages.pofile import read_po
+
+    from pbem import catalogs
+
+    own = Path(__file__).parent / "goofspiel"
+    folder = tmp_path / "goofspiel"
+    shutil.copytree(own, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(type(get_ruleset("goofspiel")), "files", folder)
+    pbem_locale = tmp_path / "pbem-locale"
+    pbem_locale.mkdir()
+    assert catalogs.update_catalogs(pbem_locale, ["goofspiel"]) == []  # in step with its code
+    stale = '\nmsgid "a word nobody says any more"\nmsgstr "ein Wort, das keiner mehr sagt"\n'
+    de = folder / "locale" / "de" / "LC_MESSAGES" / "goofspiel.po"
+    de.write_text(de.read_text("utf-8") + stale, "utf-8")
+    assert catalogs.update_catalogs(pbem_locale, ["goofspiel"]) == [de]
+    assert "a word nobody says any more" not in de.read_text("utf-8")
+
+    def entries(path: Path) -> dict[Any, Any]:
+        with path.open("rb") as f:
+            return {m.id: m.string for m in read_po(f) if m.id}
+    assert entries(de) == entries(own / "locale" / "de" / "LC_MESSAGES" / "goofspiel.po")  # translations kept
+    assert list(pbem_locale.iterdir()) == []  # nothing of it in pbem's catalogs
+    words = {m.id for m in catalogs.extract_domain("goofspiel") if isinstance(m.id, str) and m.id}
+    assert {"THE TABLE", "is not a Goofspiel order; send bid: N"} <= words  # its templates' and its modules'
