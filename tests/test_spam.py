@@ -209,8 +209,14 @@ def play_every_kind(pbem: Pbem, monkeypatch: pytest.MonkeyPatch, game: str) -> l
     # an order, quoting the report: the acknowledgement and the reports it causes
     order = bot_order(g, mover)
     quoted = g.welcome[mover].get_body(("plain",)).get_content()
+    before = g.pbem.show("g1")["turn"]
     g.inbox.deliver(answer(g, mover, order_body(tokens[mover], [order_line(order)], quoted=quoted)))
     g.advance()
+    shown = g.pbem.show("g1")
+    if shown["turn"] == before and shown["status"] == "active":  # a decision of several players at once:
+        for other in shown["waiting_for"]:  # its reports come when the last of them has sent his order
+            g.inbox.deliver(answer(g, other, order_body(tokens[other], [order_line(bot_order(g, other))])))
+        g.advance()
     # a mail refused (an order the game has not), and a stranger's turn file
     mover, turn = g.mover("g1")
     g.inbox.deliver(answer(g, mover, order_body(tokens[mover], ["frobnicate the harbour"])))
