@@ -409,3 +409,32 @@ def send(g: "MailGames", sender: str, body: str, proven: bool = True, **kw: Any)
 def answer(g: "MailGames", msg: Any, sender: str, body: str) -> tuple[list[str], list[Any]]:
     """`sender`'s reply to a mail of pbem's, threaded under it."""
     return send(g, sender, body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]))
+
+
+def started_game(pbem: Any) -> "MailGames":
+    """Game m1 of anna, ben and cleo over a Maildir inbox and files out, its welcome mails read."""
+    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    games.new()
+    games.outbox.new()
+    return games
+
+
+def threaded_reply(msg: Any, player: str, body: str, **kw: Any) -> bytes:
+    """`player`'s reply to a mail of pbem's, threaded under it (its keyed Message-ID in In-Reply-To)."""
+    refs = str(msg.get("References", "")).split() + [str(msg["Message-ID"])]
+    return player_mail(address(player), body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]),
+                       references=refs, **kw)
+
+
+def run_mails(g: "MailGames", *mails: bytes) -> tuple[list[str], list[Any]]:
+    """`mails` delivered and a run made: its lines about mail (the game each names first kept) and the
+    mails it wrote."""
+    for raw in mails:
+        g.inbox.deliver(raw)
+    r = g.advance()
+    return [line for line in r.output.splitlines() if "mail from " in line], g.outbox.new()
+
+
+def flat_text(msg: Any) -> str:
+    """A mail's plain text with its lines joined, to look for a sentence wherever the lines break."""
+    return " ".join(msg.get_body(("plain",)).get_content().split())

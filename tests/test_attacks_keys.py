@@ -13,23 +13,14 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import FilesOut, MaildirDrop, MailGames, address, player_mail
+from conftest_mail import (address, FilesOut, MaildirDrop, MailGames, player_mail, started_game,
+                          threaded_reply as reply_to)
 from pbem.mail.run import MAX_REPLIES_PER_SENDER
 
 
 @pytest.fixture
 def g(pbem: Pbem) -> MailGames:
-    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    games.new()
-    games.outbox.new()
-    return games
-
-
-def reply_to(msg: Any, player: str, body: str, **kw: Any) -> bytes:
-    """`player`'s reply to a mail of pbem's, threaded under it (its keyed Message-ID in In-Reply-To)."""
-    refs = str(msg.get("References", "")).split() + [str(msg["Message-ID"])]
-    return player_mail(address(player), body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]),
-                       references=refs, **kw)
+    return started_game(pbem)
 
 
 def run(g: MailGames, *mails: bytes) -> list[str]:

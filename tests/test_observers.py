@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import FilesOut, MaildirDrop, MailGames, address, player_mail
+from conftest_mail import (address, FilesOut, flat_text as text, MaildirDrop, MailGames, player_mail,
+                          run_mails as run, to)
 from pbem.mail.observers import observers
 from rooms import GAMES, room
 
@@ -25,21 +26,6 @@ def make(pbem: Pbem, *extra: str) -> MailGames:
     for msg in g.outbox.new():
         g.welcome[msg["To"].addresses[0].username] = msg
     return g
-
-
-def run(g: MailGames, *mails: bytes) -> tuple[list[str], list[Any]]:
-    for raw in mails:
-        g.inbox.deliver(raw)
-    r = g.advance()
-    return [line for line in r.output.splitlines() if "mail from " in line], g.outbox.new()
-
-
-def text(msg: Any) -> str:
-    return " ".join(msg.get_body(("plain",)).get_content().split())
-
-
-def to(msg: Any) -> str:
-    return msg["To"].addresses[0].addr_spec
 
 
 def reply_to(msg: Any, sender: str, body: str) -> bytes:

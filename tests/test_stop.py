@@ -9,32 +9,15 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import FilesOut, MaildirDrop, MailGames, address, player_mail
+from conftest_mail import (address, flat_text as text, MailGames, player_mail, run_mails as run,
+                          started_game, to)
 from pbem.donotmail import never_mail, unsubscribe_header
 from pbem.config import load_config
 
 
 @pytest.fixture
 def g(pbem: Pbem) -> MailGames:
-    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    games.new()
-    games.outbox.new()
-    return games
-
-
-def run(g: MailGames, *mails: bytes) -> tuple[list[str], list[Any]]:
-    for raw in mails:
-        g.inbox.deliver(raw)
-    r = g.advance()
-    return [line for line in r.output.splitlines() if "mail from " in line], g.outbox.new()
-
-
-def text(msg: Any) -> str:
-    return " ".join(msg.get_body(("plain",)).get_content().split())
-
-
-def to(msg: Any) -> str:
-    return msg["To"].addresses[0].addr_spec
+    return started_game(pbem)
 
 
 def reply_to(msg: Any, sender: str, body: str) -> bytes:

@@ -4,42 +4,18 @@ attacks: a forged From:, a line that speaks for another seat."""
 
 from __future__ import annotations
 
-from typing import Any
 
 import pytest
 
 from conftest import Pbem
-from conftest_mail import FilesOut, MaildirDrop, MailGames, address, player_mail
+from conftest_mail import (address, FilesOut, flat_text as text, MaildirDrop, MailGames, player_mail,
+                          run_mails as run, started_game, threaded_reply as reply_to, to)
 from pbem import talk
 
 
 @pytest.fixture
 def g(pbem: Pbem) -> MailGames:
-    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    games.new()
-    games.outbox.new()
-    return games
-
-
-def reply_to(msg: Any, player: str, body: str, **kw: Any) -> bytes:
-    refs = str(msg.get("References", "")).split() + [str(msg["Message-ID"])]
-    return player_mail(address(player), body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]),
-                       references=refs, **kw)
-
-
-def run(g: MailGames, *mails: bytes) -> tuple[list[str], list[Any]]:
-    for raw in mails:
-        g.inbox.deliver(raw)
-    r = g.advance()
-    return [line for line in r.output.splitlines() if " mail from " in line], g.outbox.new()
-
-
-def text(msg: Any) -> str:
-    return " ".join(msg.get_body(("plain",)).get_content().split())
-
-
-def to(msg: Any) -> str:
-    return msg["To"].addresses[0].addr_spec
+    return started_game(pbem)
 
 
 def test_say_goes_to_every_other_player_without_an_address(g: MailGames) -> None:
