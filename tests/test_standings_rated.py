@@ -24,9 +24,11 @@ from rooms import EXAMPLE
 SEED = "standings-rated-seed-"
 
 
-def played(pbem: Pbem, tmp_path: Path, game: str, seats: list[tuple[str, str | None]], seed: str) -> dict[str, Any]:
+def played(pbem: Pbem, tmp_path: Path, game: str, seats: list[tuple[str, str | None]], seed: str,
+           replace: tuple[str, str] | None = None) -> dict[str, Any]:
     """A game started by `pbem new` (a seat without an address: `--bot NAME`) and played to its end;
-    the finished state as `pbem advance` saved it."""
+    the finished state as `pbem advance` saved it. `replace`: (SEAT, NEW=EMAIL), `pbem replace` before
+    the last order."""
     args = [a for name, email in seats for a in (["--player", f"{name}={email}"] if email else ["--bot", name])]
     r = pbem("new", EXAMPLE, game, *args, "--seed", SEED + seed, "--json")
     assert r.exit_code == 0, r.output
@@ -42,6 +44,10 @@ def played(pbem: Pbem, tmp_path: Path, game: str, seats: list[tuple[str, str | N
         if after["status"] == "finished":  # the last order: by turn file, the run ends the game
             gd.save(game, state)
             gd.commit(game, f"{game}: played up to its last order\n")
+            if replace is not None:
+                r = pbem("replace", game, *replace, "--json")
+                assert r.exit_code == 0, r.output
+                tokens[replace[0]] = json.loads(r.stdout)["token"]
             path = tmp_path / f"{game}-last.yaml"
             path.write_text(dump_yaml({"game": game, "player": player, "token": tokens[player],
                                        "turn": state["engine"]["turn"], "orders": [order]}))
@@ -129,3 +135,55 @@ def test_the_record_of_the_end_decides_not_the_addresses_left_in_the_state(pbem:
     assert table["rated_games"] == 0
     assert {p["name"] for p in table["players"]} == {"anna", "ben", "cleo"}  # a seat without an address: his own
     assert all(p["rating"] is None and p["history"][0]["unrated"] == ["shared-address"] for p in table["players"])
+
+
+def test_the_archive_tells_two_players_of_one_name_apart_and_lists_each_game_rated_or_not(
+        pbem: Pbem, tmp_path: Path) -> None:
+    """Two different people both called anna are two rows, `anna` (who played first) and `anna (2)`,
+    and the list of games under the table says which of them played which game; no address shows."""
+    played(pbem, tmp_path, "r1", [("anna", "anna@one.test"), ("ben", "ben@two.test"), ("cleo", "cleo@three.test")], "1")
+    played(pbem, tmp_path, "r2", [("anna", "anna@four.test"), ("ben", "ben@two.test"), ("cleo", "cleo@three.test")], "2")
+    played(pbem, tmp_path, "r3", [("anna", "anna@one.test"), ("ben", "ben@two.test"), ("b1", None)], "3")
+    table = standings_json(pbem)
+    by_name = {p["name"]: [h["game"] for h in p["history"]] for p in table["players"]}
+    assert by_name["anna"] == ["r1", "r3"] and by_name["anna (2)"] == ["r2"]
+    out = tmp_path / "site"
+    r = pbem("archive", "--out", str(out))
+    assert r.exit_code == 0, r.output
+    page = (out / "standings.html").read_text()
+    assert ">anna<" in page and ">anna (2)<" in page
+    for game in ("r1", "r2", "r3"):
+        item = next(line for line in page.splitlines() if line.startswith(f'<li><a href="{game}/index.html">{game}</a>: '))
+        assert ("anna (2)" in item) == (game == "r2")
+        assert ("not rated: a bot played" in item) == (game == "r3")
+    assert "@" not in page and "one.test" not in page and "four.test" not in page
+    de = tmp_path / "de"
+    assert pbem("archive", "--out", str(de), "--language", "de").exit_code == 0
+    assert "nicht gewertet: ein Bot hat mitgespielt" in (de / "standings.html").read_text()
+
+
+def test_standings_by_mail_say_which_games_moved_no_rating(pbem: Pbem, tmp_path: Path) -> None:
+    from conftest_mail import FilesOut, MaildirDrop, MailGames, player_mail
+
+    played(pbem, tmp_path, "r1", [("anna", "anna@one.test"), ("ben", "ben@two.test"), ("b1", None)], "1")
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    g.outbox.new()
+    g.inbox.deliver(player_mail("Anna+chess@one.test", "tabelle", subject="?"))
+    assert g.advance().exit_code == 0
+    (msg,) = g.outbox.new()
+    text = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    assert "Nicht gewertet (ein Bot hat mitgespielt): r1\n" in text
+    assert "Eine Partie mit einem Bot am Tisch oder mit zwei Plätzen derselben Adresse ändert keine Wertung" in \
+        " ".join(text.split())
+    mine = [line for line in text.splitlines() if line.startswith("* ")]
+    assert len(mine) == 1 and " anna " in mine[0] and mine[0].endswith(" -")  # her mailbox, her row: no rating yet
+    assert all(len(line) <= 72 for line in text.splitlines())
+
+
+def test_a_seat_handed_over_counts_by_the_address_that_played_it_at_the_end(pbem: Pbem, tmp_path: Path) -> None:
+    """cleo's seat handed to anna's own other address before the last order: two seats of one address."""
+    state = played(pbem, tmp_path, "r1", [("anna", "anna@one.test"), ("ben", "ben@two.test"),
+                                          ("cleo", "cleo@three.test")], "1", replace=("cleo", "ann=ANNA@one.test"))
+    assert state["unrated"] == ["shared-address"]
+    assert standings_json(pbem)["rated_games"] == 0
