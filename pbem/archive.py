@@ -430,9 +430,11 @@ def write_archive(gd: GamesDir, games: list[str] | None, out: Path, commit_url: 
             except PbemError:
                 continue
     (target / "index.html").write_text(render("index.html.j2", lang, games=listed), "utf-8")
-    from pbem.standings import standings
+    from pbem.standings import reasons_text, standings
 
-    (target / "standings.html").write_text(render("standings.html.j2", lang, tables=standings(gd)), "utf-8")
+    (target / "standings.html").write_text(
+        render("standings.html.j2", lang, tables=standings(gd), archived={g["game"] for g in listed},
+               reasons=lambda why: reasons_text(why, lang)), "utf-8")
     (target / "style.css").write_text(render("style.css.j2", lang), "utf-8")
     return done, problems
 

@@ -227,12 +227,9 @@ def seating(ctx: click.Context, players: list[tuple[str, str]], bots: list[str])
 
 
 def _bot_name(name: str) -> str:
-    from pbem.store import PLAYER_NAME
+    from pbem.names import setup_check
 
-    if not PLAYER_NAME.match(name):
-        raise SetupError(f"bot name {name!r} must be lower-case letters, digits, '-' or '_', starting with a "
-                         f"letter, at most 24 characters")
-    return name
+    return setup_check(name, "bot name")
 
 
 @main.command(cls=SeatedCommand)
@@ -797,18 +794,16 @@ def rollback(gd: GamesDir, game: str, to_turn: int) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @games_dir_option
 def standings(gd: GamesDir, ruleset: str | None, as_json: bool) -> None:
-    """The results of the games finished here, per ruleset and player: games, wins, average place and
-    an OpenSkill rating. Players are shown by their seat names, never by their addresses."""
+    """The results of the games finished here, per ruleset and player: games, rated games, wins,
+    average place and an OpenSkill rating. A game with a bot, or with two seats of one address, moves no
+    rating and is listed as not rated. Players are shown by their seat names, never by their addresses."""
     from pbem import standings as table
 
     if ruleset is not None:
         ruleset = get_ruleset(ruleset).name
     tables = table.standings(gd, ruleset)
     if as_json:
-        emit_json([{"ruleset": t.ruleset, "games": t.games,
-                    "players": [{"name": r.name, "bot": r.bot, "games": r.games, "wins": r.wins,
-                                 "place": round(r.place, 4), "rating": round(r.rating, 6)} for r in t.rows]}
-                   for t in tables])
+        emit_json(table.as_json(tables))
         return
     if not tables:
         what = f"{get_ruleset(ruleset).title} games" if ruleset else "games"

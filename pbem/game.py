@@ -22,7 +22,8 @@ from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
 from pbem import absence
 from pbem.tablebots import bot_order, bot_seats, is_bot, seat_entry
-from pbem.store import FORMAT, GAME_ID, PLAYER_NAME, GamesDir, dump_yaml
+from pbem.names import setup_check
+from pbem.store import FORMAT, GAME_ID, GamesDir, dump_yaml
 from pbem.turnfile import NEXT, TurnFile, check_orders, parse_turnfile
 
 EMAIL = r"^[^@\s]+@[^@\s]+\.[^@\s]+$"
@@ -39,9 +40,7 @@ def parse_player(spec: str) -> tuple[str, str]:
     name, sep, email = spec.partition("=")
     if not sep:
         raise SetupError(f"{spec!r} is not NAME=EMAIL")
-    if not PLAYER_NAME.match(name):
-        raise SetupError(f"player name {name!r} must be lower-case letters, digits, '-' or '_', "
-                         f"starting with a letter, at most 24 characters")
+    name = setup_check(name)
     if not re.match(EMAIL, email):
         raise SetupError(f"{email!r} (player {name}) is not an email address")
     return name, email
@@ -252,6 +251,9 @@ def same_decision(before: dict[str, Any], after: dict[str, Any]) -> bool:
 def _finish_if_over(state: dict[str, Any]) -> None:
     if ruleset_of(state).decision(state["engine"]) is None:
         state["status"] = "finished"
+        from pbem.standings import unrated_reasons
+
+        state["unrated"] = unrated_reasons(state)  # while the seats still have their addresses
 
 
 @dataclass

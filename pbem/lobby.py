@@ -19,7 +19,7 @@ from pbem.config import Config
 from pbem.deadlines import moment, stamp
 from pbem.errors import PbemError, SetupError
 from pbem.i18n import N_
-from pbem.store import GAME_ID, PLAYER_NAME, GamesDir, dump_yaml, write_atomic
+from pbem.store import GAME_ID, GamesDir, dump_yaml, write_atomic
 
 LOBBY_DIR = "lobby"
 FORMAT = 1
@@ -204,11 +204,13 @@ def seat_name(address: str, names: list[str]) -> str:
 
 
 def check_name(name: str) -> str:
-    name = name.strip().lower()
-    if not PLAYER_NAME.match(name):
-        raise LobbyError(N_("%(name)r cannot be a player's name: lower-case letters, digits, '-' or '_', "
-                            "starting with a letter, at most 24 characters"), name=name)
-    return name
+    """A name a player typed (`join GAME as NAME`), as pbem.names has it; refused by its id."""
+    from pbem.names import NameRefused, check_name as checked
+
+    try:
+        return checked(name, fold=True)
+    except NameRefused as exc:
+        raise LobbyError(exc.fmt, **exc.values) from None
 
 
 # -- making them ---------------------------------------------------------------------------------------

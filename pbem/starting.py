@@ -18,6 +18,7 @@ from pbem.config import Config
 from pbem.errors import SetupError
 from pbem.game import new_game, set_seat
 from pbem.i18n import N_
+from pbem.names import setup_check
 from pbem.reporting import write_reports
 from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir
@@ -37,6 +38,8 @@ def start_game(gd: GamesDir, ruleset: str, game: str, people: list[tuple[str, st
     with the game), write the first reports (posted with `postman`: each player's welcome mail) and
     the state, and commit it all under `headline`; then do `then` (still under the lock: `pbem new`
     delivers the welcome mails). Returns the state and each player's token."""
+    for name, _ in people:  # whatever gave them (the command line, a lobby file, a mail), before all else
+        setup_check(name)
     state, tokens = new_game(gd, ruleset, game, people, options, seed, deck, deadline, bots=bots)
     if settings is not None:
         state = settings(state)

@@ -22,17 +22,20 @@ SEED = "standings-test-seed-"
 
 
 def finished(pbem: Pbem, ruleset: str, game: str, seats: list[tuple[str, str | None]], seed: str) -> dict[str, Any]:
-    """A game played to its end by the game's bot in every seat; the seats with an address (None: a
-    bot's seat) are then players', as if they had made the same moves by mail."""
+    """A game played to its end through the pipeline, the seats with an address (None: a bot's seat)
+    sending the orders the game's bot would choose for them."""
+    from pbem import bots
+
     gd = GamesDir(pbem.games, create=True)
     gd.ensure_repo()
     state, _ = games.new_game(gd, ruleset, game, [(n, e or "") for n, e in seats], {}, SEED + seed,
-                              bots=[n for n, _ in seats])
-    assert state["status"] == "finished"
-    for p, (_, email) in zip(state["players"], seats):
-        if email is not None:
-            del p["bot"]
-            p["email"] = email
+                              bots=[n for n, e in seats if e is None])
+    while state["status"] != "finished":
+        player = games.waiting_for(state)[0]
+        shown = games.show(state, player)
+        order = bots.choose(ruleset, shown["view"], player, shown["legal_orders"])
+        state, _ = games.apply_orders(state, player, state["engine"]["turn"], [order])
+        state, _, _ = games.play_queue(state, [])
     gd.save(game, state)
     gd.commit(game, f"{game}: a finished game\n")
     return state
@@ -68,7 +71,11 @@ def test_standings_count_games_wins_and_places_per_address_and_show_no_address(p
         assert rows[who]["place"] == round(sum(places) / len(places), 4)
     assert rows["zeno"]["bot"] is True and rows["ben"]["bot"] is False
     assert "@" not in r.stdout
-    ratings = [p["rating"] for p in table["players"]]
+    # s1 and s3 had a bot at the table: s2 alone is rated
+    assert table["rated_games"] == 1
+    assert [(p["name"], p["rated_games"]) for p in table["players"]][2:] == [("zeno", 0)]
+    assert rows["zeno"]["rating"] is None
+    ratings = [p["rating"] for p in table["players"][:2]]
     assert ratings == sorted(ratings, reverse=True)
 
 
@@ -83,14 +90,17 @@ def test_pbem_standings_prints_a_table_per_ruleset(pbem: Pbem) -> None:
         title = {"medici": "Medici", "medici-strozzi": "Medici vs Strozzi"}[table["ruleset"]]
         count = f"{table['games']} finished games" if table["games"] > 1 else "1 finished game"
         nw = max(len("player"), *(len(p["name"] + (" (bot)" if p["bot"] else "")) for p in table["players"]))
-        lines += [f"{title}: {count}", f"    # {'player'.ljust(nw)} games  wins avg place rating"]
+        lines += [f"{title}: {count}", f"    # {'player'.ljust(nw)} games rated  wins avg place rating"]
         for i, p in enumerate(table["players"], start=1):
             name = p["name"] + (" (bot)" if p["bot"] else "")
-            lines.append(f"  {i:>3} {name.ljust(nw)} {p['games']:>5} {p['wins']:>5} {p['place']:>9.2f} "
-                         f"{p['rating']:>6.1f}")
-        lines.append("")
+            rating = "-" if p["rating"] is None else f"{p['rating']:.1f}"
+            lines.append(f"  {i:>3} {name.ljust(nw)} {p['games']:>5} {p['rated_games']:>5} {p['wins']:>5} "
+                         f"{p['place']:>9.2f} {rating:>6}")
+        unrated = sorted({h["game"] for p in table["players"] for h in p["history"] if not h["rated"]})
+        lines += [f"Not rated (a bot played): {', '.join(unrated)}", ""]
     assert r.stdout == "\n".join(lines[:-1]) + "\n"
     assert " b1 (bot) " in r.stdout and " zeno (bot) " in r.stdout
+    assert "Not rated (a bot played): s1, s3\n" in r.stdout and "Not rated (a bot played): m1\n" in r.stdout
     assert all(len(line) <= 72 for line in r.stdout.splitlines())
 
 
@@ -223,6 +233,9 @@ def test_the_archive_has_a_standings_page_without_addresses(pbem: Pbem, tmp_path
     assert "zeno (bot)" in page and ">ann<" in page and ">ben<" in page
     assert "@" not in page and "example.org" not in page
     assert '<a href="standings.html">Standings</a>' in (out / "index.html").read_text()
-    assert "by the bot" in (out / "s1" / "turn-0001.html").read_text()  # an order a bot gave, so marked
+    assert any("by the bot" in p.read_text() for p in (out / "s1").glob("turn-*.html"))  # a bot's order, marked
+    # every game in the list under the table, linked, its players by place; those with a bot not rated
+    assert '<li><a href="s2/index.html">s2</a>: 1. ' in page
+    assert page.count("not rated: a bot played") == 2
     r = pbem("archive", "--out", str(tmp_path / "de"), "--language", "de")
     assert "<h1>Rangliste</h1>" in (tmp_path / "de" / "standings.html").read_text()

@@ -21,7 +21,7 @@ def answer_standings(gd: GamesDir, postman: Any, mail: Any, seat: tuple[dict[str
                      hidden: list[str], lang: str) -> bool:
     """Mail the standings to the sender (False: a stranger answered today already)."""
     from pbem.mail.replies import reply
-    from pbem.standings import standings, standings_text
+    from pbem.standings import mailbox, standings, standings_text
 
-    text = standings_text(standings(gd), lang, me={mail.sender.lower()})
+    text = standings_text(standings(gd), lang, me={mailbox(mail.sender)})
     return reply(postman, mail, "common/cmd-standings.txt.j2", seat=seat, hidden=hidden, lang=lang, tables=text)

@@ -23,13 +23,14 @@ from pbem.store.public import (PRIVATE_IGNORED, PUBLIC_FILE, change_over, game_f
                                read_public, secure_mail, stamp_of)
 from pbem.store.statefile import (OLD_FORMAT, STATE_FILE, check_history, check_state_file, from_old_format,
                                   state_body, state_file_text, written_by_pbem)
+from pbem.names import NAME
 from pbem.turnfile import fits
 
 # mail in and out stays on the GM's machine (welcome mails carry tokens), and so does what a running
 # game keeps secret (see pbem.store.public)
 GITIGNORE = ".pbem.lock\n*/queue/\n.*.tmp\nmail/*\n" + PRIVATE_IGNORED
 GAME_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}\Z")
-PLAYER_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,23}\Z")
+PLAYER_NAME = NAME  # a seat's name: pbem.names holds the rule
 # the names pbem uses at the top of a games dir: no game may take one (the configured mail folders too)
 RESERVED = frozenset({"mail", "lobby", ".git", ".gitignore", ".pbem.lock", CONFIG_FILE})
 GAME_PARTS = (STATE_FILE, PUBLIC_FILE, "events.yaml", "log.yaml", "queue", "reports", "rejected")  # a game folder's
