@@ -111,7 +111,7 @@ def console_steps(block: Block) -> list[tuple[str, list[str]]]:
             command = line[2:]
             while command.endswith("\\") and i + 1 < len(lines):
                 i += 1
-                command = command[:-1] + "\n" + lines[i].removeprefix("> ")
+                command = command[:-1] + " " + lines[i].removeprefix("> ").lstrip()
             steps.append((command, []))
         elif steps:
             steps[-1][1].append(line)

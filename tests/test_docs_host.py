@@ -91,3 +91,45 @@ def test_pbem_host_hands_pbem_the_passwords_of_the_units_file(tmp_path: Path) ->
     without = subprocess.run(["bash", "-c", f"PBEM_GAMES_DIR={games} {pbem} doctor"], cwd=tmp_path, env=env,
                              capture_output=True, text=True, timeout=120)
     assert "PBEM_IMAP_PASSWORD" in without.stdout + without.stderr  # what a plain sudo -u would meet
+
+
+def test_a_server_with_the_guides_self_signed_certificate_is_trusted_through_ca_file(tmp_path: Path) -> None:
+    """The certificate docs/mailbox.md makes with openssl, served on localhost: pbem's TLS (the context
+    its inbox and outbox make with `ca_file`) trusts it for mail.example.org, and without `ca_file`
+    refuses it."""
+    import socket
+    import ssl
+    import threading
+
+    made = [b for b in blocks(DOCS / "mailbox.md") if b.marker == "run" and "openssl req" in b.text]
+    assert len(made) == 1
+    subprocess.run(["bash", "-euc", made[0].text], cwd=tmp_path, check=True, capture_output=True, timeout=120)
+    server = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    server.load_cert_chain(tmp_path / "mail.example.org.pem", tmp_path / "mail.example.org.key")
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def serve() -> None:
+        for _ in range(2):
+            conn, _ = listener.accept()
+            try:
+                with server.wrap_socket(conn, server_side=True) as tls:
+                    tls.sendall(b"* OK\r\n")
+            except (ssl.SSLError, OSError):
+                pass
+    threading.Thread(target=serve, daemon=True).start()
+
+    def hello(cafile: Path | None) -> bytes:
+        context = ssl.create_default_context(cafile=str(cafile) if cafile else None)  # as pbem.mail.boxes does
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+            with context.wrap_socket(raw, server_hostname="mail.example.org") as tls:
+                return tls.recv(10)
+
+    assert hello(tmp_path / "mail.example.org.pem") == b"* OK\r\n"
+    try:
+        hello(None)
+    except ssl.SSLCertVerificationError:
+        pass
+    else:
+        raise AssertionError("a self-signed certificate was trusted without ca_file")
+    listener.close()

@@ -1,4 +1,4 @@
-"""The settings reference, made from the config schema (schemas/config.schema.json), the defaults of
+"""MkDocs' hook for the docs site. The settings reference, made from the config schema (schemas/config.schema.json), the defaults of
 pbem.config.Config and the GM's words for each setting (docs/reference/settings.yaml).
 
 MkDocs runs it as a hook while it builds the site: the page docs/reference/settings.md holds the line
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import posixpath
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -143,8 +145,18 @@ def render() -> str:
     return "\n".join(out)
 
 
+TRANSLATION_LINK = re.compile(r"\]\(((?:[\w-]+/)*)([\w-]+)\.(de|nl)\.md\)")
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """MkDocs' hook: the settings' tables in place of the marker line."""
+    """MkDocs' hook: the settings' tables in place of the marker line; and a link to a page's German
+    or Dutch file (players.de.md, which GitHub shows) made a link to that language's site
+    (de/players/), since each language's site holds its own pages alone."""
     if MARKER in markdown:
-        return markdown.replace(MARKER, render())
-    return markdown
+        markdown = markdown.replace(MARKER, render())
+    here = "/" + page.url
+
+    def to_site(m: re.Match[str]) -> str:
+        folder, stem, lang = m.groups()
+        return "](" + posixpath.relpath(f"/{lang}/{folder}{stem}/", here if here.endswith("/") else posixpath.dirname(here)) + "/)"
+    return TRANSLATION_LINK.sub(to_site, markdown)
