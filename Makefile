@@ -46,10 +46,10 @@ lock:
 # The docs site (docs/, mkdocs.yml) into site/, with every warning an error; the command reference is
 # made from pbem's click commands, the settings from schemas/config.schema.json, as the site is built.
 docs: install
-	$(VENV)/bin/mkdocs build --strict --site-dir site
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
 
 docs-serve: install
-	$(VENV)/bin/mkdocs serve
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve
 
 test: install mail-servers browser spamassassin
 	$(PY) -m pytest -q -n 2

@@ -60,8 +60,9 @@ def blocks(page: Path) -> list[Block]:
     return found
 
 
-def prose(page: Path) -> str:
-    """The page without its fenced blocks and inline code (where a link is only an example)."""
+def prose(page: Path, code: bool = False) -> str:
+    """The page without its fenced blocks and inline code (where a link is only an example); with
+    `code`, its inline code kept."""
     text, keep, inside = page.read_text(encoding="utf-8").splitlines(), [], None
     for line in text:
         opening = FENCE.match(line)
@@ -74,7 +75,7 @@ def prose(page: Path) -> str:
                 inside = None
             keep.append("")
             continue
-        keep.append(re.sub(r"`[^`]*`", "", line))
+        keep.append(line if code else re.sub(r"`[^`]*`", "", line))
     return "\n".join(keep)
 
 
