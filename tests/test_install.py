@@ -31,7 +31,7 @@ DEV_LOCK = ROOT / "requirements-dev.lock"  # what the tests and the docs site ad
 
 # what a build must not see or write into: the copy is built, never the working tree (a build leaves
 # build/ and *.egg-info behind)
-_SKIP_AT_TOP = {".git", ".venv", ".venv-lock", "build", "dist", "demo-games", "bench-games", "games",
+_SKIP_AT_TOP = {".git", ".venv", ".venv-lock", "build", "dist", "demo-games", "bench-games", "games", "site",
                 ".pytest_cache"}
 # files of the source folders that are the translators' tools or Python's caches, not pbem's data
 NOT_INSTALLED = ("*.pot", "babel.cfg", "*.pyc", "*.pyo", "*.mo")
