@@ -3,34 +3,53 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
-# every package pbem and its tests run with, each version with its files' hashes (`make lock` renews it)
+# what pbem runs with (and pip, setuptools), each version with its files' hashes: what a host installs
 LOCK   := requirements.lock
+# what pbem's tests and its docs site add to it, hashed the same way (`make lock` renews both)
+DEVLOCK := requirements-dev.lock
 
-.PHONY: install lock test demo demo-florenz bench contract clean mail-servers browser fonts spamassassin catalogs
+.PHONY: install lock docs docs-serve test demo demo-florenz bench contract clean mail-servers browser fonts spamassassin catalogs
 
 install: $(STAMP) fonts
 
-# The venv is made anew whenever the lock (or pyproject.toml) changes, so it holds the locked packages
-# and nothing else; pbem itself is installed editable from the checkout, built with the locked setuptools.
-$(STAMP): $(LOCK) pyproject.toml setup.py
+# The developer's venv: made anew whenever a lock (or pyproject.toml) changes, so it holds the locked
+# packages of both locks and nothing else; pbem itself is installed editable from the checkout, built
+# with the locked setuptools. (A host installs requirements.lock alone: docs/gm-guide.md.)
+$(STAMP): $(LOCK) $(DEVLOCK) pyproject.toml setup.py
 	$(PYTHON) -m venv --clear $(VENV)
-	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK) -r $(DEVLOCK)
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation --no-index -e .
 	$(PY) -m pip check
 	touch $(STAMP)
 
-# Renew the lock: the newest versions pyproject.toml and requirements-build.in allow, for Python 3.11,
-# resolved by pip-tools (pinned here) against PyPI alone, with the hash of every file of each version.
-# Then `make test`, and commit requirements.lock.
+# Renew both locks: the newest versions pyproject.toml and requirements-build.in allow, for Python
+# 3.11, resolved by pip-tools (pinned here) against PyPI alone, with the hash of every file of each
+# version. requirements.lock: pbem's dependencies, pip and setuptools. requirements-dev.lock: what the
+# extras test and docs add, resolved within requirements.lock's versions and holding only the packages
+# that lock does not. Then `make test`, and commit both.
 PIP_TOOLS := pip-tools==7.6.2
 LOCK_VENV := .venv-lock
+LOCK_ENV  := env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null
+COMPILE    = $(LOCK_ENV) $(LOCK_VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+		--no-emit-index-url --no-emit-find-links --index-url https://pypi.org/simple
 lock:
 	$(PYTHON) -m venv $(LOCK_VENV)
 	$(LOCK_VENV)/bin/python -m pip install --quiet '$(PIP_TOOLS)'
-	env -u PIP_FIND_LINKS -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null \
-		$(LOCK_VENV)/bin/pip-compile --quiet --upgrade --extra test --generate-hashes --allow-unsafe \
-		--strip-extras --no-emit-index-url --no-emit-find-links --index-url https://pypi.org/simple \
-		--output-file $(LOCK) pyproject.toml requirements-build.in
+	$(COMPILE) --upgrade --output-file $(LOCK) pyproject.toml requirements-build.in
+	$(COMPILE) --upgrade --extra test --extra docs --constraint $(LOCK) --output-file $(LOCK_VENV)/dev-full.lock pyproject.toml
+	{ echo "# What pbem's tests and docs site add to requirements.lock, written by make lock: install both,"; \
+	  echo "# pip install --require-hashes -r requirements.lock -r requirements-dev.lock"; \
+	  awk 'NR == FNR { if (match($$0, /^[a-z0-9][^ =]*==/)) runs[substr($$0, 1, RLENGTH)] = 1; next } \
+	     /^[a-z0-9]/ { match($$0, /^[a-z0-9][^ =]*==/); keep = !(substr($$0, 1, RLENGTH) in runs) } \
+	     /^#/ && !started { print; next } { started = 1 } keep' $(LOCK) $(LOCK_VENV)/dev-full.lock; } > $(DEVLOCK)
+
+# The docs site (docs/, mkdocs.yml) into site/, with every warning an error; the command reference is
+# made from pbem's click commands, the settings from schemas/config.schema.json, as the site is built.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+docs-serve: install
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve
 
 test: install mail-servers browser spamassassin
 	$(PY) -m pytest -q -n 2
@@ -87,4 +106,4 @@ contract: install
 	../shared/tools/contract-check
 
 clean:
-	rm -rf $(VENV) $(LOCK_VENV) demo-games bench-games build *.egg-info
+	rm -rf $(VENV) $(LOCK_VENV) demo-games bench-games build site *.egg-info

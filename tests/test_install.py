@@ -1,7 +1,8 @@
 """pbem as a host installs it: a wheel built from a copy of the checkout, installed with the locked
 packages into a new virtual environment that has nothing else of pbem on its path, plays a whole game
-by mail there, from a folder outside the checkout. The wheel holds every package and data folder of
-the source tree, found by setup.py, not listed."""
+by mail there, from a folder outside the checkout; and installed by pipx. The wheel holds every package
+and data folder of the source tree, found by setup.py, not listed. Neither a host's lock nor the
+wheel's dependencies bring anything of the tests or the docs site."""
 
 from __future__ import annotations
 
@@ -17,21 +18,47 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import tomllib
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from pbem.rules.base import KNOWN
 from rooms import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
-LOCK = ROOT / "requirements.lock"
+LOCK = ROOT / "requirements.lock"          # what a host installs: what pbem runs with
+DEV_LOCK = ROOT / "requirements-dev.lock"  # what the tests and the docs site add
 
 # what a build must not see or write into: the copy is built, never the working tree (a build leaves
 # build/ and *.egg-info behind)
-_SKIP_AT_TOP = {".git", ".venv", ".venv-lock", "build", "dist", "demo-games", "bench-games", "games",
+_SKIP_AT_TOP = {".git", ".venv", ".venv-lock", "build", "dist", "demo-games", "bench-games", "games", "site",
                 ".pytest_cache"}
 # files of the source folders that are the translators' tools or Python's caches, not pbem's data
 NOT_INSTALLED = ("*.pot", "babel.cfg", "*.pyc", "*.pyo", "*.mo")
 # where each source folder is installed
 INSTALLED_AS = {"pbem": "pbem", "schemas": "pbem/schemas", "templates": "pbem/templates"}
+
+
+def locked(lock: Path) -> dict[str, str]:
+    """The packages a lock pins, by canonical name, and their versions."""
+    pins = {}
+    for line in lock.read_text().splitlines():
+        if line[:1].isalnum() and "==" in line:
+            name, _, version = line.split(" ")[0].partition("==")
+            pins[canonicalize_name(name)] = version
+    return pins
+
+
+def extras() -> dict[str, set[str]]:
+    """pyproject.toml's optional dependencies (the tests', the docs site's), by extra, as canonical names."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return {extra: {canonicalize_name(Requirement(r).name) for r in reqs}
+            for extra, reqs in project["optional-dependencies"].items()}
+
+
+def dependencies() -> set[str]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return {canonicalize_name(Requirement(r).name) for r in project["dependencies"]}
 
 
 def _ignore(folder: str, names: list[str]) -> set[str]:
@@ -121,6 +148,42 @@ def test_the_wheel_holds_every_package_and_data_folder_of_the_source_tree(wheel:
     assert "pbem = pbem.cli:main" in metadata
 
 
+def test_the_wheels_dependencies_name_no_test_or_docs_package(wheel: Path) -> None:
+    """What installing the wheel brings is pyproject.toml's dependencies; pytest, the mail servers of
+    the tests and MkDocs come only with the extras `test` and `docs`, which a host does not ask for."""
+    archive = zipfile.ZipFile(wheel)
+    metadata = archive.read("pbem-0.1.0.dist-info/METADATA").decode()
+    required, optional = set(), set()
+    for line in metadata.splitlines():
+        if line.startswith("Requires-Dist: "):
+            requirement = Requirement(line.removeprefix("Requires-Dist: "))
+            name = canonicalize_name(requirement.name)
+            (optional if requirement.marker and "extra" in str(requirement.marker) else required).add(name)
+    assert required == dependencies()
+    everything_extra = set().union(*extras().values())
+    assert {"pytest", "pytest-xdist", "aiosmtpd", "trustme", "mkdocs"} <= everything_extra
+    assert required & everything_extra == set()
+    assert optional == everything_extra
+
+
+def test_a_hosts_lock_holds_what_pbem_runs_with_and_nothing_of_the_tests() -> None:
+    """requirements.lock pins every dependency pbem has, and pip and setuptools; requirements-dev.lock
+    pins every package the extras add that the host's lock lacks, and none that it holds (so installing
+    both never pins one package twice)."""
+    runs, dev = locked(LOCK), locked(DEV_LOCK)
+    assert dependencies() | {"pip", "setuptools"} <= set(runs)
+    assert set(runs) & set(dev) == set()
+    assert set().union(*extras().values()) <= set(dev)
+    for name in ("pytest", "pytest-xdist", "aiosmtpd", "trustme", "execnet", "pluggy", "iniconfig",
+                 "mkdocs", "mkdocs-material", "pipx"):
+        assert name not in runs, name
+    for lock in (LOCK, DEV_LOCK):  # hash-checked: every pin carries its files' hashes
+        text = lock.read_text()
+        blocks = [b for b in text.split("\n") if b[:1].isalnum()]
+        assert blocks and all(b.rstrip().endswith("\\") for b in blocks), lock.name
+        assert text.count("==") == len(blocks) and "--hash=sha256:" in text
+
+
 def test_the_installed_pbem_is_the_wheels_alone(venv: Path, tmp_path: Path) -> None:
     code = ("import json, sys, importlib.resources as r, pbem\n"
             "print(json.dumps({'file': pbem.__file__, 'path': sys.path, 'schemas': str(r.files('pbem.schemas')),\n"
@@ -134,6 +197,38 @@ def test_the_installed_pbem_is_the_wheels_alone(venv: Path, tmp_path: Path) -> N
         assert not (entry and Path(entry).resolve().is_relative_to(ROOT)), entry
     site = next((venv / "lib").glob("python3*/site-packages"))
     assert not list(site.glob("__editable__*")) and not list(site.glob("*pbem*.pth"))
+    listed = _run([str(venv / "bin" / "python"), "-m", "pip", "list", "--format", "json"], cwd=tmp_path,
+                  env=_clean_env())
+    installed = {canonicalize_name(p["name"]) for p in json.loads(listed.stdout)}
+    assert installed == set(locked(LOCK)) | {"pbem"}  # the host's lock and pbem, nothing of the tests
+
+
+def test_pipx_installs_a_working_pbem_with_nothing_of_the_tests(wheel: Path, tmp_path: Path) -> None:
+    """The GM's guide's other route: `pipx install` of the wheel puts `pbem` on the PATH in a venv
+    of its own, which starts a game (its report mail drawn, picture and all) and holds pbem's
+    dependencies alone."""
+    env = _clean_env() | {"PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(tmp_path / "bin"),
+                          "PIPX_MAN_DIR": str(tmp_path / "man"), "HOME": str(tmp_path)}
+    made = _run([sys.executable, "-m", "pipx", "install", str(wheel)], cwd=tmp_path, env=env, timeout=900)
+    if made.returncode != 0 and "No matching distribution" in made.stdout + made.stderr:
+        pytest.skip(f"pbem's dependencies cannot be had here (no package index?):\n{made.stderr[-2000:]}")
+    assert made.returncode == 0, made.stdout + made.stderr
+    pbem_command = tmp_path / "bin" / "pbem"
+    version = _run([str(pbem_command), "--version"], cwd=tmp_path, env=env)
+    assert (version.returncode, version.stdout) == (0, "pbem, version 0.1.0\n")
+    games = tmp_path / "games"
+    started = _run([str(pbem_command), "new", "medici", "m1", "--player", "anna=anna@pbem.test",
+                    "--player", "ben=ben@pbem.test", "--player", "cleo=cleo@pbem.test",
+                    "--seed", "pipx-install-seed-01", "--games-dir", str(games)], cwd=tmp_path, env=env)
+    assert started.returncode == 0, started.stdout + started.stderr
+    welcome = email.message_from_bytes(sorted((games / "mail" / "outbox").glob("m1.anna.*.eml"))[0].read_bytes(),
+                                       policy=email.policy.default)
+    assert any(part.get_content_type() == "image/png" for part in welcome.walk())
+    listed = _run([sys.executable, "-m", "pipx", "runpip", "pbem", "list", "--format", "json"], cwd=tmp_path, env=env)
+    assert listed.returncode == 0, listed.stderr
+    installed = {canonicalize_name(p["name"]) for p in json.loads(listed.stdout)}
+    assert installed & set().union(*extras().values()) == set()
+    assert dependencies() | {"pbem"} <= installed
 
 
 def test_a_whole_game_by_mail_with_the_installed_pbem(venv: Path, tmp_path: Path) -> None:
