@@ -100,11 +100,12 @@ def watch_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof, 
         if not (allows(proof, UNWATCH) and game in proof.watch):  # whether he watches is not told either
             told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2",
                            message=translator(lang).gettext(UNWATCH_BY_REPLY) % {"game": game,
-                                                                                  "said": found.group(0).strip()})
+                                                                                  "said": found.group(0).strip()},
+                           proven=bool(proof.watch))  # a watch key of another game proves the address
             return line + "refused: not a reply to a mail about the game" + ("" if told else " (not answered)")
         kept = observers(gd, game) if GAME_ID.match(game) else {}
         if sender not in kept:
-            told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2",
+            told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2", proven=True,
                            message=translator(lang).gettext(NOT_WATCHING) % {"game": game})
             return line + "refused: not an observer" + ("" if told else " (not answered)")
         del kept[sender]
