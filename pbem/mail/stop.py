@@ -164,8 +164,9 @@ def handle_stop(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) ->
     if done is not None:
         return f"mail from {sender}: " + give_up(gd, postman, mail, proof, done)
     seats = playing_seats(gd, sender)
-    if proof.key is not None:  # his reply to a report of one game: that game's question first
-        seats.sort(key=lambda s: (s.game, s.player) != (proof.key.game, proof.key.player))  # type: ignore[union-attr]
+    keyed = proof.key
+    if keyed is not None:  # his reply to a mail of one game: that game's question first
+        seats.sort(key=lambda s: (s.game, s.player) != (keyed.game, keyed.player))
     seats.sort(key=lambda s: not s.begun)
     if not seats:
         written = add(config, sender)
@@ -179,16 +180,16 @@ def handle_stop(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) ->
     if unproven and not stranger_may_hear(gd, sender, today, unproven=True):
         return line + once
     seat = seats[0]
-    bare, keyed = confirm_id(config, mail, seat)
+    bare, question = confirm_id(config, mail, seat)
     others = list(dict.fromkeys(s.game for s in seats[1:] if s.game != seat.game))
     if seat.state is not None:
         reply(postman, mail, "common/stop-confirm.txt.j2", seat=(seat.state, seat.player), game=seat.game,
-              others=others, begun=True, message_id=keyed)
+              others=others, begun=True, message_id=question)
     else:
         from pbem.mail.readers import reader_language
 
         reply(postman, mail, "common/stop-confirm.txt.j2", lang=reader_language(gd, config, sender),
-              game=seat.game, others=others, begun=False, message_id=keyed)
+              game=seat.game, others=others, begun=False, message_id=question)
     _note_asked(gd, Asked(seat.game, seat.player, today, bare))
     if seat.begun:
         return f"mail from {sender}: {seat.game}: stop: asked {seat.player} to confirm that he resigns"
