@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Collection
 
 from pbem.clock import now
-from pbem.gamestate import as_data, from_data, notice, ruleset_of, token_hash, waiting_for  # noqa: F401 (the pipeline's names)
+from pbem.gamestate import as_data, from_data, notice, resigned_seats, ruleset_of, token_hash, waiting_for  # noqa: F401 (the pipeline's names)
 from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTurn, StoreError
 from pbem.history import HISTORIES
 from pbem.refusals import (DEADLINE_REMOVED, DEADLINE_SET, NOTICE_MESSAGES, NOTICES, PAUSED, RESUMED,  # noqa: F401
@@ -276,6 +276,8 @@ def check_submission(gd: GamesDir, data: bytes, sender: str | None = None, sourc
     the mail's reply key proved; it then needs no token."""
     tf = parse_turnfile(data, need_token=proven is None)
     state, seat = authenticate(gd, tf, proven)
+    if seat in resigned_seats(gd, tf.game):  # the game's rule for missing players plays it now
+        raise StaleTurn(refuse("resigned-seat", player=seat, game=tf.game))
     if sender is not None:
         registered = next(p["email"] for p in state["players"] if p["name"] == seat)
         if sender.lower() != registered.lower():

@@ -116,6 +116,10 @@ MESSAGES = {
     "not-latest": N_("your reply answers an older mail of pbem's (turn %(turn)s): orders sent ahead, standing "
                      "orders, 'reports', 'undo' and 'language' need a reply to your latest mail (turn %(latest)s), "
                      "or your token"),
+    "no-such-act": N_("'%(command)s' is not a command this host carries out by mail; reply 'help' for the "
+                      "commands"),
+    "resigned-seat": N_("you resigned from game %(game)s (%(player)s): the game's rule for missing players plays "
+                        "your seat, and it takes no orders or commands from you"),
     "not-keys-turn": N_("your reply answers turn %(turn)s; a 'turn:' line cannot make it answer turn %(asked)s: "
                         "reply to the mail of that turn, or give your token"),
     # -- who may send orders (pbem.game.authenticate): says nothing about the game

@@ -52,7 +52,7 @@ def test_watch_is_confirmed_by_a_reply_then_public_reports_come(pbem: Pbem) -> N
     assert "reply 'unwatch m1' to stop" in " ".join(body.split())
     assert body.startswith("Game m1 (Medici), turn 2: ")
     assert_public_only(g, "m1", [body])
-    lines, sent = run(g, player_mail(WATCHER, "unwatch m1", message_id="<u1@watchers.test>"))
+    lines, sent = run(g, reply_to(public[0], WATCHER, "unwatch m1"))
     assert lines == [f"mail from {WATCHER}: unwatch m1: no longer watching"]
     assert observers(g.gd, "m1") == {}
 

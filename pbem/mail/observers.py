@@ -4,7 +4,9 @@ hidden card. `unwatch GAME` (`nicht zuschauen`, `niet meekijken`) ends it.
 
 An observer holds no seat, so nothing of a game proves his address: pbem answers `watch` with a mail
 to that address (at most one a day), and only a reply to it, whose key proves that the address
-received it, makes him an observer. A forged From: cannot subscribe a stranger.
+received it, makes him an observer. A forged From: cannot subscribe a stranger. Every mail pbem sends
+an observer carries that key too, and `unwatch` counts only in a reply to one of them: a forged From:
+cannot end a watch either.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pbem.config import Config
 from pbem.i18n import N_, translator
 from pbem.mail.boxes import Postman
 from pbem.mail.incoming import Incoming
-from pbem.mail.proof import WATCH, Proof, allows
+from pbem.mail.proof import UNWATCH, WATCH, Proof, allows
 from pbem.store import GAME_ID, GamesDir, write_atomic
 
 WATCH_WORDS = {"watch": "en", "zuschauen": "de", "meekijken": "nl"}
@@ -28,12 +30,16 @@ UNWATCH_WORDS = {"unwatch": "en", "nicht zuschauen": "de", "niet meekijken": "nl
 COMMAND = re.compile(r"^(watch|zuschauen|meekijken|unwatch|nicht\s+zuschauen|niet\s+meekijken)\s+(\S+?)[.!]?$",
                      re.IGNORECASE)
 WATCH_ID = re.compile(r"^<pbem\.watch\.([a-z0-9][a-z0-9_-]{0,39})\.([0-9a-f]{24})\.k([a-z2-7]+)@[^>]+>$")
+# a public report to an observer: the game, the events sent so far, the address's digest, the key
+WATCHING_ID = re.compile(r"^<pbem\.watching\.([a-z0-9][a-z0-9_-]{0,39})\.\d+\.[0-9a-f]{16}\.k([a-z2-7]+)@[^>]+>$")
 OBSERVERS_DIR = ("mail", "observers")  # <game>.json: each observer's address, language, events sent (out of git)
 
 NO_GAME = N_("there is no game %(game)r on this host")
 NO_OBSERVERS = N_("game %(game)s takes no observers")
 PLAYS = N_("you play in game %(game)s: your own reports show it")
 NOT_WATCHING = N_("you do not watch game %(game)s")
+UNWATCH_BY_REPLY = N_("'%(said)s' counts only in a reply to a mail about game %(game)s that pbem sent you: "
+                      "reply with it to one of them")
 
 
 def _path(gd: GamesDir, game: str) -> Any:
@@ -62,14 +68,18 @@ def watch_key(config: Config, game: str, address: str) -> str | None:
 
 
 def watched_keys(config: Config, mail: Incoming) -> frozenset[str]:
-    """The games whose watch mail to the sender this mail answers with its key."""
+    """The games whose mail to the sender about watching them (the question of `watch`, a public
+    report) this mail answers with its key."""
     found = set()
     for ref in mail.thread[:50]:
         m = WATCH_ID.match(ref)
-        if m:
-            key = watch_key(config, m.group(1), mail.sender)
-            if key is not None and hmac.compare_digest(key, m.group(3)):
-                found.add(m.group(1))
+        game, given = (m.group(1), m.group(3)) if m else (None, None)
+        m = WATCHING_ID.match(ref)
+        game, given = (m.group(1), m.group(2)) if m else (game, given)
+        if game is not None and given is not None:
+            key = watch_key(config, game, mail.sender)
+            if key is not None and hmac.compare_digest(key, given):
+                found.add(game)
     return frozenset(found)
 
 
@@ -87,14 +97,20 @@ def watch_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof, 
     line = f"mail from {sender}: {word} {game}: "
     proof = replace(proof, watch=watched_keys(postman.config, mail))
     if word in UNWATCH_WORDS:
+        if not (allows(proof, UNWATCH) and game in proof.watch):  # whether he watches is not told either
+            told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2",
+                           message=translator(lang).gettext(UNWATCH_BY_REPLY) % {"game": game,
+                                                                                  "said": found.group(0).strip()},
+                           proven=bool(proof.watch))  # a watch key of another game proves the address
+            return line + "refused: not a reply to a mail about the game" + ("" if told else " (not answered)")
         kept = observers(gd, game) if GAME_ID.match(game) else {}
         if sender not in kept:
-            told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2",
+            told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2", proven=True,
                            message=translator(lang).gettext(NOT_WATCHING) % {"game": game})
             return line + "refused: not an observer" + ("" if told else " (not answered)")
         del kept[sender]
         _save(gd, game, kept)
-        _answer(gd, postman, mail, lang, "common/watch-ended.txt.j2", game=game)
+        _answer(gd, postman, mail, lang, "common/watch-ended.txt.j2", game=game, proven=True)
         return line + "no longer watching"
     why = None
     if not GAME_ID.match(game) or not gd.exists(game):
@@ -115,7 +131,7 @@ def watch_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof, 
         kept = observers(gd, game)
         kept[sender] = {"lang": lang, "seen": len(state["events"])}
         _save(gd, game, kept)
-        _answer(gd, postman, mail, lang, "common/watch-started.txt.j2", game=game, proven=True)
+        _answer(gd, postman, mail, lang, "common/watch-started.txt.j2", game=game, keyed_game=game, proven=True)
         return line + "watching"
     told = _answer(gd, postman, mail, lang, "common/watch-confirm.txt.j2", game=game, keyed_game=game,
                    words=f"{found.group(1)} {game}")
@@ -197,7 +213,9 @@ def post_public_reports(gd: GamesDir, state: dict[str, Any], postman: Postman) -
         text += "\n" + _("You watch game %(game)s; reply 'unwatch %(game)s' to stop.") % {"game": game} + "\n"
         text += footer(config, address, lang)
         n = len(state["events"])
-        mid = f"<pbem.watching.{game}.{n}.{hashlib.sha256(address.encode()).hexdigest()[:16]}@{config.domain}>"
+        key = watch_key(config, game, address)  # a reply with it (`unwatch`) comes from this address
+        mid = f"<pbem.watching.{game}.{n}.{hashlib.sha256(address.encode()).hexdigest()[:16]}" + \
+            (f".k{key}" if key else "") + f"@{config.domain}>"
         subject = f"{config.subject_prefix} {game} " + _("turn %(turn)s (you watch)") % {"turn": state["engine"]["turn"]}
         msg = compose(config, "", address, subject.strip(), text, mid, date=now_moment())
         postman.post(f"watch-{game}-{n:05d}-{hashlib.sha256(address.encode()).hexdigest()[:12]}", msg)

@@ -26,31 +26,47 @@ NOTHING, KEY, TOKEN = "nothing", "key", "token"
 
 # the acts a mail may ask for, each one row of TABLE
 ORDER = "order"    # an order for the decision the mail answers
-AHEAD = "ahead"    # orders sent ahead, standing orders, reports, undo, language, leave, resign
+AHEAD = "ahead"    # orders sent ahead, standing orders, reports, undo, language, away, back
 READ = "read"      # commands that only read: help, status, games, standing, standings
 LOBBY = "lobby"    # a lobby act that mails someone else or changes a seat: new, rematch, withdraw,
-                   # leave, join, accept, decline
+                   # leave, join
+ANSWER = "answer"  # the answer to an invitation: accept, decline
 ASK = "ask"        # anything else: answered to the sender's address, at most once a day
 TALK = "talk"      # table talk: `say: ...` passed on to the other players of the game
 STOP = "stop"      # `stop`: never mail this address again (a player: asked to confirm that he resigns)
 WATCH = "watch"    # `watch GAME`: the public reports of a game that allows observers
+UNWATCH = "unwatch"  # `unwatch GAME`: no more public reports of that game
 
-# the act each mail command is (a new command is one line here)
-COMMAND_ACTS = {"help": READ, "status": READ, "games": READ, "standing": READ, "standings": READ,
-                "undo": AHEAD, "language": AHEAD, "away": AHEAD, "back": AHEAD}
+# the act of each thing a mail can ask for, by the word pbem reads it as: the mail commands (the first
+# word `pbem.mail.commands.command_in` returns), the lobby's verbs (`pbem.mail.lobby_words.VERBS`),
+# orders, table talk, `stop`, `watch` and `unwatch`. A command without a row is refused.
+COMMAND_ACTS = {"orders": ORDER, "help": READ, "status": READ, "games": READ, "standing": READ,
+                "standings": READ, "undo": AHEAD, "language": AHEAD, "away": AHEAD, "back": AHEAD,
+                "new": LOBBY, "rematch": LOBBY, "withdraw": LOBBY, "leave": LOBBY, "join": LOBBY,
+                "accept": ANSWER, "decline": ANSWER, "say": TALK, "stop": STOP, "watch": WATCH,
+                "unwatch": UNWATCH}
 
 # what each act needs (the README's security section shows this table)
 TABLE: dict[str, str] = {
     ORDER: "the key of that mail (its decision still open), or the token",
     AHEAD: "the key of his latest mail, or the token",
     READ: "a key of a mail pbem sent him, or the token; answered to that address only",
-    LOBBY: "a key of a mail pbem sent that address, or the token",
+    LOBBY: "a key of a mail pbem sent that address, or the token (a 'join' that has neither is confirmed "
+           "by a reply to pbem's answer)",
+    ANSWER: "the key of a mail about that game pbem sent that address (the invitation)",
     ASK: "nothing: an answer to that address, at most once a day, naming no game",
     TALK: "a key of a mail of this game pbem sent him, or the token (never the From: alone)",
-    STOP: "nothing for the address it comes from (it silences only that one); a player resigns only by "
-          "replying 'stop' to the mail that asks him to confirm",
+    STOP: "nothing for the address it comes from (it silences only that one); a player is asked to "
+          "confirm, at most once a day, and resigns only by a reply carrying the key of that very mail",
     WATCH: "a reply to the mail pbem sends the address that asked (its key), at most one such mail a day",
+    UNWATCH: "a reply to a mail about watching that game pbem sent that address (its key)",
 }
+# what no proof allows: a seat its player resigned from takes no act (`check_seat_plays`)
+
+
+def act_of(command: str) -> str | None:
+    """The act (a row of TABLE) a command asks for, by its first word; None: it has no row."""
+    return COMMAND_ACTS.get(command.split(" ", 1)[0].casefold())
 
 
 @dataclass(frozen=True)
@@ -73,10 +89,14 @@ class Proof:
 def allows(proof: Proof, act: str, turn: Any = None) -> bool:
     """Whether `proof` allows `act` (one of TABLE's rows); for ORDER, `turn` is the decision the
     orders are for (None: the key's own)."""
+    if act not in TABLE:
+        return False  # an act without a row is refused, whatever proves the mail
     if act in (ASK, STOP):
         return True
-    if act == WATCH:
-        return bool(proof.watch)  # only the key of the watch mail proves it (`pbem.mail.observers`)
+    if act in (WATCH, UNWATCH):
+        return bool(proof.watch)  # only the key of a watch mail proves it (`pbem.mail.observers`)
+    if act == ANSWER:
+        return bool(proof.lobby)  # only the key of the game's own mail to him (`pbem.mail.lobby`)
     if proof.kind == TOKEN:
         return True
     if act == LOBBY:
@@ -163,11 +183,25 @@ def check_orders_allowed(proof: Proof, turnfile: dict[str, Any]) -> None:
 
 def check_command_allowed(proof: Proof, command: str) -> None:
     """Refuse a command the mail's key does not allow (`undo` and `language` change more than the
-    decision its mail asked for: they need the key of his latest mail, or his token)."""
+    decision its mail asked for: they need the key of his latest mail, or his token), and a command
+    that has no row in the table."""
     from pbem.errors import StaleTurn
 
-    act = COMMAND_ACTS.get(command.split(" ", 1)[0], AHEAD)  # a command not listed: the strictest row
+    act = act_of(command)
+    if act is None:
+        raise StaleTurn(refuse("no-such-act", command=command.split(" ", 1)[0]))
     if not allows(proof, act):
         seat = proof.key
         assert seat is not None
         raise StaleTurn(refuse("not-latest", turn=seat.turn, latest=latest_turn(seat.state, seat.player)))
+
+
+def check_seat_plays(gd: GamesDir, proof: Proof) -> None:
+    """Refuse every act of a seat whose player resigned (`stop`, confirmed), by its key or its token:
+    the game's rule for missing players plays it from then on."""
+    from pbem.errors import StaleTurn
+    from pbem.gamestate import resigned_seats
+
+    for seat in (s for s in (proof.seat, proof.key) if s is not None):
+        if seat.player in resigned_seats(gd, seat.game):
+            raise StaleTurn(refuse("resigned-seat", player=seat.player, game=seat.game))

@@ -39,14 +39,15 @@ def seat_language(config: Config, seat: tuple[dict[str, Any], str] | None) -> st
 
 def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str, Any], str] | None = None,
           hidden: list[str] | None = None, picture: Picture | None = None, lang: str | None = None,
-          once_a_day: bool = False, **context: Any) -> bool:
+          once_a_day: bool = False, message_id: str | None = None, **context: Any) -> bool:
     """An answer to a player's mail, threaded under it, in his language (`lang`, else his seat's, else
     the host's). With `seat` (the game and seat whose registered address sent the mail) the answer is
     in that seat's thread: its id names game, seat and turn, and its References carry the thread's root
     and latest report, so a reply to it finds the game. Without, it names nothing. The mail's subject is
     echoed with its `hidden` words (tokens) left out. An address that plays no game here is answered
     once a day at most (False: not this time), so that a forged From: cannot aim pbem at anyone; so is
-    a player's address for a mail that nothing proves his (`once_a_day`)."""
+    a player's address for a mail that nothing proves his (`once_a_day`). `message_id`: the answer's
+    own id, where it carries a key of its own (the question of a `stop`)."""
     from pbem.mail.lobby_keys import stranger_may_hear
 
     config = postman.config
@@ -74,13 +75,13 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     if seat is not None:
         state, player = seat
         game = state["game"]
-        mid = reply_id(config, mail.message_id, game, player, state["engine"]["turn"])
+        mid = message_id or reply_id(config, mail.message_id, game, player, state["engine"]["turn"])
         thread = [thread_id(config, game, player, 1, 1), state.get("last_mail", {}).get(player)]
         refs = [r for r in dict.fromkeys([*thread, mail.message_id]) if r]
         ids = keyed(config, state, player, mid, refs)
         mid, refs, reply_to = ids.message_id, ids.references, ids.reply_to
     else:
-        mid, refs, reply_to = reply_id(config, mail.message_id), [mail.message_id], None
+        mid, refs, reply_to = message_id or reply_id(config, mail.message_id), [mail.message_id], None
     msg = compose(config, "" if mail.doubt else mail.sender_name, mail.sender, subj.strip(), body, mid,
                   in_reply_to=mail.message_id, references=refs, date=now_moment(), picture=picture, reply_to=reply_to)
     postman.post(reply_name(mail), msg)

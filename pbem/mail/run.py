@@ -30,7 +30,8 @@ from pbem.mail.commands import (command_in, first_seat, games_lines, help_contex
 from pbem.mail.post import board_picture
 from pbem.mail.replies import mail_language, reply, seat_language
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines, reads_as_lines
-from pbem.mail.proof import LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, prove
+from pbem.mail.proof import (LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, check_seat_plays,
+                             prove)
 from pbem.mail.seats import Proven, example_orders, sender_seat
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.refusals import refuse
@@ -284,6 +285,7 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
                 return said
         turnfile = None
         try:
+            check_seat_plays(gd, proof)  # a seat its player resigned from takes nothing from him
             if proven is not None and command is not None:
                 check_command_allowed(proof, command)
                 return answer(gd, postman, mail, proven, command, hidden)
@@ -553,6 +555,7 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
         if proven is not None and command_in(own_lines(mail)):
             command = command_in(own_lines(mail)) or ""
             try:
+                check_seat_plays(gd, proof)
                 check_command_allowed(proof, command)
             except PbemError as exc:
                 add(f"mail from {mail.sender}: would be refused: {exc}")
