@@ -51,6 +51,8 @@ def identity(player: dict[str, Any]) -> str:
     """Who a seat's player is across games: his address, or the bot of that name."""
     if player.get("bot"):
         return f"bot:{player['name']}"
+    if "email" not in player:  # a clone of the games dir: a finished game's addresses stay on the GM's machine
+        return f"seat:{player['name']}"
     return str(player["email"]).lower()
 
 

@@ -15,7 +15,7 @@ import yaml
 from pbem.config import CONFIG_FILE, Config
 from pbem.errors import StoreError
 from pbem.history import HISTORIES, History, attach, settle, write_histories
-from pbem.store import parsed
+from pbem.store import parsed, seats
 from pbem.store.files import _SafeLoader, _syncfs, dump_yaml, parse_yaml, read_text_file, read_yaml_file, write_atomic
 from pbem.store.gitrepo import GitRepo
 from pbem.store.processes import _held_locks, crash_point
@@ -238,6 +238,7 @@ class GamesDir(GitRepo):
                 check_state_file(state, game)
             elif isinstance(state, dict):
                 self._keep_parsed(game, state, text)  # a game that waits is loaded by every run
+        seats.put_back(self.root, game, state)  # a finished game's addresses, kept out of git
         attach(state, path.parent, state.pop("history"))
         return state
 
@@ -259,6 +260,8 @@ class GamesDir(GitRepo):
                                    lambda path, data: write_atomic(path, data, durable), durable)
         crash_point("history")
         body = state_body(state, recorded)
+        if state["status"] == "finished":  # git takes the file now: the seats' addresses stay here
+            body = seats.keep_apart(self.root, game, body, durable)
         text = state_file_text(body)
         write_atomic(folder / STATE_FILE, text, durable)
         self._keep_parsed(game, body, text)
