@@ -146,3 +146,20 @@ def test_talk_in_a_finished_game_is_refused_and_nothing_passed_on(pbem: Pbem) ->
     assert [to(m) for m in sent] == [address("anna")]
     assert "game m1 is over: its table talk has ended (nothing was passed on)" in flat_text(sent[0])
     assert not (g.root / "m1" / "talk.jsonl").exists() and not (g.root / "mail" / "talk" / "m1.jsonl").exists()
+
+
+def test_queued_orders_name_their_mail_by_its_hash_never_by_its_message_id(pbem: Pbem) -> None:
+    """A mail client may make the Message-ID of the address (`<...anna.players.test@...>`); orders
+    queued from a mail keep its hash (as mail/seen.log does), so refused orders, which git takes
+    with the game once it is over, never name it."""
+    from pbem.store.seen import digest
+
+    g, tokens, latest = new_game(pbem)
+    player = next(p for p in PLAYERS if p != pbem.show("m1")["waiting_for"][0])
+    mid = f"<20261121.ahead.{address(player)}>"
+    raw = threaded_reply(latest[player], player, "turn: next\ndraw", message_id=mid)
+    lines, _ = run(g, raw)
+    assert any("queued" in line for line in lines), lines
+    held = [p.read_text() for p in (g.root / "m1" / "queue").glob("*.yaml")]
+    assert len(held) == 1 and f"source: mail {digest(mid)}" in held[0]
+    assert address(player) not in held[0] and "ahead" not in held[0]

@@ -19,6 +19,7 @@ from pbem.store import parsed, seats
 from pbem.store.files import _SafeLoader, _syncfs, dump_yaml, parse_yaml, read_text_file, read_yaml_file, write_atomic
 from pbem.store.gitrepo import GitRepo
 from pbem.store.processes import _held_locks, crash_point
+from pbem.store.seen import digest
 from pbem.store.public import (PRIVATE_IGNORED, PUBLIC_FILE, change_over, game_files, is_private, public_text,
                                read_public, secure_mail, stamp_of)
 from pbem.store.statefile import (OLD_FORMAT, STATE_FILE, check_history, check_state_file, from_old_format,
@@ -383,6 +384,11 @@ class GamesDir(GitRepo):
         """Queue orders; a newer file from the same player for the same turn replaces the older one
         (should the process die before the older one is gone, `pbem advance` drops it)."""
         qdir = self.queue_dir(game)
+        source = entry.get("source")
+        if isinstance(source, str) and source.startswith("mail "):
+            # named by its hash, as mail/seen.log names it: the Message-ID a player's mail client made
+            # may carry his address, and refused orders go to git with the game once it is over
+            entry = dict(entry, source=f"mail {digest(source[len('mail '):])}")
         replaced = [p for p, e in self.queued(game) if queue_slot(e) == queue_slot(entry)]
         path = qdir / f"{time.time_ns():020d}-{entry['player']}.yaml"
         write_atomic(path, dump_yaml(entry))
