@@ -100,7 +100,9 @@ def test_a_whole_game_by_mail_leaves_no_private_talk_address_or_token_in_git_the
     # everything of the game's folder is in git: what is kept apart is in mail/, which git ignores
     ignored = g.git("status", "--porcelain", "--untracked-files=all", "--ignored", "--", "m1")
     assert ignored == ""
-    assert json.loads((g.root / "mail" / "seats" / "m1.json").read_text())["ben"]["email"] == address("ben")
+    kept = g.root / "mail" / "seats" / "m1.json"
+    assert json.loads(kept.read_text())["ben"]["email"] == address("ben")
+    assert kept.stat().st_mode & 0o777 == 0o600 and kept.parent.stat().st_mode & 0o777 == 0o700
 
     out = tmp_path / "site"
     r = pbem("archive", "--out", str(out))

@@ -32,9 +32,8 @@ def keep_apart(root: Path, game: str, body: dict[str, Any], durable: bool = True
     if any(kept.values()):
         path = seats_path(root, game)
         private_folder(path.parent)
-        old = read_seats(root, game)
-        if old != kept:
-            write_atomic(path, json.dumps({**old, **kept}, sort_keys=True, ensure_ascii=False) + "\n", durable)
+        if read_seats(root, game) != kept:
+            write_atomic(path, json.dumps(kept, sort_keys=True, ensure_ascii=False) + "\n", durable)
     players = [{k: v for k, v in p.items() if k not in APART} for p in body["players"]]
     return dict(body, players=players)
 
