@@ -130,6 +130,8 @@ def test_a_whole_game_by_mail_leaves_no_private_talk_address_or_token_in_git_the
     assert "@" not in r.stdout
     assert sorted(row.key for row in standings(g.gd)[0].rows) == [address(p) for p in PLAYERS]  # who, by address
     assert [s.game for s in seats_of(g.gd, address("cleo"))] == ["m1"]
+    r = pbem("replace", "m1", "ben", "dora=dora@players.test")
+    assert (r.exit_code, r.stderr) == (1, "Error: game 'm1' is finished; its seats cannot change hands\n")
     lines, sent = run(g, threaded_reply(latest["anna"], "anna", "rematch"))
     assert lines == [f"m1: mail from {address('anna')}: m1-1: challenged {address('ben')}, {address('cleo')}"], lines
     assert sorted(to(m) for m in sent) == [address("anna"), address("ben"), address("cleo")]

@@ -7,10 +7,10 @@ from typing import Any
 
 from pbem import talk
 from pbem.i18n import language_of, translator
-from pbem.refusals import refuse
 from pbem.mail.boxes import Postman
 from pbem.mail.incoming import Incoming
 from pbem.mail.proof import TALK, Proof, allows
+from pbem.refusals import refuse
 from pbem.store import GamesDir
 
 
