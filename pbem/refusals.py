@@ -152,6 +152,20 @@ MESSAGES = {
     # a standing order the rules refuse when its time comes (in the notice that drops it)
     "standing-order-why": N_("%(order)s: %(why)s"),
     "standing-kind-why": N_("%(key)s: %(value)s (%(why)s)"),
+    # -- table talk (pbem.mail.talk): nothing of a mail's talk is passed on when one of its lines is refused
+    "talk-none": N_("game %(game)s has no table talk; nothing was passed on"),
+    "talk-not-private": N_("in game %(game)s talk goes to every player: write 'say: ...' (nothing was passed on)"),
+    "talk-no-such-player": N_("game %(game)s has no other player %(name)r; its players are: %(players)s (nothing "
+                              "was passed on)"),
+    "talk-too-long": N_("a line of table talk may have at most %(most)s characters; yours has %(length)s (nothing "
+                        "was passed on)"),
+    "talk-too-many": N_("you have said %(count)s things in game %(game)s today, the most a day; try again tomorrow "
+                        "(nothing was passed on)"),
+    "talk-attached": N_("table talk comes as text alone, without attachments (nothing was passed on)"),
+    "talk-empty": N_("your 'say:' line says nothing (nothing was passed on)"),
+    "talk-resigned": N_("you resigned from game %(game)s: your seat no longer talks at its table (nothing was "
+                        "passed on)"),
+    "talk-finished": N_("game %(game)s is over: its table talk has ended (nothing was passed on)"),
 }
 
 #: what the schemas say in their own words (their `message`, pbem.turnfile.plain), the turn file's: the

@@ -53,14 +53,15 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
         lang = language_of(state, player, config)
         text = render_report(state, player, unseen, postman is None or postman.config.reply_keys, lang,
                              timezone_of(state, player, config))
-        if postman is not None:  # the table talk said to him since his last report
+        name = f"{seq:04d}-turn-{state['engine']['turn']:04d}.txt"
+        # the file holds the report alone: git takes it once the game is over, and talk said to one
+        # player is his and the speaker's for good (see pbem.talk)
+        paths.append(gd.write_report(state["game"], player, name, text))
+        if postman is not None:  # the mail begins with the table talk said to him since his last report
             from pbem.talk import since_last_report
 
             talk = since_last_report(gd, state, player, lang)
             text = f"{talk}\n{text}" if talk else text
-        name = f"{seq:04d}-turn-{state['engine']['turn']:04d}.txt"
-        paths.append(gd.write_report(state["game"], player, name, text))
-        if postman is not None:
             if tokens:
                 post_report(postman, state, player, seq,
                             welcome_text(state, player, tokens[player], text, postman.config.reply_keys, lang), "welcome")

@@ -3,10 +3,13 @@ other player of the game as "anna says: ...", naming no address; `say to ben: ..
 `zeg tegen ben:`) to one player, where the game allows it (`--talk public|private|none`).
 
 Who speaks is the seat a key of a mail of this game (or the token) proves, never the From: and never
-the text: a line cannot speak for another seat. Talk is kept with the game, outside the state the
+the text: a line cannot speak for another seat, a seat that resigned no longer speaks, and a game that
+is over has no more talk. One mail's talk reaches each hearer as one mail, its lines in order, a line
+said to one player in his mail alone. Talk is kept with the game, outside the state the
 engine reads: public talk in the game's folder (in git: the archive shows it once the game is over),
 talk to one player under mail/ (out of git: a secret of its two players). Each player's next report
-shows what was said to him since his last one.
+shows what was said to him since his last one; the report file pbem keeps (which git takes once the
+game is over) holds none of it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ import re
 from datetime import datetime
 from typing import Any
 
-from pbem.i18n import N_
 from pbem.store import GamesDir, write_atomic
 
 TABLE_FILE = "table.json"  # a game's table settings: talk and observers (in git, with the game)
@@ -30,18 +32,6 @@ PER_DAY = 20  # lines of talk one seat may say in one game in a day
 
 TALK_LINE = re.compile(r"^\s*(?:say|sag|sage|zeg)(?:\s+(?:to|zu|an|tegen|aan)\s+([^\s:]+))?\s*:\s*(.*)$",
                        re.IGNORECASE)
-
-NO_TALK = N_("game %(game)s has no table talk; nothing was passed on")
-NO_PRIVATE = N_("in game %(game)s talk goes to every player: write 'say: ...' (nothing was passed on)")
-NO_SUCH_PLAYER = N_("game %(game)s has no other player %(name)r; its players are: %(players)s (nothing was "
-                    "passed on)")
-TOO_LONG = N_("a line of table talk may have at most %(most)s characters; yours has %(length)s (nothing was "
-              "passed on)")
-TOO_MANY = N_("you have said %(count)s things in game %(game)s today, the most a day; try again tomorrow "
-              "(nothing was passed on)")
-ATTACHED = N_("table talk comes as text alone, without attachments (nothing was passed on)")
-EMPTY = N_("your 'say:' line says nothing (nothing was passed on)")
-
 
 def table_of(gd: GamesDir, game: str) -> dict[str, str]:
     """A game's table settings (talk: public, private or none; observers: yes or no)."""
@@ -100,15 +90,28 @@ def talk_of(gd: GamesDir, game: str, public_only: bool = False) -> list[dict[str
     return sorted(said, key=lambda e: e["n"])
 
 
-def say(gd: GamesDir, game: str, speaker: str, to: str | None, text: str, at: datetime) -> tuple[dict[str, Any], str]:
-    """Keep a line of talk; the entry and the path written (relative to the games dir)."""
-    n = len(talk_of(gd, game)) + 1
-    entry = {"n": n, "at": at.isoformat(timespec="seconds"), "from": speaker, "to": to, "text": text}
-    path = gd.game_dir(game) / PUBLIC_FILE if to is None else _private_path(gd, game, ".jsonl")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    old = path.read_text("utf-8") if path.is_file() else ""
-    write_atomic(path, old + json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
-    return entry, str(path.relative_to(gd.root))
+def say_all(gd: GamesDir, game: str, speaker: str, lines: list[tuple[str | None, str]],
+            at: datetime) -> tuple[list[dict[str, Any]], list[str]]:
+    """Keep the lines of one mail's talk (to whom, None: everyone; what), in order: their entries, and
+    the files git is to hold (the public talk's, relative to the games dir; talk to one player is kept
+    under mail/, out of git)."""
+    n = len(talk_of(gd, game))
+    entries = []
+    for to, text in lines:
+        n += 1
+        entries.append({"n": n, "at": at.isoformat(timespec="seconds"), "from": speaker, "to": to, "text": text})
+    public = gd.game_dir(game) / PUBLIC_FILE
+    committed = []
+    for path, kept in ((public, [e for e in entries if e["to"] is None]),
+                       (_private_path(gd, game, ".jsonl"), [e for e in entries if e["to"] is not None])):
+        if not kept:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        old = path.read_text("utf-8") if path.is_file() else ""
+        write_atomic(path, old + "".join(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in kept))
+        if path == public:
+            committed.append(str(path.relative_to(gd.root)))
+    return entries, committed
 
 
 def said_today(gd: GamesDir, game: str, speaker: str, day: str) -> int:

@@ -125,7 +125,12 @@ def test_once_the_game_is_over_git_holds_all_its_files_and_the_seed(tmp_path: Pa
     on_disk = sorted(str(p.relative_to(gd.root)) for p in folder.rglob("*") if p.is_file())
     assert sorted(git(copy, "ls-files", game).split()) == on_disk
     assert SEED in (copy / game / "state.yaml").read_text()
-    assert git(gd.root, "status", "--porcelain", "--untracked-files=all", "--ignored") == ""  # nothing left out
+    # nothing left out but who sat there: the seats' addresses and token hashes stay on the GM's machine
+    assert git(gd.root, "status", "--porcelain", "--untracked-files=all", "--ignored") == f"!! mail/seats/{game}.json\n"
+    everything = objects(copy)
+    for p in state["players"]:
+        assert p["email"].encode() not in everything and p["token_sha256"].encode() not in everything
+    assert gd.load(game)["players"] == state["players"]  # pbem on the GM's machine reads them back
     # the finished game verifies from the clone alone, and the archive has its record
     r = Pbem(copy)("verify", game)
     assert r.exit_code == 0, r.output

@@ -237,3 +237,64 @@ def test_help_names_the_talk_the_game_allows(pbem: Pbem, talk_mode: str, lang: s
     for word in not_shown:
         assert word not in body
     assert max(len(line) for line in body.splitlines()) <= 72
+
+
+def test_one_mail_of_twenty_lines_is_one_mail_to_each_other_player(pbem: Pbem) -> None:
+    """A talk mail of 20 lines in a game of four: three mails, one to each other player, its lines in
+    the order said; the lines said to ben alone are in his mail only."""
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    four = ("anna", "ben", "cleo", "dora")
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "private",
+             *[a for p in four for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    said = [f"say to ben: just us {i}" if i in (4, 11) else f"say: line {i}" for i in range(talk.PER_DAY)]
+    lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "\n".join(said)))
+    assert lines == ["m1: mail from anna@players.test: m1: anna said 20 line(s) of talk to ben, cleo, dora"]
+    assert sorted(to(m) for m in sent) == [address("ben"), address("cleo"), address("dora")]
+    assert len({str(m["Message-ID"]) for m in sent}) == 3
+    for msg in sent:
+        body = msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+        heard = [line for line in body.split("\n") if line.startswith("anna says")]
+        public = [f"anna says: line {i}" for i in range(talk.PER_DAY) if i not in (4, 11)]
+        if to(msg) == address("ben"):
+            assert heard == [f"anna says: line {i}" if i not in (4, 11) else f"anna says to you: just us {i}"
+                             for i in range(talk.PER_DAY)]
+        else:
+            assert heard == public and "just us" not in msg.as_string()
+    # the day's lines are counted, not the mails: one line more is refused, and nothing goes out
+    lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say: one more"))
+    assert lines[-1].endswith("talk refused: you have said 20 things in game m1 today, the most a day; try again "
+                              "tomorrow (nothing was passed on)")
+    assert [to(m) for m in sent] == [address("anna")]
+
+
+def test_a_resigned_seat_no_longer_talks(pbem: Pbem) -> None:
+    """ben resigns m1 (his `stop` confirmed by his reply to the question); his `say:` with his old key
+    reaches nobody, and he is told why in his language (he plays m2 too, so he still hears from pbem)."""
+    g = started_game(pbem)
+    r = pbem("new", "medici", "m2", "--weak-seed", "--seed", "t",
+             *[a for p in ("ben", "cleo", "dora") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    g.outbox.new()
+    _, sent = run(g, reply_to(g.welcome["ben"], "ben", "stop"))
+    ask = sent[0]
+    lines, _ = run(g, reply_to(ask, "ben", "stop"))
+    assert "m1: stop: ben resigned" in lines[0], lines
+    assert pbem("set", "m1", "--language", "ben=de").exit_code == 0
+    g.outbox.new()
+    for key_of in (g.welcome["ben"], ask):  # an old key of his seat, and the key that resigned it
+        lines, sent = run(g, reply_to(key_of, "ben", "say: I am still here"))
+        assert lines == ["m1: mail from ben@players.test: m1: talk refused: you resigned from game m1: your seat no "
+                         "longer talks at its table (nothing was passed on)"]
+        assert [to(m) for m in sent] == [address("ben")]
+        assert "du bist aus dem Spiel m1 ausgestiegen: dein Platz spricht nicht mehr am Tisch (nichts wurde " \
+               "weitergegeben)" in text(sent[0])
+    assert talk.talk_of(g.gd, "m1") == []
+    # his token proves the seat no more than his key does
+    lines, sent = run(g, player_mail(address("ben"), f"say: token {g.tokens['ben']} here"))
+    assert lines == ["m1: mail from ben@players.test: m1: talk refused: you resigned from game m1: your seat no "
+                     "longer talks at its table (nothing was passed on)"]
+    assert [to(m) for m in sent] == [address("ben")] and g.tokens["ben"] not in sent[0].as_string()
+    assert talk.talk_of(g.gd, "m1") == []

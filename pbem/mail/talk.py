@@ -10,16 +10,21 @@ from pbem.i18n import language_of, translator
 from pbem.mail.boxes import Postman
 from pbem.mail.incoming import Incoming
 from pbem.mail.proof import TALK, Proof, allows
+from pbem.refusals import refuse
 from pbem.store import GamesDir
 
 
 class TalkRefused(Exception):
-    def __init__(self, fmt: str, **values: Any) -> None:
-        super().__init__(fmt % values)
-        self.fmt, self.values = fmt, values
+    """Talk that is not passed on, with the refusal by id that says why."""
+
+    def __init__(self, msg: str, **values: Any) -> None:
+        self.refusal = refuse(msg, **values)
+        super().__init__(str(self.refusal))
 
     def text(self, lang: str) -> str:
-        return translator(lang).gettext(self.fmt) % self.values
+        from pbem.report import refusal_words
+
+        return refusal_words(self.refusal, lang)
 
 
 def talk_lines(mail: Incoming) -> tuple[list[tuple[str | None, str]], bool, bool]:
@@ -67,6 +72,10 @@ def table_talk(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) -> 
 
 def _pass_on(gd: GamesDir, postman: Postman, state: dict[str, Any], speaker: str,
              said: list[tuple[str | None, str]], attached: bool, mail: Incoming) -> str:
+    """Check every line of a mail's talk, keep them, and post each hearer one mail with the lines said
+    to him, in order: one mail per recipient, however many lines (nothing is passed on when one line
+    is refused)."""
+    from pbem.gamestate import resigned_seats
     from pbem.mail.post import player_address
     from pbem.mail.secrets import game_tokens_in, hide_tokens, tokens_in
 
@@ -74,9 +83,13 @@ def _pass_on(gd: GamesDir, postman: Postman, state: dict[str, Any], speaker: str
     table = talk.table_of(gd, game)
     names = [p["name"] for p in state["players"]]
     if table["talk"] == "none":
-        raise TalkRefused(talk.NO_TALK, game=game)
+        raise TalkRefused("talk-none", game=game)
+    if state["status"] == "finished":  # the table has broken up: nobody is at it to hear
+        raise TalkRefused("talk-finished", game=game)
+    if speaker in resigned_seats(gd, game):  # he left the table: his seat is the game's policy's now
+        raise TalkRefused("talk-resigned", game=game)
     if attached:
-        raise TalkRefused(talk.ATTACHED)
+        raise TalkRefused("talk-attached")
     at = _now()
     day = at.date().isoformat()
     count = talk.said_today(gd, game, speaker, day)
@@ -87,31 +100,28 @@ def _pass_on(gd: GamesDir, postman: Postman, state: dict[str, Any], speaker: str
         if to is not None:
             match = next((n for n in names if n.casefold() == to.casefold() and n != speaker), None)
             if table["talk"] != "private":
-                raise TalkRefused(talk.NO_PRIVATE, game=game)
+                raise TalkRefused("talk-not-private", game=game)
             if match is None:
-                raise TalkRefused(talk.NO_SUCH_PLAYER, game=game, name=to,
+                raise TalkRefused("talk-no-such-player", game=game, name=to,
                                   players=", ".join(n for n in names if n != speaker))
             to = match
         if not text:
-            raise TalkRefused(talk.EMPTY)
+            raise TalkRefused("talk-empty")
         if len(text) > talk.MAX_LENGTH:
-            raise TalkRefused(talk.TOO_LONG, most=talk.MAX_LENGTH, length=len(text))
+            raise TalkRefused("talk-too-long", most=talk.MAX_LENGTH, length=len(text))
         count += 1
         if count > talk.PER_DAY:
-            raise TalkRefused(talk.TOO_MANY, count=talk.PER_DAY, game=game)
+            raise TalkRefused("talk-too-many", count=talk.PER_DAY, game=game)
         lines.append((to, text))
-    paths = []
-    told = set()
-    for to, text in lines:
-        entry, path = talk.say(gd, game, speaker, to, text, at)
-        if to is None:
-            paths.append(path)
-        for player in names:
-            if talk.heard_by(entry, player) and player_address(state, player)[1]:  # a bot's seat has no address
-                _post(postman, state, player, entry, table["talk"] == "private")
-                told.add(player)
+    entries, paths = talk.say_all(gd, game, speaker, lines, at)
+    told = []
+    for player in names:
+        heard = [e for e in entries if talk.heard_by(e, player)]
+        if heard and player_address(state, player)[1]:  # a bot's seat has no address
+            _post(postman, state, player, heard, table["talk"] == "private")
+            told.append(player)
     if paths:
-        gd.commit_paths(sorted(set(paths)), f"{game}: {speaker} says something to the table\n")
+        gd.commit_paths(paths, f"{game}: {speaker} says something to the table\n")
     return f"{len(lines)} line(s) of talk to {', '.join(sorted(told)) or 'nobody'}"
 
 
@@ -145,25 +155,28 @@ def _now():  # type: ignore[no-untyped-def]
     return now_moment()
 
 
-def _post(postman: Postman, state: dict[str, Any], player: str, entry: dict[str, Any], private: bool) -> None:
-    """A line of talk as mail to one player, in his game's thread (his reply to it speaks again)."""
+def _post(postman: Postman, state: dict[str, Any], player: str, heard: list[dict[str, Any]], private: bool) -> None:
+    """The lines of one mail's talk said to one player, in order, as one mail in his game's thread
+    (his reply to it speaks again)."""
     from pbem.mail.compose import compose
     from pbem.mail.ids import reply_id, thread_id
     from pbem.mail.post import keyed, player_address
 
     config = postman.config
     game = state["game"]
+    speaker = heard[0]["from"]
+    first = heard[0]["n"]
     lang = language_of(state, player, config)
     _ = translator(lang).gettext
-    mid = reply_id(config, f"talk.{game}.{entry['n']}.{player}", game, player, state["engine"]["turn"])
+    mid = reply_id(config, f"talk.{game}.{first}.{player}", game, player, state["engine"]["turn"])
     refs = [r for r in dict.fromkeys([thread_id(config, game, player, 1, 1),
                                       state.get("last_mail", {}).get(player)]) if r]
     ids = keyed(config, state, player, mid, refs)
     name, address = player_address(state, player)
     how = _("Reply with 'say: ...' to answer everyone at the table.") if not private else _("Reply with 'say: ...' to answer everyone, or 'say to %(player)s: ...' to %(player)s alone.") % {
-            "player": entry["from"]}
-    text = talk.line_text(entry, lang) + "\n\n" + how + "\n"
-    subject = f"{config.subject_prefix} {game} " + _("%(player)s says something") % {"player": entry["from"]}
+            "player": speaker}
+    text = "\n".join(talk.line_text(e, lang) for e in heard) + "\n\n" + how + "\n"
+    subject = f"{config.subject_prefix} {game} " + _("%(player)s says something") % {"player": speaker}
     msg = compose(config, name, address, subject.strip(), text, ids.message_id, in_reply_to=ids.in_reply_to,
                   references=ids.references or None, date=_now(), reply_to=ids.reply_to)
-    postman.post(f"talk-{game}-{entry['n']:05d}-{player}", msg)
+    postman.post(f"talk-{game}-{first:05d}-{player}", msg)

@@ -15,10 +15,11 @@ import yaml
 from pbem.config import CONFIG_FILE, Config
 from pbem.errors import StoreError
 from pbem.history import HISTORIES, History, attach, settle, write_histories
-from pbem.store import parsed
+from pbem.store import parsed, seats
 from pbem.store.files import _SafeLoader, _syncfs, dump_yaml, parse_yaml, read_text_file, read_yaml_file, write_atomic
 from pbem.store.gitrepo import GitRepo
 from pbem.store.processes import _held_locks, crash_point
+from pbem.store.seen import digest
 from pbem.store.public import (PRIVATE_IGNORED, PUBLIC_FILE, change_over, game_files, is_private, public_text,
                                read_public, secure_mail, stamp_of)
 from pbem.store.statefile import (OLD_FORMAT, STATE_FILE, check_history, check_state_file, from_old_format,
@@ -239,6 +240,7 @@ class GamesDir(GitRepo):
                 check_state_file(state, game)
             elif isinstance(state, dict):
                 self._keep_parsed(game, state, text)  # a game that waits is loaded by every run
+        seats.put_back(self.root, game, state)  # a finished game's addresses, kept out of git
         attach(state, path.parent, state.pop("history"))
         return state
 
@@ -260,6 +262,8 @@ class GamesDir(GitRepo):
                                    lambda path, data: write_atomic(path, data, durable), durable)
         crash_point("history")
         body = state_body(state, recorded)
+        if state["status"] == "finished":  # git takes the file now: the seats' addresses stay here
+            body = seats.keep_apart(self.root, game, body, durable)
         text = state_file_text(body)
         write_atomic(folder / STATE_FILE, text, durable)
         self._keep_parsed(game, body, text)
@@ -381,6 +385,11 @@ class GamesDir(GitRepo):
         """Queue orders; a newer file from the same player for the same turn replaces the older one
         (should the process die before the older one is gone, `pbem advance` drops it)."""
         qdir = self.queue_dir(game)
+        source = entry.get("source")
+        if isinstance(source, str) and source.startswith("mail "):
+            # named by its hash, as mail/seen.log names it: the Message-ID a player's mail client made
+            # may carry his address, and refused orders go to git with the game once it is over
+            entry = dict(entry, source=f"mail {digest(source[len('mail '):])}")
         replaced = [p for p, e in self.queued(game) if queue_slot(e) == queue_slot(entry)]
         path = qdir / f"{time.time_ns():020d}-{entry['player']}.yaml"
         write_atomic(path, dump_yaml(entry))

@@ -7,7 +7,9 @@ alone saw or sent. All of these stay in the game's folder, kept out of git (the 
 instead: the game, its players, its turn and status, how much history there is and the seed's
 commitment. So the games dir may be pushed to a public remote at any time and tells no one what is
 still hidden. When the game is over the seed is revealed, and the next commit takes every file of
-the game into git (state, history, reports), as the final report shows them to every player.
+the game into git (state, history, reports), as the final report shows them to every player; but
+not who sat there: the state file of a finished game holds its seats by name, their addresses and
+token hashes kept under mail/ (see pbem.store.seats), and no report file holds table talk.
 
 A games dir of an older pbem, where every file of a game was in git, is changed over by the first
 command that writes (`change_over`): the running games' private files leave git's index (the history
@@ -148,7 +150,7 @@ def secure_game(root: Path, game: str) -> None:
 
 
 MAIL_OWN = ("outgoing", "outbox", "sent", "read", "set-aside", "read.mbox", "set-aside.mbox", "seen.log",
-            "reply-key.secret")  # what pbem itself keeps in mail/ (an inbox is the MDA's)
+            "reply-key.secret", "seats")  # what pbem itself keeps in mail/ (an inbox is the MDA's)
 
 
 def secure_mail(root: Path) -> None:
