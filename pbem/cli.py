@@ -445,11 +445,19 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: t
         say(f"Not sent (retried by the next run): {error}", err=True)
     if not outcomes:
         say(f"No games in {gd.root}.")
+    if run.alerted:
+        say(f"The host has failed since {run.failing_since}: the GM is mailed about it (once).", needed=True)
     broken = [o.game for o in outcomes if o.error]
     problems = ([f"{len(broken)} game{'s' if len(broken) > 1 else ''} skipped: {', '.join(broken)}"]
                 if broken else []) + run.errors
-    if problems:
+    for failure in run.host_failures:  # one line each, under --quiet too: cron mails it to the GM
+        click.echo(f"Error: {failure}", err=True)
+    if problems and run.host_failures:
+        click.echo(f"Error: {'; '.join(problems)}", err=True)
+    elif problems:
         raise click.ClickException("; ".join(problems))
+    if run.exit_code:
+        raise click.exceptions.Exit(run.exit_code)
 
 
 @main.command()

@@ -183,6 +183,23 @@ def load_config(root: Path) -> Config:
     return config
 
 
+def written_passwords(config: Config) -> list[str]:
+    """The sections of pbem.yaml (inbox, outbox) that hold a password written out in the file."""
+    return [name for name, section in (("inbox", config.inbox), ("outbox", config.outbox)) if "password" in section]
+
+
+def password_problem(config: Config) -> str | None:
+    """Why a password written into pbem.yaml must leave it, and how (None: none is written there)."""
+    names = written_passwords(config)
+    if not names:
+        return None
+    keys = " and ".join(f"{name}.password" for name in names)
+    return (f"{CONFIG_FILE} holds a password ({keys}) and git keeps {CONFIG_FILE}, in every clone, push and "
+            f"backup: move it to a password_file (mode 0600, under mail/, which git ignores) or a "
+            f"password_command, then see with `git log -p {CONFIG_FILE}` whether a commit holds it (if so, "
+            f"change the password)")
+
+
 def starter_config(name: str, address: str) -> str:
     """The commented starting file; the values are written as quoted YAML strings."""
     import json
