@@ -489,6 +489,14 @@ def status(gd: GamesDir, as_json: bool) -> None:
     if as_json:
         emit_json(rows)
         return
+    from pbem.hostfail import host_lines, last_run
+
+    health = last_run(gd.root)
+    failing, problems = host_lines(health)
+    for line in failing:  # first: while the host fails, the games cannot hear their players
+        click.echo(line)
+    if failing:
+        click.echo("")
     if not rows and not waiting:
         click.echo(f"No games in {gd.root}.")
         return
@@ -514,6 +522,8 @@ def status(gd: GamesDir, as_json: bool) -> None:
         click.echo("\nNeeds the GM:")
         for r in attention:
             click.echo(f"  {r['game']}: {r.get('needs_gm') or r.get('error')}")
+    for line in problems:
+        click.echo(line)
 
 
 @main.command()

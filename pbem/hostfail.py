@@ -16,6 +16,7 @@ again the next failure counts anew.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import ssl
 from dataclasses import dataclass
@@ -117,6 +118,9 @@ def password_source(section: dict[str, Any], name: str) -> str:
     return f"{name}.user in pbem.yaml: no password is set for it"
 
 
+TIMING = re.compile(r" \((?:\d+\.\d+ \+ )*\d+\.\d+ secs\)\.?$")
+
+
 def said(exc: BaseException) -> str:
     """What a server or the system said, in one line (imaplib's bytes decoded, smtplib's code kept)."""
     import smtplib
@@ -129,7 +133,8 @@ def said(exc: BaseException) -> str:
     arg = exc.args[0] if exc.args else ""
     if isinstance(arg, bytes):
         arg = arg.decode("utf-8", "replace")
-    return " ".join(str(arg).split()) or type(exc).__name__
+    text = TIMING.sub("", " ".join(str(arg).split()))  # dovecot's "(0.001 + 0.000 secs)." says nothing to the GM
+    return text or type(exc).__name__
 
 
 def classify(exc: BaseException, service: str, section: dict[str, Any], step: str,
@@ -269,14 +274,40 @@ def alert_mail(config: Config, failures: list[HostFailure], since: str, runs: in
     msg["Date"] = format_datetime(now_moment().astimezone(timezone.utc))
     msg["Message-ID"] = make_msgid("pbem-host", config.domain)
     msg["Auto-Submitted"] = "auto-generated"
-    body = [f"pbem on this host has failed since {since} ({runs} runs in a row):", ""]
+    body = [f"pbem on this host has failed since {since},", f"{runs} runs in a row:", ""]
     for f in failures:
         body += textwrap.wrap(f.line, 72, initial_indent="- ", subsequent_indent="  ", break_on_hyphens=False) + [""]
-    body += textwrap.wrap("The games go on with what reaches them; mail waits. pbem mails you about this once; "
-                          "again only after a run has worked and it fails anew. `pbem doctor` checks the "
-                          "setup, `pbem status` shows the failure.", 72)
+    body += ["The games go on with what reaches them; mail waits. You get this mail",
+             "once; another only after a run has worked and the host fails anew.",
+             "`pbem doctor` checks the setup; `pbem status` shows the failure."]
     msg.set_content("\n".join(body) + "\n")
     return msg
+
+
+def host_lines(record: dict[str, Any] | None, public: bool = False) -> tuple[list[str], list[str]]:
+    """What `pbem status` says of the last run: the host's failure (first, before the games) and the
+    run's other problems (after them). `public`: in the words of the archive, without host or user."""
+    if not record:
+        return [], []
+    failing: list[str] = []
+    failures = [f for f in record.get("failures", []) if isinstance(f, dict)]
+    if failures:
+        runs = record.get("failing_runs", 1)
+        mailed = "; the GM was mailed" if record.get("mailed") else ""
+        failing.append(f"THE HOST FAILS since {record.get('failing_since')} ({runs} run{'s' if runs != 1 else ''} "
+                       f"in a row{mailed}):")
+        failing += [f"  {f.get('public' if public else 'line', '?')}" for f in failures]
+    problems = []
+    aside = record.get("set_aside", 0)
+    if aside:
+        problems.append(f"{aside} mail{'s' if aside != 1 else ''} set aside unread"
+                        + ("" if public else " (mail/set-aside: `pbem advance` said why)"))
+    skipped = record.get("games_skipped") or []
+    if skipped:
+        problems.append(f"skipped: {', '.join(skipped)}")
+    if problems:
+        problems = [f"\nThe last run ({record.get('at')}):"] + [f"  {p}" for p in problems]
+    return failing, problems
 
 
 def write_last_run(root: Path, record: dict[str, Any]) -> None:
