@@ -1,5 +1,6 @@
 """The `pbem` command: a thin shell over the library. Exit codes: 0 success, 1 a domain error (the
-message says what was wrong and where), 2 a usage error."""
+message says what was wrong and where), 2 a usage error; `pbem advance` has one of its own for each
+way a mail server fails (pbem.hostfail.EXIT_CODES)."""
 
 from __future__ import annotations
 
@@ -392,7 +393,14 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
         click.echo(f"{done.game} is paused by the GM: they are applied when it resumes.")
 
 
-@main.command()
+def _advance_help() -> str:
+    from pbem.hostfail import exit_codes_help
+
+    return ("Read new mail, apply every queued order of every game, act on deadlines, write the reports, "
+            "commit to git, send.\n\n" + exit_codes_help())
+
+
+@main.command(help=_advance_help())
 @click.option("--dry-run", is_flag=True, help="Say what a run would do; change nothing, read and send no mail.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only what needs the GM (for cron).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
@@ -401,8 +409,7 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
               help="Only the games of shard K of N (by a hash of the game id), for N hosts sharing one remote.")
 @games_dir_option
 def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: tuple[int, int] | None) -> None:
-    """Read new mail, apply every queued order of every game, act on deadlines, write the reports,
-    commit to git, send."""
+    # the help is _advance_help's: the exit codes come from their table in pbem.hostfail
     from pbem import advance as batch
 
     if dry_run:

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import ssl
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -42,24 +40,26 @@ class Kind:
 #: every exit code of pbem's commands; the host failures are `pbem advance`'s (the first one wins)
 EXIT_CODES: tuple[Kind, ...] = (
     Kind("ok", 0, "success"),
-    Kind("error", 1, "a domain error: the message says what was wrong and where (a game skipped, a file "
-                     "that cannot be read, a check of `pbem doctor` failed)"),
-    Kind("usage", 2, "a usage error: an unknown option or a value that cannot be read"),
-    Kind("unreachable", 3, "a mail server cannot be reached: nothing listens at its host and port, or no "
-                           "route leads there"),
-    Kind("unknown-host", 4, "a mail server's host name cannot be looked up (DNS)"),
-    Kind("timeout", 5, "a mail server did not answer in time"),
-    Kind("certificate", 6, "a mail server's certificate is not trusted (self-signed, expired, made for another "
-                           "name), or its ca_file cannot be read"),
-    Kind("security", 7, "pbem and a mail server do not agree on the connection's security: TLS on a port "
-                        "without it, STARTTLS or AUTH not offered"),
-    Kind("password", 8, "a mail server refused the user name and password"),
-    Kind("no-password", 9, "pbem has no password to log in with: the variable, file or command that gives "
-                           "it is missing or fails"),
-    Kind("folder", 10, "the IMAP folder pbem reads does not exist or cannot be opened"),
-    Kind("broken", 11, "a mail server broke off the connection or answered what pbem cannot read"),
+    Kind("error", 1, "a domain error, said in words (a game skipped, a check failed)"),
+    Kind("usage", 2, "an unknown option, or a value that cannot be read"),
+    Kind("unreachable", 3, "nothing listens at the mail server's host and port"),
+    Kind("unknown-host", 4, "the mail server's host name cannot be looked up"),
+    Kind("timeout", 5, "the mail server did not answer in time"),
+    Kind("certificate", 6, "its certificate is not trusted, or ca_file cannot be read"),
+    Kind("security", 7, "TLS, STARTTLS or AUTH does not match the server's port"),
+    Kind("password", 8, "the mail server refused the user name and password"),
+    Kind("no-password", 9, "the password's variable, file or command fails"),
+    Kind("folder", 10, "the IMAP folder does not exist or cannot be opened"),
+    Kind("broken", 11, "the server broke off, or answered what pbem cannot read"),
 )
 CODES = {kind.name: kind.code for kind in EXIT_CODES}
+
+
+def exit_codes_help() -> str:
+    """The exit codes of `pbem advance`, as its help (and so the command reference) lists them."""
+    lines = [f"{kind.code:>3}  {kind.name}: {kind.meaning}" for kind in EXIT_CODES]
+    return ("Exit codes (a mail server's failure is one line on stderr, under --quiet too, naming the cause and "
+            "its fix; with several, the first gives the code):\n\n\b\n" + "\n".join(lines))
 
 LAST_RUN = ("mail", "last-run.json")  # in the games dir; mail/ is ignored by git
 ALERT_AFTER = timedelta(hours=1)  # failing runs this long mail the GM once
@@ -144,6 +144,8 @@ def classify(exc: BaseException, service: str, section: dict[str, Any], step: st
     STARTTLS), `login`, `select`."""
     import imaplib
     import smtplib
+    import socket
+    import ssl
 
     name = _section_name(service)
     host = section.get("host", "?")

@@ -234,3 +234,20 @@ def test_no_mail_to_the_gm_while_the_outbox_fails_too(served: MailGames, monkeyp
     assert (record["failing_since"], record["failing_runs"], record["mailed"]) == ("2026-11-21T12:00:00Z", 3, False)
     assert [f["kind"] for f in record["failures"]] == ["password", "password"]
     assert "last-run.json" not in served.git("status", "--porcelain", "--ignored=no")
+
+
+def test_tls_on_the_starttls_port(served: MailGames, dovecot: Dovecot) -> None:
+    with_config(served, inbox={"port": dovecot.port_starttls, "security": "tls"})
+    r = served.pbem("advance", "--quiet")
+    assert r.exit_code == 7, r.output
+    assert r.stderr == (f"Error: TLS with the IMAP server 127.0.0.1:{dovecot.port_starttls} failed (WRONG_VERSION_NUMBER): "
+                        f"check inbox.security and inbox.port in pbem.yaml (tls: 993, starttls: 143)\n")
+
+
+def test_the_help_of_advance_lists_every_exit_code(pbem: Pbem) -> None:
+    """The command reference is made from the help: each code of the table, with its words."""
+    from pbem.hostfail import EXIT_CODES
+
+    r = pbem("advance", "--help")
+    for kind in EXIT_CODES:
+        assert f"{kind.code:>3}  {kind.name}: {kind.meaning}\n" in r.stdout
