@@ -466,8 +466,28 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
             if isinstance(postman.failure, HostFailure):  # said once, as the host's failure
                 run.host_failures.append(postman.failure)
                 run.send_errors = [e for e in run.send_errors if e != str(postman.failure)]
+            auto = config is not None and config.archive.get("update") == "auto"
+            before = _shown_health(gd) if auto else None
             _record_health(gd, run, alert)
+            if auto:
+                changed = [o.game for o in run.outcomes if o.committed]
+                if changed or _shown_health(gd) != before:
+                    from pbem.archive import update_archive
+
+                    try:
+                        problems = update_archive(gd, config.archive, config.path(config.archive["out"]), changed)
+                    except (PbemError, OSError) as exc:
+                        problems = [str(exc)]
+                    run.errors += [f"the archive could not be written: {p}" for p in problems]
     return run
+
+
+def _shown_health(gd: GamesDir) -> Any:
+    """What the archive's front page shows of the last run (a run that changes it writes the page)."""
+    from pbem.archive import last_run_problems
+
+    shown = last_run_problems(gd)
+    return None if shown is None else {k: v for k, v in shown.items() if k != "at"}
 
 
 def _alert_before_delivery(gd: GamesDir, config: Any, postman: Postman, run: Run) -> Path | None:

@@ -102,6 +102,7 @@ class Config:
     # a rule as lobby_create's
     lobby_bots: bool | str | list[str] = True
     absence_max_days: int = 14  # the longest absence a player may set (`away until ...`)
+    archive: dict[str, Any] = field(default_factory=dict)  # out, update (auto | manual), language, commit_url
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -174,6 +175,7 @@ def load_config(root: Path) -> Config:
             config.absence_max_days = max(1, int(parse_duration(value["absence"]["max"], "absence.max") // 24))
         except PbemError as exc:
             raise PbemError(f"{path}: {exc}") from None
+    config.archive = value.get("archive", config.archive)
     config.inbox = value.get("inbox", config.inbox)
     config.outbox = value.get("outbox", config.outbox)
     for section, what in ((config.inbox, "inbox"), (config.outbox, "outbox")):
