@@ -427,16 +427,29 @@ def test_each_run_that_changes_a_game_writes_its_pages_and_the_front_page(pbem: 
     assert "Problems of the last run" not in front
 
 
-def test_the_front_page_shows_the_last_runs_problems(pbem: Pbem, certs: Any, tmp_path: Path) -> None:
-    """An SMTP server that is not there and a mail set aside: the front page says so in few words,
-    without the server's address; `pbem status` says it in the terminal, the failure first."""
+FRONT_PROBLEMS = {
+    "en": ["The host cannot send mail since 2026-11-21T12:00:00Z. The mail server cannot be reached.",
+           "1 mail was set aside unread."],
+    "de": ["Seit 2026-11-21T12:00:00Z kann der Host keine Mail senden. Der Mailserver ist nicht erreichbar.",
+           "1 Mail wurde ungelesen beiseitegelegt."],
+    "nl": ["Sinds 2026-11-21T12:00:00Z kan de host geen mail versturen. De mailserver is niet bereikbaar.",
+           "1 mail is ongelezen opzijgelegd."],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(FRONT_PROBLEMS))
+def test_the_front_page_shows_the_last_runs_problems(pbem: Pbem, certs: Any, tmp_path: Path, lang: str) -> None:
+    """An SMTP server that is not there and a mail set aside: the front page says so in few words, in
+    the archive's language, without the server's address; `pbem status` says it in the terminal, the
+    failure first."""
     from conftest_mail import MaildirDrop, MailGames, SmtpOut, player_mail
     from mailservers import SmtpServer, free_port
 
     site = tmp_path / "site"
     down = SmtpServer(certs, "starttls")
     down.port = free_port()  # nothing listens there
-    g = MailGames(pbem, MaildirDrop(pbem.games), SmtpOut(down), archive={"out": str(site), "update": "auto"})
+    g = MailGames(pbem, MaildirDrop(pbem.games), SmtpOut(down),
+                  archive={"out": str(site), "update": "auto", "language": lang})
     g.write_config()
     pbem.new("m1")
     g.inbox.deliver(player_mail("mailer-daemon@players.test", "Delivery failed\n", subject="Undeliverable"))
@@ -444,9 +457,7 @@ def test_the_front_page_shows_the_last_runs_problems(pbem: Pbem, certs: Any, tmp
     assert r.exit_code == 3, r.output
     front = (site / "index.html").read_text("utf-8")
     problems = front.split('<section class="problems">', 1)[1].split("</section>", 1)[0]
-    assert re.findall(r"<li>(.*?)</li>", problems) == [
-        "The host cannot send mail since 2026-11-21T12:00:00Z: it cannot be reached.",
-        "1 mail was set aside unread."]
+    assert re.findall(r"<li>(.*?)</li>", problems) == FRONT_PROBLEMS[lang]
     assert "127.0.0.1" not in front and str(down.port) not in front
     status = pbem("status").stdout.splitlines()
     assert status[:2] == ["THE HOST FAILS since 2026-11-21T12:00:00Z (1 run in a row):",
