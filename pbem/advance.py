@@ -510,7 +510,7 @@ def _record_health(gd: GamesDir, run: Run, alert: Path | None) -> None:
     taken back: it would arrive long after, and the next run posts it again."""
     from pbem.clock import stamp
     from pbem.gm import parse_now
-    from pbem.hostfail import failing_since, write_last_run
+    from pbem.hostfail import failing_since, last_run, write_last_run
 
     now = parse_now()
     since, mailed, runs = failing_since(gd.root, run.host_failures, now)
@@ -522,8 +522,11 @@ def _record_health(gd: GamesDir, run: Run, alert: Path | None) -> None:
     run.failing_since = since
     record = {"at": stamp(now), "failures": [f.record() for f in run.host_failures], "failing_since": since,
               "failing_runs": runs, "mailed": mailed, "set_aside": run.set_aside,
-              "games_skipped": sorted(o.game for o in run.outcomes if o.error),
-              "changed": sorted(o.game for o in run.outcomes if o.committed)}
+              "games_skipped": sorted(o.game for o in run.outcomes if o.error)}
+    before = last_run(gd.root)
+    troubled = bool(record["failures"] or record["set_aside"] or record["games_skipped"])
+    if (before is None and not troubled) or (before is not None and {**before, "at": None} == {**record, "at": None}):
+        return  # a run with nothing new to say writes nothing (a healthy host has no file at all)
     try:
         write_last_run(gd.root, record)
     except OSError as exc:
