@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from pbem.errors import PbemError, StoreError
+from pbem.hostfail import HostFailure
 from pbem.game import NEXT, copy_game, describe_turn, play_queue, waiting_for
 from pbem import refusals
 from pbem.rules.base import Event, order_text
@@ -318,6 +319,17 @@ class Run:
     delivery: str = ""
     send_errors: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # what failed besides the games (exit 1)
+    host_failures: list[HostFailure] = field(default_factory=list)  # a mail server failed (exit: its kind's code)
+    set_aside: int = 0  # mails the run set aside
+    failing_since: str | None = None  # the first of the failing runs in a row (this one failed)
+    alerted: bool = False  # this run mailed the GM that the host fails
+
+    @property
+    def exit_code(self) -> int:
+        """0; a host failure's code (the inbox's first); 1 for a game skipped or another error."""
+        if self.host_failures:
+            return self.host_failures[0].code
+        return 1 if self.errors or any(o.error for o in self.outcomes) else 0
 
 
 class BatchPostman(Postman):
@@ -401,6 +413,12 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
         gd.ensure_repo()
         gd.sync_later = True
         config = load_config(gd.root) if mail else None
+        if config is not None:
+            from pbem.config import password_problem
+
+            written = password_problem(config)
+            if written:
+                gd.warnings.append(written)
         postman = BatchPostman(config) if config else None
         intake = None
         if config and postman and inbox_exists(config):
@@ -409,7 +427,10 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
             try:
                 intake = mailrun.read_inbox(gd, config, postman, lambda game: in_shard(game, shard))
                 run.mail = intake.lines
-            except PbemError as exc:  # the games still advance on the turn files they have
+                run.set_aside = sum(1 for _, aside, _, _ in intake.handled if aside)
+            except HostFailure as exc:  # the games still advance on the turn files they have
+                run.host_failures.append(exc)
+            except PbemError as exc:
                 run.mail = [f"mail could not be read: {exc}"]
         if in_shard(None, shard):  # the lobby is the first shard's
             from pbem.starting import fill_open_games
@@ -434,13 +455,82 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
             except (PbemError, OSError) as exc:  # it stays, read before: the next run takes it out
                 run.errors.append(f"the mail read could not be taken out of the inbox: {exc}")
         if postman:
+            alert = _alert_before_delivery(gd, config, postman, run)
             run.delivery = postman.describe()
             crash_point("deliver")
             try:
                 run.sent, run.send_errors = postman.deliver()
             except PbemError as exc:
                 run.send_errors = [str(exc)]
+                postman.failure = exc
+            if isinstance(postman.failure, HostFailure):  # said once, as the host's failure
+                run.host_failures.append(postman.failure)
+                run.send_errors = [e for e in run.send_errors if e != str(postman.failure)]
+            auto = config is not None and config.archive.get("update") == "auto"
+            before = _shown_health(gd) if auto else None
+            _record_health(gd, run, alert)
+            if auto:
+                changed = [o.game for o in run.outcomes if o.committed]
+                if changed or _shown_health(gd) != before:
+                    from pbem.archive import update_archive
+
+                    try:
+                        problems = update_archive(gd, config.archive, config.path(config.archive["out"]), changed)
+                    except (PbemError, OSError) as exc:
+                        problems = [str(exc)]
+                    run.errors += [f"the archive could not be written: {p}" for p in problems]
     return run
+
+
+def _shown_health(gd: GamesDir) -> Any:
+    """What the archive's front page shows of the last run (a run that changes it writes the page)."""
+    from pbem.archive import last_run_problems
+
+    shown = last_run_problems(gd)
+    return None if shown is None else {k: v for k, v in shown.items() if k != "at"}
+
+
+def _alert_before_delivery(gd: GamesDir, config: Any, postman: Postman, run: Run) -> Path | None:
+    """The mail to the GM that the host has failed for an hour, posted to go out with this run's mail
+    (None: none is due). Only the inbox can have failed so far: the outbox is tried by the delivery."""
+    from pbem.gm import parse_now
+    from pbem.hostfail import alert_due, alert_mail, failing_since
+
+    now = parse_now()
+    since, mailed, runs = failing_since(gd.root, run.host_failures, now)
+    if not alert_due(since, mailed, now) or config is None or since is None:
+        return None
+    name = f"host-failing-{since.replace(':', '').replace('-', '')}"
+    return postman.post(name, alert_mail(config, run.host_failures, since, runs))
+
+
+def _record_health(gd: GamesDir, run: Run, alert: Path | None) -> None:
+    """mail/last-run.json: this run's problems, and since when the host fails; a run that worked ends
+    the failure (the next one counts, and mails the GM, anew). An alert the delivery did not send is
+    taken back: it would arrive long after, and the next run posts it again."""
+    from pbem.clock import stamp
+    from pbem.gm import parse_now
+    from pbem.hostfail import failing_since, last_run, write_last_run
+
+    now = parse_now()
+    since, mailed, runs = failing_since(gd.root, run.host_failures, now)
+    if alert is not None:
+        if alert.parent.with_name("sent").joinpath(alert.name).exists():
+            mailed = run.alerted = True
+        else:
+            alert.unlink(missing_ok=True)
+    run.failing_since = since
+    record = {"at": stamp(now), "failures": [f.record() for f in run.host_failures], "failing_since": since,
+              "failing_runs": runs, "mailed": mailed, "set_aside": run.set_aside,
+              "games_skipped": sorted(o.game for o in run.outcomes if o.error)}
+    before = last_run(gd.root)
+    troubled = bool(record["failures"] or record["set_aside"] or record["games_skipped"])
+    if (before is None and not troubled) or (before is not None and {**before, "at": None} == {**record, "at": None}):
+        return  # a run with nothing new to say writes nothing (a healthy host has no file at all)
+    try:
+        write_last_run(gd.root, record)
+    except OSError as exc:
+        run.errors.append(f"mail/last-run.json could not be written: {exc}")
 
 
 def dry_run(gd: GamesDir, shard: tuple[int, int] | None = None) -> list[str]:

@@ -349,10 +349,14 @@ def describe(state: dict[str, Any]) -> dict[str, Any]:
     """A game as the index lists it."""
     ruleset = ruleset_of(state)
     status = state["status"]
+    from pbem.deadlines import due, stamp
+
+    when = due(state)
     return {"game": state["game"], "ruleset": state["ruleset"], "title": ruleset.title,
             "players": [p["name"] for p in state["players"]], "status": status,
             "turn": state["engine"]["turn"], "waiting_for": waiting_for(state) if status != "finished" else [],
-            "options": dict(state["options"])}
+            "since": state.get("waiting_since") if status != "finished" else None,
+            "due": stamp(when) if when else None, "options": dict(state["options"])}
 
 
 def check_out(gd: GamesDir, out: Path) -> Path:
@@ -429,14 +433,110 @@ def write_archive(gd: GamesDir, games: list[str] | None, out: Path, commit_url: 
                 listed.append(describe(gd.load(g)))
             except PbemError:
                 continue
-    (target / "index.html").write_text(render("index.html.j2", lang, games=listed), "utf-8")
+    write_front(gd, target, listed, lang)
+    write_standings(gd, target, lang, listed)
+    (target / "style.css").write_text(render("style.css.j2", lang), "utf-8")
+    _save_front_rows(gd, target, lang, listed)
+    return done, problems
+
+
+# -- the front page ----------------------------------------------------------------------------------
+
+FRONT_ROWS = "pbem-archive-front.json"  # in .git/: each archived game's row of the front page, for a run to reuse
+
+
+def last_run_problems(gd: GamesDir) -> dict[str, Any] | None:
+    """The last run's problems, as the front page shows them (no host, user or address): the host's
+    failures, the mail it set aside, the games it skipped; None when it had none."""
+    from pbem.hostfail import last_run
+
+    record = last_run(gd.root)
+    if not record:
+        return None
+    failures = [{"service": f.get("service"), "kind": f.get("kind")} for f in record.get("failures", [])
+                if isinstance(f, dict)]
+    shown = {"at": record.get("at"), "failures": failures, "since": record.get("failing_since"),
+             "set_aside": int(record.get("set_aside") or 0), "skipped": list(record.get("games_skipped") or [])}
+    return shown if failures or shown["set_aside"] or shown["skipped"] else None
+
+
+def write_front(gd: GamesDir, target: Path, listed: list[dict[str, Any]], lang: str = DEFAULT_LANGUAGE) -> None:
+    """The front page: every game listed (whose move, since when, its deadline) under the last run's
+    problems."""
+    page = render("index.html.j2", lang, games=listed, problems=last_run_problems(gd))
+    path = target / "index.html"
+    try:
+        if path.read_text("utf-8") == page:
+            return  # unchanged: a web server's caches keep it
+    except OSError:
+        pass
+    path.write_text(page, "utf-8")
+
+
+def write_standings(gd: GamesDir, target: Path, lang: str, listed: list[dict[str, Any]]) -> None:
+    """The standings page: every table of finished games, each game linked where the archive has it."""
     from pbem.standings import reasons_text, standings
 
     (target / "standings.html").write_text(
         render("standings.html.j2", lang, tables=standings(gd), archived={g["game"] for g in listed},
                reasons=lambda why: reasons_text(why, lang)), "utf-8")
-    (target / "style.css").write_text(render("style.css.j2", lang), "utf-8")
-    return done, problems
+
+
+def _front_path(gd: GamesDir) -> Path:
+    return gd.root / ".git" / FRONT_ROWS
+
+
+def _save_front_rows(gd: GamesDir, target: Path, lang: str, listed: list[dict[str, Any]]) -> None:
+    if not (gd.root / ".git").is_dir():
+        return
+    try:
+        _front_path(gd).write_text(json.dumps({"out": str(target), "lang": lang, "games": listed}), "utf-8")
+    except OSError:
+        pass  # the next run describes every game again
+
+
+def _front_rows(gd: GamesDir, target: Path, lang: str) -> dict[str, dict[str, Any]]:
+    try:
+        saved = json.loads(_front_path(gd).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(saved, dict) or saved.get("out") != str(target) or saved.get("lang") != lang:
+        return {}
+    return {row["game"]: row for row in saved.get("games", []) if isinstance(row, dict) and "game" in row}
+
+
+def update_archive(gd: GamesDir, settings: dict[str, Any], out: Path, changed: list[str]) -> list[str]:
+    """`archive: update: auto` after a run: the pages of the games that changed (and of those the archive
+    lacks), and the front page; the other games' pages stay as they are, their rows on the front page
+    come from the last time. Returns the problems (a game that cannot be written)."""
+    lang = settings.get("language", DEFAULT_LANGUAGE)
+    target = check_out(gd, out)
+    target.mkdir(parents=True, exist_ok=True)
+    rows = _front_rows(gd, target, lang)
+    games = gd.games()
+    problems: list[str] = []
+    wrote_finished = False
+    for game in games:
+        if game in rows and game not in changed and (target / game / "index.html").is_file():
+            continue
+        try:
+            state = gd.load(game)
+            write_game(gd, state, target, settings.get("commit_url"), lang)
+        except PbemError as exc:
+            problems.append(str(exc))
+            rows.pop(game, None)
+            continue
+        rows[game] = describe(state)
+        wrote_finished = wrote_finished or state["status"] == "finished"
+    listed = [rows[g] for g in sorted(games) if g in rows]
+    write_front(gd, target, listed, lang)
+    if wrote_finished or not (target / "standings.html").is_file():
+        write_standings(gd, target, lang, listed)
+    style = render("style.css.j2", lang)
+    if not (target / "style.css").is_file() or (target / "style.css").read_text("utf-8") != style:
+        (target / "style.css").write_text(style, "utf-8")
+    _save_front_rows(gd, target, lang, listed)
+    return problems
 
 
 # -- pbem verify --log ------------------------------------------------------------------------------------

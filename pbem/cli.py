@@ -1,5 +1,6 @@
 """The `pbem` command: a thin shell over the library. Exit codes: 0 success, 1 a domain error (the
-message says what was wrong and where), 2 a usage error."""
+message says what was wrong and where), 2 a usage error; `pbem advance` has one of its own for each
+way a mail server fails (pbem.hostfail.EXIT_CODES)."""
 
 from __future__ import annotations
 
@@ -389,7 +390,14 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
         click.echo(f"{done.game} is paused by the GM: they are applied when it resumes.")
 
 
-@main.command()
+def _advance_help() -> str:
+    from pbem.hostfail import exit_codes_help
+
+    return ("Read new mail, apply every queued order of every game, act on deadlines, write the reports, "
+            "commit to git, send.\n\n" + exit_codes_help())
+
+
+@main.command(help=_advance_help())
 @click.option("--dry-run", is_flag=True, help="Say what a run would do; change nothing, read and send no mail.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only what needs the GM (for cron).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
@@ -398,8 +406,7 @@ def submit(gd: GamesDir, turnfile: Path) -> None:
               help="Only the games of shard K of N (by a hash of the game id), for N hosts sharing one remote.")
 @games_dir_option
 def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: tuple[int, int] | None) -> None:
-    """Read new mail, apply every queued order of every game, act on deadlines, write the reports,
-    commit to git, send."""
+    # the help is _advance_help's: the exit codes come from their table in pbem.hostfail
     from pbem import advance as batch
 
     if dry_run:
@@ -442,11 +449,19 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: t
         say(f"Not sent (retried by the next run): {error}", err=True)
     if not outcomes:
         say(f"No games in {gd.root}.")
+    if run.alerted:
+        say(f"The host has failed since {run.failing_since}: the GM is mailed about it (once).", needed=True)
     broken = [o.game for o in outcomes if o.error]
     problems = ([f"{len(broken)} game{'s' if len(broken) > 1 else ''} skipped: {', '.join(broken)}"]
                 if broken else []) + run.errors
-    if problems:
+    for failure in run.host_failures:  # one line each, under --quiet too: cron mails it to the GM
+        click.echo(f"Error: {failure}", err=True)
+    if problems and run.host_failures:
+        click.echo(f"Error: {'; '.join(problems)}", err=True)
+    elif problems:
         raise click.ClickException("; ".join(problems))
+    if run.exit_code:
+        raise click.exceptions.Exit(run.exit_code)
 
 
 @main.command()
@@ -478,6 +493,14 @@ def status(gd: GamesDir, as_json: bool) -> None:
     if as_json:
         emit_json(rows)
         return
+    from pbem.hostfail import host_lines, last_run
+
+    health = last_run(gd.root)
+    failing, problems = host_lines(health)
+    for line in failing:  # first: while the host fails, the games cannot hear their players
+        click.echo(line)
+    if failing:
+        click.echo("")
     if not rows and not waiting:
         click.echo(f"No games in {gd.root}.")
         return
@@ -503,6 +526,8 @@ def status(gd: GamesDir, as_json: bool) -> None:
         click.echo("\nNeeds the GM:")
         for r in attention:
             click.echo(f"  {r['game']}: {r.get('needs_gm') or r.get('error')}")
+    for line in problems:
+        click.echo(line)
 
 
 @main.command()

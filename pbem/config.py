@@ -102,6 +102,7 @@ class Config:
     # a rule as lobby_create's
     lobby_bots: bool | str | list[str] = True
     absence_max_days: int = 14  # the longest absence a player may set (`away until ...`)
+    archive: dict[str, Any] = field(default_factory=dict)  # out, update (auto | manual), language, commit_url
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -174,6 +175,7 @@ def load_config(root: Path) -> Config:
             config.absence_max_days = max(1, int(parse_duration(value["absence"]["max"], "absence.max") // 24))
         except PbemError as exc:
             raise PbemError(f"{path}: {exc}") from None
+    config.archive = value.get("archive", config.archive)
     config.inbox = value.get("inbox", config.inbox)
     config.outbox = value.get("outbox", config.outbox)
     for section, what in ((config.inbox, "inbox"), (config.outbox, "outbox")):
@@ -181,6 +183,23 @@ def load_config(root: Path) -> Config:
             raise PbemError(f"{path}: {what}.security 'none' would send passwords in clear text to "
                             f"{section['host']!r}; it is allowed only for localhost")
     return config
+
+
+def written_passwords(config: Config) -> list[str]:
+    """The sections of pbem.yaml (inbox, outbox) that hold a password written out in the file."""
+    return [name for name, section in (("inbox", config.inbox), ("outbox", config.outbox)) if "password" in section]
+
+
+def password_problem(config: Config) -> str | None:
+    """Why a password written into pbem.yaml must leave it, and how (None: none is written there)."""
+    names = written_passwords(config)
+    if not names:
+        return None
+    keys = " and ".join(f"{name}.password" for name in names)
+    return (f"{CONFIG_FILE} holds a password ({keys}) and git keeps {CONFIG_FILE}, in every clone, push and "
+            f"backup: move it to a password_file (mode 0600, under mail/, which git ignores) or a "
+            f"password_command, then see with `git log -p {CONFIG_FILE}` whether a commit holds it (if so, "
+            f"change the password)")
 
 
 def starter_config(name: str, address: str) -> str:

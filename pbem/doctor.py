@@ -1,7 +1,8 @@
 """`pbem doctor`: whether a games dir can run unattended, one line per check.
 
     ok   inbox: IMAP imap.example.org:993 opens, folder INBOX has 3 mails (IDLE)
-    FAIL smtp: smtp.example.org:587: login as gm@example.org refused: 535 5.7.8 Authentication failed
+    FAIL smtp: the SMTP server smtp.example.org:587 refused the password for gm@example.org (535 5.7.8
+         Authentication failed): check the password in mail/smtp-password (outbox.password_file ...)
 
 Nothing is changed: no mail is read, moved or sent, no folder is made, git is only asked. With
 `send`, one test mail goes to the GM through the configured outbox (to gm+doctor.<random>@ where
@@ -89,6 +90,20 @@ def check_config(root: Path) -> tuple[Check, Config | None]:
     return ok("config", f"{CONFIG_FILE} is valid"), config
 
 
+def check_password(config: Config) -> Check | None:
+    """No password written into pbem.yaml (None: no section logs in, there is none to keep)."""
+    from pbem.config import password_problem
+
+    problem = password_problem(config)
+    if problem:
+        return fail("password", problem)
+    logins = [name for name, section in (("inbox", config.inbox), ("outbox", config.outbox))
+              if section.get("type") == "imap" or section.get("type") == "smtp" and section.get("user")]
+    if not logins:
+        return None
+    return ok("password", f"none written in {CONFIG_FILE} ({', '.join(logins)} take theirs from elsewhere)")
+
+
 def check_inbox(config: Config) -> Check:
     from pbem.mail.boxes import inbox_path
 
@@ -134,25 +149,27 @@ def check_inbox(config: Config) -> Check:
 
 
 def check_imap(config: Config) -> Check:
-    from pbem.watch import imap_connect, imap_examine, imap_has, imap_text, imap_where
+    """The IMAP account logs in and its folder opens, in the words `pbem advance` says a failure in."""
+    from pbem.hostfail import classify
+    from pbem.watch import imap_connect, imap_examine, imap_has, imap_where
 
     section = config.inbox
     folder = section.get("folder", "INBOX")
     try:
         imap = imap_connect(config, CHECK_TIMEOUT)
     except PbemError as exc:
-        return fail("inbox", f"IMAP {exc}")
+        return fail("inbox", str(exc))
     where = imap_where(section)
     try:
-        imap_examine(imap, folder, where)
+        imap_examine(imap, config, folder)
         status, data = imap.uid("SEARCH", None, "UNDELETED")
         count = len((data[0] or b"").split()) if status == "OK" else 0
         idle = "IDLE: pbem watch hears of mail at once" if imap_has(imap, "IDLE") else \
             "no IDLE: pbem watch asks every 10s"
     except PbemError as exc:
-        return fail("inbox", f"IMAP {exc}")
+        return fail("inbox", str(exc))
     except Exception as exc:  # noqa: BLE001 - imaplib's errors and a broken connection alike
-        return fail("inbox", f"IMAP {where}: {imap_text(exc)}")
+        return fail("inbox", str(classify(exc, "IMAP", section, "connect", CHECK_TIMEOUT)))
     finally:
         try:
             imap.logout()  # no CLOSE: it would expunge
@@ -196,41 +213,24 @@ def check_outbox(config: Config) -> Check:
 
 
 def check_smtp(config: Config) -> Check:
+    """The SMTP server answers and takes the login (no mail sent), in the words of `pbem advance`."""
     import smtplib
-    import ssl
+
+    from pbem.mail.boxes import smtp_connect
 
     section = config.outbox
     where, security, port = smtp_where(section)
     try:
-        context = ssl.create_default_context(cafile=section.get("ca_file"))
-        password = (config.password(section, "outbox") or "") if section.get("user") else ""
-    except (OSError, PbemError) as exc:
-        return fail("smtp", f"{where}: {exc}")
+        smtp = smtp_connect(config, CHECK_TIMEOUT)
+    except PbemError as exc:
+        return fail("smtp", str(exc))
     try:
-        if security == "tls":
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(section["host"], port, context=context, timeout=CHECK_TIMEOUT)
-        else:
-            smtp = smtplib.SMTP(section["host"], port, timeout=CHECK_TIMEOUT)
-    except (OSError, smtplib.SMTPException) as exc:
-        return fail("smtp", f"{where}: cannot connect: {smtp_text(exc)}")
-    try:
-        if security == "starttls":
-            try:
-                smtp.starttls(context=context)
-            except (OSError, smtplib.SMTPException) as exc:
-                return fail("smtp", f"{where}: STARTTLS failed: {smtp_text(exc)}")
-        if not section.get("user"):
-            return ok("smtp", f"{where} ({security}) answers; no login set, no mail sent")
-        try:
-            smtp.login(section["user"], password)
-        except (OSError, smtplib.SMTPException) as exc:
-            return fail("smtp", f"{where}: login as {section['user']} refused: {smtp_text(exc)}")
-        return ok("smtp", f"{where} ({security}) accepts the login of {section['user']}; no mail sent")
-    finally:
-        try:
-            smtp.quit()
-        except (OSError, smtplib.SMTPException):
-            smtp.close()
+        smtp.quit()
+    except (OSError, smtplib.SMTPException):
+        smtp.close()
+    if not section.get("user"):
+        return ok("smtp", f"{where} ({security}) answers; no login set, no mail sent")
+    return ok("smtp", f"{where} ({security}) accepts the login of {section['user']}; no mail sent")
 
 
 def doctor_mail(config: Config, to: str, token: str) -> tuple[str, bytes]:
@@ -337,7 +337,7 @@ class Finder:
             self.imap = imap_connect(self.config, CHECK_TIMEOUT)
         for folder in self.folders:
             try:
-                imap_examine(self.imap, folder, where)  # selected anew: what arrived since shows
+                imap_examine(self.imap, self.config, folder)  # selected anew: what arrived since shows
             except PbemError:
                 continue  # the set-aside folder before the first mail set aside
             status, data = self.imap.uid("SEARCH", None, "HEADER", "Message-ID", f'"{self.mid}"')
@@ -520,6 +520,9 @@ def checks(gd: GamesDir, send: bool = False, wait: float = 30.0) -> Iterator[Che
         for name in ("inbox", "outbox", "gm"):
             yield skip(name, f"{CONFIG_FILE} is not valid")
     else:
+        password = check_password(config)
+        if password is not None:
+            yield password
         inbox = check_inbox(config)
         yield inbox
         outbox = check_outbox(config)

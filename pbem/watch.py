@@ -133,44 +133,11 @@ def imap_where(section: dict[str, Any]) -> str:
 
 
 def imap_connect(config: Config, timeout: float = 60.0) -> imaplib.IMAP4:
-    """A logged-in connection to the configured IMAP account, made as pbem.mail.boxes.ImapInbox makes
-    it; a PbemError names the server and the step that failed."""
-    import imaplib
-    import ssl
+    """A logged-in connection to the configured IMAP account, made as a run makes it
+    (pbem.mail.boxes.imap_connect); a HostFailure names the cause and its fix."""
+    from pbem.mail.boxes import imap_connect as connect
 
-    section = config.inbox
-    security = section.get("security", "tls")
-    port = section.get("port", 993 if security == "tls" else 143)
-    where = imap_where(section)
-    password = config.password(section, "inbox") or ""
-    try:
-        context = ssl.create_default_context(cafile=section.get("ca_file"))
-    except OSError as exc:
-        raise PbemError(f"{where}: the ca_file cannot be read: {exc}") from None
-    try:
-        if security == "tls":
-            imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(section["host"], port, ssl_context=context, timeout=timeout)
-        else:
-            imap = imaplib.IMAP4(section["host"], port, timeout=timeout)
-    except (OSError, imaplib.IMAP4.error) as exc:
-        raise PbemError(f"{where}: cannot connect: {imap_text(exc)}") from None
-    try:
-        if security == "starttls":
-            try:
-                imap.starttls(ssl_context=context)
-            except (OSError, imaplib.IMAP4.error) as exc:
-                raise PbemError(f"{where}: STARTTLS failed: {imap_text(exc)}") from None
-        try:
-            imap.login(section["user"], password)
-        except imaplib.IMAP4.abort as exc:
-            raise PbemError(f"{where}: the connection broke at the login: {imap_text(exc)}") from None
-        except imaplib.IMAP4.error as exc:
-            raise PbemError(f"{where}: login as {section['user']} refused: {imap_text(exc)}") from None
-    except BaseException:
-        with contextlib.suppress(Exception):
-            imap.shutdown()
-        raise
-    return imap
+    return connect(config, timeout)
 
 
 def imap_text(exc: BaseException) -> str:
@@ -185,19 +152,11 @@ def imap_quote(folder: str) -> str:
     return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def imap_examine(imap: imaplib.IMAP4, folder: str, where: str) -> None:
-    """Select `folder` read-only (watching changes nothing in it)."""
-    import imaplib
+def imap_examine(imap: imaplib.IMAP4, config: Config, folder: str) -> None:
+    """Select `folder` read-only (watching changes nothing in it); a HostFailure if it cannot be opened."""
+    from pbem.mail.boxes import imap_select
 
-    try:
-        status, data = imap.select(imap_quote(folder), readonly=True)
-    except imaplib.IMAP4.abort:
-        raise
-    except imaplib.IMAP4.error as exc:
-        raise PbemError(f"{where}: the folder {folder!r} cannot be opened: {imap_text(exc)}") from None
-    if status != "OK":
-        said = b" ".join(d for d in data if isinstance(d, bytes)).decode("utf-8", "replace")
-        raise PbemError(f"{where}: the folder {folder!r} cannot be opened: {said}")
+    imap_select(imap, config, folder, readonly=True)
 
 
 def imap_has(imap: imaplib.IMAP4, capability: str) -> bool:
@@ -222,6 +181,7 @@ class ImapWatch:
         self.known = 0  # the highest UID the last run could see
         self.failures = 0
         self.retry_at = 0.0
+        self.said: str | None = None  # the failure logged last
         self.tags = 0
 
     def describe(self) -> str:
@@ -235,18 +195,20 @@ class ImapWatch:
         try:
             imap = imap_connect(self.config, WATCH_TIMEOUT)
             try:
-                imap_examine(imap, self.folder, self.where)
+                imap_examine(imap, self.config, self.folder)
                 self.idle = imap_has(imap, "IDLE")
                 validity = (imap.response("UIDVALIDITY")[1] or [None])[0]
             except BaseException:
                 with contextlib.suppress(Exception):
                     imap.shutdown()
                 raise
-        except (PbemError, OSError, EOFError) as exc:
+        except PbemError as exc:  # a HostFailure: the words of `pbem advance` and `pbem doctor`
             self._failed(str(exc))
             return
-        except Exception as exc:  # imaplib's errors, and whatever a broken server makes it raise
-            self._failed(f"{self.where}: {imap_text(exc)}")
+        except Exception as exc:  # noqa: BLE001 - imaplib's errors, and whatever a broken server makes it raise
+            from pbem.hostfail import classify
+
+            self._failed(str(classify(exc, "IMAP", self.config.inbox, "connect", WATCH_TIMEOUT)))
             return
         if validity != self.validity:
             if self.validity is not None:
@@ -254,20 +216,24 @@ class ImapWatch:
             self.validity = validity
         if self.failures:
             self.log.error(f"IMAP {self.where}: connected again")
-        self.imap, self.failures = imap, 0
+        self.imap, self.failures, self.said = imap, 0, None
 
     def _failed(self, why: str) -> None:
+        """Try again after the back-off; the line is logged when it says something new (a server away
+        all night is one line, not one a minute)."""
         delay = BACKOFF[min(self.failures, len(BACKOFF) - 1)]
         self.failures += 1
         self.retry_at = time.monotonic() + delay
-        self.log.error(f"IMAP {why}; connecting again in {delay}s")
+        if why != self.said:
+            self.log.error(f"{why}; connecting again in {delay}s")
+            self.said = why
 
     def _drop(self, why: str) -> None:
         imap, self.imap = self.imap, None
         if imap is not None:
             with contextlib.suppress(Exception):
                 imap.shutdown()
-        self._failed(f"{self.where}: the connection was lost ({why})")
+        self._failed(f"IMAP {self.where}: the connection was lost ({why})")
 
     def _uids(self) -> list[int]:
         assert self.imap is not None
@@ -592,6 +558,7 @@ def run_lines(run: Run, warnings: list[str]) -> tuple[list[str], list[str]]:
     if run.sent:
         done.append(f"{run.sent} mail{'s' if run.sent != 1 else ''} {run.delivery}")
     wrong += [f"Not sent (retried by the next run): {e}" for e in run.send_errors]
+    wrong += [str(f) for f in run.host_failures]  # the words of `pbem advance` and `pbem doctor`
     wrong += run.errors
     return done, wrong
 
@@ -705,7 +672,7 @@ class Watcher:
                 self.log.error(line)
             if done:
                 self.log.say("; ".join(done))
-            failed = bool(run.send_errors or run.errors
+            failed = bool(run.send_errors or run.errors or run.host_failures
                           or any(line.startswith("mail could not be read") for line in run.mail))
         self.next_run = time.monotonic() + self.interval
         if failed:

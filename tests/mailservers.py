@@ -218,10 +218,8 @@ class SmtpServer:
                                    "ca_file": str(self.certs.ca_file)}
         if self.user:
             section["user"] = self.user
-            if password_env:
-                section["password_env"] = password_env
-            else:
-                section["password"] = self.password
+            if "password" not in overrides:  # a password in pbem.yaml is a test's own, and warned of
+                section["password_env"] = password_env or _password_variable("SMTP", self.user, self.password)
         section.update(overrides)
         return {k: v for k, v in section.items() if v is not None}
 
@@ -471,12 +469,19 @@ class Dovecot:
         section: dict[str, Any] = {"type": "imap", "host": HOST,
                                    "port": self.port_tls if security == "tls" else self.port_starttls,
                                    "security": security, "user": user, "ca_file": str(self.certs.ca_file)}
-        if password_env:
-            section["password_env"] = password_env
-        else:
-            section["password"] = self.passwords[user]
+        if "password" not in overrides:  # a password in pbem.yaml is a test's own, and warned of
+            section["password_env"] = password_env or _password_variable("IMAP", user, self.passwords[user])
         section.update(overrides)
         return {k: v for k, v in section.items() if v is not None}
+
+
+def _password_variable(service: str, user: str, password: str) -> str:
+    """An environment variable that holds the password, as pbem.yaml names it (`password_env`): a
+    password written into pbem.yaml is what pbem warns of. Set in this process, and so in every `pbem`
+    it starts."""
+    name = f"PBEM_TEST_{service}_PASSWORD_{re.sub(r'[^A-Za-z0-9]', '_', user).upper()}"
+    os.environ[name] = password
+    return name
 
 
 def _quote(folder: str) -> str:

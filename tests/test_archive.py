@@ -20,6 +20,7 @@ import pytest
 import helpers
 from helpers import Pbem, assert_error, assert_usage_error
 from rooms import GAMES, need, tables
+from mailservers import certs  # noqa: F401
 from pbem import archive, bots
 from pbem.game import apply_orders, new_game, notice, ruleset_of, show, waiting_for
 from pbem.report import event_lines
@@ -380,3 +381,88 @@ def test_a_games_commits_are_read_from_a_little_before_it_began(tmp_path: Path) 
     assert [c.subject for c in archive.game_commits(root, "g1", "2026-03-10T12:00:00Z")] == \
         ["g1: turn 3: x", "g1: turn 2: x"]
     assert len(archive.game_commits(root, "g1")) == 3
+
+
+# -- archive: update: auto, and its front page -----------------------------------------------------------
+
+def _order_mail(g: Any, game: str = "m1") -> bytes:
+    from conftest_mail import address, order_body, order_line, player_mail
+
+    player = g.pbem.show(game)["waiting_for"][0]
+    from conftest_mail import player_of
+
+    report = [m for m in g.outbox.all() if player_of(m) == player and game in str(m["Subject"]).split()][-1]
+    return player_mail(address(player), order_body(g.tokens[player], [order_line(g.legal_order(player, game))]),
+                       in_reply_to=str(report["Message-ID"]), subject=f"Re: {report['Subject']}")
+
+
+def test_each_run_that_changes_a_game_writes_its_pages_and_the_front_page(pbem: Pbem, tmp_path: Path) -> None:
+    """Only the game that changed is written again; the front page lists every game, whose move, since
+    when and its deadline, with no address and no token."""
+    from conftest_mail import FilesOut, MaildirDrop, MailGames
+
+    site = tmp_path / "site"
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games), archive={"out": str(site), "update": "auto"})
+    g.new("m2")
+    assert pbem("set", "m2", "--deadline", "2d").exit_code == 0
+    g.outbox.new()  # the players' word of the deadline
+    g.new("m1")
+    assert g.advance().exit_code == 0
+    assert not site.exists()  # nothing changed: nothing written
+    g.inbox.deliver(_order_mail(g))
+    assert g.advance().exit_code == 0
+    assert (site / "m1" / "turn-0001.html").is_file() and (site / "m2" / "index.html").is_file()
+    before = {p: p.stat().st_mtime_ns for p in (site / "m2").iterdir()}
+    g.inbox.deliver(_order_mail(g))
+    assert g.advance().exit_code == 0
+    assert (site / "m1" / "turn-0002.html").is_file()
+    assert {p: p.stat().st_mtime_ns for p in (site / "m2").iterdir()} == before  # m2 did not change
+    front = (site / "index.html").read_text("utf-8")
+    m1, m2 = g.pbem.show("m1"), g.pbem.show("m2")
+    for game, shown, due in (("m1", m1, "–"), ("m2", m2, "2026-11-23T12:00:00Z")):
+        row = front.split(f'<a href="{game}/index.html">{game}</a>', 1)[1].split("</tr>", 1)[0]
+        assert f"waiting for {shown['waiting_for'][0]}" in row
+        assert f"<td>{shown['waiting_since']}</td>\n<td>{due}</td>" in row, row
+    assert "@" not in front and not any(token in front for token in g.tokens.values())
+    assert "Problems of the last run" not in front
+
+
+FRONT_PROBLEMS = {
+    "en": ["The host cannot send mail since 2026-11-21T12:00:00Z. The mail server cannot be reached.",
+           "1 mail was set aside unread."],
+    "de": ["Seit 2026-11-21T12:00:00Z kann der Host keine Mail senden. Der Mailserver ist nicht erreichbar.",
+           "1 Mail wurde ungelesen beiseitegelegt."],
+    "nl": ["Sinds 2026-11-21T12:00:00Z kan de host geen mail versturen. De mailserver is niet bereikbaar.",
+           "1 mail is ongelezen opzijgelegd."],
+}
+
+
+@pytest.mark.parametrize("lang", sorted(FRONT_PROBLEMS))
+def test_the_front_page_shows_the_last_runs_problems(pbem: Pbem, certs: Any, tmp_path: Path, lang: str) -> None:
+    """An SMTP server that is not there and a mail set aside: the front page says so in few words, in
+    the archive's language, without the server's address; `pbem status` says it in the terminal, the
+    failure first."""
+    from conftest_mail import MaildirDrop, MailGames, SmtpOut, player_mail
+    from mailservers import SmtpServer, free_port
+
+    site = tmp_path / "site"
+    down = SmtpServer(certs, "starttls")
+    down.port = free_port()  # nothing listens there
+    g = MailGames(pbem, MaildirDrop(pbem.games), SmtpOut(down),
+                  archive={"out": str(site), "update": "auto", "language": lang})
+    g.write_config()
+    pbem.new("m1")
+    g.inbox.deliver(player_mail("mailer-daemon@players.test", "Delivery failed\n", subject="Undeliverable"))
+    r = pbem("advance", "--quiet")
+    assert r.exit_code == 3, r.output
+    front = (site / "index.html").read_text("utf-8")
+    problems = front.split('<section class="problems">', 1)[1].split("</section>", 1)[0]
+    assert re.findall(r"<li>(.*?)</li>", problems) == FRONT_PROBLEMS[lang]
+    assert "127.0.0.1" not in front and str(down.port) not in front
+    status = pbem("status").stdout.splitlines()
+    assert status[:2] == ["THE HOST FAILS since 2026-11-21T12:00:00Z (1 run in a row):",
+                          f"  the SMTP server 127.0.0.1:{down.port} refused the connection (nothing listens on port "
+                          f"{down.port}): check outbox.host, outbox.port and outbox.security in pbem.yaml, and "
+                          f"that the server runs"]
+    assert status[-2:] == ["The last run (2026-11-21T12:00:00Z):",
+                           "  1 mail set aside unread (mail/set-aside: `pbem advance` said why)"]

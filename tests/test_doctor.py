@@ -23,6 +23,7 @@ from mailservers import Dovecot, SmtpServer, certs, dovecot, free_port, imap_use
 OK_GIT = "ok   git: a repository of its own, git status runs, commits as pbem tests <tests@localhost>"
 OK_SECRET = "ok   secret: mail/reply-key.secret is mode 0600"
 OK_PRIVATE = "ok   private: no running game's secrets in git; pbem's files are the GM's alone"
+OK_PASSWORD = "ok   password: none written in pbem.yaml (inbox, outbox take theirs from elsewhere)"
 SKIP_PLUS = "skip plus: players reply to gm+TURN.KEY@pbem.test; `pbem doctor --send` checks that such mail arrives"
 
 
@@ -58,6 +59,7 @@ def test_a_good_setup_is_all_ok(served: MailGames, dovecot: Dovecot, imap_user: 
     code, lines, err = doctor(served)
     assert lines_without_disk(lines) == [
         "ok   config: pbem.yaml is valid",
+        OK_PASSWORD,
         f"ok   inbox: IMAP 127.0.0.1:{dovecot.port_tls} opens, folder INBOX has 0 mails "
         f"(IDLE: pbem watch hears of mail at once)",
         f"ok   smtp: 127.0.0.1:{smtp.port} (starttls) accepts the login of gm-smtp; no mail sent",
@@ -175,38 +177,58 @@ def test_send_to_files_writes_the_mail(pbem: Pbem) -> None:
 
 # -- broken setups ------------------------------------------------------------------------------------
 
-def test_a_wrong_imap_password(served: MailGames, dovecot: Dovecot, imap_user: str) -> None:
-    with_config(served, inbox={"password": "wrong"})
+def test_a_wrong_imap_password(served: MailGames, dovecot: Dovecot, imap_user: str,
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_DOCTOR_WRONG", "wrong")
+    with_config(served, inbox={"password_env": "PBEM_DOCTOR_WRONG"})
     code, lines, err = doctor(served)
-    assert lines[1] == (f"FAIL inbox: IMAP 127.0.0.1:{dovecot.port_tls}: login as {imap_user} refused: "
-                        f"[AUTHENTICATIONFAILED] Authentication failed.")
+    assert lines[2] == (f"FAIL inbox: the IMAP server 127.0.0.1:{dovecot.port_tls} refused the password for "
+                        f"{imap_user} ([AUTHENTICATIONFAILED] Authentication failed.): check the password in "
+                        f"$PBEM_DOCTOR_WRONG (inbox.password_env in pbem.yaml)")
     assert [line.split(":")[0] for line in lines if line.startswith("FAIL")] == ["FAIL inbox"]
     assert (code, err) == (1, "Error: 1 check failed: inbox\n")
 
 
-def test_an_imap_password_from_an_unset_variable(served: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_imap_password_from_an_unset_variable(served: MailGames, dovecot: Dovecot,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PBEM_DOCTOR_NOT_SET", raising=False)
     with_config(served, inbox={"password": None, "password_env": "PBEM_DOCTOR_NOT_SET"})
     code, lines, _ = doctor(served)
-    assert lines[1] == ("FAIL inbox: IMAP pbem.yaml: inbox.password_env names 'PBEM_DOCTOR_NOT_SET', which is not "
-                        "set in the environment")
+    assert lines[2] == (f"FAIL inbox: there is no password for the IMAP server 127.0.0.1:{dovecot.port_tls}: "
+                        f"inbox.password_env names 'PBEM_DOCTOR_NOT_SET', which is not set in the environment")
     assert code == 1
+
+
+def test_a_password_written_into_pbem_yaml_is_refused(served: MailGames, dovecot: Dovecot, imap_user: str) -> None:
+    """The password works, but git keeps pbem.yaml: the check fails and says where the password goes."""
+    with_config(served, inbox={"password_env": None, "password": dovecot.passwords[imap_user]})
+    code, lines, err = doctor(served)
+    assert lines[1] == ("FAIL password: pbem.yaml holds a password (inbox.password) and git keeps pbem.yaml, in "
+                        "every clone, push and backup: move it to a password_file (mode 0600, under mail/, which "
+                        "git ignores) or a password_command, then see with `git log -p pbem.yaml` whether a "
+                        "commit holds it (if so, change the password)")
+    assert lines[2].startswith(f"ok   inbox: IMAP 127.0.0.1:{dovecot.port_tls} opens")
+    assert (code, err) == (1, "Error: 1 check failed: password\n")
 
 
 def test_an_smtp_server_that_is_not_there(served: MailGames) -> None:
     port = free_port()
     with_config(served, outbox={"port": port})
     code, lines, err = doctor(served, "--send")
-    assert lines[2] == f"FAIL smtp: 127.0.0.1:{port}: cannot connect: [Errno 111] Connection refused"
-    assert lines[3] == "skip send: the smtp check failed"
+    assert lines[3] == (f"FAIL smtp: the SMTP server 127.0.0.1:{port} refused the connection (nothing listens on "
+                        f"port {port}): check outbox.host, outbox.port and outbox.security in pbem.yaml, and "
+                        f"that the server runs")
+    assert lines[4] == "skip send: the smtp check failed"
     assert (code, err) == (1, "Error: 1 check failed: smtp\n")
 
 
-def test_a_wrong_smtp_password(served: MailGames, smtp: SmtpServer) -> None:
-    with_config(served, outbox={"password": "wrong"})
+def test_a_wrong_smtp_password(served: MailGames, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBEM_DOCTOR_WRONG", "wrong")
+    with_config(served, outbox={"password_env": "PBEM_DOCTOR_WRONG"})
     code, lines, _ = doctor(served)
-    assert lines[2] == (f"FAIL smtp: 127.0.0.1:{smtp.port}: login as gm-smtp refused: "
-                        f"535 5.7.8 Authentication credentials invalid")
+    assert lines[3] == (f"FAIL smtp: the SMTP server 127.0.0.1:{smtp.port} refused the password for gm-smtp "
+                        f"(535 5.7.8 Authentication credentials invalid): check the password in "
+                        f"$PBEM_DOCTOR_WRONG (outbox.password_env in pbem.yaml)")
     assert code == 1
 
 

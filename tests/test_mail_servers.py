@@ -150,9 +150,9 @@ def test_smtp_wrong_password_keeps_the_mail_for_the_next_run(pbem: Pbem, smtp: S
     g.new()
     player = _one_order_mail(g)
     monkeypatch.setenv(SMTP_PW, "wrong")
-    r = g.advance()
-    assert re.search(rf"Not sent \(retried by the next run\): cannot send mail through 127\.0\.0\.1:{smtp.port}: "
-                     r"\(535", r.stderr), r.output
+    r = g.advance(ok=False)
+    assert r.exit_code == 8 and re.search(rf"^Error: the SMTP server 127\.0\.0\.1:{smtp.port} refused the password "
+                                          r"for gm-smtp \(535", r.stderr, re.M), r.output
     assert smtp.auth_attempts[-1][2] is False
     assert g.outbox.new() == []
     waiting = sorted(p.name for p in (pbem.games / "mail" / "outgoing").glob("*.eml"))
@@ -174,8 +174,8 @@ def test_smtp_server_certificate_must_be_trusted(pbem: Pbem, smtp: SmtpServer) -
     g.outbox.overrides["ca_file"] = None
     g.write_config()
     _one_order_mail(g)
-    r = g.advance()
-    assert "CERTIFICATE_VERIFY_FAILED" in r.stderr
+    r = g.advance(ok=False)
+    assert r.exit_code == 6 and "the certificate of the SMTP server" in r.stderr
     assert smtp.messages == [] and smtp.auth_attempts == [("PLAIN", smtp.user, True)]  # only the welcome run
 
 
@@ -185,9 +185,10 @@ def test_smtp_password_env_missing(pbem: Pbem, smtp: SmtpServer, monkeypatch: py
     g.new()
     monkeypatch.delenv(SMTP_PW)
     _one_order_mail(g)
-    r = g.advance()
-    assert r.stderr == (f"Not sent (retried by the next run): pbem.yaml: outbox.password_env names "
-                        f"'{SMTP_PW}', which is not set in the environment\n")
+    r = g.advance(ok=False)
+    assert r.stderr == (f"Error: there is no password for the SMTP server 127.0.0.1:{smtp.port}: outbox.password_env "
+                        f"names '{SMTP_PW}', which is not set in the environment\n")
+    assert r.exit_code == 9
 
 
 def test_new_while_the_smtp_server_is_down(pbem: Pbem, certs: Any) -> None:
@@ -277,9 +278,9 @@ def test_imap_wrong_password_the_games_advance_all_the_same(pbem: Pbem, dovecot:
     tf = tmp_path / "t.yaml"
     tf.write_text(turn_file("m1", player, tokens[player], turn, [g.legal_order(player)]))
     assert pbem("submit", str(tf)).exit_code == 0
-    r = g.advance()
-    assert re.search(rf"^mail could not be read: cannot read mail from 127\.0\.0\.1:{dovecot.port_tls}: "
-                     r".*(AUTHENTICATIONFAILED|Authentication failed)", r.output, re.M), r.output
+    r = g.advance(ok=False)
+    assert r.exit_code == 8 and re.search(rf"^Error: the IMAP server 127\.0\.0\.1:{dovecot.port_tls} refused the "
+                                          r"password .*AUTHENTICATIONFAILED", r.stderr, re.M), r.output
     assert len(g.state()["log"]) == 1  # the turn file was applied
     assert len(g.inbox.waiting()) == 1  # the mail waits for a run that can read it
 
@@ -289,17 +290,18 @@ def test_imap_password_env_missing(pbem: Pbem, dovecot: Dovecot, imap_user: str,
     monkeypatch.delenv(IMAP_PW, raising=False)
     g = MailGames(pbem, ImapDrop(dovecot, imap_user, password_env=IMAP_PW), FilesOut(pbem.games))
     g.new()
-    r = g.advance()
-    assert r.output.splitlines()[0] == (f"mail could not be read: pbem.yaml: inbox.password_env names "
-                                        f"'{IMAP_PW}', which is not set in the environment")
+    r = g.advance(ok=False)
+    assert r.stderr == (f"Error: there is no password for the IMAP server 127.0.0.1:{dovecot.port_tls}: "
+                        f"inbox.password_env names '{IMAP_PW}', which is not set in the environment\n")
+    assert r.exit_code == 9
 
 
 def test_imap_server_certificate_must_be_trusted(pbem: Pbem, dovecot: Dovecot, imap_user: str) -> None:
     g = MailGames(pbem, ImapDrop(dovecot, imap_user, ca_file=None), FilesOut(pbem.games))
     g.new()
     _one_order_mail(g)
-    r = g.advance()
-    assert "mail could not be read: cannot read mail from" in r.output and "CERTIFICATE_VERIFY_FAILED" in r.output
+    r = g.advance(ok=False)
+    assert r.exit_code == 6 and "the certificate of the IMAP server" in r.stderr
     assert len(g.inbox.waiting()) == 1 and len(g.state()["log"]) == 0
 
 

@@ -386,3 +386,24 @@ def test_watch_refuses_a_pbem_yaml_that_is_not_valid(pbem: Pbem) -> None:
     (pbem.games / "pbem.yaml").write_text("inbox:\n  type: pigeon\n")
     r = pbem("watch", "--once")
     assert r.exit_code == 1 and r.stderr.startswith(f"Error: {pbem.games}/pbem.yaml is not valid:"), r.output
+
+
+def test_a_failing_imap_server_is_said_in_the_words_of_advance(imap_games: MailGames, dovecot: Dovecot,
+                                                                imap_user: str,
+                                                                watching: Callable[..., Watching]) -> None:
+    """A wrong password: the watch's connection and its runs say the line `pbem advance` and `pbem doctor`
+    say, once each for the connection however often it tries again."""
+    import yaml
+
+    value = imap_games.config()
+    value["inbox"]["password_env"] = "PBEM_WATCH_WRONG"
+    (imap_games.root / "pbem.yaml").write_text(yaml.safe_dump(value, sort_keys=False))
+    line = (f"the IMAP server 127.0.0.1:{dovecot.port_tls} refused the password for {imap_user} "
+            f"([AUTHENTICATIONFAILED] Authentication failed.): check the password in $PBEM_WATCH_WRONG "
+            f"(inbox.password_env in pbem.yaml)")
+    w = watching(imap_games.root, "--poll", "0.2", env={"PBEM_WATCH_WRONG": "wrong"})
+    w.ready()
+    assert re.fullmatch(r"\S+Z " + re.escape(line) + r"; connecting again in 1s", w.err[0]), w.log()
+    w.wait_for(r"^\S+Z " + re.escape(line) + "$", "err", timeout=20)  # and its runs
+    assert w.stop() == 0
+    assert sum(1 for text in w.err if "connecting again in" in text) == 1, w.log()

@@ -9,6 +9,7 @@ already appended to read.mbox is not appended again.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import glob
 import hashlib
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # the mail stack is imported where it is used: most runs read no IMAP and send no SMTP
     from email.message import EmailMessage
+    import imaplib
     import mailbox
     import smtplib
 
@@ -190,32 +192,81 @@ class MboxInbox:
             self.box.close()
 
 
+def imap_connect(config: Config, timeout: float = 60.0) -> imaplib.IMAP4:
+    """A logged-in connection to the configured IMAP account; a HostFailure names the cause and its fix."""
+    import imaplib
+    import ssl
+
+    from pbem.hostfail import classify
+
+    section = config.inbox
+    security = section.get("security", "tls")
+    port = section.get("port", 993 if security == "tls" else 143)
+    try:
+        password = config.password(section, "inbox") or ""
+    except PbemError as exc:
+        raise classify(exc, "IMAP", section, "password") from None
+    try:
+        context = ssl.create_default_context(cafile=section.get("ca_file"))
+    except OSError as exc:
+        raise classify(exc, "IMAP", section, "ca_file") from None
+    step = "connect"
+    imap: imaplib.IMAP4 | None = None
+    try:
+        if security == "tls":
+            imap = imaplib.IMAP4_SSL(section["host"], port, ssl_context=context, timeout=timeout)
+        else:
+            imap = imaplib.IMAP4(section["host"], port, timeout=timeout)
+            if security == "starttls":
+                imap.starttls(ssl_context=context)
+        step = "login"
+        imap.login(section["user"], password)
+    except Exception as exc:  # noqa: BLE001 - imaplib's errors, the socket's and TLS's alike: classified
+        if imap is not None:
+            with contextlib.suppress(Exception):
+                imap.shutdown()
+        raise classify(exc, "IMAP", section, step, timeout) from None
+    return imap
+
+
+def imap_select(imap: imaplib.IMAP4, config: Config, folder: str, readonly: bool = False) -> None:
+    """Select `folder` (read-only: watching or looking changes nothing); a folder that does not exist
+    or cannot be opened is a HostFailure."""
+    import imaplib
+
+    from pbem.hostfail import classify
+
+    try:
+        status, data = imap.select(_quote(folder), readonly=readonly)
+    except imaplib.IMAP4.abort:
+        raise
+    except imaplib.IMAP4.error as exc:
+        raise classify(exc, "IMAP", dict(config.inbox, folder=folder), "select") from None
+    if status != "OK":
+        words = b" ".join(d for d in data if isinstance(d, bytes)).decode("utf-8", "replace")
+        raise classify(imaplib.IMAP4.error(words or status), "IMAP", dict(config.inbox, folder=folder), "select")
+
+
 class ImapInbox:
     """An IMAP folder over TLS (or STARTTLS); handled mail is moved to pbem-read or the set-aside folder."""
 
     def __init__(self, config: Config) -> None:
         import imaplib
-        import ssl
+
+        from pbem.hostfail import classify
 
         section = config.inbox
-        security = section.get("security", "tls")
-        port = section.get("port", 993 if security == "tls" else 143)
-        context = ssl.create_default_context(cafile=section.get("ca_file"))
+        self.imap = imap_connect(config)
+        self.folder = section.get("folder", "INBOX")
+        self.aside = section.get("set_aside_folder", SET_ASIDE_FOLDER)
         try:
-            if security == "tls":
-                self.imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(section["host"], port, ssl_context=context, timeout=60)
-            else:
-                self.imap = imaplib.IMAP4(section["host"], port, timeout=60)
-                if security == "starttls":
-                    self.imap.starttls(ssl_context=context)
-            self.imap.login(section["user"], config.password(section, "inbox") or "")
-            self.folder = section.get("folder", "INBOX")
-            self.aside = section.get("set_aside_folder", SET_ASIDE_FOLDER)
-            status, _ = self.imap.select(_quote(self.folder))
-            if status != "OK":
-                raise PbemError(f"the IMAP folder {self.folder!r} cannot be opened")
-        except (OSError, imaplib.IMAP4.error) as exc:
-            raise PbemError(f"cannot read mail from {section['host']}:{port}: {exc}") from None
+            imap_select(self.imap, config, self.folder)
+        except (PbemError, OSError, imaplib.IMAP4.error) as exc:
+            with contextlib.suppress(Exception):
+                self.imap.logout()
+            if isinstance(exc, PbemError):
+                raise
+            raise classify(exc, "IMAP", section, "connect") from None
         self.created: set[str] = set()
         self.move: bool | None = None
 
@@ -338,6 +389,7 @@ class Postman:
 
     def __init__(self, config: Config) -> None:
         self.config = config
+        self.failure: PbemError | None = None  # the HostFailure of the last delivery, if the server failed
         self.outgoing = config.root / "mail" / "outgoing"
         self.sent = config.root / "mail" / "sent"
 
@@ -373,6 +425,7 @@ class Postman:
             sender = _sender(self.config)
             send = sender.__enter__()
         except PbemError as exc:  # the server is away: everything waits for the next run
+            self.failure = exc
             return 0, [str(exc)]
         try:
             for path in waiting:
@@ -396,6 +449,45 @@ def mailbox_message(raw: bytes) -> EmailMessage:
     return email.message_from_bytes(raw, policy=policy.SMTP)  # type: ignore[return-value]
 
 
+def smtp_connect(config: Config, timeout: float = 60.0) -> smtplib.SMTP:
+    """A connection to the configured SMTP server, logged in where a user is set; a HostFailure names the
+    cause and its fix."""
+    import smtplib
+    import ssl
+
+    from pbem.hostfail import classify
+
+    section = config.outbox
+    security = section.get("security", "starttls")
+    port = section.get("port", {"tls": 465, "starttls": 587, "none": 25}[security])
+    try:
+        password = (config.password(section, "outbox") or "") if section.get("user") else ""
+    except PbemError as exc:
+        raise classify(exc, "SMTP", section, "password") from None
+    try:
+        context = ssl.create_default_context(cafile=section.get("ca_file"))
+    except OSError as exc:
+        raise classify(exc, "SMTP", section, "ca_file") from None
+    step = "connect"
+    smtp: smtplib.SMTP | None = None
+    try:
+        if security == "tls":
+            smtp = smtplib.SMTP_SSL(section["host"], port, context=context, timeout=timeout)
+        else:
+            smtp = smtplib.SMTP(section["host"], port, timeout=timeout)
+            if security == "starttls":
+                smtp.starttls(context=context)
+        if section.get("user"):
+            step = "login"
+            smtp.login(section["user"], password)
+    except (OSError, smtplib.SMTPException) as exc:
+        if smtp is not None:
+            with contextlib.suppress(Exception):
+                smtp.close()
+        raise classify(exc, "SMTP", section, step, timeout) from None
+    return smtp
+
+
 class _sender:
     """A context that yields `send(name, raw)` for the configured outbox."""
 
@@ -414,23 +506,9 @@ class _sender:
                 write_atomic(folder / name, raw)
             return to_file
         import smtplib
-        import ssl
 
         self.errors = (OSError, smtplib.SMTPException)
-        security = section.get("security", "starttls")
-        port = section.get("port", {"tls": 465, "starttls": 587, "none": 25}[security])
-        context = ssl.create_default_context(cafile=section.get("ca_file"))
-        try:
-            if security == "tls":
-                self.smtp = smtplib.SMTP_SSL(section["host"], port, context=context, timeout=60)
-            else:
-                self.smtp = smtplib.SMTP(section["host"], port, timeout=60)
-                if security == "starttls":
-                    self.smtp.starttls(context=context)
-            if section.get("user"):
-                self.smtp.login(section["user"], self.config.password(section, "outbox") or "")
-        except (OSError, smtplib.SMTPException) as exc:
-            raise PbemError(f"cannot send mail through {section['host']}:{port}: {exc}") from None
+        self.smtp = smtp_connect(self.config)
         smtp = self.smtp
 
         def to_smtp(name: str, raw: bytes) -> None:
