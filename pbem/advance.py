@@ -440,6 +440,9 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
                 run.sent, run.send_errors = postman.deliver()
             except PbemError as exc:
                 run.send_errors = [str(exc)]
+    from pbem.mended import told
+
+    run.mail[:0] = [f"Warning: {line}" for line in told()]  # first: what was found damaged, and mended
     return run
 
 

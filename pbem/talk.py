@@ -47,8 +47,10 @@ def table_of(gd: GamesDir, game: str) -> dict[str, str]:
     """A game's table settings (talk: public, private or none; observers: yes or no)."""
     path = gd.game_dir(game) / TABLE_FILE
     try:
-        value = json.loads(path.read_text("utf-8"))
+        value = json.loads(path.read_bytes().decode("utf-8"))
     except (FileNotFoundError, ValueError):
+        return dict(DEFAULT_TABLE)
+    if not isinstance(value, dict):
         return dict(DEFAULT_TABLE)
     return {k: str(value.get(k, v)) for k, v in DEFAULT_TABLE.items()}
 
@@ -85,11 +87,27 @@ def _private_path(gd: GamesDir, game: str, suffix: str) -> Any:
 
 
 def _read_lines(path: Any) -> list[dict[str, Any]]:
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        return []
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+    """The entries of a talk log; a line that is no entry (a file cut short, spoiled bytes) is skipped
+    and the GM told."""
+    from pbem.mended import mended, read_lines
+
+    entries, spoiled = [], 0
+    for line in read_lines(path, None, "the lines it cannot read are skipped") or []:
+        try:
+            entry = json.loads(line) if line.strip() else None
+        except ValueError:
+            entry = False
+        if entry is None:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("n"), int) and isinstance(entry.get("at"), str) \
+                and isinstance(entry.get("from"), str) and isinstance(entry.get("to"), (str, type(None))) \
+                and isinstance(entry.get("text"), str):
+            entries.append(entry)
+        else:
+            spoiled += 1
+    if spoiled:
+        mended(path, None, f"{spoiled} of its lines are no line of talk as pbem writes it", "they are skipped")
+    return entries
 
 
 def talk_of(gd: GamesDir, game: str, public_only: bool = False) -> list[dict[str, Any]]:
@@ -106,7 +124,8 @@ def say(gd: GamesDir, game: str, speaker: str, to: str | None, text: str, at: da
     entry = {"n": n, "at": at.isoformat(timespec="seconds"), "from": speaker, "to": to, "text": text}
     path = gd.game_dir(game) / PUBLIC_FILE if to is None else _private_path(gd, game, ".jsonl")
     path.parent.mkdir(parents=True, exist_ok=True)
-    old = path.read_text("utf-8") if path.is_file() else ""
+    old = path.read_bytes().decode("utf-8", errors="replace") if path.is_file() else ""
+    old += "\n" if old and not old.endswith("\n") else ""  # after a line cut short: the new one on its own
     write_atomic(path, old + json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
     return entry, str(path.relative_to(gd.root))
 
@@ -127,10 +146,10 @@ def since_last_report(gd: GamesDir, state: dict[str, Any], player: str, lang: st
     game = state["game"]
     path = _private_path(gd, game, ".read.json")
     try:
-        read = json.loads(path.read_text("utf-8"))
+        read = json.loads(path.read_bytes().decode("utf-8"))
     except (FileNotFoundError, ValueError):
         read = {}
-    seen = int(read.get(player, 0))
+    seen = read.get(player, 0) if isinstance(read, dict) and isinstance(read.get(player, 0), int) else 0
     said = [e for e in talk_of(gd, game) if e["n"] > seen]
     if not said:
         return ""

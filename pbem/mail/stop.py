@@ -20,10 +20,10 @@ ASKED_FILE = ("mail", "resign-asked.txt")  # game, player and id of each mail as
 
 
 def _asked(gd: GamesDir) -> list[tuple[str, str, str]]:
-    path = gd.root.joinpath(*ASKED_FILE)
-    if not path.is_file():
-        return []
-    return [tuple(line.split(" ", 2)) for line in path.read_text("utf-8").splitlines() if line.count(" ") >= 2]  # type: ignore[misc]
+    from pbem.mended import read_lines
+
+    lines = read_lines(gd.root.joinpath(*ASKED_FILE), gd.root, "its readable lines are kept") or []
+    return [tuple(line.split(" ", 2)) for line in lines if line.count(" ") >= 2]  # type: ignore[misc]
 
 
 def _note_asked(gd: GamesDir, game: str, player: str, mid: str) -> None:
