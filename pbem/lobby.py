@@ -41,6 +41,18 @@ class LobbyError(PbemError):
         return translator(lang).gettext(self.fmt) % self.values
 
 
+DAMAGED = N_("game %(game)r cannot be read on this host just now; the GM has been told, try again later")
+
+
+class DamagedEntry(LobbyError):
+    """An entry whose file is damaged: the player reads that it cannot be read now, the GM (`str`) what
+    is wrong with the file."""
+
+    def __init__(self, game: str, detail: str) -> None:
+        super().__init__(DAMAGED, game=game)
+        self.args = (detail,)
+
+
 @dataclass(frozen=True)
 class Seat:
     """Someone who will play: the seat's name, his address, his language (None: the host's)."""
@@ -96,13 +108,7 @@ def entries(gd: GamesDir) -> list[dict[str, Any]]:
         else:
             try:
                 entry = load(gd, game)
-            except LobbyError:
-                continue  # gone since the folder was listed
-            except PbemError as exc:  # a broken entry: `pbem doctor` and `pbem status` name it too
-                from pbem.mended import mended
-
-                mended(folder / name, gd.root, str(exc).removeprefix(f"{folder / name} "),
-                       "it is left out of the lobby until it is mended (restore it from git)")
+            except LobbyError:  # damaged (the GM is told, as `pbem doctor` tells him), or gone since
                 continue
             changed = True
         fresh[game] = {"stamp": stamp, "entry": entry}
@@ -173,14 +179,23 @@ def load(gd: GamesDir, game: str) -> dict[str, Any]:
             raise LobbyError(N_("game %(game)r has begun; it takes no more players"), game=game) from None
         raise LobbyError(N_("there is no open game or challenge %(game)r"), game=game) from None
     except UnicodeDecodeError as exc:
-        raise PbemError(f"{path} cannot be read: it is not UTF-8 text (byte {exc.start})") from None
+        raise _damaged(gd, game, f"cannot be read: it is not UTF-8 text (byte {exc.start})") from None
     except (OSError, yaml.YAMLError, ValueError, RecursionError) as exc:
         why = getattr(exc, "strerror", None) or str(exc).splitlines()[0][:120]
-        raise PbemError(f"{path} cannot be read: {why}") from None
+        raise _damaged(gd, game, f"cannot be read: {why}") from None
     wrong = _damage(value, game)
     if wrong is not None:
-        raise PbemError(f"{path} {wrong}")
+        raise _damaged(gd, game, wrong)
     return value
+
+
+def _damaged(gd: GamesDir, game: str, wrong: str) -> DamagedEntry:
+    """The error of a damaged entry, and the GM's line for the run."""
+    from pbem.mended import mended
+
+    path = lobby_path(gd, game)
+    mended(path, gd.root, wrong, "it is left out of the lobby until it is mended (restore it from git)")
+    return DamagedEntry(game, f"{path} {wrong}")
 
 
 def save(gd: GamesDir, entry: dict[str, Any]) -> str:

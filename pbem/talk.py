@@ -86,13 +86,13 @@ def _private_path(gd: GamesDir, game: str, suffix: str) -> Any:
     return gd.root.joinpath(*PRIVATE_DIR, f"{game}{suffix}")
 
 
-def _read_lines(path: Any) -> list[dict[str, Any]]:
+def _read_lines(path: Any, root: Any = None) -> list[dict[str, Any]]:
     """The entries of a talk log; a line that is no entry (a file cut short, spoiled bytes) is skipped
     and the GM told."""
     from pbem.mended import mended, read_lines
 
     entries, spoiled = [], 0
-    for line in read_lines(path, None, "the lines it cannot read are skipped") or []:
+    for line in read_lines(path, root, "the lines it cannot read are skipped") or []:
         try:
             entry = json.loads(line) if line.strip() else None
         except ValueError:
@@ -106,15 +106,15 @@ def _read_lines(path: Any) -> list[dict[str, Any]]:
         else:
             spoiled += 1
     if spoiled:
-        mended(path, None, f"{spoiled} of its lines are no line of talk as pbem writes it", "they are skipped")
+        mended(path, root, f"{spoiled} of its lines are no line of talk as pbem writes it", "they are skipped")
     return entries
 
 
 def talk_of(gd: GamesDir, game: str, public_only: bool = False) -> list[dict[str, Any]]:
     """Every line said in a game, in order (`public_only`: what was said to everyone)."""
-    said = _read_lines(gd.game_dir(game) / PUBLIC_FILE)
+    said = _read_lines(gd.game_dir(game) / PUBLIC_FILE, gd.root)
     if not public_only:
-        said += _read_lines(_private_path(gd, game, ".jsonl"))
+        said += _read_lines(_private_path(gd, game, ".jsonl"), gd.root)
     return sorted(said, key=lambda e: e["n"])
 
 
