@@ -37,9 +37,11 @@ class AbsenceError(PbemError):
         super().__init__(refusal)
 
     def text(self, lang: str) -> str:
-        from pbem.report import refusal_text
+        from pbem.i18n import translator
 
-        return refusal_text(self.refusal, lang)
+        said = self.refusal
+        assert isinstance(said, Refusal)
+        return translator(lang).gettext(said.fmt) % said.values  # its values are days and numbers
 
 
 def asked(line: str) -> str | None:
