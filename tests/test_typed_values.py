@@ -198,3 +198,39 @@ def test_every_hostile_value_in_every_command_is_answered(g: MailGames, monkeypa
         assert len(lines) == sent and not [line for line in lines if "set aside" in line], r.output
         g.outbox.new()
     assert g.inbox.set_aside() == []
+
+
+@pytest.mark.parametrize("ruleset", __import__("rooms").GAMES)
+def test_hostile_values_in_every_games_orders_are_refused_in_words(pbem: Pbem, ruleset: str) -> None:
+    """Each legal order of the player to move, its numbers (or a word after it) replaced by each hostile
+    value, in a turn file with his token: accepted or refused with a PbemError, in every game's rules."""
+    import json
+    import re
+
+    from conftest_mail import GM, address, order_line
+    from pbem.game import check_submission, show, waiting_for
+    from pbem.store import GamesDir
+    from rooms import room
+
+    (pbem.games).mkdir(parents=True)
+    (pbem.games / "pbem.yaml").write_text(f"gm: {{name: GM, address: {GM}}}\n")
+    players = list(room(ruleset).PLAYERS)
+    r = pbem("new", ruleset, "m1", "--seed", "typed-values-seed-0123", "--json",
+             *[arg for p in players for arg in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
+    gd = GamesDir(pbem.games)
+    state = gd.load("m1")
+    player = waiting_for(state)[0]
+    seen = show(state, player)
+    shapes = list(dict.fromkeys(order_line(o) for o in seen["legal_orders"]))[:8]
+    for text in shapes:
+        for value in HOSTILE:
+            line = re.sub(r"[0-9]+", lambda m: value, text) if re.search(r"[0-9]", text) else f"{text} {value}"
+            # as a player writes it: YAML reads `bid: 0xfff...` as the number it spells
+            data = f"game: m1\nplayer: {player}\ntoken: {json.dumps(tokens[player])}\nturn: {seen['turn']}\n" \
+                   f"orders:\n- {line}\n"
+            try:
+                check_submission(gd, data.encode(), sender=address(player), source="typed")
+            except PbemError as exc:
+                assert "set_int_max_str_digits" not in str(exc) and "Traceback" not in str(exc)
