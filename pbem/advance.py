@@ -479,6 +479,9 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
                     except (PbemError, OSError) as exc:
                         problems = [str(exc)]
                     run.errors += [f"the archive could not be written: {p}" for p in problems]
+    from pbem.mended import told
+
+    run.mail[:0] = [f"Warning: {line}" for line in told()]  # first: what was found damaged, and mended
     return run
 
 

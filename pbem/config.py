@@ -46,9 +46,12 @@ lobby:
   bots: true                 # who may start a game against bots (`new medici with bot, bot`):
                              # true: whoever may challenge | false | players | anyone | a list
 
-# A player's `away until 3 Dec` holds the clock of his decisions until he is back, for at most:
+# A player's `away until 3 Dec` holds the clock of his decisions until he is back, for at most
+# `max` at a time, and for at most `total` in any `window` (renewed absences count together):
 absence:
   max: 14d
+  total: 30d
+  window: 90d
 
 # Where orders come in. The default is a Maildir in the games dir:
 inbox:
@@ -103,6 +106,8 @@ class Config:
     lobby_bots: bool | str | list[str] = True
     absence_max_days: int = 14  # the longest absence a player may set (`away until ...`)
     archive: dict[str, Any] = field(default_factory=dict)  # out, update (auto | manual), language, commit_url
+    absence_total_days: int = 30  # the days a player may be away in any `absence_window_days`, all together
+    absence_window_days: int = 90
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
 
@@ -168,13 +173,18 @@ def load_config(root: Path) -> Config:
             config.lobby_lapse_hours = parse_duration(lobby["lapse"], "lobby.lapse")
         except PbemError as exc:
             raise PbemError(f"{path}: {exc}") from None
-    if "absence" in value and "max" in value["absence"]:
-        from pbem.deadlines import parse_duration
+    for key in ("max", "total", "window"):
+        if key in value.get("absence", {}):
+            from pbem.deadlines import parse_duration
 
-        try:
-            config.absence_max_days = max(1, int(parse_duration(value["absence"]["max"], "absence.max") // 24))
-        except PbemError as exc:
-            raise PbemError(f"{path}: {exc}") from None
+            try:
+                days = max(1, int(parse_duration(value["absence"][key], f"absence.{key}") // 24))
+            except PbemError as exc:
+                raise PbemError(f"{path}: {exc}") from None
+            setattr(config, f"absence_{key}_days", days)
+    if config.absence_total_days > config.absence_window_days:
+        raise PbemError(f"{path}: absence.total ({config.absence_total_days}d) is longer than absence.window "
+                        f"({config.absence_window_days}d), which holds it")
     config.archive = value.get("archive", config.archive)
     config.inbox = value.get("inbox", config.inbox)
     config.outbox = value.get("outbox", config.outbox)

@@ -18,19 +18,20 @@ from pbem.errors import PbemError
 
 POLICIES = ("wait", "default", "bot")
 MAX_HOURS = 366 * 24
-_DURATION = re.compile(r"^(\d+)\s*([mhdw])\Z")
+_DURATION = re.compile(r"^([0-9]+)\s*([mhdw])\Z")  # digits 0-9 alone, as YAML reads numbers
 _UNIT_HOURS = {"m": 1 / 60, "h": 1, "d": 24, "w": 168}
 
 
 def parse_duration(text: str, what: str = "deadline") -> float:
     """`48h`, `2d`, `90m`, `1w` -> hours."""
     m = _DURATION.match(text.strip().lower())
-    if not m or int(m.group(1)) == 0 and what == "deadline":
-        raise PbemError(f"{what} {text!r} is not a duration such as 48h, 2d, 90m or 1w")
-    hours = int(m.group(1)) * _UNIT_HOURS[m.group(2)]
-    if hours > MAX_HOURS:
-        raise PbemError(f"{what} {text!r} is longer than a year")
-    return hours
+    said = text if len(text) <= 40 else text[:37] + "..."  # a 10,000-character word is not echoed whole
+    if not m or not m.group(1).strip("0") and what == "deadline":
+        raise PbemError(f"{what} {said!r} is not a duration such as 48h, 2d, 90m or 1w")
+    digits = m.group(1).lstrip("0") or "0"
+    if len(digits) > 9 or int(digits) * _UNIT_HOURS[m.group(2)] > MAX_HOURS:
+        raise PbemError(f"{what} {said!r} is longer than a year")
+    return int(digits) * _UNIT_HOURS[m.group(2)]
 
 
 def due(state: dict[str, Any]) -> datetime | None:

@@ -42,15 +42,31 @@ def address_hash(config: Config, address: str) -> str:
     return "s" + hashlib.sha256(f"pbem-never-mail\0{address}".encode()).hexdigest()
 
 
+HASH = re.compile(r"^(?:k[a-z2-7]{1,64}|s[0-9a-f]{64})$")  # how `address_hash` names an address
+
+
 def _listed(root: Path) -> frozenset[str]:
+    """The hashes on the list. A list damaged (not UTF-8, a line that is no hash) is read for what it
+    holds, and the GM is told: every mail is still answered, but an address whose line is spoiled may
+    be written to again until the list is mended."""
+    from pbem.mended import mended, read_lines
+
     path = root.joinpath(*LIST_FILE)
     try:
         stamp = path.stat().st_mtime_ns
     except FileNotFoundError:
         return frozenset()
+    except OSError:
+        stamp = -1
     known = _cache.get(str(path))
     if known is None or known[0] != stamp:
-        known = (stamp, frozenset(path.read_text("utf-8").split()))
+        kept = "the addresses it could read are kept; an address on a spoiled line may be mailed until the " \
+               "list is mended (restore it from git)"
+        words = [w for line in read_lines(path, root, kept) or [] for w in line.split()]
+        hashes = frozenset(w for w in words if HASH.match(w))
+        if len(hashes) < len(set(words)):
+            mended(path, root, f"{len(set(words) - hashes)} of its entries are no address hash", kept)
+        known = (stamp, hashes)
         _cache[str(path)] = known
     return known[1]
 

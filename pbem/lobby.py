@@ -41,6 +41,18 @@ class LobbyError(PbemError):
         return translator(lang).gettext(self.fmt) % self.values
 
 
+DAMAGED = N_("game %(game)r cannot be read on this host just now; the GM has been told, try again later")
+
+
+class DamagedEntry(LobbyError):
+    """An entry whose file is damaged: the player reads that it cannot be read now, the GM (`str`) what
+    is wrong with the file."""
+
+    def __init__(self, game: str, detail: str) -> None:
+        super().__init__(DAMAGED, game=game)
+        self.args = (detail,)
+
+
 @dataclass(frozen=True)
 class Seat:
     """Someone who will play: the seat's name, his address, his language (None: the host's)."""
@@ -75,12 +87,7 @@ def entries(gd: GamesDir) -> list[dict[str, Any]]:
     index_path = gd.root.joinpath(*INDEX_FILE)
     known = _index.get(root)
     if known is None:
-        try:
-            known = json.loads(index_path.read_text("utf-8"))
-        except (OSError, ValueError):
-            known = {}
-        if not isinstance(known, dict):
-            known = {}
+        known = _read_index(index_path, gd.root)
     fresh: dict[str, Any] = {}
     changed = False
     with os.scandir(folder) as found_files:
@@ -96,13 +103,13 @@ def entries(gd: GamesDir) -> list[dict[str, Any]]:
             continue
         stamp = [st.st_size, st.st_mtime_ns]
         kept = known.get(game)
-        if isinstance(kept, dict) and kept.get("stamp") == stamp and isinstance(kept.get("entry"), dict):
+        if isinstance(kept, dict) and kept.get("stamp") == stamp and _damage(kept.get("entry"), game) is None:
             entry = kept["entry"]
         else:
             try:
                 entry = load(gd, game)
-            except PbemError:
-                continue  # a broken entry: `pbem doctor` and `pbem status` name it
+            except LobbyError:  # damaged (the GM is told, as `pbem doctor` tells him), or gone since
+                continue
             changed = True
         fresh[game] = {"stamp": stamp, "entry": entry}
         found.append(copy.deepcopy(entry))
@@ -118,19 +125,77 @@ def entries(gd: GamesDir) -> list[dict[str, Any]]:
     return found
 
 
+def _read_index(path: Path, root: Path) -> dict[str, Any]:
+    """The index of the entries as last written; damaged, it is read as empty (every entry is parsed
+    again from its file) and the GM is told."""
+    import json
+
+    from pbem.mended import mended
+
+    again = "every entry is read from its file again"
+    try:
+        known = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, RecursionError) as exc:
+        mended(path, root, f"cannot be read ({type(exc).__name__})", again)
+        return {}
+    if not isinstance(known, dict):
+        mended(path, root, "is not an index of pbem's", again)
+        return {}
+    return known
+
+
+def _damage(value: Any, game: str) -> str | None:
+    """What makes `value` no entry of the lobby as pbem writes it (for `game`), or None."""
+    if not isinstance(value, dict) or value.get("format") != FORMAT or value.get("game") != game:
+        return "is not a pbem lobby file"
+    kinds = {"kind": (OPEN, CHALLENGE)}
+    texts = ("ruleset", "nonce", "created", "by")
+    if value.get("kind") not in kinds["kind"] or any(not isinstance(value.get(k), str) for k in texts):
+        return "is not a pbem lobby file (kind, ruleset, nonce, created or by is missing or wrong)"
+    if not isinstance(value.get("seats"), int) or isinstance(value.get("seats"), bool) \
+            or not isinstance(value.get("options"), dict):
+        return "is not a pbem lobby file (seats or options is wrong)"
+    people = {"seated": ("name", "email"), "invited": ("name", "email", "answer")}
+    for key, fields in people.items():
+        listed = value.get(key)
+        if not isinstance(listed, list) or not all(isinstance(p, dict) and all(isinstance(p.get(f), str)
+                                                                             for f in fields) for p in listed):
+            return f"is not a pbem lobby file ({key} is wrong)"
+    if not all(isinstance(value.get(k), (str, type(None))) for k in ("lapses", "bots_at", "language")) \
+            or not isinstance(value.get("bots", []), list) \
+            or not isinstance(value.get("deadline"), (dict, type(None))):
+        return "is not a pbem lobby file (lapses, bots, language or deadline is wrong)"
+    return None
+
+
 def load(gd: GamesDir, game: str) -> dict[str, Any]:
     path = lobby_path(gd, game)
     try:
-        value = yaml.safe_load(path.read_text("utf-8"))
+        value = yaml.safe_load(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
         if GAME_ID.match(game) and gd.exists(game):
             raise LobbyError(N_("game %(game)r has begun; it takes no more players"), game=game) from None
         raise LobbyError(N_("there is no open game or challenge %(game)r"), game=game) from None
-    except (OSError, yaml.YAMLError, UnicodeDecodeError) as exc:
-        raise PbemError(f"{path} cannot be read: {exc}") from None
-    if not isinstance(value, dict) or value.get("format") != FORMAT or value.get("game") != game:
-        raise PbemError(f"{path} is not a pbem lobby file")
+    except UnicodeDecodeError as exc:
+        raise _damaged(gd, game, f"cannot be read: it is not UTF-8 text (byte {exc.start})") from None
+    except (OSError, yaml.YAMLError, ValueError, RecursionError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc).splitlines()[0][:120]
+        raise _damaged(gd, game, f"cannot be read: {why}") from None
+    wrong = _damage(value, game)
+    if wrong is not None:
+        raise _damaged(gd, game, wrong)
     return value
+
+
+def _damaged(gd: GamesDir, game: str, wrong: str) -> DamagedEntry:
+    """The error of a damaged entry, and the GM's line for the run."""
+    from pbem.mended import mended
+
+    path = lobby_path(gd, game)
+    mended(path, gd.root, wrong, "it is left out of the lobby until it is mended (restore it from git)")
+    return DamagedEntry(game, f"{path} {wrong}")
 
 
 def save(gd: GamesDir, entry: dict[str, Any]) -> str:
@@ -296,25 +361,28 @@ TODAY_FILE = ("mail", "challenges-today.txt")  # the challenges made today: who 
 def today(gd: GamesDir, day: str, by: str) -> tuple[dict[str, int], dict[str, int]]:
     """How many challenges each address made on `day`, and every address `by` invited on it
     (withdrawn or ended challenges count: the day's limits are never given back), how often."""
+    from pbem.mended import read_lines
+
     path = gd.root.joinpath(*TODAY_FILE)
     made: dict[str, int] = {}
     invited: dict[str, int] = {}
-    if path.is_file():
-        for line in path.read_text("utf-8").splitlines():
-            parts = line.split(" ")
-            if len(parts) >= 2 and parts[0] == day:
-                made[parts[1]] = made.get(parts[1], 0) + 1
-                if parts[1] == by:
-                    for address in parts[2:]:
-                        invited[address] = invited.get(address, 0) + 1
+    for line in read_lines(path, gd.root, "its readable lines count") or []:
+        parts = line.split(" ")
+        if len(parts) >= 2 and parts[0] == day:
+            made[parts[1]] = made.get(parts[1], 0) + 1
+            if parts[1] == by:
+                for address in parts[2:]:
+                    invited[address] = invited.get(address, 0) + 1
     return made, invited
 
 
 def note_challenge(gd: GamesDir, day: str, by: str, invitees: list[str]) -> None:
     """Count a challenge against its day's limits (older days are forgotten)."""
     path = gd.root.joinpath(*TODAY_FILE)
-    kept = [line for line in (path.read_text("utf-8").splitlines() if path.is_file() else [])
-            if line.split(" ", 1)[0] >= day]
+    from pbem.mended import read_lines
+
+    kept = [line for line in read_lines(path, gd.root, "its readable lines count") or []
+            if line.split(" ", 1)[0] >= day and "\ufffd" not in line]
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, "".join(f"{line}\n" for line in [*kept, " ".join([day, by, *invitees])]))
 

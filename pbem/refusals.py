@@ -166,6 +166,21 @@ MESSAGES = {
     "talk-resigned": N_("you resigned from game %(game)s: your seat no longer talks at its table (nothing was "
                         "passed on)"),
     "talk-finished": N_("game %(game)s is over: its table talk has ended (nothing was passed on)"),
+    # -- a player's absence (pbem.absence): `said` is his line as he wrote it (cut when long)
+    "away-unreadable": N_("%(said)r: write the day you are back, such as 'away until 3 Dec' or 'away until "
+                          "2026-12-03'"),
+    "away-digits": N_("%(said)r: write the day in the digits 0 to 9, such as 'away until 3 Dec' or 'away until "
+                      "2026-12-03'"),
+    "away-passed": N_("%(day)s has passed; write a day to come, such as 'away until 3 Dec'"),
+    "away-too-long": N_("you may be away for at most %(days)s days on this host, until %(day)s at the latest"),
+    "away-days-left": N_("on this host you may be away for at most %(total)s days in any %(window)s days, and since "
+                         "%(since)s you have been away for %(taken)s of them; days left: %(left)s, so until %(day)s "
+                         "at the latest"),
+    "away-no-day-left": N_("on this host you may be away for at most %(total)s days in any %(window)s days, and "
+                           "since %(since)s you have been away for %(taken)s of them; no day is left now: you may "
+                           "be away again from %(day)s"),
+    # -- what YAML refuses (pbem.turnfile), appended here
+    "number-too-long": N_("a number of %(n)s characters; no number pbem reads has more than %(most)s"),
 }
 
 #: what the schemas say in their own words (their `message`, pbem.turnfile.plain), the turn file's: the

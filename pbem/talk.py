@@ -37,8 +37,10 @@ def table_of(gd: GamesDir, game: str) -> dict[str, str]:
     """A game's table settings (talk: public, private or none; observers: yes or no)."""
     path = gd.game_dir(game) / TABLE_FILE
     try:
-        value = json.loads(path.read_text("utf-8"))
+        value = json.loads(path.read_bytes().decode("utf-8"))
     except (FileNotFoundError, ValueError):
+        return dict(DEFAULT_TABLE)
+    if not isinstance(value, dict):
         return dict(DEFAULT_TABLE)
     return {k: str(value.get(k, v)) for k, v in DEFAULT_TABLE.items()}
 
@@ -74,19 +76,35 @@ def _private_path(gd: GamesDir, game: str, suffix: str) -> Any:
     return gd.root.joinpath(*PRIVATE_DIR, f"{game}{suffix}")
 
 
-def _read_lines(path: Any) -> list[dict[str, Any]]:
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        return []
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+def _read_lines(path: Any, root: Any = None) -> list[dict[str, Any]]:
+    """The entries of a talk log; a line that is no entry (a file cut short, spoiled bytes) is skipped
+    and the GM told."""
+    from pbem.mended import mended, read_lines
+
+    entries, spoiled = [], 0
+    for line in read_lines(path, root, "the lines it cannot read are skipped") or []:
+        try:
+            entry = json.loads(line) if line.strip() else None
+        except ValueError:
+            entry = False
+        if entry is None:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("n"), int) and isinstance(entry.get("at"), str) \
+                and isinstance(entry.get("from"), str) and isinstance(entry.get("to"), (str, type(None))) \
+                and isinstance(entry.get("text"), str):
+            entries.append(entry)
+        else:
+            spoiled += 1
+    if spoiled:
+        mended(path, root, f"{spoiled} of its lines are no line of talk as pbem writes it", "they are skipped")
+    return entries
 
 
 def talk_of(gd: GamesDir, game: str, public_only: bool = False) -> list[dict[str, Any]]:
     """Every line said in a game, in order (`public_only`: what was said to everyone)."""
-    said = _read_lines(gd.game_dir(game) / PUBLIC_FILE)
+    said = _read_lines(gd.game_dir(game) / PUBLIC_FILE, gd.root)
     if not public_only:
-        said += _read_lines(_private_path(gd, game, ".jsonl"))
+        said += _read_lines(_private_path(gd, game, ".jsonl"), gd.root)
     return sorted(said, key=lambda e: e["n"])
 
 
@@ -107,7 +125,8 @@ def say_all(gd: GamesDir, game: str, speaker: str, lines: list[tuple[str | None,
         if not kept:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        old = path.read_text("utf-8") if path.is_file() else ""
+        old = path.read_bytes().decode("utf-8", errors="replace") if path.is_file() else ""
+        old += "\n" if old and not old.endswith("\n") else ""  # after a line cut short: the new one on its own
         write_atomic(path, old + "".join(json.dumps(e, ensure_ascii=False, sort_keys=True) + "\n" for e in kept))
         if path == public:
             committed.append(str(path.relative_to(gd.root)))
@@ -130,10 +149,10 @@ def since_last_report(gd: GamesDir, state: dict[str, Any], player: str, lang: st
     game = state["game"]
     path = _private_path(gd, game, ".read.json")
     try:
-        read = json.loads(path.read_text("utf-8"))
+        read = json.loads(path.read_bytes().decode("utf-8"))
     except (FileNotFoundError, ValueError):
         read = {}
-    seen = int(read.get(player, 0))
+    seen = read.get(player, 0) if isinstance(read, dict) and isinstance(read.get(player, 0), int) else 0
     said = [e for e in talk_of(gd, game) if e["n"] > seen]
     if not said:
         return ""

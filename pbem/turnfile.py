@@ -95,6 +95,11 @@ def _scan(text: str, what: Refusal | str, case_blind: bool = False) -> None:
             elif isinstance(event, yaml.ScalarEvent):
                 if event.value == "<<" and event.implicit[0]:  # plain '<<' is YAML's merge key
                     raise TurnFileError(at(_line_of(what, line), refuse("merge-key")))
+                if event.implicit[0] and len(event.value) > MAX_NUMBER_CHARS and _is_int(event.value):
+                    # Python makes no int of more than 4300 digits, nor a text of one (0x...): refused
+                    # here, by its size, before anything is built of it
+                    raise TurnFileError(at(_line_of(what, line), refuse("number-too-long", n=len(event.value),
+                                                                        most=MAX_NUMBER_CHARS)))
                 if tag and event.implicit == (False, False):
                     raise TurnFileError(at(_line_of(what, line), refuse("tags", tag=repr(_short(tag)))))
                 if keys and keys[-1] is not None:
@@ -109,6 +114,14 @@ def _scan(text: str, what: Refusal | str, case_blind: bool = False) -> None:
                         keys[-1][event.value.casefold() if case_blind else event.value] = event.value
     except yaml.YAMLError as exc:
         raise TurnFileError(_not_yaml(text, what, exc)) from None
+
+
+MAX_NUMBER_CHARS = 30  # a whole number a player writes: no game needs a longer one
+
+
+def _is_int(value: str) -> bool:
+    """Whether YAML reads a plain scalar as a whole number (10, 0x1f, 0o17, 0b101, 1_000, 190:20:30)."""
+    return yaml.resolver.Resolver().resolve(yaml.ScalarNode, value, (True, False)) == "tag:yaml.org,2002:int"
 
 
 LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as the end of a line

@@ -60,14 +60,43 @@ def _stamp(path: str) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns]
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path, root: Path | None = None) -> dict[str, Any]:
+    """The index's games as the file holds them; what is damaged in it is left out (and built again
+    from the games' state files), and the GM is told."""
+    from pbem.mended import mended
+
+    rebuilt = "the seats it lacks are read from the games' state files again"
     try:
-        value = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        mended(path, root, f"cannot be read ({exc.strerror})", rebuilt)
+        return {}
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        mended(path, root, f"is not UTF-8 text (byte {exc.start})", rebuilt)
+        return {}
+    except (ValueError, RecursionError) as exc:
+        mended(path, root, f"is not JSON ({str(exc)[:80]})", rebuilt)
         return {}
     if not isinstance(value, dict) or value.get("format") != FORMAT or not isinstance(value.get("games"), dict):
+        if value != {}:
+            mended(path, root, "is not an index of pbem's (no 'format' 1 and 'games')", rebuilt)
         return {}
-    return value["games"]
+    games = {game: entry for game, entry in value["games"].items() if _well_formed(entry)}
+    if len(games) < len(value["games"]):
+        mended(path, root, f"{len(value['games']) - len(games)} of its games are not as pbem writes them", rebuilt)
+    return games
+
+
+def _well_formed(entry: Any) -> bool:
+    """Whether an entry of the index is as `_entry` writes it."""
+    return isinstance(entry, dict) and isinstance(entry.get("stamp"), list) and isinstance(entry.get("status"), str) \
+        and isinstance(entry.get("seats"), dict) \
+        and all(isinstance(k, str) and isinstance(v, list) and all(isinstance(n, str) for n in v)
+                for k, v in entry["seats"].items())
 
 
 def _entry(gd: GamesDir, game: str, stamp: list[int]) -> dict[str, Any]:
@@ -87,7 +116,7 @@ def index(gd: GamesDir) -> dict[str, Any]:
     path = gd.root.joinpath(*INDEX_FILE)
     known = _memory.get(root)
     if known is None:
-        known = _read(path)
+        known = _read(path, gd.root)
     fresh: dict[str, Any] = {}
     changed = False
     reserved = gd.reserved()

@@ -215,7 +215,7 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
 
 def _counted_bots(low: list[str], i: int) -> bool:
     """Whether words i and i+1 are a number of bots (`2 bots`, `3 Bots`)."""
-    return low[i].isdigit() and 0 < int(low[i]) < 10 and i + 1 < len(low) and low[i + 1].rstrip(".!") in BOT_WORDS
+    return re.fullmatch("[1-9]", low[i]) is not None and i + 1 < len(low) and low[i + 1].rstrip(".!") in BOT_WORDS
 
 
 # -- handling ------------------------------------------------------------------------------------------

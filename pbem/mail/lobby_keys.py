@@ -89,13 +89,14 @@ def stranger_may_hear(gd: GamesDir, address: str, today: str, unproven: bool = F
     player = lobby.plays_here(gd, address) or lobby.seated_here(gd, address)
     if player and not unproven:
         return True
+    from pbem.mended import read_lines
+
     path = gd.root.joinpath(*ANSWERED_FILE)
     days = {}
-    if path.is_file():
-        for line in path.read_text("utf-8").splitlines():
-            who, _, day = line.partition(" ")
-            if day >= today:  # older days are forgotten
-                days[who] = day
+    for line in read_lines(path, gd.root, "its readable lines count") or []:
+        who, _, day = line.partition(" ")
+        if day >= today and "\ufffd" not in line:  # older days are forgotten
+            days[who] = day
     if days.get(address) == today:
         return False
     if not player and not strangers_may_get(gd, 1, today):
@@ -119,10 +120,11 @@ def strangers_may_get(gd: GamesDir, count: int, today: str, limit: int | None = 
         limit = load_config(gd.root).lobby_strangers_per_day
     path = gd.root.joinpath(*STRANGERS_FILE)
     day, sent = today, 0
-    if path.is_file():
-        kept = path.read_text("utf-8").split()
-        if len(kept) == 2 and kept[0] == today and kept[1].isdigit():
-            sent = int(kept[1])
+    from pbem.mended import read_lines
+
+    kept = " ".join(read_lines(path, gd.root, "today's count starts again from it") or []).split()
+    if len(kept) == 2 and kept[0] == today and re.fullmatch("[0-9]{1,9}", kept[1]):
+        sent = int(kept[1])
     if sent + count > limit:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)

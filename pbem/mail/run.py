@@ -89,11 +89,18 @@ class Loops:
         self.today = today
         week = (date.fromisoformat(today) - timedelta(days=7)).isoformat()
         self.kept: list[tuple[str, str, str]] = []  # (address, day, digest)
-        if self.path.is_file():
-            for line in self.path.read_text("utf-8").splitlines():
-                parts = line.split(" ")
-                if len(parts) == 3 and parts[1] >= week:
+        from pbem.mended import mended, read_lines
+
+        spoiled = 0
+        for line in read_lines(self.path, gd.root, "its readable lines are kept, the rest forgotten") or []:
+            parts = line.split(" ")
+            if len(parts) == 3 and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", parts[1]):
+                if parts[1] >= week:
                     self.kept.append((parts[0], parts[1], parts[2]))
+            elif line.strip():
+                spoiled += 1
+        if spoiled:
+            mended(self.path, gd.root, f"{spoiled} of its lines are not 'address day digest'", "they are forgotten")
         self.changed = False
 
     def looping(self, address: str, digest: str) -> str | None:

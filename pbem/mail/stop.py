@@ -55,11 +55,10 @@ class Seat:
 
 
 def _asked(gd: GamesDir) -> list[Asked]:
-    path = gd.root.joinpath(*ASKED_FILE)
-    if not path.is_file():
-        return []
+    from pbem.mended import read_lines
+
     found = []
-    for line in path.read_text("utf-8", "replace").splitlines():
+    for line in read_lines(gd.root.joinpath(*ASKED_FILE), gd.root, "its readable lines are kept") or []:
         parts = line.split()
         if len(parts) == 4:
             found.append(Asked(*parts))

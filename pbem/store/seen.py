@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -23,6 +24,7 @@ SEEN_LOG = ("mail", "seen.log")
 OLD_SEEN_LIST = ("mail", "seen.txt")
 KEEP_DAYS = 400  # longer than a game waits for a reply, shorter than forever
 DIGEST_CHARS = 32  # hex characters of SHA-256 kept: 128 bits, no two ids alike by chance
+CUT_SHORT = re.compile(r"^[0-9-]{0,10}(?: [0-9a-f]{0,32})?$")  # the start of a line of the log
 
 
 def digest(message_id: str) -> str:
@@ -47,15 +49,20 @@ class SeenMail:
         self.known: set[str] = set()
         self.fresh: list[str] = []
         self.oldest: str | None = None
-        try:
-            text = self.path.read_text("utf-8", errors="replace")
-        except FileNotFoundError:
-            text = ""
-        for line in text.splitlines():
+        from pbem.mended import mended, read_lines
+
+        lost = "the lines it cannot read are skipped (a mail they named is read again if it is still in the inbox)"
+        lines = read_lines(self.path, root, lost) or []
+        spoiled = 0
+        for line in lines:
             entry = _entry(line)
             if entry is not None:
                 self.oldest = self.oldest or entry[0]
                 self.known.add(entry[1])
+            elif not CUT_SHORT.match(line):  # a line a dead run left half written is no damage
+                spoiled += 1
+        if spoiled:
+            mended(self.path, root, f"{spoiled} of its lines are not 'day digest'", lost)
 
     def __contains__(self, message_id: object) -> bool:
         return isinstance(message_id, str) and digest(message_id) in self.known
