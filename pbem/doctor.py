@@ -222,7 +222,9 @@ def check_smtp(config: Config) -> Check:
         if not section.get("user"):
             return ok("smtp", f"{where} ({security}) answers; no login set, no mail sent")
         try:
-            smtp.login(section["user"], password)
+            from pbem.mail.login import smtp_login
+
+            smtp_login(smtp, config, section)
         except (OSError, smtplib.SMTPException) as exc:
             return fail("smtp", f"{where}: login as {section['user']} refused: {smtp_text(exc)}")
         return ok("smtp", f"{where} ({security}) accepts the login of {section['user']}; no mail sent")

@@ -142,7 +142,7 @@ def imap_connect(config: Config, timeout: float = 60.0) -> imaplib.IMAP4:
     security = section.get("security", "tls")
     port = section.get("port", 993 if security == "tls" else 143)
     where = imap_where(section)
-    password = config.password(section, "inbox") or ""
+    config.password(section, "inbox")  # a secret that cannot be had fails here, before a connection
     try:
         context = ssl.create_default_context(cafile=section.get("ca_file"))
     except OSError as exc:
@@ -161,7 +161,9 @@ def imap_connect(config: Config, timeout: float = 60.0) -> imaplib.IMAP4:
             except (OSError, imaplib.IMAP4.error) as exc:
                 raise PbemError(f"{where}: STARTTLS failed: {imap_text(exc)}") from None
         try:
-            imap.login(section["user"], password)
+            from pbem.mail.login import imap_login
+
+            imap_login(imap, config, section)
         except imaplib.IMAP4.abort as exc:
             raise PbemError(f"{where}: the connection broke at the login: {imap_text(exc)}") from None
         except imaplib.IMAP4.error as exc:

@@ -208,7 +208,9 @@ class ImapInbox:
                 self.imap = imaplib.IMAP4(section["host"], port, timeout=60)
                 if security == "starttls":
                     self.imap.starttls(ssl_context=context)
-            self.imap.login(section["user"], config.password(section, "inbox") or "")
+            from pbem.mail.login import imap_login
+
+            imap_login(self.imap, config, section)
             self.folder = section.get("folder", "INBOX")
             self.aside = section.get("set_aside_folder", SET_ASIDE_FOLDER)
             status, _ = self.imap.select(_quote(self.folder))
@@ -428,7 +430,9 @@ class _sender:
                 if security == "starttls":
                     self.smtp.starttls(context=context)
             if section.get("user"):
-                self.smtp.login(section["user"], self.config.password(section, "outbox") or "")
+                from pbem.mail.login import smtp_login
+
+                smtp_login(self.smtp, self.config, section)
         except (OSError, smtplib.SMTPException) as exc:
             raise PbemError(f"cannot send mail through {section['host']}:{port}: {exc}") from None
         smtp = self.smtp
