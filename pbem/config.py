@@ -120,7 +120,7 @@ class Config:
         xoauth2): from the file `password_file` names, the output of `password_command`, the environment
         variable `password_env` names, or pbem.yaml itself; None where none is set."""
         if "password_file" in section:
-            return read_password_file(self.path(section["password_file"]), f"{what}.password_file")
+            return read_password_file(self.path(section["password_file"]), f"pbem.yaml: {what}.password_file")
         if "password_command" in section:
             import time
 
@@ -145,31 +145,32 @@ PASSWORD_COMMAND_TIMEOUT = 60.0  # seconds: a keyring may ask for its own unlock
 
 
 def read_password_file(path: Path, what: str) -> str:
-    """The password in a file: its first line, without the line end."""
+    """The password in a file: its first line, without the line end. A file every user may read is
+    refused (`what` names where it was given, for the message)."""
     try:
         mode = path.stat().st_mode & 0o777
         if mode & 0o006:
-            raise PbemError(f"pbem.yaml: {what}: {path} is mode {mode:04o}: every user of the machine can read "
+            raise PbemError(f"{what}: {path} is mode {mode:04o}: every user of the machine can read "
                             f"the password; chmod 600 {path}")
         text = path.read_text("utf-8")
     except FileNotFoundError:
-        raise PbemError(f"pbem.yaml: {what}: {path} does not exist") from None
+        raise PbemError(f"{what}: {path} does not exist") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise PbemError(f"pbem.yaml: {what}: {path} cannot be read: "
+        raise PbemError(f"{what}: {path} cannot be read: "
                         f"{getattr(exc, 'strerror', None) or exc}") from None
     password = text.split("\n", 1)[0].rstrip("\r")
     if not password:
-        raise PbemError(f"pbem.yaml: {what}: {path} is empty")
+        raise PbemError(f"{what}: {path} is empty")
     return password
 
 
 def run_password_command(command: str, root: Path, what: str) -> str:
     """What a command prints (its first line), as msmtp's passwordeval and isync's PassCmd take it: run
-    by /bin/sh in the games dir."""
+    by /bin/sh in the games dir (where `pbem init` runs it before there is one: where pbem was started)."""
     import subprocess
 
     try:
-        r = subprocess.run(["/bin/sh", "-c", command], cwd=root, stdin=subprocess.DEVNULL, capture_output=True,
+        r = subprocess.run(["/bin/sh", "-c", command], cwd=root if root.is_dir() else None, stdin=subprocess.DEVNULL, capture_output=True,
                            timeout=PASSWORD_COMMAND_TIMEOUT)
     except subprocess.TimeoutExpired:
         raise PbemError(f"pbem.yaml: {what} gave no answer within {PASSWORD_COMMAND_TIMEOUT:g}s") from None

@@ -128,8 +128,10 @@ class MailSetup:
                                 f"it is allowed only for localhost")
         if self.ca_file is not None and not self.ca_file.is_file():
             raise PbemError(f"the CA file {str(self.ca_file)!r} does not exist")
-        if self.secret.file is not None and not self.secret.file.is_file():
-            raise PbemError(f"the password file {str(self.secret.file)!r} does not exist")
+        if self.secret.file is not None:
+            from pbem.config import read_password_file
+
+            read_password_file(self.secret.file, "--password-file")
 
 
 def setup_for(provider: Provider, name: str, address: str, secret: Secret, *, imap_host: str | None = None,
@@ -686,7 +688,7 @@ def _asked(given: Given, root: Path) -> tuple[str, str, MailSetup | None]:
                       imap_host=given.imap_host or provider.imap_host,
                       imap_port=given.imap_port or provider.imap_port,
                       imap_security=given.imap_security or provider.imap_security,
-                      smtp_host=given.smtp_host or provider.smtp_host or address.rpartition("@")[2],
+                      smtp_host=given.smtp_host or provider.smtp_host,
                       smtp_port=given.smtp_port or provider.smtp_port,
                       smtp_security=given.smtp_security or provider.smtp_security,
                       user=given.user or address, secret=Secret(), folder=given.folder or "INBOX",
