@@ -149,12 +149,13 @@ class GamesDir(GitRepo):
         old = gitignore.read_text("utf-8") if gitignore.is_file() else ""
         write_atomic(gitignore, old + ("\n" if old and not old.endswith("\n") else "") + GITIGNORE)
         self.commit_paths([".gitignore"], "pbem games repository\n")
+        self.commit_config()  # a pbem.yaml the GM wrote before there was a repository
 
     def commit_config(self) -> bool:
         """Commit the GM's own changes of pbem.yaml (git keeps it; edited by hand it would stay modified
         in git for good), under the lock, before the command's own work: where pbem.yaml is valid and
-        holds no password (git would keep that for every reader of the repository: a warning says so
-        instead). Costs a stat and a small read where pbem.yaml has not changed since it was last seen;
+        holds no password (git would keep that for every reader of the repository; `pbem doctor` says
+        so). Costs a stat and a small read where pbem.yaml has not changed since it was last seen;
         returns whether it committed."""
         path = self.root / CONFIG_FILE
         mark = self.root / ".git" / CONFIG_MARK
@@ -169,12 +170,7 @@ class GamesDir(GitRepo):
         except OSError:
             pass
         committed = False
-        if self.status_of([CONFIG_FILE]):
-            problem = config_problem(path)
-            if problem is not None:
-                if problem:
-                    self.warnings.append(problem)
-                return False  # asked again by the next command, until it is mended
+        if self.status_of([CONFIG_FILE]) and config_may_be_committed(path):
             committed = self.commit_paths([CONFIG_FILE], f"{CONFIG_FILE}: the GM's changes\n")
         with contextlib.suppress(OSError):
             mark.write_text(stamp, "utf-8")
@@ -489,26 +485,20 @@ class GamesDir(GitRepo):
                 fcntl.flock(f, fcntl.LOCK_UN)
 
 
-CONFIG_MARK = "pbem-config-seen"  # in .git: pbem.yaml's inode, size and mtime when last seen committed
+CONFIG_MARK = "pbem-config-seen"  # in .git: pbem.yaml's inode, size and mtime when last looked at
 
 
-def config_problem(path: Path) -> str | None:
-    """Why pbem.yaml is not to be committed: '' where it is not valid (the commands that read it say
-    why), a warning where it holds a password; None where it may be."""
+def config_may_be_committed(path: Path) -> bool:
+    """Whether pbem.yaml may go into git: it is valid (a command that reads it says what is wrong), and
+    it holds no password."""
     from pbem.config import check_config_text
     from pbem.errors import PbemError
 
     try:
         value = check_config_text(path.read_bytes(), str(path))
     except (OSError, PbemError):
-        return ""
-    held = [f"{key}.password" for key in ("inbox", "outbox")
-            if isinstance(value.get(key), dict) and "password" in value[key]]
-    if held:
-        return (f"{CONFIG_FILE} holds a password ({', '.join(held)}), so pbem does not commit your changes of it: "
-                f"git would keep the password for whoever reads the repository. Put it in a file of mode 0600 "
-                f"that git ignores, named by password_file (as `pbem init` writes it)")
-    return None
+        return False
+    return not any(isinstance(value.get(key), dict) and "password" in value[key] for key in ("inbox", "outbox"))
 
 
 def has_pbem_gitignore(folder: Path) -> bool:
