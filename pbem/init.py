@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 from pbem.config import CONFIG_FILE, Config, starter_config
 from pbem.errors import PbemError
-from pbem.providers import OAUTH2, OWN_SERVER, Provider, provider_named
+from pbem.providers import OWN_SERVER, Provider, provider_named
 
 PASSWORD_FILE = ".pbem-password"  # in the games dir: a game id never starts with a dot
 STEP_TIMEOUT = 20.0  # seconds for a server to answer each step
@@ -211,7 +211,7 @@ def _refused(setup: MailSetup, said: str) -> str:
     return f"connected, {what} refused for {setup.user}: {said}{hint}"
 
 
-def _context(config: Config, section: dict[str, Any]) -> ssl.SSLContext:
+def _context(section: dict[str, Any]) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=section.get("ca_file"))
 
 
@@ -227,11 +227,11 @@ def imap_session(setup: MailSetup, config: Config) -> Iterator[Any]:
     try:
         if setup.imap_security == "tls":
             imap: imaplib.IMAP4 = imaplib.IMAP4_SSL(setup.imap_host, setup.imap_port,
-                                                    ssl_context=_context(config, section), timeout=STEP_TIMEOUT)
+                                                    ssl_context=_context(section), timeout=STEP_TIMEOUT)
         else:
             imap = imaplib.IMAP4(setup.imap_host, setup.imap_port, timeout=STEP_TIMEOUT)
             if setup.imap_security == "starttls":
-                imap.starttls(ssl_context=_context(config, section))
+                imap.starttls(ssl_context=_context(section))
     except (OSError, imaplib.IMAP4.error) as exc:
         raise PbemError(f"{where}: {connect_failure(exc, setup.imap_port, setup.imap_security, 'IMAP')}") from None
     try:
@@ -285,7 +285,7 @@ def smtp_session(setup: MailSetup, config: Config) -> Iterator[Any]:
     where = f"SMTP {setup.smtp_host}:{setup.smtp_port}"
     try:
         if setup.smtp_security == "tls":
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(setup.smtp_host, setup.smtp_port, context=_context(config, section),
+            smtp: smtplib.SMTP = smtplib.SMTP_SSL(setup.smtp_host, setup.smtp_port, context=_context(section),
                                                   timeout=STEP_TIMEOUT)
         else:
             smtp = smtplib.SMTP(setup.smtp_host, setup.smtp_port, timeout=STEP_TIMEOUT)
@@ -294,7 +294,7 @@ def smtp_session(setup: MailSetup, config: Config) -> Iterator[Any]:
     try:
         if setup.smtp_security == "starttls":
             try:
-                smtp.starttls(context=_context(config, section))
+                smtp.starttls(context=_context(section))
             except smtplib.SMTPNotSupportedError:
                 raise PbemError(f"{where}: the server does not offer STARTTLS (is the port right? SMTP "
                                 f"usually has starttls on 587, tls on 465)") from None
