@@ -511,3 +511,46 @@ def test_init_in_a_real_terminal(tmp_path: Path, dovecot: Dovecot, relay: RelayS
     assert "Your mail address" in text and f"IMAP {HOST}:{dovecot.port_tls}: connected, password accepted" in text
     assert dovecot.passwords[account] not in text
     assert (games / ".pbem-password").read_text() == dovecot.passwords[account] + "\n"
+
+
+# -- the secret, where pbem.yaml says it is ----------------------------------------------------------------
+
+def write_config(root: Path, **inbox: Any) -> None:
+    root.mkdir(parents=True, exist_ok=True)
+    section = {"type": "imap", "host": HOST, "port": 1, "user": "gm", **inbox}
+    (root / "pbem.yaml").write_text(yaml.safe_dump({"gm": {"address": GM}, "inbox": section}))
+
+
+@pytest.mark.parametrize(("inbox", "line"), [
+    ({"password_command": "echo the keyring is locked >&2; exit 3"},
+     "FAIL inbox: IMAP pbem.yaml: inbox.password_command failed (exit status 3): the keyring is locked"),
+    ({"password_command": "true"}, "FAIL inbox: IMAP pbem.yaml: inbox.password_command printed nothing"),
+    ({"password_file": "no-such-file"}, "FAIL inbox: IMAP pbem.yaml: inbox.password_file: {root}/no-such-file does "
+                                        "not exist"),
+])
+def test_a_secret_that_cannot_be_had_is_said(pbem: Pbem, inbox: dict[str, str], line: str) -> None:
+    write_config(pbem.games, **inbox)
+    r = pbem("doctor")
+    assert r.exit_code == 1
+    assert line.format(root=pbem.games.resolve()) in r.stdout.splitlines(), r.stdout
+
+
+def test_two_sources_of_the_secret_are_refused(pbem: Pbem) -> None:
+    write_config(pbem.games, password_file=".pbem-password", password_command="pass show mail")
+    r = pbem("advance")
+    assert_error(r, f"{pbem.games.resolve()}/pbem.yaml: inbox gives password_file and password_command: give one "
+                    f"of them")
+
+
+def test_a_password_command_runs_once_a_run_in_the_games_dir(pbem: Pbem, dovecot: Dovecot, account: str,
+                                                            certs: Certs) -> None:
+    """The command runs in the games dir, once for the run's IMAP login and its doctor's look (kept a
+    minute), and its first line is the password."""
+    (pbem.games).mkdir()
+    (pbem.games / "pw").write_text(dovecot.passwords[account] + "\nsecond line\n")
+    write_config(pbem.games, port=dovecot.port_tls, user=account, ca_file=str(certs.ca_file),
+                 password_command="echo run >> runs.log; cat pw")
+    r = pbem("doctor")
+    assert f"ok   inbox: IMAP {HOST}:{dovecot.port_tls} opens, folder INBOX has 0 mails (IDLE: pbem watch hears of " \
+           f"mail at once)" in r.stdout.splitlines(), r.stdout
+    assert (pbem.games / "runs.log").read_text() == "run\n"
