@@ -39,22 +39,67 @@ SHARD = ShardType()
 CREATING_COMMANDS = ("new", "init")  # the only commands that may make a folder a games dir
 
 
+def find_games_dir(ctx: click.Context, given: Path) -> Path:
+    """The games dir a command works in: --games-dir or $PBEM_GAMES_DIR where given; else the games dir
+    the current folder lies in (itself or the nearest folder above holding pbem.yaml or pbem's
+    .gitignore); else ./games."""
+    from click.core import ParameterSource
+
+    from pbem.store.gamesdir import enclosing_games_dir
+
+    if ctx.get_parameter_source("games_dir") not in (ParameterSource.DEFAULT, None):
+        return given
+    try:
+        here = Path.cwd()
+    except OSError:  # the current folder was removed
+        return given
+    return enclosing_games_dir(here) or given
+
+
+def permission_message(gd: GamesDir, exc: PermissionError, command: str) -> str:
+    """A file pbem may not read or write, in one line with the way out."""
+    from pbem.store.gitrepo import ownership_message, user_name
+
+    where = exc.filename or gd.root
+    try:
+        owner = gd.root.stat().st_uid
+    except OSError:
+        return f"{where}: permission denied"
+    if owner != os.geteuid():
+        return ownership_message(gd.root, owner, os.geteuid(), command)
+    try:
+        holder = user_name(Path(where).stat().st_uid)
+    except OSError:
+        holder = "another user"
+    me = user_name(os.geteuid())
+    return (f"{where}: permission denied: it belongs to {holder}, not to {me} who owns the games dir (did someone "
+            f"run pbem as another user?); `sudo chown -R {me}: {gd.root}` gives the games dir back to {me}")
+
+
 def games_dir_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    """`--games-dir DIR` on every command (default ./games, or $PBEM_GAMES_DIR). Only `new` and `init`
-    (by their command name) may create the games dir; every other command first refuses a folder that
-    is not one. The warnings the games dir collected (a stale git lock removed) go to stderr."""
-    @click.option("--games-dir", "games_dir", envvar="PBEM_GAMES_DIR", default="games", show_default=True,
+    """`--games-dir DIR` on every command (default: the games dir the current folder lies in, else
+    ./games; or $PBEM_GAMES_DIR). Only `new` and `init` (by their command name) may create the games
+    dir; every other command first refuses a folder that is not one. A games dir of another user is
+    refused in one line with the way out, before anything is read. The warnings the games dir
+    collected (a stale git lock removed) go to stderr."""
+    @click.option("--games-dir", "games_dir", envvar="PBEM_GAMES_DIR", default="games",
                   type=click.Path(file_okay=False, path_type=Path),
-                  help="The folder holding the games (a git repository of its own).")
+                  help="The folder holding the games (a git repository of its own)  [default: the games dir "
+                       "the current folder is in, else ./games]")
     @functools.wraps(f)
     def wrapper(*args: Any, games_dir: Path, **kwargs: Any) -> Any:
-        gd = GamesDir(games_dir, create=click.get_current_context().command.name in CREATING_COMMANDS)
+        ctx = click.get_current_context()
+        gd = GamesDir(find_games_dir(ctx, games_dir), create=ctx.command.name in CREATING_COMMANDS)
+        command = f"{ctx.command_path} ..."
         try:
+            gd.check_owner(command)
             if not gd.create:
                 gd.check()
             return f(*args, gd=gd, **kwargs)
         except PbemError as exc:
             raise click.ClickException(str(exc)) from None
+        except PermissionError as exc:
+            raise click.ClickException(permission_message(gd, exc, command)) from None
         finally:
             for warning in gd.warnings:
                 click.echo(f"Warning: {warning}", err=True)
@@ -587,9 +632,10 @@ def _verify_log(path: Path) -> None:
 @click.argument("game", required=False)
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
               help="Check a finished game from its published log (game.yaml of `pbem archive`); no games dir needed.")
-@click.option("--games-dir", "games_dir", envvar="PBEM_GAMES_DIR", default="games", show_default=True,
+@click.option("--games-dir", "games_dir", envvar="PBEM_GAMES_DIR", default="games",
               type=click.Path(file_okay=False, path_type=Path),
-              help="The folder holding the games (a git repository of its own).")
+              help="The folder holding the games (a git repository of its own)  [default: the games dir the "
+                   "current folder is in, else ./games]")
 def verify(game: str | None, log_file: Path | None, games_dir: Path) -> None:
     """Replay GAME from its seed and order log; exit 0 only if the result is identical. With --log FILE:
     replay a published finished game and compare its standings with those the file claims."""
@@ -636,17 +682,80 @@ def archive(gd: GamesDir, games_: tuple[str, ...], out: Path, commit_url: str | 
                         + "\n".join(f"  - {p}" for p in problems))
 
 
+def _provider_choices() -> list[str]:
+    from pbem.providers import BY_KEY
+
+    return [*BY_KEY, "local"]
+
+
 @main.command()
-@click.option("--name", "gm_name", default="Game Master", show_default=True, help="The GM's name in mail.")
-@click.option("--address", default="gm@example.org", show_default=True, help="The GM's mail address.")
+@click.option("--address", "--gm-address", "address", default=None, metavar="ADDRESS",
+              help="The GM's mail address: players write to it, pbem sends from it [default without "
+                   "--provider: gm@example.org].")
+@click.option("--name", "gm_name", default=None, help="The GM's name in mail  [default: Game Master]")
+@click.option("--provider", default=None, type=click.Choice(_provider_choices(), case_sensitive=False),
+              help="The mail provider, whose servers pbem knows; own: your own server (give --imap-host and "
+                   "--smtp-host); local (the default without asking): a Maildir in, .eml files out.")
+@click.option("--imap-host", default=None, help="The IMAP server, instead of the provider's.")
+@click.option("--imap-port", default=None, type=click.IntRange(1, 65535), help="Its port.")
+@click.option("--imap-security", default=None, type=click.Choice(["tls", "starttls", "none"]),
+              help="tls (993), starttls (143), none (localhost alone).")
+@click.option("--smtp-host", default=None, help="The SMTP server, instead of the provider's.")
+@click.option("--smtp-port", default=None, type=click.IntRange(1, 65535), help="Its port.")
+@click.option("--smtp-security", default=None, type=click.Choice(["tls", "starttls", "none"]),
+              help="starttls (587), tls (465), none (localhost alone).")
+@click.option("--user", default=None, help="The login at both servers  [default: the address]")
+@click.option("--folder", default=None, help="The IMAP folder players' mail arrives in  [default: INBOX]")
+@click.option("--password-file", default=None, type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              metavar="FILE", help="A file whose first line is the password (mode 0600); '-': read it from "
+                                   "standard input and keep it in the games dir's .pbem-password.")
+@click.option("--password-command", default=None, metavar="COMMAND",
+              help="A command that prints the password, or the OAuth2 access token where the provider "
+                   "takes OAuth2 alone (run by /bin/sh each time pbem logs in).")
+@click.option("--ca-file", default=None, type=click.Path(dir_okay=False, path_type=Path),
+              help="The CA certificate (PEM) that signed the servers' certificates (a self-signed server).")
+@click.option("--no-test", is_flag=True, help="Write pbem.yaml without logging in or sending the test mail.")
+@click.option("--wait", "wait_seconds", type=click.FloatRange(min=0), default=60.0, show_default=True,
+              metavar="SECONDS", help="How long the test mail may take to arrive in the inbox.")
+@click.option("--interactive/--no-interactive", default=None,
+              help="Ask for what the options do not give  [default: when standard input is a terminal]")
 @games_dir_option
-def init(gd: GamesDir, gm_name: str, address: str) -> None:
-    """Write a commented starting pbem.yaml into the games dir."""
+def init(gd: GamesDir, address: str | None, gm_name: str | None, provider: str | None, imap_host: str | None,
+         imap_port: int | None, imap_security: str | None, smtp_host: str | None, smtp_port: int | None,
+         smtp_security: str | None, user: str | None, folder: str | None, password_file: Path | None,
+         password_command: str | None, ca_file: Path | None, no_test: bool, wait_seconds: float,
+         interactive: bool | None) -> None:
+    """Set up the games dir's mail: ask for (or take from the options) the GM's address and his mail
+    provider or server, log in to IMAP and SMTP, send the GM a test mail and read it back, then write
+    pbem.yaml. The password goes to a file git ignores (mode 0600), or pbem.yaml names a command that
+    prints it; pbem.yaml never holds it. Without --provider, and not asking: a commented pbem.yaml for
+    mail on this machine."""
+    from pbem import init as setup_mail
+
     path = gd.root / CONFIG_FILE
     if path.exists():
         raise PbemError(f"{path} already exists; edit it, or remove it first")
-    text = starter_config(gm_name, address)  # checked before anything is written
+    if password_file is not None and password_command is not None:
+        raise click.UsageError("give --password-file or --password-command, not both")
+    secret = None
+    if password_command is not None:
+        secret = setup_mail.Secret(command=password_command)
+    elif password_file is not None and str(password_file) == "-":
+        typed = sys.stdin.readline().rstrip("\r\n")
+        if not typed:
+            raise PbemError("--password-file -: standard input gave no password")
+        secret = setup_mail.Secret(text=typed)
+    elif password_file is not None:
+        secret = setup_mail.Secret(file=password_file.resolve())
+    given = setup_mail.Given(name=gm_name, address=address, provider=provider and provider.lower(),
+                             imap_host=imap_host, imap_port=imap_port, imap_security=imap_security,
+                             smtp_host=smtp_host, smtp_port=smtp_port, smtp_security=smtp_security, user=user,
+                             folder=folder, secret=secret, ca_file=ca_file, test=not no_test, wait=wait_seconds)
+    name, address, setup = setup_mail.set_up(given, gd.root, sys.stdin.isatty() if interactive is None else interactive)
+    text = setup_mail.mail_config_text(setup, gd.root) if setup is not None else starter_config(name, address)
     with gd.lock():
+        if path.exists():
+            raise PbemError(f"{path} already exists; edit it, or remove it first")
         before = []
         for game in gd.games():
             try:
@@ -657,9 +766,14 @@ def init(gd: GamesDir, gm_name: str, address: str) -> None:
                                   Config(gd.root, gm_address=address))
             before.append(game)
         gd.ensure_repo()
-        write_atomic(path, text)
-        gd.commit_paths([CONFIG_FILE], "pbem.yaml: the GM's settings\n")
-    click.echo(f"Wrote {path}. Edit it to say where mail comes in and how it goes out.")
+        said = setup_mail.write_setup(gd, text, setup)
+    if setup is None:
+        click.echo(f"Wrote {path}. Edit it to say where mail comes in and how it goes out.")
+    else:
+        for note in setup.notes:
+            click.echo(f"Note: {note}.")
+        click.echo(f"Wrote {path}; {'; '.join(said)}.")
+        click.echo("Next: `pbem doctor` checks the whole games dir; `pbem new` or `pbem open` starts a game.")
     if before:
         click.echo(f"Warning: {', '.join(before)} began before {CONFIG_FILE}: their players' mail so far came "
                    f"from {Config(gd.root).gm_address}, which they cannot answer; their next report comes "

@@ -18,8 +18,9 @@ CONFIG_FILE = "pbem.yaml"
 
 STARTER = """\
 # pbem.yaml: the game master's settings for this games dir (checked against schemas/config.schema.json).
-# Paths are relative to the games dir. Passwords may stay out of this file: name an environment
-# variable with password_env instead of password.
+# Paths are relative to the games dir. No password belongs in this file (git keeps it): name a file
+# with password_file (mode 0600, which git ignores), a command whose output is the password or an OAuth2
+# token with password_command, or an environment variable with password_env.
 
 gm:
   name: {name}
@@ -110,6 +111,8 @@ class Config:
     absence_window_days: int = 90
     inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
     outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
+    # the secrets a password_command gave, with when: asked again after SECRET_KEPT seconds
+    _secrets: dict[str, tuple[float, str]] = field(default_factory=dict, repr=False, compare=False)
 
     def path(self, relative: str) -> Path:
         return (self.root / relative).resolve()
@@ -119,7 +122,20 @@ class Config:
         return self.gm_address.rpartition("@")[2] or "localhost"
 
     def password(self, section: dict[str, Any], what: str) -> str | None:
-        """A password from the file or from the environment variable it names."""
+        """The secret an inbox or outbox logs in with (a password, or an OAuth2 token where `auth` is
+        xoauth2): from the file `password_file` names, the output of `password_command`, the environment
+        variable `password_env` names, or pbem.yaml itself; None where none is set."""
+        if "password_file" in section:
+            return read_password_file(self.path(section["password_file"]), f"pbem.yaml: {what}.password_file")
+        if "password_command" in section:
+            import time
+
+            kept = self._secrets.get(section["password_command"])
+            if kept is not None and time.monotonic() - kept[0] < SECRET_KEPT:
+                return kept[1]
+            secret = run_password_command(section["password_command"], self.root, f"{what}.password_command")
+            self._secrets[section["password_command"]] = (time.monotonic(), secret)
+            return secret
         if "password_env" in section:
             value = os.environ.get(section["password_env"])
             if value is None:
@@ -127,6 +143,52 @@ class Config:
                                 f"which is not set in the environment")
             return value
         return section.get("password")
+
+
+SECRET_KEYS = ("password", "password_env", "password_file", "password_command")
+SECRET_KEPT = 60.0  # seconds: one run asks a password_command once; a watch's new connection later anew
+PASSWORD_COMMAND_TIMEOUT = 60.0  # seconds: a keyring may ask for its own unlock, an OAuth2 helper fetch a token
+
+
+def read_password_file(path: Path, what: str) -> str:
+    """The password in a file: its first line, without the line end. A file every user may read is
+    refused (`what` names where it was given, for the message)."""
+    try:
+        mode = path.stat().st_mode & 0o777
+        if mode & 0o006:
+            raise PbemError(f"{what}: {path} is mode {mode:04o}: every user of the machine can read "
+                            f"the password; chmod 600 {path}")
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        raise PbemError(f"{what}: {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PbemError(f"{what}: {path} cannot be read: "
+                        f"{getattr(exc, 'strerror', None) or exc}") from None
+    password = text.split("\n", 1)[0].rstrip("\r")
+    if not password:
+        raise PbemError(f"{what}: {path} is empty")
+    return password
+
+
+def run_password_command(command: str, root: Path, what: str) -> str:
+    """What a command prints (its first line), as msmtp's passwordeval and isync's PassCmd take it: run
+    by /bin/sh in the games dir (where `pbem init` runs it before there is one: where pbem was started)."""
+    import subprocess
+
+    try:
+        r = subprocess.run(["/bin/sh", "-c", command], cwd=root if root.is_dir() else None, stdin=subprocess.DEVNULL, capture_output=True,
+                           timeout=PASSWORD_COMMAND_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise PbemError(f"pbem.yaml: {what} gave no answer within {PASSWORD_COMMAND_TIMEOUT:g}s") from None
+    except OSError as exc:
+        raise PbemError(f"pbem.yaml: {what} cannot be run: {exc.strerror}") from None
+    said = next((line.strip() for line in r.stderr.decode("utf-8", "replace").splitlines() if line.strip()), "")
+    if r.returncode != 0:
+        raise PbemError(f"pbem.yaml: {what} failed (exit status {r.returncode})" + (f": {said}" if said else ""))
+    password = r.stdout.decode("utf-8", "replace").split("\n", 1)[0].rstrip("\r")
+    if not password:
+        raise PbemError(f"pbem.yaml: {what} printed nothing")
+    return password
 
 
 def load_config(root: Path) -> Config:
@@ -189,6 +251,9 @@ def load_config(root: Path) -> Config:
     config.inbox = value.get("inbox", config.inbox)
     config.outbox = value.get("outbox", config.outbox)
     for section, what in ((config.inbox, "inbox"), (config.outbox, "outbox")):
+        given = [key for key in SECRET_KEYS if key in section]
+        if len(given) > 1:
+            raise PbemError(f"{path}: {what} gives {' and '.join(given)}: give one of them")
         if section.get("security") == "none" and section.get("host") not in ("localhost", "127.0.0.1", "::1"):
             raise PbemError(f"{path}: {what}.security 'none' would send passwords in clear text to "
                             f"{section['host']!r}; it is allowed only for localhost")
@@ -212,13 +277,58 @@ def password_problem(config: Config) -> str | None:
             f"change the password)")
 
 
-def starter_config(name: str, address: str) -> str:
-    """The commented starting file; the values are written as quoted YAML strings."""
+MAIL_COMMENTS = {
+    "security": "tls | starttls | none (none only on localhost)",
+    "password_file": "mode 0600, ignored by git; or password_command: a command that prints it",
+    "password_command": "prints the password (or, with auth: xoauth2, an OAuth2 access token)",
+    "auth": "password | xoauth2 (password_command prints an OAuth2 access token)",
+    "folder": "where players' mail arrives",
+    "ca_file": "the certificate of the CA the server's certificate is signed by",
+}
+LOCAL_MAIL_COMMENT = """\
+# Mail on this machine instead (a Maildir in, .eml files out that you send yourself):
+# inbox:
+#   type: maildir
+#   path: mail/inbox
+# outbox:
+#   type: files
+#   path: mail/outbox
+"""
+
+
+def starter_config(name: str, address: str, inbox: dict[str, Any] | None = None,
+                   outbox: dict[str, Any] | None = None, reply_address: str = "plus") -> str:
+    """The commented starting file; the values are written as quoted YAML strings. With `inbox` and
+    `outbox` (an IMAP account and an SMTP server, as `pbem init` tried them), those sections instead
+    of the local ones."""
     import json
 
     text = STARTER.format(name=json.dumps(name), address=json.dumps(address))
+    if inbox is not None and outbox is not None:
+        head, _, _ = text.partition("# Where orders come in.")
+        text = (head + "# Where orders come in (pbem init logged in there):\n" + _mail_section("inbox", inbox)
+                + "\n# How mail goes out (pbem init sent the GM a test mail through it):\n"
+                + _mail_section("outbox", outbox) + "\n" + LOCAL_MAIL_COMMENT)
+    if reply_address != "plus":
+        text = text.replace("reply_address: plus          # the key in Reply-To as gm+KEY@...; none: only in the Message-ID",
+                            f"reply_address: {reply_address}          # the key in the Message-ID alone: mail to gm+KEY@ "
+                            f"did not arrive")
     check_config_text(text, CONFIG_FILE)
     return text
+
+
+def _mail_section(key: str, section: dict[str, Any]) -> str:
+    import json
+
+    lines = [f"{key}:"]
+    for name, value in section.items():
+        plain = name in ("type", "security", "auth") or not isinstance(value, str)
+        shown = str(value).lower() if isinstance(value, bool) else str(value) if plain else json.dumps(value)
+        comment = MAIL_COMMENTS.get(name)
+        if comment:
+            lines.append(f"  # {comment}")
+        lines.append(f"  {name}: {shown}")
+    return "\n".join(lines) + "\n"
 
 
 def check_config_text(text: str | bytes, where: str) -> dict[str, Any]:

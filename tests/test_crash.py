@@ -58,8 +58,7 @@ def build(root: Path, drop: type) -> None:
     pbem = Pbem(root)
     g = MailGames(pbem, drop(root), FilesOut(root))
     g.new("m1", seed=SEED)
-    git(root, "add", "pbem.yaml")
-    git(root, "commit", "-q", "-m", "pbem.yaml")
+    assert git(root, "status", "--porcelain") == ""  # `pbem new` committed pbem.yaml too
     r = pbem("new", "medici", "m2", *helpers.player_args(*PLAYERS), "--seed", SEED, "--json")
     assert r.exit_code == 0, r.output
     who = mover(pbem, "m1")
@@ -457,8 +456,7 @@ def test_a_stale_mbox_dot_lock_is_removed_with_a_warning(tmp_path: Path) -> None
 def test_mail_for_a_game_that_did_not_commit_stays_and_the_rest_leaves(pbem: Pbem, monkeypatch: pytest.MonkeyPatch) -> None:
     g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
     tokens = {game: g.new(game, seed=SEED) for game in ("m1", "m2")}
-    git(pbem.games, "add", "pbem.yaml")
-    git(pbem.games, "commit", "-q", "-m", "pbem.yaml")
+    assert git(pbem.games, "status", "--porcelain") == ""  # `pbem new` committed pbem.yaml too
     for game in ("m1", "m2"):
         who = mover(pbem, game)
         g.inbox.deliver(player_mail(address(who), "orders\n", message_id=f"<{game}@players.test>",

@@ -136,10 +136,11 @@ def git_clean(root: Path) -> str:
 
 
 def started(g: MailGames) -> MailGames:
-    """A game begun, and pbem.yaml committed (`pbem new` leaves the GM's own file to him)."""
+    """A game begun, and pbem.yaml committed (`pbem new` commits it, but for one that holds a password)."""
     g.new()
-    git(g.root, "add", "pbem.yaml")
-    git(g.root, "commit", "-q", "-m", "pbem.yaml")
+    if git(g.root, "status", "--porcelain", "--", "pbem.yaml"):
+        git(g.root, "add", "pbem.yaml")
+        git(g.root, "commit", "-q", "-m", "pbem.yaml")
     return g
 
 

@@ -203,7 +203,7 @@ def imap_connect(config: Config, timeout: float = 60.0) -> imaplib.IMAP4:
     security = section.get("security", "tls")
     port = section.get("port", 993 if security == "tls" else 143)
     try:
-        password = config.password(section, "inbox") or ""
+        config.password(section, "inbox")  # a secret that cannot be had fails here, before a connection
     except PbemError as exc:
         raise classify(exc, "IMAP", section, "password") from None
     try:
@@ -220,7 +220,9 @@ def imap_connect(config: Config, timeout: float = 60.0) -> imaplib.IMAP4:
             if security == "starttls":
                 imap.starttls(ssl_context=context)
         step = "login"
-        imap.login(section["user"], password)
+        from pbem.mail.login import imap_login
+
+        imap_login(imap, config, section)
     except Exception as exc:  # noqa: BLE001 - imaplib's errors, the socket's and TLS's alike: classified
         if imap is not None:
             with contextlib.suppress(Exception):
@@ -461,7 +463,8 @@ def smtp_connect(config: Config, timeout: float = 60.0) -> smtplib.SMTP:
     security = section.get("security", "starttls")
     port = section.get("port", {"tls": 465, "starttls": 587, "none": 25}[security])
     try:
-        password = (config.password(section, "outbox") or "") if section.get("user") else ""
+        if section.get("user"):
+            config.password(section, "outbox")  # a secret that cannot be had fails here, before a connection
     except PbemError as exc:
         raise classify(exc, "SMTP", section, "password") from None
     try:
@@ -479,7 +482,9 @@ def smtp_connect(config: Config, timeout: float = 60.0) -> smtplib.SMTP:
                 smtp.starttls(context=context)
         if section.get("user"):
             step = "login"
-            smtp.login(section["user"], password)
+            from pbem.mail.login import smtp_login
+
+            smtp_login(smtp, config, section)
     except (OSError, smtplib.SMTPException) as exc:
         if smtp is not None:
             with contextlib.suppress(Exception):

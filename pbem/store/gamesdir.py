@@ -97,11 +97,7 @@ class GamesDir(GitRepo):
         return not {"GIT_DIR", "GIT_WORK_TREE"} & os.environ.keys() and (self.root / ".git" / "HEAD").is_file()
 
     def _has_pbem_gitignore(self) -> bool:
-        try:
-            lines = (self.root / ".gitignore").read_text("utf-8", errors="replace").splitlines()
-        except OSError:
-            return False
-        return ".pbem.lock" in lines and "*/queue/" in lines
+        return has_pbem_gitignore(self.root)
 
     def is_games_dir(self) -> bool:
         """A folder holding pbem.yaml, pbem's .gitignore or a game."""
@@ -155,6 +151,32 @@ class GamesDir(GitRepo):
         old = gitignore.read_text("utf-8") if gitignore.is_file() else ""
         write_atomic(gitignore, old + ("\n" if old and not old.endswith("\n") else "") + GITIGNORE)
         self.commit_paths([".gitignore"], "pbem games repository\n")
+        self.commit_config()  # a pbem.yaml the GM wrote before there was a repository
+
+    def commit_config(self) -> bool:
+        """Commit the GM's own changes of pbem.yaml (git keeps it; edited by hand it would stay modified
+        in git for good), under the lock, before the command's own work: where pbem.yaml is valid and
+        holds no password (git would keep that for every reader of the repository; `pbem doctor` says
+        so). Costs a stat and a small read where pbem.yaml has not changed since it was last seen;
+        returns whether it committed."""
+        path = self.root / CONFIG_FILE
+        mark = self.root / ".git" / CONFIG_MARK
+        try:
+            st = path.stat()
+        except OSError:
+            return False
+        stamp = f"{st.st_ino} {st.st_size} {st.st_mtime_ns}\n"
+        try:
+            if not (self.root / ".git").is_dir() or mark.read_text("utf-8") == stamp:
+                return False
+        except OSError:
+            pass
+        committed = False
+        if self.status_of([CONFIG_FILE]) and config_may_be_committed(path):
+            committed = self.commit_paths([CONFIG_FILE], f"{CONFIG_FILE}: the GM's changes\n")
+        with contextlib.suppress(OSError):
+            mark.write_text(stamp, "utf-8")
+        return committed
 
     # -- games ------------------------------------------------------------------------------
 
@@ -455,6 +477,7 @@ class GamesDir(GitRepo):
                 f.flush()
                 self.remove_stale_git_locks()
                 self.warnings += change_over(self)
+                self.commit_config()
                 mail = self.root / "mail"
                 with contextlib.suppress(OSError):
                     if mail.is_dir() and mail.stat().st_mode & 0o077:  # players' mail and tokens: the GM's alone
@@ -470,6 +493,43 @@ class GamesDir(GitRepo):
                     f.truncate(0)  # a clean end: the next holder finds no mark
                     f.flush()
                 fcntl.flock(f, fcntl.LOCK_UN)
+
+
+CONFIG_MARK = "pbem-config-seen"  # in .git: pbem.yaml's inode, size and mtime when last looked at
+
+
+def config_may_be_committed(path: Path) -> bool:
+    """Whether pbem.yaml may go into git: it is valid (a command that reads it says what is wrong), and
+    it holds no password."""
+    from pbem.config import check_config_text
+    from pbem.errors import PbemError
+
+    try:
+        value = check_config_text(path.read_bytes(), str(path))
+    except (OSError, PbemError):
+        return False
+    return not any(isinstance(value.get(key), dict) and "password" in value[key] for key in ("inbox", "outbox"))
+
+
+def has_pbem_gitignore(folder: Path) -> bool:
+    """Whether a folder holds the .gitignore pbem writes into a games dir."""
+    try:
+        lines = (folder / ".gitignore").read_text("utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    return ".pbem.lock" in lines and "*/queue/" in lines
+
+
+def enclosing_games_dir(start: Path) -> Path | None:
+    """The games dir a folder lies in: the folder itself, or the nearest one above it that holds
+    pbem.yaml or pbem's .gitignore (None: there is none)."""
+    for folder in (start, *start.parents):
+        try:
+            if (folder / CONFIG_FILE).is_file() or has_pbem_gitignore(folder):
+                return folder
+        except OSError:  # a folder this user may not look into
+            continue
+    return None
 
 
 TEMP_FILE = re.compile(r"^\..+\.(\d+)-\d+\.tmp\Z")  # what write_atomic writes first: .NAME.PID-N.tmp

@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # git is started only by the commands that commit: `show` and
 GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "config.lock", "packed-refs.lock",
              "objects/info/commit-graph.lock", "objects/info/commit-graphs/commit-graph-chain.lock")
 GIT_WAIT = 5.0  # seconds a command waits in all for a git at work to let go of its lock files
+_DUBIOUS = re.compile(r"dubious ownership in repository at '([^'\n]+)'")  # git 2.35.2 and later
 _LOCK_TAKEN = re.compile(r"\.lock': File exists")  # what git says when another git holds a lock it needs
 
 # What keeps a games dir of many games and a long history fast (README, "Many games, a long history"):
@@ -48,6 +49,32 @@ class GitRepo:
         self.holds_lock = False  # inside the games dir's lock: the git lock files are this process's to judge
         self._git_wait_left = GIT_WAIT
         self.commits_made = 0  # by this command: its end writes git's commit-graph anew (`index_history`)
+
+    def check_owner(self, command: str = "pbem ...") -> None:
+        """Refuse a games dir (or its .git) that belongs to another user than the one running pbem:
+        git refuses to work in it ("dubious ownership"), and what pbem wrote would belong to the wrong
+        user (a root-owned file the service user cannot change). Allowed where git's safe.directory
+        names it (the GM chose so). `command` is how the GM ran pbem, for the way out."""
+        me = os.geteuid()
+        for path in (self.root, self.root / ".git"):
+            try:
+                owner = path.stat().st_uid
+            except OSError:
+                continue
+            if owner != me and not self._safe_directory():
+                raise StoreError(ownership_message(self.root, owner, me, command))
+
+    def _safe_directory(self) -> bool:
+        """Whether git's safe.directory (system or global) lets any user's git work in the games dir."""
+        import subprocess
+
+        try:
+            r = subprocess.run(["git", "config", "--get-all", "safe.directory"], capture_output=True, text=True,
+                               env=_git_env(), cwd="/")
+        except OSError:
+            return False
+        names = [line.strip() for line in r.stdout.splitlines()]
+        return "*" in names or any(name and Path(name.removesuffix("/*")).resolve() == self.root for name in names)
 
     def _has_commits(self) -> bool:
         return self._git("rev-parse", "--verify", "-q", "HEAD", check=False).returncode == 0
@@ -144,6 +171,10 @@ class GitRepo:
                                    **child)
         except OSError as exc:
             raise StoreError(f"{what or self.root}: cannot run git ({exc.strerror}); pbem needs git") from None
+        foreign = _DUBIOUS.search(r.stderr) if r.returncode != 0 else None
+        if foreign and Path(foreign.group(1)).resolve() == self.root:  # never taken for "not there"
+            self.check_owner()
+            raise StoreError(f"{what or self.root}: git {args[0]} failed: {_first_line(r.stderr)}")
         if check and r.returncode != 0:
             cause = _first_line(r.stderr) or f"exit status {r.returncode}"
             raise StoreError(f"{what or self.root}: git {args[0]} failed: {cause}")
@@ -153,6 +184,11 @@ class GitRepo:
         """What git has not committed, as the lines of `git status --porcelain`."""
         # no renames: a file git takes for moved is told as gone from one game and new in the other
         return self._git("status", "--porcelain", "--untracked-files=all", "--no-renames",
+                         what="the games dir").stdout.splitlines()
+
+    def status_of(self, paths: list[str]) -> list[str]:
+        """What git has not committed of some paths (the lines of `git status --porcelain`)."""
+        return self._git("status", "--porcelain", "--untracked-files=all", "--no-renames", "--", *paths,
                          what="the games dir").stdout.splitlines()
 
     def uncommitted(self, status: list[str] | None = None) -> set[str]:
@@ -250,6 +286,23 @@ class GitRepo:
         if r.returncode != 0:
             self.warnings.append(f"git commit-graph write failed: {_first_line(r.stderr) or f'exit status {r.returncode}'}"
                                  f" (git reads the history without it, slower)")
+
+
+def user_name(uid: int) -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def ownership_message(root: Path, owner: int, me: int, command: str) -> str:
+    """The one line that says a games dir is another user's, and the way out."""
+    who, whose = user_name(me), user_name(owner)
+    return (f"{root} belongs to the user {whose}, not to {who} who runs pbem (git refuses another user's folder, "
+            f"and the files pbem writes would be {who}'s): run `sudo -u {whose} {command}`, or "
+            f"`git config --global --add safe.directory {root}` to let {who} work in it")
 
 
 def _pathspecs(paths: list[str]) -> tuple[str, ...]:
