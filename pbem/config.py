@@ -272,7 +272,7 @@ def password_problem(config: Config) -> str | None:
         return None
     keys = " and ".join(f"{name}.password" for name in names)
     return (f"{CONFIG_FILE} holds a password ({keys}) and git keeps {CONFIG_FILE}, in every clone, push and "
-            f"backup: move it to a password_file (mode 0600, under mail/, which git ignores) or a "
+            f"backup: move it to a password_file (such as .pbem-password, mode 0600, which git ignores) or a "
             f"password_command, then see with `git log -p {CONFIG_FILE}` whether a commit holds it (if so, "
             f"change the password)")
 

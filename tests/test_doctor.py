@@ -204,8 +204,8 @@ def test_a_password_written_into_pbem_yaml_is_refused(served: MailGames, dovecot
     with_config(served, inbox={"password_env": None, "password": dovecot.passwords[imap_user]})
     code, lines, err = doctor(served)
     assert lines[1] == ("FAIL password: pbem.yaml holds a password (inbox.password) and git keeps pbem.yaml, in "
-                        "every clone, push and backup: move it to a password_file (mode 0600, under mail/, which "
-                        "git ignores) or a password_command, then see with `git log -p pbem.yaml` whether a "
+                        "every clone, push and backup: move it to a password_file (such as .pbem-password, mode "
+                        "0600, which git ignores) or a password_command, then see with `git log -p pbem.yaml` whether a "
                         "commit holds it (if so, change the password)")
     assert lines[2].startswith(f"ok   inbox: IMAP 127.0.0.1:{dovecot.port_tls} opens")
     assert (code, err) == (1, "Error: 1 check failed: password\n")

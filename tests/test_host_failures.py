@@ -170,8 +170,8 @@ def test_a_password_in_pbem_yaml_is_warned_of_by_every_run(served: MailGames, do
     r = served.pbem("advance", "--quiet")
     assert r.exit_code == 0
     assert r.stderr == ("Warning: pbem.yaml holds a password (inbox.password) and git keeps pbem.yaml, in every "
-                        "clone, push and backup: move it to a password_file (mode 0600, under mail/, which git "
-                        "ignores) or a password_command, then see with `git log -p pbem.yaml` whether a commit "
+                        "clone, push and backup: move it to a password_file (such as .pbem-password, mode 0600, "
+                        "which git ignores) or a password_command, then see with `git log -p pbem.yaml` whether a commit "
                         "holds it (if so, change the password)\n")
 
 
