@@ -754,11 +754,11 @@ def test_a_run_that_dies_between_two_mails(ondisk: MailGames, monkeypatch: pytes
     real = mailrun.handle
     calls: list[str] = []
 
-    def handle(gd: GamesDir, postman: Any, mail: Any) -> str:
+    def handle(gd: GamesDir, postman: Any, mail: Any, *sender: Any) -> str:
         calls.append(mail.message_id)
         if len(calls) == 2:
             raise Crash("killed while reading mail")
-        return real(gd, postman, mail)
+        return real(gd, postman, mail, *sender)
     with monkeypatch.context() as m, pytest.raises(Crash):
         m.setattr(mailrun, "handle", handle)
         ondisk.advance(ok=False)

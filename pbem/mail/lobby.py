@@ -18,7 +18,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import lobby
 from pbem.config import Config
@@ -33,6 +33,9 @@ from pbem.mail.lobby_keys import NO_ENTRY, Silent, lobby_id, lobby_key, stranger
 from pbem.mail.lobby_words import NO_WORDS, VERBS, YES_WORDS
 from pbem.mail.proof import LOBBY, Proof, allows
 from pbem.mail.seats import Proven
+
+if TYPE_CHECKING:
+    from pbem.mail.sender import Sender
 from pbem.starting import start_entry
 from pbem.store import GAME_ID, GamesDir
 from pbem.visible import visible
@@ -230,6 +233,7 @@ class Lobby:
     mail: Incoming
     proof: Proof | None
     at: datetime
+    who: Sender | None = None  # the sender, looked up once for the mail (None: a lobby mail of pbem's own)
 
     @property
     def proven(self) -> Proven | None:
@@ -269,6 +273,8 @@ class Lobby:
             return command.language
         if self.proven is not None:
             return language_of(self.proven.state, self.proven.player, self.config)
+        if self.who is not None:
+            return self.who.known_language or self.config.language
         return reader_language(self.gd, self.config, self.sender)
 
     def post(self, to: str, game: str, nonce: str, template: str, what: str, lang: str, about: str,
@@ -288,7 +294,8 @@ class Lobby:
         from pbem.donotmail import footer
 
         body = wrap72(env_for(lang).get_template(template).render(game=game, **context), 0)
-        body = body.rstrip("\n") + "\n" + footer(config, to, lang)
+        plays = self.who.plays if self.who is not None and to == self.who.address else None
+        body = body.rstrip("\n") + "\n" + footer(config, to, lang, plays=plays)
         mid = lobby_id(config, game, nonce, f"{about}\0{to}\0{answering.message_id if answering else ''}")
         keys = keyring(config)
         reply_to = None
@@ -308,7 +315,8 @@ class Lobby:
     def answer(self, game: str, nonce: str, template: str, what: str, lang: str, **context: Any) -> bool:
         """An answer to the mail's sender; False when he is a stranger answered today already."""
         if not self.address_proven and not stranger_may_hear(self.gd, self.sender, self.at.date().isoformat(),
-                                                             unproven=True):
+                                                             unproven=True,
+                                                             player=self.who.known if self.who is not None else None):
             return False
         from pbem.mail.secrets import hide_tokens, tokens_in
 
@@ -325,10 +333,10 @@ class Lobby:
 
 
 def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Command, proof: Proof,
-                 at: datetime, refusal: lobby.LobbyError | None = None) -> str:
+                 at: datetime, refusal: lobby.LobbyError | None = None, who: Sender | None = None) -> str:
     """Carry out one lobby command and answer it (with `refusal`: a command that could not be read,
-    answered with it); the run's line for it."""
-    work = Lobby(gd, postman, mail, proof, at)
+    answered with it); the run's line for it. `who`: the mail's sender, looked up once for the mail."""
+    work = Lobby(gd, postman, mail, proof, at, who)
     lang = work.language(command)
     try:
         if refusal is not None:

@@ -39,12 +39,11 @@ def resigned(gd: GamesDir, game: str) -> list[str]:
 
 
 def _active_seats(gd: GamesDir, address: str) -> list[tuple[dict[str, Any], str]]:
-    from pbem.mail.addresses import seats_of
+    """His seats not resigned in the games not finished (a paused game is his game too)."""
+    from pbem.mail.sender import playing_seats
 
     seats = []
-    for at in seats_of(gd, address):
-        if at.status != "active":
-            continue
+    for at in playing_seats(gd, address):
         state = gd.load(at.game)
         if at.player not in resigned(gd, at.game):
             seats.append((state, at.player))
