@@ -178,8 +178,9 @@ def seated_here(gd: GamesDir, address: str) -> bool:
     return any(s["email"] == address.lower() for e in entries(gd) for s in e["seated"])
 
 
-def may_create(gd: GamesDir, config: Config, address: str) -> bool:
-    """Whether pbem.yaml's `lobby.create` lets `address` challenge others."""
+def may_create(gd: GamesDir, config: Config, address: str, played: bool | None = None) -> bool:
+    """Whether pbem.yaml's `lobby.create` lets `address` challenge others (`played`: whether it holds a
+    seat in a game here, begun or ended, when the caller knows it)."""
     rule = config.lobby_create
     address = address.lower()
     if rule == "anyone":
@@ -187,7 +188,7 @@ def may_create(gd: GamesDir, config: Config, address: str) -> bool:
     if rule == "nobody":
         return False
     if rule == "players":
-        return plays_here(gd, address)
+        return plays_here(gd, address) if played is None else played
     domain = "@" + address.rpartition("@")[2]
     return any(allowed.lower() in (address, domain) for allowed in rule)
 

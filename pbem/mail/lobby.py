@@ -263,10 +263,13 @@ class Lobby:
         from pbem.mail.readers import entry_language, reader_language
 
         for game in sorted(self.keyed):
-            try:
-                found = entry_language(lobby.load(self.gd, game), self.sender)
-            except PbemError:  # the game has begun or is gone: no entry to read it from
-                continue
+            if self.who is not None:
+                found = self.who.entry_language(game)
+            else:
+                try:
+                    found = entry_language(lobby.load(self.gd, game), self.sender)
+                except PbemError:  # the game has begun or is gone: no entry to read it from
+                    continue
             if found:
                 return found
         if command is not None and command.language in LANGUAGES:
@@ -276,6 +279,11 @@ class Lobby:
         if self.who is not None:
             return self.who.known_language or self.config.language
         return reader_language(self.gd, self.config, self.sender)
+
+    def may_create(self) -> bool:
+        """Whether pbem.yaml's `lobby.create` lets the sender challenge others."""
+        return lobby.may_create(self.gd, self.config, self.sender,
+                                played=bool(self.who.seats) if self.who is not None else None)
 
     def post(self, to: str, game: str, nonce: str, template: str, what: str, lang: str, about: str,
              answering: Incoming | None = None, **context: Any) -> None:
@@ -376,7 +384,7 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
     gd, at, sender = work.gd, work.at, work.sender
     line = f"mail from {sender}: "
     bots_alone = command.verb == "new" and command.bots and not command.invitees  # lobby.bots decides
-    if command.verb in ("new", "rematch") and not bots_alone and not lobby.may_create(gd, work.config, sender):
+    if command.verb in ("new", "rematch") and not bots_alone and not work.may_create():
         raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {work.config.lobby_create})")
     if command.verb not in ("join", *ANSWERS) and not work.address_proven:
         raise lobby.LobbyError(NEEDS_PROOF, said=command.words)
@@ -443,7 +451,7 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
         from pbem.mail.tablebots import against_bots
 
         return against_bots(work, command, lang)
-    if not lobby.may_create(gd, config, sender):
+    if not work.may_create():
         raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {config.lobby_create})")
     if command.verb == "rematch":
         ended = command.game or (work.proven.game if work.proven is not None else None)

@@ -43,15 +43,16 @@ class Sender:
     """What the host knows of a mail's sender, looked up once for the mail: `proof` (what proves
     him), `seats` (every seat his address holds in a game begun here, ended ones too, by game),
     `waiting` (the games not begun where he holds a seat), `invited` (those where an invitation to
-    him waits), `lobby_language` (the language he reads in the lobby), `words` (the language his
-    mail's own words are in, where they tell), `never_mail` (he asked never to be mailed again)."""
+    him waits), `entry_languages` (the language he reads in each of those, where it sets one), `words`
+    (the language his mail's own words are in, where they tell), `never_mail` (he asked never to be
+    mailed again)."""
 
     address: str
     proof: Proof
     seats: tuple[SeatAt, ...] = ()
     waiting: tuple[Place, ...] = ()
     invited: tuple[str, ...] = ()
-    lobby_language: str | None = None
+    entry_languages: tuple[tuple[str, str], ...] = ()
     words: str | None = None
     never_mail: bool = False
     host_language: str = "en"
@@ -105,6 +106,16 @@ class Sender:
         return language_of(self.first[0], self.first[1], self.config) if self.first is not None else None
 
     @property
+    def lobby_language(self) -> str | None:
+        """The language he reads in the first game not begun he is part of (his seat's, else his
+        invitation's, else the challenge's)."""
+        return self.entry_languages[0][1] if self.entry_languages else None
+
+    def entry_language(self, game: str) -> str | None:
+        """The language he reads in one game not begun, where it sets one."""
+        return dict(self.entry_languages).get(game)
+
+    @property
     def known_language(self) -> str | None:
         """The language the host knows he reads: his first seat's, else his place's in the lobby."""
         return self.seat_language or self.lobby_language
@@ -150,7 +161,7 @@ def know(gd: GamesDir, config: Config, mail: Incoming, proof: Proof, seats: tupl
     address = proof.sender
     waiting: list[Place] = []
     invited: list[str] = []
-    lobby_language = None
+    languages: list[tuple[str, str]] = []
     if address and not mail.doubt:  # whom a mail comes from is not clear: nothing of the From: is looked up
         for entry in lobby.entries(gd):
             sat = [s for s in entry.get("seated", []) if s.get("email") == address]
@@ -160,14 +171,16 @@ def know(gd: GamesDir, config: Config, mail: Incoming, proof: Proof, seats: tupl
                                      entry["seats"]))
             if asked:
                 invited.append(entry["game"])
-            if lobby_language is None and (sat or asked):
-                lobby_language = next((str(p["language"]) for p in sat + asked if p.get("language")), None) \
-                    or entry.get("language")
+            # his seat's language, else his invitation's, else the challenge's (as readers.entry_language)
+            said = next((str(p["language"]) for p in sat + asked if p.get("language")), None) \
+                or (entry.get("language") if sat or asked else None)
+            if said:
+                languages.append((entry["game"], said))
     try:
         words = words_language(own_lines(mail) or [mail.subject])
     except Exception:  # a mail too broken to read its lines tells no language
         words = None
-    return Sender(address, proof, seats, tuple(waiting), tuple(invited), lobby_language, words,
+    return Sender(address, proof, seats, tuple(waiting), tuple(invited), tuple(languages), words,
                   bool(address) and not mail.doubt and never_mail(config, address), config.language, gd, config)
 
 
