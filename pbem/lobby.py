@@ -173,6 +173,14 @@ def plays_here(gd: GamesDir, address: str) -> bool:
     return bool(games_of(gd, address.lower(), active_only=False))
 
 
+def plays(gd: GamesDir, address: str) -> bool:
+    """Whether `address` plays here: a seat in a game not finished (running or paused), or in a game
+    not begun. The one answer to "does he play" (a mail's own handling asks its `Sender.plays`)."""
+    from pbem.mail.addresses import playing_seats
+
+    return bool(playing_seats(gd, address.lower())) or seated_here(gd, address)
+
+
 def seated_here(gd: GamesDir, address: str) -> bool:
     """Whether `address` holds a seat in a game not begun (bounded by its seats, unlike invitations)."""
     return any(s["email"] == address.lower() for e in entries(gd) for s in e["seated"])

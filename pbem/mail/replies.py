@@ -77,7 +77,8 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     if seat is None:  # someone not yet playing: how never to hear from this host again
         from pbem.donotmail import footer
 
-        body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang, plays=who.plays if who is not None else None)
+        plays = who.plays if who is not None else None
+        body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang, plays=plays)
     subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     if seat is not None:
         state, player = seat

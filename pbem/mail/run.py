@@ -153,7 +153,8 @@ class Guard:
             (0 if who.proven else self.in_thread[(who.address, thread, False)])
         if count > MAX_REPLIES_PER_SENDER:
             which = " proven by a key or token" if who.proven else ""
-            return f"more than {MAX_REPLIES_PER_SENDER} mails from {who.address}{which} in one run in one thread (a loop?)"
+            return f"more than {MAX_REPLIES_PER_SENDER} mails from {who.address}{which} in one run in one thread " \
+                   f"(a loop?)"
         return self.loops.looping(who.address, own_digest(mail), who.proven)
 
     def note(self, who: Sender, mail: Incoming, refused: bool) -> None:
@@ -359,8 +360,8 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender) -> 
             if keys is not None and proven is None and isinstance(exc, NoOrders) and not hidden:
                 return_to = seat or who.first  # a fresh mail of a player: his games, and how to reply
                 lang = seat_language(postman.config, return_to)
-                plays = games_lines(gd, mail.sender, lang, timezone_of(*return_to, postman.config) if return_to else None,
-                                    who)
+                zone = timezone_of(*return_to, postman.config) if return_to else None
+                plays = games_lines(gd, mail.sender, lang, zone, who)
                 if plays:
                     return answer_games(postman, mail, plays, hidden, seat, lang=lang, who=who,
                                         once_a_day=not proof.address)  # nothing proves it his: as a stranger's

@@ -19,8 +19,6 @@ def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None,
     an answer about the game goes to the player alone): from its turn file (game:, player:) or from the
     mail of pbem's it answers. None for anyone else, and when the game is not known. `seats`: the
     seats the sender's address holds, when the caller has looked them up already."""
-    from pbem.mail.sender import PLAYING
-
     if not mail.sender or mail.doubt:
         return None
     about: list[tuple[Any, Any]] = []
@@ -34,7 +32,7 @@ def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None,
             from pbem.mail.addresses import seats_of
 
             seats = seats_of(gd, mail.sender)
-        about = [(game, None) for game in dict.fromkeys(s.game for s in seats if s.status in PLAYING)]
+        about = [(game, None) for game in dict.fromkeys(s.game for s in seats if s.playing)]
         about = about if len(about) == 1 else []
     for game, player in about:
         if not isinstance(game, str) or not GAME_ID.match(game) or not gd.exists(game):
@@ -57,10 +55,8 @@ def games_of(gd: GamesDir, address: str, active_only: bool = True) -> list[str]:
     beside the games, not by loading them): with `active_only`, those not finished (running or
     paused), else every one. (A mail's own handling asks its `pbem.mail.sender.Sender` instead.)"""
     from pbem.mail.addresses import seats_of
-    from pbem.mail.sender import PLAYING
 
-    return list(dict.fromkeys(s.game for s in seats_of(gd, address)
-                              if s.status in PLAYING or not active_only))
+    return list(dict.fromkeys(s.game for s in seats_of(gd, address) if s.playing or not active_only))
 
 
 NEUTRAL_EXAMPLE = "# your orders, one a line, as your report lists them"

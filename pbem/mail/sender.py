@@ -6,8 +6,8 @@ to be mailed. That one `Sender` is handed to everything that handles the mail (t
 loops, the act the proof allows, the answer), so no part of it asks the index of addresses again.
 
 A game that is not finished (running or paused by the GM) is his game, and so is a game not begun in
-which he holds a seat: `Sender.plays` (and `plays` for an address alone) is the one answer to "does
-he play here", wherever pbem asks it.
+which he holds a seat: `Sender.plays` is the one answer to "does he play here", wherever pbem asks it
+(`pbem.lobby.plays` for an address alone, where no mail is being handled).
 """
 
 from __future__ import annotations
@@ -24,9 +24,6 @@ from pbem.mail.addresses import SeatAt
 from pbem.mail.incoming import Incoming
 from pbem.mail.proof import Proof, prove
 from pbem.store import GamesDir
-
-PLAYING = ("active", "paused")  # the statuses of a game that is not finished: a seat in one is a seat he plays
-
 
 @dataclass(frozen=True)
 class Place:
@@ -69,7 +66,7 @@ class Sender:
     @property
     def playing(self) -> tuple[SeatAt, ...]:
         """His seats in the games that are not finished (running or paused)."""
-        return tuple(s for s in self.seats if s.status in PLAYING)
+        return tuple(s for s in self.seats if s.playing)
 
     @property
     def plays(self) -> bool:
@@ -182,18 +179,3 @@ def know(gd: GamesDir, config: Config, mail: Incoming, proof: Proof, seats: tupl
         words = None
     return Sender(address, proof, seats, tuple(waiting), tuple(invited), tuple(languages), words,
                   bool(address) and not mail.doubt and never_mail(config, address), config.language, gd, config)
-
-
-def playing_seats(gd: GamesDir, address: str) -> list[SeatAt]:
-    """The seats `address` holds in the games that are not finished (for a caller that has no mail's
-    `Sender`)."""
-    return [s for s in addresses.seats_of(gd, address) if s.status in PLAYING]
-
-
-def plays(gd: GamesDir, address: str) -> bool:
-    """Whether `address` plays here: a seat in a game not finished, or in a game not begun (for a
-    caller that has no mail's `Sender`)."""
-    from pbem import lobby
-
-    address = address.lower()
-    return bool(playing_seats(gd, address)) or lobby.seated_here(gd, address)

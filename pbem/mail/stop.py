@@ -40,7 +40,7 @@ def resigned(gd: GamesDir, game: str) -> list[str]:
 
 def _active_seats(gd: GamesDir, address: str) -> list[tuple[dict[str, Any], str]]:
     """His seats not resigned in the games not finished (a paused game is his game too)."""
-    from pbem.mail.sender import playing_seats
+    from pbem.mail.addresses import playing_seats
 
     seats = []
     for at in playing_seats(gd, address):
