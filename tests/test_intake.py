@@ -244,7 +244,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
     yield calls
 
 
-KINDS = ["order", "refused order", "games", "status", "fresh mail", "stranger's games", "another address",
+KINDS = ["order", "refused order", "games", "status", "back", "fresh mail", "stranger's games", "another address",
          "challenge", "accept"]
 
 
@@ -266,6 +266,7 @@ def test_one_mail_looks_its_sender_up_once(g: MailGames, counted: Counter[str], 
                "refused order": lambda: threaded_reply(report, player, "bid: 99999"),
                "games": lambda: threaded_reply(report, player, "games"),
                "status": lambda: threaded_reply(report, player, "status"),
+               "back": lambda: threaded_reply(report, player, "back"),
                "fresh mail": lambda: player_mail(address(player), "hello\n"),
                "stranger's games": lambda: player_mail("x@far.test", "games\n"),
                "another address": lambda: player_mail("other@home.test", order_body(g.tokens[player], ["pass"]),

@@ -506,7 +506,7 @@ def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, comma
     elif command.startswith("away ") or command == "back":
         from pbem.mail.absence import answer_absence
 
-        line += answer_absence(gd, postman, mail, seat, hidden, lang, command)
+        line += answer_absence(gd, postman, mail, seat, hidden, lang, command, who)
     elif command == "standings":
         from pbem.mail.standings import answer_standings
 
