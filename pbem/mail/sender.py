@@ -25,6 +25,7 @@ from pbem.mail.incoming import Incoming
 from pbem.mail.proof import Proof, prove
 from pbem.store import GamesDir
 
+
 @dataclass(frozen=True)
 class Place:
     """A game not begun in which the address holds a seat, as a `games` answer lists it."""
@@ -132,10 +133,6 @@ class Sender:
             if state is not None and at.player in (state.get("away") or {}):
                 found.append(at.game)
         return tuple(dict.fromkeys(found))
-
-    def seats_in(self, game: str) -> list[str]:
-        """The seats he holds in one game."""
-        return [s.player for s in self.seats if s.game == game]
 
 
 def lookup(gd: GamesDir, config: Config, mail: Incoming) -> Sender:
