@@ -132,13 +132,14 @@ def is_stop(lines: list[str], subject: str) -> bool:
     return not lines and word(subject) in STOP_WORDS
 
 
-def footer(config: Config, address: str, lang: str) -> str:
+def footer(config: Config, address: str, lang: str, plays: bool | None = None) -> str:
     """The closing line of a mail to an address that plays no game here (an invitation, a lobby
-    answer, a stranger's answer): how to never hear from this host again. Empty for a player."""
+    answer, a stranger's answer): how to never hear from this host again. Empty for a player (a seat
+    in a game not finished or not begun: `pbem.lobby.plays`; `plays`: when the caller knows it)."""
     from pbem.i18n import translator
-    from pbem.mail.seats import games_of
+    from pbem.lobby import plays as plays_here
     from pbem.store import GamesDir
 
-    if games_of(GamesDir(config.root), address.lower(), active_only=True):
+    if plays if plays is not None else plays_here(GamesDir(config.root), address):
         return ""
     return "\n" + translator(lang).gettext(STOP_LINE) + "\n"

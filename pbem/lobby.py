@@ -238,13 +238,22 @@ def plays_here(gd: GamesDir, address: str) -> bool:
     return bool(games_of(gd, address.lower(), active_only=False))
 
 
+def plays(gd: GamesDir, address: str) -> bool:
+    """Whether `address` plays here: a seat in a game not finished (running or paused), or in a game
+    not begun. The one answer to "does he play" (a mail's own handling asks its `Sender.plays`)."""
+    from pbem.mail.addresses import playing_seats
+
+    return bool(playing_seats(gd, address.lower())) or seated_here(gd, address)
+
+
 def seated_here(gd: GamesDir, address: str) -> bool:
     """Whether `address` holds a seat in a game not begun (bounded by its seats, unlike invitations)."""
     return any(s["email"] == address.lower() for e in entries(gd) for s in e["seated"])
 
 
-def may_create(gd: GamesDir, config: Config, address: str) -> bool:
-    """Whether pbem.yaml's `lobby.create` lets `address` challenge others."""
+def may_create(gd: GamesDir, config: Config, address: str, played: bool | None = None) -> bool:
+    """Whether pbem.yaml's `lobby.create` lets `address` challenge others (`played`: whether it holds a
+    seat in a game here, begun or ended, when the caller knows it)."""
     rule = config.lobby_create
     address = address.lower()
     if rule == "anyone":
@@ -252,7 +261,7 @@ def may_create(gd: GamesDir, config: Config, address: str) -> bool:
     if rule == "nobody":
         return False
     if rule == "players":
-        return plays_here(gd, address)
+        return plays_here(gd, address) if played is None else played
     domain = "@" + address.rpartition("@")[2]
     return any(allowed.lower() in (address, domain) for allowed in rule)
 

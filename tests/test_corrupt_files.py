@@ -125,7 +125,7 @@ def test_a_loop_guard_file_that_is_not_utf8(g: MailGames) -> None:
     assert warnings(r) == [
         f"Warning: mail/refused.txt: is not UTF-8 text (byte {len(kept)}); its readable lines are kept, the rest "
         f"forgotten",
-        "Warning: mail/refused.txt: 1 of its lines are not 'address day digest'; they are forgotten"]
+        "Warning: mail/refused.txt: 1 of its lines are not 'address day digest proof'; they are forgotten"]
 
 
 def test_the_resign_questions_file_that_is_not_utf8(g: MailGames) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import (NEVER_AGAIN, unkeyed, GM, mail_error, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
+from conftest_mail import (MAIL_DATE, NEVER_AGAIN, unkeyed, GM, mail_error, FilesOut, MaildirDrop, MailGames, MboxDrop, address, order_body, order_line,
                            parse, player_mail, player_of, token_of, turn_file)
 from helpers import git
 from rooms import GAMES, need, room
@@ -448,7 +448,7 @@ def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, rulese
         "mover": answer(g, mover, f"{BEGIN}\ntoken: {tokens[mover]}\n{END}\n", subject="mine"),
         # a player who waits: an order of his game
         "waiting": answer(g, waiting, "When is it my turn?\n", subject="when"),
-        # a stranger who answers a player's report: nothing of the game
+        # a stranger who answers a player's report: where a player writes from, nothing of the game
         "stranger": player_mail("mallory@evil.test", "hello\n", subject="hi",
                                 in_reply_to=str(g.last_report(mover)["Message-ID"])),
     }
@@ -463,10 +463,12 @@ def test_a_refusal_shows_an_example_of_the_players_own_game(g: MailGames, rulese
                 f"line, below your token")
     assert mail_lines(r.output) == [f"mail from {address(mover)}: refused: {no_order}",
                                     f"mail from {address(waiting)}: refused: {no_orders}",
-                                    f"mail from mallory@evil.test: refused: {no_orders}"]
+                                    "mail from mallory@evil.test: refused: this address plays no game here"]
     assert got["mover"] == mail_error("mine", no_order, order_text(legal[0]))
     assert got["waiting"] == mail_error("when", no_orders, order_text(his[0]) if his else example)
-    assert got["stranger"] == mail_error("hi", no_orders, NEUTRAL_EXAMPLE) + NEVER_AGAIN
+    assert got["stranger"].startswith(f'Your mail of {MAIL_DATE} ("hi")\ncould not be used: this address plays no '
+                                      f'game here.\n') and got["stranger"].endswith(NEVER_AGAIN)
+    assert "g1" not in got["stranger"] and example not in got["stranger"]
     assert all(len(line) <= 72 for who in got for line in got[who].splitlines())
     # the message is broken at spaces, never inside a marker line it quotes
     assert f"\n    {BEGIN!r} and {END!r} of\n" in got["waiting"]

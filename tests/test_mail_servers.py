@@ -316,10 +316,17 @@ def test_imap_set_aside_folder_of_the_gms_choice(pbem: Pbem, dovecot: Dovecot, i
 
 # -- refusals (through the real servers) -----------------------------------------------------------------
 
+NO_SEAT = ("could not be used: this address plays no game here.\n\n"
+           "pbem reads your orders only from the address you were invited with\n"
+           "(or joined with): a mail from another address proves nothing, even\n"
+           "with your token. Write from that address, or ask the GM to change\n"
+           "your seat's address to this one with 'pbem replace'.\n")
+
+
 def assert_learns_nothing(reply: Any, tokens: dict[str, str]) -> None:
     body = text(reply)
     assert "pbem takes orders only from a player's registered address, with that player's token." \
-        in " ".join(body.split())
+        in " ".join(body.split()) or NO_SEAT in body
     for secret in ["m1", "turn", "anna", "cleo", "ben@", "Medici", *tokens.values()]:
         assert secret not in body, secret
 
@@ -347,8 +354,10 @@ def test_a_stranger_gets_a_reply_that_says_nothing_about_the_game(served: MailGa
 
 @pytest.mark.parametrize("case", ["wrong-token", "wrong-sender", "other-players-token", "unknown-game"])
 def test_refused_as_a_stranger(served: MailGames, case: str) -> None:
-    """A wrong token from the right address, the right token from another address, and a player's token
-    used for another player all get the stranger's reply: the same words for every case."""
+    """A wrong token from the right address, and a player's token used for another player, get the
+    stranger's reply, the same words for each case; the right token from an address that holds no seat
+    is told that this address plays no game here, and where to write from. None says anything of the
+    game."""
     tokens = served.new()
     before = served.state()
     player, _ = served.mover()
@@ -370,12 +379,14 @@ def test_refused_as_a_stranger(served: MailGames, case: str) -> None:
     sent = served.outbox.new()
     assert len(sent) == 1 and sent[0]["To"].addresses[0].addr_spec == sender
     assert_learns_nothing(sent[0], tokens)
-    assert text(sent[0]) == (
-        'Your mail of Sat, 21 Nov 2026 12:30:00 +0000 ("orders")\ncould not be used.\n\n'
-        "pbem takes orders only from a player's registered address, with that\n"
-        "player's token. If you play in a game here, send your orders from the\n"
-        "address you registered and copy the token from your welcome mail.\n"
-        + (NEVER_AGAIN if case == "wrong-sender" else ""))  # only an address that plays no game here
+    if case == "wrong-sender":  # only an address that plays no game here is told how never to hear again
+        assert text(sent[0]) == 'Your mail of Sat, 21 Nov 2026 12:30:00 +0000 ("orders")\n' + NO_SEAT + NEVER_AGAIN
+    else:
+        assert text(sent[0]) == (
+            'Your mail of Sat, 21 Nov 2026 12:30:00 +0000 ("orders")\ncould not be used.\n\n'
+            "pbem takes orders only from a player's registered address, with that\n"
+            "player's token. If you play in a game here, send your orders from the\n"
+            "address you registered and copy the token from your welcome mail.\n")
     assert_unchanged(served, before)
 
 
@@ -756,11 +767,11 @@ def test_a_run_that_dies_between_two_mails(ondisk: MailGames, monkeypatch: pytes
     real = mailrun.handle
     calls: list[str] = []
 
-    def handle(gd: GamesDir, postman: Any, mail: Any) -> str:
+    def handle(gd: GamesDir, postman: Any, mail: Any, *sender: Any) -> str:
         calls.append(mail.message_id)
         if len(calls) == 2:
             raise Crash("killed while reading mail")
-        return real(gd, postman, mail)
+        return real(gd, postman, mail, *sender)
     with monkeypatch.context() as m, pytest.raises(Crash):
         m.setattr(mailrun, "handle", handle)
         ondisk.advance(ok=False)

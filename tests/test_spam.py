@@ -259,7 +259,7 @@ def kind_of(name: str, raw: bytes) -> str:
     if name.startswith("reply-"):
         if "were received" in text:
             return "acknowledgement"
-        if "pbem takes orders only from" in text:
+        if "pbem takes orders only from" in text or "this address plays no game here" in text:
             return "stranger"
         if "could not be used" in text:
             return "refusal"

@@ -80,8 +80,9 @@ def note(gd: GamesDir, config: Config, address: str, at: datetime, until: dateti
 
 
 def answer_absence(gd: GamesDir, postman: Any, mail: Any, seat: tuple[dict[str, Any], str], hidden: list[str],
-                   lang: str, command: str) -> str:
-    """Queue the absence (or its end) in every game of the sender and answer him; the run's words."""
+                   lang: str, command: str, who: Any = None) -> str:
+    """Queue the absence (or its end) in every game of the sender and answer him; the run's words.
+    `who`: the mail's `Sender`, looked up once for the mail (his games not finished)."""
     from pbem.absence import AbsenceError, check, check_total, parse_day
     from pbem.deadlines import moment, stamp
     from pbem.game import now
@@ -94,7 +95,9 @@ def answer_absence(gd: GamesDir, postman: Any, mail: Any, seat: tuple[dict[str, 
     zone = timezone_of(state, player, config)
     at = moment(now())
     mine = []
-    for game in games_of(gd, mail.sender, active_only=True):
+    games = games_of(gd, mail.sender, active_only=True) if who is None else \
+        list(dict.fromkeys(s.game for s in who.playing))
+    for game in games:
         other = gd.load(game)
         if other["status"] == "finished":
             continue

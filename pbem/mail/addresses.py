@@ -24,6 +24,9 @@ FORMAT = 1
 STATE_FILE = "state.yaml"
 
 
+PLAYING = ("active", "paused")  # the statuses of a game not finished: a seat in one is a seat he plays
+
+
 @dataclass(frozen=True)
 class SeatAt:
     """A seat an address holds: its game, the seat's name and the game's status."""
@@ -31,6 +34,11 @@ class SeatAt:
     game: str
     player: str
     status: str
+
+    @property
+    def playing(self) -> bool:
+        """Whether its game is not finished (running, or paused by the GM)."""
+        return self.status in PLAYING
 
 
 _memory: dict[str, dict[str, Any]] = {}  # per games dir: the index as last read or written
@@ -141,6 +149,12 @@ def index(gd: GamesDir) -> dict[str, Any]:
         except OSError:
             pass  # the index is a help, never a need: the next lookup builds it again
     return fresh
+
+
+def playing_seats(gd: GamesDir, address: str) -> list[SeatAt]:
+    """The seats `address` holds in the games not finished (a mail's own handling asks its
+    `pbem.mail.sender.Sender` instead)."""
+    return [s for s in seats_of(gd, address) if s.playing]
 
 
 def seats_of(gd: GamesDir, address: str) -> list[SeatAt]:

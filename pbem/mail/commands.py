@@ -5,12 +5,15 @@ queued orders; `language de` queues his choice of language, which the run applie
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.game import ruleset_of, show, waiting_for
 from pbem.i18n import DEFAULT_LANGUAGE, LANGUAGES, localize, translator
 from pbem.rules.base import order_text, typed_text
 from pbem.store import GamesDir
+
+if TYPE_CHECKING:
+    from pbem.mail.sender import Sender
 
 COMMANDS = ("help", "status", "games", "standing", "undo", "standings")
 ALIASES = {"?": "help"}
@@ -89,17 +92,20 @@ def whose_move(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUAGE)
 
 
 def games_lines(gd: GamesDir, address: str, lang: str = DEFAULT_LANGUAGE,
-                zone: str | None = None) -> list[dict[str, str]]:
+                zone: str | None = None, who: Sender | None = None) -> list[dict[str, str]]:
     """Each game on this host in which `address` holds a seat: id, game, turn, whose move, since, due
-    (in `lang`, times in `zone`)."""
+    (in `lang`, times in `zone`). `who`: the mail's sender, whose seats are looked up already."""
     from pbem.deadlines import due, moment
     from pbem.i18n import moment_text
     from pbem.mail.seats import games_of
 
     now = moment(_now())
     out = []
-    for game in games_of(gd, address, active_only=False):
-        state = gd.load(game)
+    games = games_of(gd, address, active_only=False) if who is None else list(dict.fromkeys(s.game for s in who.seats))
+    for game in games:
+        state = gd.load(game) if who is None else who.state(game)
+        if state is None:
+            continue
         for entry in (p for p in state["players"] if str(p.get("email", "")).lower() == address):
             player = entry["name"]
             when = due(state) if state["status"] == "active" else None
@@ -120,7 +126,7 @@ def _now() -> str:
 
 def first_seat(gd: GamesDir, address: str) -> tuple[dict[str, Any], str] | None:
     """The first seat `address` holds on this host (whose language a mail to him about all his games
-    is written in), or None."""
+    is written in), or None. (A mail's own handling asks its `Sender.first` instead.)"""
     from pbem.mail.seats import games_of
 
     for game in games_of(gd, address, active_only=False):

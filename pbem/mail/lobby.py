@@ -18,7 +18,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem import lobby
 from pbem.config import Config
@@ -33,6 +33,9 @@ from pbem.mail.lobby_keys import NO_ENTRY, Silent, lobby_id, lobby_key, stranger
 from pbem.mail.lobby_words import NO_WORDS, VERBS, YES_WORDS
 from pbem.mail.proof import LOBBY, Proof, allows
 from pbem.mail.seats import Proven
+
+if TYPE_CHECKING:
+    from pbem.mail.sender import Sender
 from pbem.starting import start_entry
 from pbem.store import GAME_ID, GamesDir
 from pbem.visible import visible
@@ -230,6 +233,7 @@ class Lobby:
     mail: Incoming
     proof: Proof | None
     at: datetime
+    who: Sender | None = None  # the sender, looked up once for the mail (None: a lobby mail of pbem's own)
 
     @property
     def proven(self) -> Proven | None:
@@ -259,17 +263,27 @@ class Lobby:
         from pbem.mail.readers import entry_language, reader_language
 
         for game in sorted(self.keyed):
-            try:
-                found = entry_language(lobby.load(self.gd, game), self.sender)
-            except PbemError:  # the game has begun or is gone: no entry to read it from
-                continue
+            if self.who is not None:
+                found = self.who.entry_language(game)
+            else:
+                try:
+                    found = entry_language(lobby.load(self.gd, game), self.sender)
+                except PbemError:  # the game has begun or is gone: no entry to read it from
+                    continue
             if found:
                 return found
         if command is not None and command.language in LANGUAGES:
             return command.language
         if self.proven is not None:
             return language_of(self.proven.state, self.proven.player, self.config)
+        if self.who is not None:
+            return self.who.known_language or self.config.language
         return reader_language(self.gd, self.config, self.sender)
+
+    def may_create(self) -> bool:
+        """Whether pbem.yaml's `lobby.create` lets the sender challenge others."""
+        return lobby.may_create(self.gd, self.config, self.sender,
+                                played=bool(self.who.seats) if self.who is not None else None)
 
     def post(self, to: str, game: str, nonce: str, template: str, what: str, lang: str, about: str,
              answering: Incoming | None = None, **context: Any) -> None:
@@ -288,7 +302,8 @@ class Lobby:
         from pbem.donotmail import footer
 
         body = wrap72(env_for(lang).get_template(template).render(game=game, **context), 0)
-        body = body.rstrip("\n") + "\n" + footer(config, to, lang)
+        plays = self.who.plays if self.who is not None and to == self.who.address else None
+        body = body.rstrip("\n") + "\n" + footer(config, to, lang, plays=plays)
         mid = lobby_id(config, game, nonce, f"{about}\0{to}\0{answering.message_id if answering else ''}")
         keys = keyring(config)
         reply_to = None
@@ -308,7 +323,8 @@ class Lobby:
     def answer(self, game: str, nonce: str, template: str, what: str, lang: str, **context: Any) -> bool:
         """An answer to the mail's sender; False when he is a stranger answered today already."""
         if not self.address_proven and not stranger_may_hear(self.gd, self.sender, self.at.date().isoformat(),
-                                                             unproven=True):
+                                                             unproven=True,
+                                                             player=self.who.known if self.who is not None else None):
             return False
         from pbem.mail.secrets import hide_tokens, tokens_in
 
@@ -325,10 +341,10 @@ class Lobby:
 
 
 def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Command, proof: Proof,
-                 at: datetime, refusal: lobby.LobbyError | None = None) -> str:
+                 at: datetime, refusal: lobby.LobbyError | None = None, who: Sender | None = None) -> str:
     """Carry out one lobby command and answer it (with `refusal`: a command that could not be read,
-    answered with it); the run's line for it."""
-    work = Lobby(gd, postman, mail, proof, at)
+    answered with it); the run's line for it. `who`: the mail's sender, looked up once for the mail."""
+    work = Lobby(gd, postman, mail, proof, at, who)
     lang = work.language(command)
     try:
         if refusal is not None:
@@ -368,7 +384,7 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
     gd, at, sender = work.gd, work.at, work.sender
     line = f"mail from {sender}: "
     bots_alone = command.verb == "new" and command.bots and not command.invitees  # lobby.bots decides
-    if command.verb in ("new", "rematch") and not bots_alone and not lobby.may_create(gd, work.config, sender):
+    if command.verb in ("new", "rematch") and not bots_alone and not work.may_create():
         raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {work.config.lobby_create})")
     if command.verb not in ("join", *ANSWERS) and not work.address_proven:
         raise lobby.LobbyError(NEEDS_PROOF, said=command.words)
@@ -435,7 +451,7 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
         from pbem.mail.tablebots import against_bots
 
         return against_bots(work, command, lang)
-    if not lobby.may_create(gd, config, sender):
+    if not work.may_create():
         raise Silent(f"{sender} may not start games on this host (pbem.yaml lobby.create: {config.lobby_create})")
     if command.verb == "rematch":
         ended = command.game or (work.proven.game if work.proven is not None else None)

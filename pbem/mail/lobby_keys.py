@@ -78,15 +78,18 @@ def address_keys(gd: GamesDir, config: Config, mail: Incoming) -> tuple[frozense
 
 # -- strangers ------------------------------------------------------------------------------------------
 
-def stranger_may_hear(gd: GamesDir, address: str, today: str, unproven: bool = False) -> bool:
+def stranger_may_hear(gd: GamesDir, address: str, today: str, unproven: bool = False,
+                      player: bool | None = None) -> bool:
     """Whether an address that plays no game here may have an answer today (one a day); noted as
     answered when it may. A player's address always may, but for a mail nothing proves his
     (`unproven`): that is answered once a day too. A stranger's answer counts against the host's
-    daily bound on mail to addresses that never wrote to pbem."""
+    daily bound on mail to addresses that never wrote to pbem. `player`: whether the address is a
+    player's here, when the caller knows it (a mail's `Sender.known`)."""
     address = address.lower()
     if not address:
         return True
-    player = lobby.plays_here(gd, address) or lobby.seated_here(gd, address)
+    if player is None:
+        player = lobby.plays_here(gd, address) or lobby.seated_here(gd, address)
     if player and not unproven:
         return True
     from pbem.mended import read_lines

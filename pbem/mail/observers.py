@@ -83,8 +83,10 @@ def watched_keys(config: Config, mail: Incoming) -> frozenset[str]:
     return frozenset(found)
 
 
-def watch_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof, own: list[str]) -> str | None:
-    """Carry out `watch GAME` or `unwatch GAME`, if that is the mail's one line; the run's line."""
+def watch_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof, own: list[str],
+                  who: Any = None) -> str | None:
+    """Carry out `watch GAME` or `unwatch GAME`, if that is the mail's one line; the run's line. `who`:
+    the mail's `Sender`, looked up once for the mail."""
     found = COMMAND.match(own[0].strip()) if len(own) == 1 else None
     if found is None:
         return None
@@ -105,12 +107,12 @@ def watch_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof, 
             return line + "refused: not a reply to a mail about the game" + ("" if told else " (not answered)")
         kept = observers(gd, game) if GAME_ID.match(game) else {}
         if sender not in kept:
-            told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2", proven=True,
+            told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2", proven=True, who=who,
                            message=translator(lang).gettext(NOT_WATCHING) % {"game": game})
             return line + "refused: not an observer" + ("" if told else " (not answered)")
         del kept[sender]
         _save(gd, game, kept)
-        _answer(gd, postman, mail, lang, "common/watch-ended.txt.j2", game=game, proven=True)
+        _answer(gd, postman, mail, lang, "common/watch-ended.txt.j2", game=game, proven=True, who=who)
         return line + "no longer watching"
     why = None
     if not GAME_ID.match(game) or not gd.exists(game):
@@ -124,22 +126,22 @@ def watch_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof, 
         elif any(str(p.get("email", "")).lower() == sender for p in state["players"]):
             why = PLAYS
     if why is not None:
-        told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2",
+        told = _answer(gd, postman, mail, lang, "common/watch-refused.txt.j2", who=who,
                        message=translator(lang).gettext(why) % {"game": game})
         return line + "refused: " + (why % {"game": game}) + ("" if told else " (not answered)")
     if allows(proof, WATCH) and game in proof.watch:
         kept = observers(gd, game)
         kept[sender] = {"lang": lang, "seen": len(state["events"])}
         _save(gd, game, kept)
-        _answer(gd, postman, mail, lang, "common/watch-started.txt.j2", game=game, keyed_game=game, proven=True)
+        _answer(gd, postman, mail, lang, "common/watch-started.txt.j2", game=game, keyed_game=game, proven=True, who=who)
         return line + "watching"
-    told = _answer(gd, postman, mail, lang, "common/watch-confirm.txt.j2", game=game, keyed_game=game,
+    told = _answer(gd, postman, mail, lang, "common/watch-confirm.txt.j2", game=game, keyed_game=game, who=who,
                    words=f"{found.group(1)} {game}")
     return line + "asked to confirm by a reply" + ("" if told else " (not answered: one such mail a day)")
 
 
 def _answer(gd: GamesDir, postman: Postman, mail: Incoming, lang: str, template: str,
-            keyed_game: str | None = None, proven: bool = False, **context: Any) -> bool:
+            keyed_game: str | None = None, proven: bool = False, who: Any = None, **context: Any) -> bool:
     """An answer to the sender (at most one a day unless his address is proven); with `keyed_game`,
     its Message-ID carries the key a reply confirms `watch` with."""
     from pbem.donotmail import footer
@@ -149,11 +151,12 @@ def _answer(gd: GamesDir, postman: Postman, mail: Incoming, lang: str, template:
     from pbem.report import env_for
 
     config = postman.config
-    if not proven and not stranger_may_hear(gd, mail.sender, now_moment().date().isoformat(), unproven=True):
+    if not proven and not stranger_may_hear(gd, mail.sender, now_moment().date().isoformat(), unproven=True,
+                                            player=who.known if who is not None else None):
         return False
     _ = translator(lang).gettext
     body = env_for(lang).get_template(template).render(**context)
-    body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang)
+    body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang, plays=who.plays if who is not None else None)
     digest = hashlib.sha256(f"{mail.message_id}\0{template}".encode()).hexdigest()[:24]
     if keyed_game is not None and watch_key(config, keyed_game, mail.sender):
         mid = f"<pbem.watch.{keyed_game}.{digest}.k{watch_key(config, keyed_game, mail.sender)}@{config.domain}>"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hmac
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from pbem.config import Config
 from pbem.errors import PbemError
@@ -118,9 +118,10 @@ def latest_turn(state: dict[str, Any], player: str) -> int:
     return found[2] if found else int(state["engine"]["turn"])
 
 
-def prove(gd: GamesDir, mail: Incoming, config: Config) -> Proof:
+def prove(gd: GamesDir, mail: Incoming, config: Config, seats: Sequence[Any] | None = None) -> Proof:
     """Decide once what proves a mail's sender: a token of one of his seats, else the reply key of a
-    mail pbem sent him (a seat's, or the lobby's), else nothing."""
+    mail pbem sent him (a seat's, or the lobby's), else nothing. `seats`: the seats his address
+    holds (`pbem.mail.addresses.seats_of`), when the caller has looked them up already."""
     from pbem.mail.addresses import seats_of
     from pbem.mail.lobby_keys import address_keys
     from pbem.mail.secrets import tokens_in
@@ -128,10 +129,12 @@ def prove(gd: GamesDir, mail: Incoming, config: Config) -> Proof:
     sender = mail.sender
     if not sender or mail.doubt:
         return Proof(sender or "")
+    if seats is None:
+        seats = seats_of(gd, sender)
     keys = keyring(config)
-    seat = proven_seat(gd, mail, keys, config) if keys is not None else None
+    seat = proven_seat(gd, mail, keys, config, seats) if keys is not None else None
     keyed_entries, address_keyed = address_keys(gd, config, mail) if keys is not None else (frozenset(), False)
-    token_seat = _token_seat(gd, mail, seats_of(gd, sender), tokens_in(mail), seat)
+    token_seat = _token_seat(gd, mail, list(seats), tokens_in(mail), seat)
     if token_seat is not None:
         return Proof(sender, TOKEN, token_seat, True, keyed_entries, True, seat)
     if seat is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.clock import now_moment
 from pbem.config import Config
@@ -19,6 +19,9 @@ from pbem.mail.post import keyed
 from pbem.mail.secrets import hide_tokens
 from pbem.report import BEGIN, END, env_for
 from pbem.store import GamesDir
+
+if TYPE_CHECKING:
+    from pbem.mail.sender import Sender
 
 
 def reply_name(mail: Incoming) -> str:
@@ -39,30 +42,34 @@ def seat_language(config: Config, seat: tuple[dict[str, Any], str] | None) -> st
 
 def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str, Any], str] | None = None,
           hidden: list[str] | None = None, picture: Picture | None = None, lang: str | None = None,
-          once_a_day: bool = False, message_id: str | None = None, **context: Any) -> bool:
+          once_a_day: bool = False, message_id: str | None = None, who: Sender | None = None, **context: Any) -> bool:
     """An answer to a player's mail, threaded under it, in his language (`lang`, else his seat's, else
     the host's). With `seat` (the game and seat whose registered address sent the mail) the answer is
     in that seat's thread: its id names game, seat and turn, and its References carry the thread's root
     and latest report, so a reply to it finds the game. Without, it names nothing. The mail's subject is
     echoed with its `hidden` words (tokens) left out. An address that plays no game here is answered
     once a day at most (False: not this time), so that a forged From: cannot aim pbem at anyone; so is
-    a player's address for a mail that nothing proves his (`once_a_day`). `message_id`: the answer's
-    own id, where it carries a key of its own (the question of a `stop`)."""
+    a player's address for a mail that nothing proves his (`once_a_day`). `who`: the mail's sender,
+    looked up once for the mail (whether he plays here, the language he reads)."""
     from pbem.mail.lobby_keys import stranger_may_hear
 
     config = postman.config
     if (seat is None or once_a_day) and not stranger_may_hear(GamesDir(config.root), mail.sender,
-                                                              now_moment().date().isoformat(), once_a_day):
+                                                              now_moment().date().isoformat(), once_a_day,
+                                                              player=who.known if who is not None else None):
         return False
     secrets = list(hidden or [])
     if seat is not None:  # a token typed into the subject without `token:` is never echoed either
         secrets += subject_tokens(mail.subject, seat[0])
     subject = hide_tokens(mail.subject, secrets)
-    if lang is None:
+    if lang is None and seat is not None:
+        lang = seat_language(config, seat)
+    elif lang is None and who is not None:
+        lang = who.language
+    elif lang is None:
         from pbem.mail.readers import reader_language
 
-        lang = seat_language(config, seat) if seat is not None else \
-            reader_language(GamesDir(config.root), config, mail.sender, mail_language(mail))
+        lang = reader_language(GamesDir(config.root), config, mail.sender, mail_language(mail))
     zone = timezone_of(*seat, config) if seat is not None else getattr(config, "timezone", None)
     templates = env_for(lang, seat[0]["ruleset"] if seat is not None else None)
     date = header_moment(mail.message.get("Date"), lang, zone, now_moment()) or translator(lang).gettext("(no date)")
@@ -70,7 +77,8 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     if seat is None:  # someone not yet playing: how never to hear from this host again
         from pbem.donotmail import footer
 
-        body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang)
+        plays = who.plays if who is not None else None
+        body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang, plays=plays)
     subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     if seat is not None:
         state, player = seat

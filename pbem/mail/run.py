@@ -25,14 +25,14 @@ from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
 from pbem.mail.lobby import handle_lobby, open_lines, without_paths
 from pbem.visible import CONTROLS, visible
 from pbem.i18n import N_, language_of, localize, timezone_of, translator
-from pbem.mail.commands import (command_in, first_seat, games_lines, help_context, language_choices, mentions_command,
+from pbem.mail.commands import (command_in, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
 from pbem.mail.post import board_picture
-from pbem.mail.replies import mail_language, reply, seat_language
+from pbem.mail.replies import reply, seat_language
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines, reads_as_lines
-from pbem.mail.proof import (LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, check_seat_plays,
-                             prove)
+from pbem.mail.proof import LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, check_seat_plays
 from pbem.mail.seats import Proven, example_orders, sender_seat
+from pbem.mail.sender import Sender, lookup
 from pbem.mail.secrets import game_tokens_in, hide_tokens, scrub, tokens_in
 from pbem.refusals import refuse
 from pbem.report import refusal_text
@@ -76,11 +76,19 @@ def shown_address(address: str) -> str:
     return address if len(address) <= MAX_ADDRESS else address[:60] + f"... ({len(address)} characters)"
 
 
+PROVEN, UNPROVEN = "p", "u"  # how refused.txt marks a refusal: of a mail a key or token proves, of one nothing proves
+
+
 class Loops:
     """The refused mails of each address, kept a week (mail/refused.txt, out of git): a conversation
     with a machine (an auto-responder that answers every answer, whatever its headers) ends after a
     few refusals, since nothing it sends is ever accepted. Any mail of his that pbem accepts forgets
-    them."""
+    them.
+
+    Mail that a key or token proves and mail that nothing proves are counted apart. A refusal of a
+    mail nothing proves counts only against mail nothing proves: anyone can write a From:, so forged
+    mail never sets aside a mail that a key or token proves. A refusal of a proven mail counts against
+    both (a responder at that address answers pbem's keyed mail with its key, and without)."""
 
     def __init__(self, gd: GamesDir, today: str) -> None:
         from datetime import date, timedelta
@@ -88,43 +96,89 @@ class Loops:
         self.path = gd.root.joinpath(*LOOPS_FILE)
         self.today = today
         week = (date.fromisoformat(today) - timedelta(days=7)).isoformat()
-        self.kept: list[tuple[str, str, str]] = []  # (address, day, digest)
+        self.kept: list[tuple[str, str, str, str]] = []  # (address, day, digest, PROVEN or UNPROVEN)
         from pbem.mended import mended, read_lines
 
         spoiled = 0
         for line in read_lines(self.path, gd.root, "its readable lines are kept, the rest forgotten") or []:
             parts = line.split(" ")
-            if len(parts) == 3 and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", parts[1]):
+            if len(parts) == 3:  # a line written before proven and unproven were counted apart
+                parts.append(UNPROVEN)
+            if len(parts) == 4 and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", parts[1]) \
+                    and parts[3] in (PROVEN, UNPROVEN):
                 if parts[1] >= week:
-                    self.kept.append((parts[0], parts[1], parts[2]))
+                    self.kept.append((parts[0], parts[1], parts[2], parts[3]))
             elif line.strip():
                 spoiled += 1
         if spoiled:
-            mended(self.path, gd.root, f"{spoiled} of its lines are not 'address day digest'", "they are forgotten")
+            mended(self.path, gd.root, f"{spoiled} of its lines are not 'address day digest proof'",
+                   "they are forgotten")
         self.changed = False
 
-    def looping(self, address: str, digest: str) -> str | None:
-        """Why a mail is a machine's answer not to answer again, or None."""
-        mine = [k for k in self.kept if k[0] == address]
+    def looping(self, address: str, digest: str, proven: bool = False) -> str | None:
+        """Why a mail is a machine's answer not to answer again, or None. `proven`: a key or token
+        proves the mail (only refusals of proven mail count against it)."""
+        mine = [k for k in self.kept if k[0] == address and (k[3] == PROVEN or not proven)]
+        which = "proven by a key or token" if proven else "that nothing proves"
         if sum(1 for k in mine if k[1] == self.today) >= REFUSALS_A_DAY:
             return (f"{REFUSALS_A_DAY} mails from {address} were refused today, one after another; the next "
-                    f"are not answered until one of his is accepted (an auto-responder?)")
+                    f"{which} are not answered until one of his is accepted (an auto-responder?)")
         if sum(1 for k in mine if k[2] == digest) >= SAME_REFUSED:
-            return f"the same text from {address} was refused {SAME_REFUSED} times already (an auto-responder?)"
+            return f"the same text from {address} ({which}) was refused {SAME_REFUSED} times already " \
+                   f"(an auto-responder?)"
         return None
 
-    def note(self, address: str, digest: str, refused: bool) -> None:
+    def note(self, address: str, digest: str, refused: bool, proven: bool = False) -> None:
+        """Note what became of a mail: a refusal is kept; a mail accepted forgets the refusals it
+        outweighs (a proven one all of them, one that nothing proves those of mail nothing proves)."""
         if refused:
-            self.kept.append((address, self.today, digest))
+            self.kept.append((address, self.today, digest, PROVEN if proven else UNPROVEN))
             self.changed = True
-        elif any(k[0] == address for k in self.kept):
-            self.kept = [k for k in self.kept if k[0] != address]
-            self.changed = True
+            return
+        kept = [k for k in self.kept if k[0] != address or (k[3] == PROVEN and not proven)]
+        if len(kept) != len(self.kept):
+            self.kept, self.changed = kept, True
 
     def save(self) -> None:
         if self.changed:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, "".join(f"{a} {d} {h}\n" for a, d, h in self.kept))
+            write_atomic(self.path, "".join(f"{a} {d} {h} {k}\n" for a, d, h, k in self.kept))
+
+
+class Guard:
+    """The guard against loops of one run (or of a dry run, which notes nothing on disk): the mails of
+    one address in one thread in this run, and the refusals of the week (`Loops`). Each counts mail
+    that a key or token proves apart from mail that nothing proves, keyed on the mail's `Sender`."""
+
+    def __init__(self, gd: GamesDir) -> None:
+        self.loops = Loops(gd, now_moment().date().isoformat())
+        self.in_thread: Counter[tuple[str, str, bool]] = Counter()
+
+    def why(self, who: Sender, mail: Incoming) -> str | None:
+        """Why the mail is set aside as part of a loop, or None; counts it."""
+        thread = thread_key(mail)
+        self.in_thread[(who.address, thread, who.proven)] += 1
+        count = self.in_thread[(who.address, thread, True)] + \
+            (0 if who.proven else self.in_thread[(who.address, thread, False)])
+        if count > MAX_REPLIES_PER_SENDER:
+            which = " proven by a key or token" if who.proven else ""
+            return f"more than {MAX_REPLIES_PER_SENDER} mails from {who.address}{which} in one run in one thread " \
+                   f"(a loop?)"
+        return self.loops.looping(who.address, own_digest(mail), who.proven)
+
+    def note(self, who: Sender, mail: Incoming, refused: bool) -> None:
+        self.loops.note(who.address, own_digest(mail), refused, who.proven)
+
+
+def unfit(mail: Incoming, config: Config) -> str | None:
+    """Why a mail is set aside unread before anything looks its sender up: not a player's mail (an
+    auto-reply, a bounce, pbem's own), or an address no file may hold."""
+    why = not_for_pbem(mail, config)
+    if why is None and len(mail.sender) > MAX_ADDRESS:
+        why = f"its sender's address is {len(mail.sender)} characters long; an address has at most {MAX_ADDRESS}"
+    if why is None and CONTROLS.search(mail.sender):  # nothing pbem writes (a file, a commit) may hold them
+        why = "its sender's address holds control characters"
+    return why
 
 
 # -- reading the inbox ------------------------------------------------------------------------------
@@ -171,8 +225,7 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
         return intake
     intake.lines += [f"Warning: {w}" for w in getattr(intake.inbox, "warnings", [])]
     seen = seen_ids(gd)
-    per_sender: Counter[tuple[str, str]] = Counter()
-    loops = Loops(gd, now_moment().date().isoformat())
+    guard = Guard(gd)
 
     def handled(key: str, aside: bool, line: str, game: str | None = None, about: str | None = None) -> None:
         # each line names the game it is about first (a GM reads the log of many games), and shows
@@ -206,34 +259,33 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
             handled(key, aside, f"mail {mail.message_id}: read before; taken out of the inbox",
                     None if aside else game_of(mail))
             continue
-        why = not_for_pbem(mail, config)
-        if why is None and len(mail.sender) > MAX_ADDRESS:
-            why = f"its sender's address is {len(mail.sender)} characters long; an address has at most {MAX_ADDRESS}"
-        if why is None and CONTROLS.search(mail.sender):  # nothing pbem writes (a file, a commit) may hold them
-            why = "its sender's address holds control characters"
-        conversation = (mail.sender, thread_key(mail))
-        per_sender[conversation] += 1
-        if why is None and per_sender[conversation] > MAX_REPLIES_PER_SENDER:
-            why = f"more than {MAX_REPLIES_PER_SENDER} mails from {mail.sender} in one run in one thread (a loop?)"
-        text = own_digest(mail)
+        # the mail read; then who sent it and what proves it, looked up once; then the guard, which
+        # counts on what that proves; then the act and its answer
+        why = unfit(mail, config)
+        who = None
         if why is None:
-            why = loops.looping(mail.sender, text)
-        if why:
+            try:
+                who = lookup(gd, config, mail)
+            except Exception as exc:  # one hostile mail must not stop the others
+                why = f"it could not be handled ({type(exc).__name__}: {scrub(exc, tokens_in(mail))})"
+        if why is None and who is not None:
+            why = guard.why(who, mail)
+        if why or who is None:
             handled(key, True, f"mail from {shown_address(mail.sender) or '?'}: set aside: {why}", about=game_of(mail))
         else:
             try:
-                line = handle(gd, postman, mail)
+                line = handle(gd, postman, mail, who)
             except Exception as exc:  # one hostile mail must not stop the others
                 handled(key, True, f"mail from {mail.sender}: set aside: it could not be handled "
                                    f"({type(exc).__name__}: {exc})", about=game_of(mail))
             else:
                 handled(key, False, line, game_of(mail))
-                loops.note(mail.sender, text, refused=REFUSED_LINE.match(line) is not None)
+                guard.note(who, mail, refused=REFUSED_LINE.match(line) is not None)
         seen.add(mail.message_id)
         intake.new_ids.append(mail.message_id)
         crash_point("remember")
         remember(gd, seen)
-    loops.save()
+    guard.loops.save()
     if mine(None):  # the lobby is the first shard's, as mail that names no game is
         from pbem.mail.lobby import lapse
 
@@ -241,32 +293,34 @@ def read_inbox(gd: GamesDir, config: Config, postman: Postman,
     return intake
 
 
-def handle(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
-    """One mail: `stop`, `watch`/`unwatch`, table talk (then the rest of the mail), or the rest of the run
-    (`handle_mail`)."""
+def handle(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender | None = None) -> str:
+    """One mail from `who` (its sender, proven and looked up once; None: looked up here): `stop`,
+    `watch`/`unwatch`, table talk (then the rest of the mail), or the rest of the run (`handle_mail`)."""
     from pbem.donotmail import is_stop
     from pbem.mail.observers import watch_command
     from pbem.mail.stop import handle_stop
     from pbem.mail.talk import table_talk
 
+    if who is None:
+        who = lookup(gd, postman.config, mail)
     if mail.doubt:
-        return handle_mail(gd, postman, mail)
-    proof = prove(gd, mail, postman.config)
+        return handle_mail(gd, postman, mail, who)
+    proof = who.proof
     own = own_lines(mail)
     attached = any(True for _ in mail.message.iter_attachments())  # a turn file's subject is no `stop`
     if is_stop(own, "" if attached else mail.subject):
         return handle_stop(gd, postman, mail, proof)
-    watched = watch_command(gd, postman, mail, proof, own)
+    watched = watch_command(gd, postman, mail, proof, own, who)
     if watched is not None:
         return watched
     talked = table_talk(gd, postman, mail, proof)
     if talked is None:
-        return handle_mail(gd, postman, mail)
+        return handle_mail(gd, postman, mail, who)
     line, only = talked
-    return line if only else f"{handle_mail(gd, postman, mail)} (and {line.split(': ', 1)[1]})"
+    return line if only else f"{handle_mail(gd, postman, mail, who)} (and {line.split(': ', 1)[1]})"
 
 
-def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
+def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender) -> str:
     """One player's mail: queue its orders and acknowledge them, answer its command, or say what was
     wrong. A mail with its sender's reply key needs no token: its own lines are its orders or its
     command. No token the mail holds reaches the answer, the line returned (the console and the commit
@@ -276,10 +330,10 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
     hidden = tokens_in(mail)
     try:
         if mail.doubt:  # whom the mail comes from is not clear: it is answered as a stranger's
-            told = reply(postman, mail, "common/stranger.txt.j2", hidden=hidden, open_games=open_lines(gd))
+            told = reply(postman, mail, "common/stranger.txt.j2", hidden=hidden, open_games=open_lines(gd), who=who)
             return f"mail from {mail.sender}: refused as a stranger's: {mail.doubt}" + NOT_TOLD * (not told)
         keys = keyring(postman.config)
-        proof = prove(gd, mail, postman.config)  # who sent it, decided once: every act below asks `allows`
+        proof = who.proof  # who sent it, decided once: every act below asks `allows`
         proven = proof.key
         lines: list[str] = []  # his own lines, when a proven reply has no marker lines or turn file
         command = None
@@ -287,7 +341,7 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             lines = own_lines(mail)
             command = command_in(lines)
         if command is None:
-            said = lobby_command(gd, postman, mail, proof, lines if proven is not None else own_lines(mail))
+            said = lobby_command(gd, postman, mail, who, lines if proven is not None else own_lines(mail))
             if said is not None:
                 return said
         turnfile = None
@@ -295,7 +349,7 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             check_seat_plays(gd, proof)  # a seat its player resigned from takes nothing from him
             if proven is not None and command is not None:
                 check_command_allowed(proof, command)
-                return answer(gd, postman, mail, proven, command, hidden)
+                return answer(gd, postman, mail, proven, command, hidden, who)
             turnfile, data = orders_in(mail, proven)  # data: the bytes to submit, naming the player's own lines
             if proven is not None:
                 check_orders_allowed(proof, turnfile)
@@ -305,17 +359,26 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             done = submit(gd, data, source=f"mail {mail.message_id}", sender=mail.sender,
                           proven=(proven.game, proven.player) if proven is not None else None)
         except AuthError:
-            told = reply(postman, mail, "common/stranger.txt.j2", hidden=hidden, open_games=open_lines(gd))
+            if not who.seats:  # a player writing from another address than his seat's: where to write from
+                told = no_seat(gd, postman, mail, who, hidden)
+            else:
+                told = reply(postman, mail, "common/stranger.txt.j2", hidden=hidden, open_games=open_lines(gd),
+                             who=who)
             return f"mail from {mail.sender}: refused (not a player's address with his token)" + NOT_TOLD * (not told)
         except PbemError as exc:
-            seat = (proven.state, proven.player) if proven is not None else sender_seat(gd, mail, turnfile)
+            seat = (proven.state, proven.player) if proven is not None else sender_seat(gd, mail, turnfile, who.seats)
             if keys is not None and proven is None and isinstance(exc, NoOrders) and not hidden:
-                return_to = seat or first_seat(gd, mail.sender)  # a fresh mail of a player: his games, and how to reply
+                return_to = seat or who.first  # a fresh mail of a player: his games, and how to reply
                 lang = seat_language(postman.config, return_to)
-                plays = games_lines(gd, mail.sender, lang, timezone_of(*return_to, postman.config) if return_to else None)
+                zone = timezone_of(*return_to, postman.config) if return_to else None
+                plays = games_lines(gd, mail.sender, lang, zone, who)
                 if plays:
-                    return answer_games(postman, mail, plays, hidden, seat, lang=lang,
+                    return answer_games(postman, mail, plays, hidden, seat, lang=lang, who=who,
                                         once_a_day=not proof.address)  # nothing proves it his: as a stranger's
+            if seat is None and not who.seats and (mail_thread(mail) is not None or turnfile is not None):
+                # a mail about a game, from an address that plays none: where to write from
+                told = no_seat(gd, postman, mail, who, hidden)
+                return f"mail from {mail.sender}: refused: this address plays no game here" + NOT_TOLD * (not told)
             if seat is not None:
                 hidden += game_tokens_in(mail, seat[0])
             # no token and no folder of the host in a mail: taken out of each value, the refusal keeps its id
@@ -330,7 +393,7 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
             else:
                 lang = seat_language(postman.config, seat)
                 game = seat[0]["ruleset"] if seat is not None else None
-                told = reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden,
+                told = reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden, who=who,
                              message=refusal_text(message, lang, game),
                              example=[localize(line, game, lang) for line in example_orders(seat)])
             return f"mail from {mail.sender}: refused: {message.splitlines()[0]}" + NOT_TOLD * (not told)
@@ -367,13 +430,14 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming) -> str:
 NOT_TOLD = " (not answered: an address that plays no game here hears from pbem once a day)"
 
 
-def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof,
+def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender,
                   lines: list[str]) -> str | None:
     """Carry out a lobby command (join, leave, new ... with, accept, decline, withdraw, rematch) or the
     `games` of a mail that proves no seat; the run's line, or None when the mail gives none. An
     answer to an invitation counts only in a reply to it: in a seat's reply it is an order of his game."""
     from pbem.mail.lobby import ANSWERS, AnswerUnclear, Command, CommandError, answer_in, parse
 
+    proof = who.proof
     proven = proof.key
     try:
         command = parse(lines, "" if lines or proven is not None else mail.subject)
@@ -382,28 +446,28 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof,
         if proven is not None and first not in ("new", "neu", "neues", "nieuw", "rematch", "revanche"):
             return None  # in a seat's reply, a line that is no lobby command is an order of his game
         return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, now_moment(),
-                            refusal=exc)
+                            refusal=exc, who=who)
     asks = _command_word(lines[0]) if len(lines) == 1 else None  # `games`, `standings`: they only read
     if command is None and proven is None and proof.lobby and asks not in ("games", "standings"):
         # a reply to an invitation in words of his own: `Yes, gladly!`, `Nein danke`
         command = answer_in(lines or [mail.subject])
         if command is None:
             return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, now_moment(),
-                                refusal=AnswerUnclear())
+                                refusal=AnswerUnclear(), who=who)
     if command is None:
         if proven is None and asks == "games":
-            return answer_stranger_games(gd, postman, mail, proof)
+            return answer_stranger_games(gd, postman, mail, who)
         if proven is None and asks == "standings":
             from pbem.mail.standings import answer_standings, word_language
 
-            seat = first_seat(gd, mail.sender)
+            seat = who.first
             lang = word_language(lines[0]) or seat_language(postman.config, seat)
-            told = answer_standings(gd, postman, mail, seat, [], lang)
+            told = answer_standings(gd, postman, mail, seat, [], lang, who=who)
             return f"mail from {mail.sender}: answered 'standings'" + NOT_TOLD * (not told)
         return None
     if command.verb in ANSWERS and proven is not None and not proof.lobby:
         return None
-    return handle_lobby(gd, postman, mail, command, proof, now_moment())
+    return handle_lobby(gd, postman, mail, command, proof, now_moment(), who=who)
 
 
 def _command_word(line: str) -> str | None:
@@ -412,23 +476,21 @@ def _command_word(line: str) -> str | None:
     return _word(line)
 
 
-def answer_stranger_games(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) -> str:
+def answer_stranger_games(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender) -> str:
     """`games` from a mail that proves no seat: the sender's games (as a fresh mail of a player gets
     them) and the open games; answered at most once a day unless a key or token proves his address."""
-    from pbem.mail.readers import lobby_seats, reader_language
-
-    seat = first_seat(gd, mail.sender)
-    lang = reader_language(gd, postman.config, mail.sender, mail_language(mail))
-    plays = games_lines(gd, mail.sender, lang, timezone_of(*seat, postman.config) if seat else None)
+    seat = who.first
+    lang = who.language
+    plays = games_lines(gd, mail.sender, lang, timezone_of(*seat, postman.config) if seat else None, who)
     told = reply(postman, mail, "common/cmd-games.txt.j2", seat=None if seat is None else seat, games=plays,
-                 lang=lang, intro=None, open_games=open_lines(gd), once_a_day=not proof.address,
-                 waiting_games=lobby_seats(gd, mail.sender))
+                 lang=lang, intro=None, open_games=open_lines(gd), once_a_day=not who.proof.address,
+                 waiting_games=list(who.waiting), who=who)
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)}) and the open games" \
         + NOT_TOLD * (not told)
 
 
 def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, command: str,
-           hidden: list[str]) -> str:
+           hidden: list[str], who: Sender) -> str:
     """Answer a mail command by mail, to the player alone, in his language; none changes the game
     (`language XX` queues his choice, which this run applies to his seat)."""
     from pbem.report import render_report
@@ -446,18 +508,19 @@ def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, comma
         picture = board_picture(state, player, lang) if config.pictures else None
         reply(postman, mail, "common/cmd-status.txt.j2", seat=seat, hidden=hidden, picture=picture, report=report)
     elif command == "games":
-        return answer_games(postman, mail, games_lines(gd, mail.sender, lang, zone), hidden, seat, intro=None)
+        return answer_games(postman, mail, games_lines(gd, mail.sender, lang, zone, who), hidden, seat, intro=None,
+                            who=who)
     elif command == "standing":
         reply(postman, mail, "common/cmd-standing.txt.j2", seat=seat, hidden=hidden,
               **standing_context(state, player, lang))
     elif command.startswith("away ") or command == "back":
         from pbem.mail.absence import answer_absence
 
-        line += answer_absence(gd, postman, mail, seat, hidden, lang, command)
+        line += answer_absence(gd, postman, mail, seat, hidden, lang, command, who)
     elif command == "standings":
         from pbem.mail.standings import answer_standings
 
-        answer_standings(gd, postman, mail, seat, hidden, lang)
+        answer_standings(gd, postman, mail, seat, hidden, lang, who=who)
     elif command == "undo":
         withdrawn = withdraw(gd, state, player, lang)
         reply(postman, mail, "common/cmd-undo.txt.j2", seat=seat, hidden=hidden, game=proven.game,
@@ -490,17 +553,26 @@ HOW_TO_REPLY = N_("Your mail names no game and carries no orders pbem can read. 
 
 def answer_games(postman: Postman, mail: Incoming, plays: list[dict[str, str]], hidden: list[str],
                  seat: tuple[dict[str, Any], str] | None, intro: str | None = HOW_TO_REPLY,
-                 lang: str | None = None, once_a_day: bool = False) -> str:
+                 lang: str | None = None, once_a_day: bool = False, who: Sender | None = None) -> str:
     """The `games` answer: the sender's games on this host (also what a fresh mail of his gets, once
-    a day: `once_a_day`)."""
+    a day: `once_a_day`). `who`: the sender, looked up already (his places in the lobby)."""
     from pbem.mail.readers import lobby_seats
 
     lang = lang or seat_language(postman.config, seat)
     gd = GamesDir(postman.config.root)
+    waiting = list(who.waiting) if who is not None else lobby_seats(gd, mail.sender)
     told = reply(postman, mail, "common/cmd-games.txt.j2", seat=seat, hidden=hidden, games=plays, lang=lang,
                  intro=translator(lang).gettext(intro) if intro else intro,
-                 open_games=open_lines(gd), waiting_games=lobby_seats(gd, mail.sender), once_a_day=once_a_day)
+                 open_games=open_lines(gd), waiting_games=waiting, once_a_day=once_a_day, who=who)
     return f"mail from {mail.sender}: answered with the player's games ({len(plays)})" + NOT_TOLD * (not told)
+
+
+def no_seat(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender, hidden: list[str]) -> bool:
+    """Answer a mail about a game from an address that holds no seat here (a player writing from
+    another address than the one he was invited with: a token or key from it proves nothing): this
+    address plays no game here; write from that one, or ask the GM to change it. It never names the
+    address a seat has. Answered once a day at most, as any mail nothing proves (False: not now)."""
+    return reply(postman, mail, "common/no-seat.txt.j2", hidden=hidden, open_games=open_lines(gd), who=who)
 
 
 def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bool] = lambda game: True) -> list[str]:
@@ -516,7 +588,7 @@ def preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], boo
 def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bool]) -> list[str]:
     lines: list[str] = []
     seen = seen_ids(gd)
-    per_sender: Counter[tuple[str, str]] = Counter()
+    guard = Guard(gd)  # counted as the run counts, never saved
     about: str | None = None
 
     def add(line: str) -> None:  # as a run's line: the game first
@@ -541,66 +613,77 @@ def _preview_inbox(gd: GamesDir, config: Config, mine: Callable[[str | None], bo
             add(f"mail {mail.message_id}: read before; would be taken out of the inbox")
             continue
         seen.add(mail.message_id)
-        why = not_for_pbem(mail, config)
-        per_sender[(mail.sender, thread_key(mail))] += 1
-        if why is None and per_sender[(mail.sender, thread_key(mail))] > MAX_REPLIES_PER_SENDER:
-            why = f"more than {MAX_REPLIES_PER_SENDER} mails from {mail.sender} in one run in one thread (a loop?)"
-        if why:
-            add(f"mail from {mail.sender or '?'}: would be set aside: {why}")
-            continue
-        if mail.doubt:
-            add(f"mail from {mail.sender}: would be refused as a stranger's: {mail.doubt}")
-            continue
-        hidden = tokens_in(mail)
-        turnfile = None
-        proof = prove(gd, mail, config)
-        proven = proof.key
-        said = preview_table(gd, config, mail, proof)
-        if said is not None:
-            add(said)
-            continue
-        if proven is not None and command_in(own_lines(mail)):
-            command = command_in(own_lines(mail)) or ""
+        why = unfit(mail, config)
+        who = None
+        if why is None:
             try:
-                check_seat_plays(gd, proof)
-                check_command_allowed(proof, command)
-            except PbemError as exc:
-                add(f"mail from {mail.sender}: would be refused: {exc}")
-                continue
-            add(f"mail from {mail.sender}: {proven.game}: would answer '{command}'")
+                who = lookup(gd, config, mail)
+            except Exception as exc:  # as a run would: set aside
+                why = f"it could not be handled ({type(exc).__name__}: {scrub(exc, tokens_in(mail))})"
+        if why is None and who is not None:
+            why = guard.why(who, mail)
+        if why or who is None:
+            add(f"mail from {shown_address(mail.sender) or '?'}: would be set aside: {why}")
             continue
-        said = preview_lobby(gd, config, mail, proof)
-        if said is not None:
-            add(said)
-            continue
-        try:
-            turnfile, data = orders_in(mail, proven)
-            if proven is not None:
-                check_orders_allowed(proof, turnfile)
-            done, _ = check_submission(gd, data, mail.sender,
-                                       proven=(proven.game, proven.player) if proven is not None else None)
-        except AuthError:
-            add(f"mail from {mail.sender}: would be refused (not a player's address with his token)")
-            continue
-        except PbemError as exc:
-            seat = sender_seat(gd, mail, turnfile)
-            secrets = hidden + (game_tokens_in(mail, seat[0]) if seat is not None else [])
-            add(f"mail from {mail.sender}: would be refused: "
-                         f"{hide_tokens(str(exc), secrets).splitlines()[0]}")
-            continue
-        except Exception as exc:  # as a run would: set aside, the error shown without tokens
-            add(f"mail from {mail.sender}: would be set aside: it could not be handled "
-                         f"({type(exc).__name__}: {hide_tokens(str(exc), hidden)})")
-            continue
-        orders = ", ".join(hide_tokens(order_text(o), hidden) for o in done.orders)
-        what = [f"would queue {orders}"] if orders else []
-        if done.standing is not None:
-            what.append(f"would set standing orders {'; '.join(order_text(o) for o in done.standing) or '(none)'}")
-        if done.reports is not None:
-            what.append(f"would set reports {done.reports}")
-        also = " (replacing the orders queued before)" if done.replaced else ""
-        add(f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}")
+        line = _preview_mail(gd, config, mail, who)
+        add(line)
+        guard.note(who, mail, refused=WOULD_REFUSE.match(line) is not None)
     return [visible(line) for line in lines]
+
+
+WOULD_REFUSE = re.compile(r"mail from [^:]*: would be refused")
+
+
+def _preview_mail(gd: GamesDir, config: Config, mail: Incoming, who: Sender) -> str:
+    """What a run would do with one mail that the guard lets through: its line."""
+    if mail.doubt:
+        return f"mail from {mail.sender}: would be refused as a stranger's: {mail.doubt}"
+    hidden = tokens_in(mail)
+    turnfile = None
+    proof = who.proof
+    proven = proof.key
+    said = preview_table(gd, config, mail, proof)
+    if said is not None:
+        return said
+    if proven is not None and command_in(own_lines(mail)):
+        command = command_in(own_lines(mail)) or ""
+        try:
+            check_seat_plays(gd, proof)
+            check_command_allowed(proof, command)
+        except PbemError as exc:
+            return f"mail from {mail.sender}: would be refused: {exc}"
+        return f"mail from {mail.sender}: {proven.game}: would answer '{command}'"
+    said = preview_lobby(gd, config, mail, proof)
+    if said is not None:
+        return said
+    try:
+        turnfile, data = orders_in(mail, proven)
+        if proven is not None:
+            check_orders_allowed(proof, turnfile)
+        done, _ = check_submission(gd, data, mail.sender,
+                                   proven=(proven.game, proven.player) if proven is not None else None)
+    except AuthError:
+        return f"mail from {mail.sender}: would be refused (not a player's address with his token)"
+    except PbemError as exc:
+        seat = (proven.state, proven.player) if proven is not None else sender_seat(gd, mail, turnfile, who.seats)
+        if keyring(config) is not None and proven is None and isinstance(exc, NoOrders) and not hidden \
+                and (seat or who.first):
+            return f"mail from {mail.sender}: would answer with the player's games"
+        if seat is None and not who.seats and (mail_thread(mail) is not None or turnfile is not None):
+            return f"mail from {mail.sender}: would be refused: this address plays no game here"
+        secrets = hidden + (game_tokens_in(mail, seat[0]) if seat is not None else [])
+        return f"mail from {mail.sender}: would be refused: {hide_tokens(str(exc), secrets).splitlines()[0]}"
+    except Exception as exc:  # as a run would: set aside, the error shown without tokens
+        return f"mail from {mail.sender}: would be set aside: it could not be handled " \
+            f"({type(exc).__name__}: {hide_tokens(str(exc), hidden)})"
+    orders = ", ".join(hide_tokens(order_text(o), hidden) for o in done.orders)
+    what = [f"would queue {orders}"] if orders else []
+    if done.standing is not None:
+        what.append(f"would set standing orders {'; '.join(order_text(o) for o in done.standing) or '(none)'}")
+    if done.reports is not None:
+        what.append(f"would set reports {done.reports}")
+    also = " (replacing the orders queued before)" if done.replaced else ""
+    return f"mail from {mail.sender}: {done.game} {describe_turn(done.turn)}: {'; '.join(what)}{also}"
 
 
 def preview_table(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) -> str | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from pbem.config import Config
 from pbem.errors import PbemError
@@ -13,10 +13,12 @@ from pbem.mail.incoming import Incoming, addressed_to
 from pbem.rules.base import order_text
 from pbem.store import GAME_ID, GamesDir
 
-def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None) -> tuple[dict[str, Any], str] | None:
+def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None,
+                seats: Sequence[Any] | None = None) -> tuple[dict[str, Any], str] | None:
     """The game and seat a mail is about, when it comes from that seat's registered address (so that
     an answer about the game goes to the player alone): from its turn file (game:, player:) or from the
-    mail of pbem's it answers. None for anyone else, and when the game is not known."""
+    mail of pbem's it answers. None for anyone else, and when the game is not known. `seats`: the
+    seats the sender's address holds, when the caller has looked them up already."""
     if not mail.sender or mail.doubt:
         return None
     about: list[tuple[Any, Any]] = []
@@ -25,8 +27,12 @@ def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None) -> tuple[dic
     thread = mail_thread(mail)
     if thread:
         about.append(thread[:2])
-    if not about:  # a mail that names no game: the one game its sender plays, if he plays one only
-        about = [(game, None) for game in games_of(gd, mail.sender)]
+    if not about:  # a mail that names no game: the one game not finished its sender plays, if he plays one only
+        if seats is None:
+            from pbem.mail.addresses import seats_of
+
+            seats = seats_of(gd, mail.sender)
+        about = [(game, None) for game in dict.fromkeys(s.game for s in seats if s.playing)]
         about = about if len(about) == 1 else []
     for game, player in about:
         if not isinstance(game, str) or not GAME_ID.match(game) or not gd.exists(game):
@@ -45,12 +51,12 @@ def sender_seat(gd: GamesDir, mail: Incoming, turnfile: Any = None) -> tuple[dic
 
 
 def games_of(gd: GamesDir, address: str, active_only: bool = True) -> list[str]:
-    """The (active) games in which `address` is a seat's registered address (from the index of
-    addresses kept beside the games, not by loading them)."""
+    """The games in which `address` is a seat's registered address (from the index of addresses kept
+    beside the games, not by loading them): with `active_only`, those not finished (running or
+    paused), else every one. (A mail's own handling asks its `pbem.mail.sender.Sender` instead.)"""
     from pbem.mail.addresses import seats_of
 
-    return list(dict.fromkeys(s.game for s in seats_of(gd, address)
-                              if s.status == "active" or not active_only))
+    return list(dict.fromkeys(s.game for s in seats_of(gd, address) if s.playing or not active_only))
 
 
 NEUTRAL_EXAMPLE = "# your orders, one a line, as your report lists them"
@@ -83,11 +89,13 @@ class Proven:
         return str(self.state["game"])
 
 
-def proven_seat(gd: GamesDir, mail: Incoming, keys: Keyring, config: Config) -> Proven | None:
+def proven_seat(gd: GamesDir, mail: Incoming, keys: Keyring, config: Config,
+                seats: Sequence[Any] | None = None) -> Proven | None:
     """The seat whose reply key a mail carries, if it comes from that seat's registered address: from
     the pbem mail it answers (In-Reply-To first, then References, the latest first), else from the
     address it was sent to (the GM's plus the key). A key of another seat, of another address, of a
-    seat since replaced, or forged proves nothing."""
+    seat since replaced, or forged proves nothing. `seats`: the seats the sender's address holds
+    (`pbem.mail.addresses.seats_of`), when the caller has looked them up already."""
     if not mail.sender or mail.doubt:
         return None
     loaded: dict[str, dict[str, Any] | None] = {}
@@ -114,7 +122,9 @@ def proven_seat(gd: GamesDir, mail: Incoming, keys: Keyring, config: Config) -> 
             return Proven(state, player, turn)
     plus = plus_keys(addressed_to(mail.message), config)
     if plus:
-        for game in games_of(gd, mail.sender, active_only=False):
+        games = games_of(gd, mail.sender, active_only=False) if seats is None else \
+            list(dict.fromkeys(s.game for s in seats))
+        for game in games:
             state = state_of(game)
             if state is None:
                 continue

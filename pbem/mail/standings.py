@@ -18,10 +18,12 @@ def word_language(line: str) -> str | None:
 
 
 def answer_standings(gd: GamesDir, postman: Any, mail: Any, seat: tuple[dict[str, Any], str] | None,
-                     hidden: list[str], lang: str) -> bool:
-    """Mail the standings to the sender (False: a stranger answered today already)."""
+                     hidden: list[str], lang: str, who: Any = None) -> bool:
+    """Mail the standings to the sender (False: a stranger answered today already); `who`: the mail's
+    `Sender`, looked up once for the mail."""
     from pbem.mail.replies import reply
     from pbem.standings import mailbox, standings, standings_text
 
     text = standings_text(standings(gd), lang, me={mailbox(mail.sender)})
-    return reply(postman, mail, "common/cmd-standings.txt.j2", seat=seat, hidden=hidden, lang=lang, tables=text)
+    return reply(postman, mail, "common/cmd-standings.txt.j2", seat=seat, hidden=hidden, lang=lang, tables=text,
+                 who=who)
