@@ -523,10 +523,12 @@ def write_config(root: Path, **inbox: Any) -> None:
 
 @pytest.mark.parametrize(("inbox", "line"), [
     ({"password_command": "echo the keyring is locked >&2; exit 3"},
-     "FAIL inbox: IMAP pbem.yaml: inbox.password_command failed (exit status 3): the keyring is locked"),
-    ({"password_command": "true"}, "FAIL inbox: IMAP pbem.yaml: inbox.password_command printed nothing"),
-    ({"password_file": "no-such-file"}, "FAIL inbox: IMAP pbem.yaml: inbox.password_file: {root}/no-such-file does "
-                                        "not exist"),
+     "FAIL inbox: there is no password for the IMAP server 127.0.0.1:1: inbox.password_command failed (exit "
+     "status 3): the keyring is locked"),
+    ({"password_command": "true"}, "FAIL inbox: there is no password for the IMAP server 127.0.0.1:1: "
+                                   "inbox.password_command printed nothing"),
+    ({"password_file": "no-such-file"}, "FAIL inbox: there is no password for the IMAP server 127.0.0.1:1: "
+                                        "inbox.password_file: {root}/no-such-file does not exist"),
 ])
 def test_a_secret_that_cannot_be_had_is_said(pbem: Pbem, inbox: dict[str, str], line: str) -> None:
     write_config(pbem.games, **inbox)
