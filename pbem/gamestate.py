@@ -65,5 +65,12 @@ def from_data(msg: str, fmt: str, values: dict[str, Any]) -> Refusal:
 
 def resigned_seats(gd: GamesDir, game: str) -> list[str]:
     """The seats of a game whose players resigned by mail (`stop`, confirmed)."""
+    from pbem.mended import mended, read_lines
+    from pbem.names import NAME
+
     path = gd.game_dir(game) / RESIGNED_FILE
-    return path.read_text("utf-8").split() if path.is_file() else []
+    names = [w for line in read_lines(path, gd.root, "the seat names it could read are kept") or [] for w in line.split()]
+    kept = [n for n in names if NAME.fullmatch(n)]
+    if len(kept) != len(names):
+        mended(path, gd.root, f"{len(names) - len(kept)} of its words are no seat's name", "they are left out")
+    return kept

@@ -218,3 +218,35 @@ def test_a_parsed_cache_overwritten_is_not_believed(g: MailGames) -> None:
     answered(g, r, mine)
     assert warnings(r) == []
     assert lines == ["mail from anna@players.test: m1: answered 'status'"]
+
+
+def test_a_resigned_list_that_is_not_utf8_keeps_its_seat_names(g: MailGames) -> None:
+    """A game's resigned.txt spoiled: the seats it names readably stay resigned, the player's mail is
+    answered, and the GM is told which file and what pbem did."""
+    write(g, "m1/resigned.txt", b"ben\n" + BAD_BYTES + b"<b>x</b>\n")
+    r, lines, mine = reply(g, "status")
+    answered(g, r, mine)
+    assert warnings(r)[:1] == ["Warning: m1/resigned.txt: is not UTF-8 text (byte 4); the seat names it could read "
+                               "are kept"]
+    assert "Warning: m1/resigned.txt: 3 of its words are no seat's name; they are left out" in warnings(r)
+    r, lines, mine = reply(g, "status", player="ben")
+    assert len(mine) == 1 and "you resigned from game m1" in mine[0].get_body(("plain",)).get_content(), r.output
+
+
+@pytest.mark.parametrize("data,wrong", [
+    (BAD_BYTES, "cannot be read (UnicodeDecodeError)"),
+    (b'{"cut short', "cannot be read (JSONDecodeError)"),
+    (b"[1, 2]", "is not a table of observers"),
+])
+def test_an_observers_file_spoiled_leaves_the_game_unwatched_and_the_mail_answered(
+        g: MailGames, data: bytes, wrong: str) -> None:
+    write(g, "mail/observers/m1.json", data)
+    from pbem.rules.base import order_text
+
+    mover, _ = g.mover()
+    before = g.state()["engine"]["turn"]
+    r, lines, mine = reply(g, order_text(g.legal_order(mover)), player=mover)
+    assert g.inbox.set_aside() == [] and "set aside" not in r.output
+    assert g.queued() == [] and g.state()["engine"]["turn"] == before + 1, r.output  # the order was applied
+    assert f"Warning: mail/observers/m1.json: {wrong}; the game has no observers until it is restored" \
+        in warnings(r), r.stderr

@@ -48,10 +48,25 @@ def _path(gd: GamesDir, game: str) -> Any:
 
 def observers(gd: GamesDir, game: str) -> dict[str, dict[str, Any]]:
     """A game's observers: address -> {lang, seen (events sent)}."""
+    from pbem.mended import mended
+
+    path = _path(gd, game)
     try:
-        return json.loads(_path(gd, game).read_text("utf-8"))
-    except (FileNotFoundError, ValueError):
+        value = json.loads(path.read_bytes().decode("utf-8"))
+    except FileNotFoundError:
         return {}
+    except (OSError, ValueError) as exc:  # UnicodeDecodeError is a ValueError
+        mended(path, gd.root, f"cannot be read ({type(exc).__name__})", "the game has no observers until it is "
+               "restored")
+        return {}
+    if not isinstance(value, dict):
+        mended(path, gd.root, "is not a table of observers", "the game has no observers until it is restored")
+        return {}
+    kept = {a: v for a, v in value.items() if isinstance(a, str) and "@" in a and isinstance(v, dict)
+            and isinstance(v.get("seen", 0), int) and isinstance(v.get("lang", ""), str)}
+    if len(kept) != len(value):
+        mended(path, gd.root, f"{len(value) - len(kept)} of its entries are not an observer's", "they are left out")
+    return kept
 
 
 def _save(gd: GamesDir, game: str, value: dict[str, dict[str, Any]]) -> None:
