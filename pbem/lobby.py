@@ -3,10 +3,17 @@
 Each lives as `lobby/GAME.yaml` in the games dir (in git, like the games) until it starts, when it
 becomes a game folder like any other, or ends unstarted (withdrawn, declined, lapsed). Nothing here
 sends mail; `pbem.mail.lobby` reads the players' commands and writes them their answers.
+
+Git holds an entry by its seats' names: the addresses of those seated and invited, and the
+challenger's, are kept in `mail/lobby/GAME.json` (out of git, the GM's alone), and `load` puts them
+back. So the history never names an address, not even of a stranger invited who never answered. An
+entry an older pbem wrote (or the GM by hand) with its addresses in it is read as it is, and its next
+write moves them out.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,7 +26,7 @@ from pbem.config import Config
 from pbem.deadlines import moment, stamp
 from pbem.errors import PbemError, SetupError
 from pbem.i18n import N_
-from pbem.store import GAME_ID, GamesDir, dump_yaml, write_atomic
+from pbem.store import GAME_ID, GamesDir, dump_yaml, private_folder, write_atomic
 
 LOBBY_DIR = "lobby"
 FORMAT = 1
@@ -54,6 +61,81 @@ class Seat:
 
 def lobby_path(gd: GamesDir, game: str) -> Path:
     return gd.root / LOBBY_DIR / f"{game}.yaml"
+
+
+ADDRESSES_DIR = ("mail", "lobby")  # the entries' addresses, by game: out of git, the GM's alone
+SEAT_LISTS = ("seated", "invited")
+
+
+def addresses_path(root: Path, game: str) -> Path:
+    return root.joinpath(*ADDRESSES_DIR, f"{game}.json")
+
+
+def addresses_of(entry: dict[str, Any]) -> dict[str, Any]:
+    """What of an entry stays out of git: each seat's and invitation's address, by the seat's name,
+    and the challenger's (with the entry's nonce, which ties them to this entry of the game's id)."""
+    kept: dict[str, Any] = {"nonce": entry.get("nonce")}
+    if entry.get("by") not in (None, "gm"):
+        kept["by"] = entry["by"]
+    for part in SEAT_LISTS:
+        kept[part] = {s["name"]: s["email"] for s in entry.get(part, []) if isinstance(s, dict) and "email" in s}
+    return kept
+
+
+def challenger_name(entry: dict[str, Any]) -> str | None:
+    """The seat's name of whoever made a challenge (None: an open game, the GM's)."""
+    if entry.get("challenger"):
+        return str(entry["challenger"])
+    return next((str(s["name"]) for s in entry.get("seated", []) if s.get("email") == entry.get("by")), None)
+
+
+def without_addresses(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry as git holds it: its seats and invitations by name, the challenger by his seat's name."""
+    body = {k: v for k, v in entry.items() if k != "by" or v == "gm"}
+    if "by" not in body and challenger_name(entry):
+        body["challenger"] = challenger_name(entry)
+    for part in SEAT_LISTS:
+        if part in entry:
+            body[part] = [{k: v for k, v in s.items() if k != "email"} for s in entry[part]]
+    return body
+
+
+def read_addresses(root: Path, game: str) -> dict[str, Any]:
+    """The addresses kept apart for an entry ({} when there are none here: a clone, or none kept)."""
+    try:
+        value = json.loads(addresses_path(root, game).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _write_addresses(root: Path, game: str, kept: dict[str, Any]) -> None:
+    write_atomic(addresses_path(root, game), json.dumps(kept, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def put_back(root: Path, game: str, entry: dict[str, Any]) -> None:
+    """Give a loaded entry back the addresses kept apart (in place); a PbemError naming the file when
+    one is not there (the entry cannot be used: nobody in it could be written to)."""
+    lists = [entry.get(part) if isinstance(entry.get(part), list) else [] for part in SEAT_LISTS]
+    missing = any(isinstance(s, dict) and "email" not in s for seats in lists for s in seats)
+    if not missing and (entry.get("kind") != CHALLENGE or "by" in entry):
+        return  # written by an older pbem or by hand: its addresses are in it
+    kept = read_addresses(root, game)
+    where = "/".join((*ADDRESSES_DIR, f"{game}.json"))
+    if kept.get("nonce") != entry.get("nonce"):
+        raise PbemError(f"{LOBBY_DIR}/{game}.yaml cannot be used: the addresses of its players are not in {where}")
+    for part, seats in zip(SEAT_LISTS, lists):
+        known = kept.get(part) if isinstance(kept.get(part), dict) else {}
+        for s in seats:
+            if isinstance(s, dict) and "email" not in s:
+                if not isinstance(known.get(s.get("name")), str):
+                    raise PbemError(f"{LOBBY_DIR}/{game}.yaml cannot be used: {where} has no address for "
+                                    f"{s.get('name')!r}")
+                s["email"] = known[s.get("name")]
+    if entry.get("kind") == CHALLENGE and "by" not in entry:
+        if not isinstance(kept.get("by"), str):
+            raise PbemError(f"{LOBBY_DIR}/{game}.yaml cannot be used: {where} has no address for the challenger")
+        entry["by"] = kept["by"]
 
 
 INDEX_FILE = ("mail", "lobby-index.json")  # the entries as last read, by the stamp of their file (out of git)
@@ -130,20 +212,41 @@ def load(gd: GamesDir, game: str) -> dict[str, Any]:
         raise PbemError(f"{path} cannot be read: {exc}") from None
     if not isinstance(value, dict) or value.get("format") != FORMAT or value.get("game") != game:
         raise PbemError(f"{path} is not a pbem lobby file")
+    put_back(gd.root, game, value)
     return value
 
 
 def save(gd: GamesDir, entry: dict[str, Any]) -> str:
-    """Write an entry atomically; its path relative to the games dir (for the commit)."""
-    path = lobby_path(gd, entry["game"])
+    """Write an entry atomically, its addresses to mail/lobby/ and the rest to lobby/ (for git); its
+    path relative to the games dir (for the commit)."""
+    game = entry["game"]
+    path = lobby_path(gd, game)
     path.parent.mkdir(exist_ok=True)
-    write_atomic(path, dump_yaml(entry))
-    return f"{LOBBY_DIR}/{entry['game']}.yaml"
-
-
-def remove(gd: GamesDir, game: str) -> str:
-    lobby_path(gd, game).unlink(missing_ok=True)
+    private_folder(gd.root.joinpath(*ADDRESSES_DIR))
+    now, before = addresses_of(entry), read_addresses(gd.root, game)
+    both = now
+    if before.get("nonce") == now["nonce"]:  # a run that dies between the writes leaves a file that reads whole
+        both = dict(now, **{part: {**(before.get(part) if isinstance(before.get(part), dict) else {}), **now[part]}
+                            for part in SEAT_LISTS})
+    if both != before:
+        _write_addresses(gd.root, game, both)
+    write_atomic(path, dump_yaml(without_addresses(entry)))
+    if both != now:  # who left the entry leaves the file too
+        _write_addresses(gd.root, game, now)
     return f"{LOBBY_DIR}/{game}.yaml"
+
+
+def remove(gd: GamesDir, game: str, addresses: bool = True) -> str:
+    """Take an entry out; its path for the commit. `addresses`: its addresses go too (a game started
+    from it keeps them until it is saved: see `forget_addresses`)."""
+    lobby_path(gd, game).unlink(missing_ok=True)
+    if addresses:
+        forget_addresses(gd, game)
+    return f"{LOBBY_DIR}/{game}.yaml"
+
+
+def forget_addresses(gd: GamesDir, game: str) -> None:
+    addresses_path(gd.root, game).unlink(missing_ok=True)
 
 
 def exists(gd: GamesDir, game: str) -> bool:
@@ -259,6 +362,7 @@ def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, chal
     game = game or free_id(gd, ruleset)
     entry = new_entry(gd, CHALLENGE, ruleset, game, options, deadline, challenger.email, at, len(invitees) + 1, bots)
     entry["language"] = language
+    entry["challenger"] = challenger.name
     entry["lapses"] = stamp(at + timedelta(hours=config.lobby_lapse_hours))
     entry["seated"] = [seat_entry(challenger, at)]
     names = [challenger.name]
