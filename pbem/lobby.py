@@ -26,7 +26,7 @@ from pbem.config import Config
 from pbem.deadlines import moment, stamp
 from pbem.errors import PbemError, SetupError
 from pbem.i18n import N_
-from pbem.store import GAME_ID, GamesDir, dump_yaml, private_folder, write_atomic
+from pbem.store import GAME_ID, GamesDir, dump_yaml, write_atomic
 
 LOBBY_DIR = "lobby"
 FORMAT = 1
@@ -176,7 +176,7 @@ def entries(gd: GamesDir) -> list[dict[str, Any]]:
             st = os.stat(folder / name)
         except OSError:
             continue
-        stamp = [st.st_size, st.st_mtime_ns]
+        stamp = [st.st_size, st.st_mtime_ns, *_stamp_of(addresses_path(gd.root, game))]  # its addresses too
         kept = known.get(game)
         if isinstance(kept, dict) and kept.get("stamp") == stamp and isinstance(kept.get("entry"), dict):
             entry = kept["entry"]
@@ -198,6 +198,14 @@ def entries(gd: GamesDir) -> list[dict[str, Any]]:
         except OSError:
             pass  # the index is a help, never a need
     return found
+
+
+def _stamp_of(path: Path) -> list[int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return []
+    return [st.st_size, st.st_mtime_ns]
 
 
 def load(gd: GamesDir, game: str) -> dict[str, Any]:
@@ -222,18 +230,23 @@ def save(gd: GamesDir, entry: dict[str, Any]) -> str:
     game = entry["game"]
     path = lobby_path(gd, game)
     path.parent.mkdir(exist_ok=True)
-    private_folder(gd.root.joinpath(*ADDRESSES_DIR))
     now, before = addresses_of(entry), read_addresses(gd.root, game)
     both = now
     if before.get("nonce") == now["nonce"]:  # a run that dies between the writes leaves a file that reads whole
         both = dict(now, **{part: {**(before.get(part) if isinstance(before.get(part), dict) else {}), **now[part]}
                             for part in SEAT_LISTS})
-    if both != before:
+    if _any_address(both) and both != before:
         _write_addresses(gd.root, game, both)
     write_atomic(path, dump_yaml(without_addresses(entry)))
-    if both != now:  # who left the entry leaves the file too
+    if not _any_address(now):
+        forget_addresses(gd, game)
+    elif both != now:  # who left the entry leaves the file too
         _write_addresses(gd.root, game, now)
     return f"{LOBBY_DIR}/{game}.yaml"
+
+
+def _any_address(kept: dict[str, Any]) -> bool:
+    return bool(kept.get("by") or any(kept.get(part) for part in SEAT_LISTS))
 
 
 def remove(gd: GamesDir, game: str, addresses: bool = True) -> str:

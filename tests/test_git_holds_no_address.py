@@ -9,12 +9,14 @@ needs the addresses (the lobby's answers, the start of a game from it, the lapse
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from conftest import Pbem
 from conftest_mail import FilesOut, MaildirDrop, MailGames, mail_lines, player_mail, to
@@ -223,3 +225,78 @@ def test_a_hosts_whole_life_by_mail_leaves_no_address_or_secret_in_git(pbem: Pbe
     host.assert_git_holds_none(host.seeds_of_running_games())
     tracked = g.git("ls-files").split()
     assert "lobby/never-mail.txt" in tracked and not any(p.startswith("mail/") for p in tracked)
+
+
+def test_an_entry_an_older_pbem_wrote_with_its_addresses_is_read_and_its_next_write_moves_them_out(
+        pbem: Pbem) -> None:
+    """A challenge in git as an older pbem wrote it (every address in lobby/GAME.yaml): the host
+    reads it as before, the next answer takes the addresses out of the file git holds, and the game
+    starts from it with every seat's address."""
+    host = Host(pbem)
+    g = host.g
+    assert pbem("open", "medici", "g1", "--seats", "3").exit_code == 0
+    for address in (UNA, VIC, WIL):
+        host.run(host.mail(address, "join g1"))
+        host.reply(address, "join g1")
+    lines, _ = host.run(host.mail(UNA, f"new medici with {XENA}, {YURI}", host.report("g1", "una-tester")))
+    assert lines[-1].endswith(f"medici-1: challenged {XENA}, {YURI}"), lines
+    path = g.root / "lobby" / "medici-1.yaml"
+    kept = g.root / "mail" / "lobby" / "medici-1.json"
+    assert kept.stat().st_mode & 0o777 == 0o600 and kept.parent.stat().st_mode & 0o777 == 0o700
+    old = lobby.load(g.gd, "medici-1")  # as an older pbem wrote it: addresses in the file, no challenger
+    del old["challenger"]
+    path.write_text(yaml.safe_dump(old, sort_keys=False), "utf-8")
+    kept.unlink()
+    g.git("commit", "-q", "-m", "medici-1: as an older pbem wrote it", "--", "lobby/medici-1.yaml")
+    assert XENA in g.git("show", "HEAD:lobby/medici-1.yaml")
+
+    r = pbem("status")
+    assert f"challenge of {UNA}: waiting for {XENA}, {YURI}" in r.stdout, r.output
+    lines, _ = host.reply(XENA, "accept")
+    assert lines == [f"mail from {XENA}: medici-1: {XENA} accepted"], lines
+    held = g.git("show", "HEAD:lobby/medici-1.yaml")
+    assert "@" not in held and "challenger: una-tester" in held
+    assert g.git("log", "-1", "--format=%s") == "medici-1: xena accepts the invitation\n"
+    assert sorted(json.loads(kept.read_text("utf-8"))["invited"].values()) == [XENA, YURI]
+    lines, _ = host.reply(YURI, "accept")
+    assert lines[-1].endswith("medici-1 starts"), lines
+    assert [(p["name"], p["email"]) for p in g.state("medici-1")["players"]] == \
+        [("una-tester", UNA), ("xena", XENA), ("yuri", YURI)]
+    assert g.git("log", "-1", "--format=%s") == \
+        "medici-1: new medici game for una-tester, xena, yuri (a challenge of una-tester)\n"
+    assert not path.exists() and not kept.exists()
+
+
+def test_an_entry_whose_addresses_are_lost_is_named_and_used_by_nobody(pbem: Pbem) -> None:
+    """A clone, or mail/lobby/ lost: the entry in git names no address, so nobody can be written to
+    from it; `pbem doctor` names it, and a mail about it is refused as for no entry."""
+    host = Host(pbem)
+    assert pbem("open", "medici", "g1", "--seats", "3").exit_code == 0
+    host.run(host.mail(UNA, "join g1"))
+    host.reply(UNA, "join g1")
+    (host.g.root / "mail" / "lobby" / "g1.json").unlink()
+    r = pbem("doctor")
+    assert ("FAIL lobby: lobby/g1.yaml cannot be read: players can neither join nor answer there (restore it from "
+            "git, or remove it)") in r.stdout.splitlines(), r.output
+    assert lobby.entries(host.g.gd) == []
+    r = pbem("start", "g1")
+    assert (r.exit_code, r.stderr) == (1, "Error: lobby/g1.yaml cannot be used: the addresses of its players are "
+                                          "not in mail/lobby/g1.json\n")
+
+
+def test_a_lobby_file_the_gm_writes_with_addresses_starts_and_git_never_holds_them(pbem: Pbem) -> None:
+    """The GM may write an open game's file by hand, addresses in it: `pbem start` seats them, and
+    what pbem commits names none of them (what the GM commits himself is his to decide)."""
+    host = Host(pbem)
+    g = host.g
+    assert pbem("open", "medici", "g1", "--seats", "3").exit_code == 0
+    entry = yaml.safe_load((g.root / "lobby" / "g1.yaml").read_text("utf-8"))
+    entry["seated"] = [{"name": n, "email": a, "joined": "2026-11-21T12:00:00Z"}
+                       for n, a in (("una", UNA), ("vic", VIC), ("wil", WIL))]
+    (g.root / "lobby" / "g1.yaml").write_text(yaml.safe_dump(entry, sort_keys=False), "utf-8")
+    r = pbem("start", "g1")
+    assert r.exit_code == 0, r.output
+    host.sent += g.outbox.new()
+    assert sorted(to(m) for m in host.sent) == sorted([UNA, VIC, WIL])
+    assert [p["email"] for p in g.state("g1")["players"]] == [UNA, VIC, WIL]
+    host.assert_git_holds_none(host.seeds_of_running_games())
