@@ -83,7 +83,7 @@ class Host:
     def secrets(self) -> dict[str, str]:
         """Every secret the host's mail carried, by what it is."""
         found = {f"address {a}": a for a in EVERYONE}
-        found[f"the words to one player"] = PRIVATE
+        found["the words to one player"] = PRIVATE
         for raw in self.received:
             mid = re.search(rb"^Message-ID: (<[^>]+>)", raw, re.M | re.I)
             assert mid
@@ -99,7 +99,7 @@ class Host:
                     found[f"the key in {header} {key}"] = key
             for token in re.findall(r"Your secret token is:\s+(\S+)", m.get_body(("plain",)).get_content()):
                 found[f"the token of {to(m)} in {m['Subject']}"] = token
-                found[f"the hash of the token of {to(m)}"] = hashlib.sha256(token.encode()).hexdigest()
+                found[f"the token's hash of {to(m)} in {m['Subject']}"] = hashlib.sha256(token.encode()).hexdigest()
         secret = (self.g.root / "mail" / "reply-key.secret").read_text().strip()
         found["the reply-key secret"] = secret
         return found
