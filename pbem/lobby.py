@@ -113,9 +113,14 @@ def _write_addresses(root: Path, game: str, kept: dict[str, Any]) -> None:
     write_atomic(addresses_path(root, game), json.dumps(kept, sort_keys=True, ensure_ascii=False) + "\n")
 
 
+class AddressesLost(PbemError):
+    """An entry whose addresses are not kept here (a clone, or mail/lobby/ lost): nobody in it can be
+    written to, so it cannot be used."""
+
+
 def put_back(root: Path, game: str, entry: dict[str, Any]) -> None:
-    """Give a loaded entry back the addresses kept apart (in place); a PbemError naming the file when
-    one is not there (the entry cannot be used: nobody in it could be written to)."""
+    """Give a loaded entry back the addresses kept apart (in place); AddressesLost, naming the file,
+    when one is not there."""
     lists = [entry.get(part) if isinstance(entry.get(part), list) else [] for part in SEAT_LISTS]
     missing = any(isinstance(s, dict) and "email" not in s for seats in lists for s in seats)
     if not missing and (entry.get("kind") != CHALLENGE or "by" in entry):
@@ -123,18 +128,18 @@ def put_back(root: Path, game: str, entry: dict[str, Any]) -> None:
     kept = read_addresses(root, game)
     where = "/".join((*ADDRESSES_DIR, f"{game}.json"))
     if kept.get("nonce") != entry.get("nonce"):
-        raise PbemError(f"{LOBBY_DIR}/{game}.yaml cannot be used: the addresses of its players are not in {where}")
+        raise AddressesLost(f"{LOBBY_DIR}/{game}.yaml cannot be used: the addresses of its players are not in {where}")
     for part, seats in zip(SEAT_LISTS, lists):
         known = kept.get(part) if isinstance(kept.get(part), dict) else {}
         for s in seats:
             if isinstance(s, dict) and "email" not in s:
                 if not isinstance(known.get(s.get("name")), str):
-                    raise PbemError(f"{LOBBY_DIR}/{game}.yaml cannot be used: {where} has no address for "
-                                    f"{s.get('name')!r}")
+                    raise AddressesLost(f"{LOBBY_DIR}/{game}.yaml cannot be used: {where} has no address for "
+                                        f"{s.get('name')!r}")
                 s["email"] = known[s.get("name")]
     if entry.get("kind") == CHALLENGE and "by" not in entry:
         if not isinstance(kept.get("by"), str):
-            raise PbemError(f"{LOBBY_DIR}/{game}.yaml cannot be used: {where} has no address for the challenger")
+            raise AddressesLost(f"{LOBBY_DIR}/{game}.yaml cannot be used: {where} has no address for the challenger")
         entry["by"] = kept["by"]
 
 

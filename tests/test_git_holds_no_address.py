@@ -276,8 +276,9 @@ def test_an_entry_whose_addresses_are_lost_is_named_and_used_by_nobody(pbem: Pbe
     host.reply(UNA, "join g1")
     (host.g.root / "mail" / "lobby" / "g1.json").unlink()
     r = pbem("doctor")
-    assert ("FAIL lobby: lobby/g1.yaml cannot be read: players can neither join nor answer there (restore it from "
-            "git, or remove it)") in r.stdout.splitlines(), r.output
+    assert ("FAIL lobby: lobby/g1.yaml cannot be used: the addresses of its players are not in mail/lobby/g1.json: "
+            "nobody in it can be written to (restore mail/lobby/ from a backup, or remove the entry)") \
+        in r.stdout.splitlines(), r.output
     assert lobby.entries(host.g.gd) == []
     r = pbem("start", "g1")
     assert (r.exit_code, r.stderr) == (1, "Error: lobby/g1.yaml cannot be used: the addresses of its players are "
