@@ -406,6 +406,9 @@ def check_lobby(gd: GamesDir, config: Config) -> Check | None:
     for path in sorted(folder.glob("*.yaml")):
         try:
             kinds[lobby.load(gd, path.stem)["kind"]] += 1
+        except lobby.AddressesLost as exc:
+            return fail("lobby", f"{exc}: nobody in it can be written to (restore mail/lobby/ from a backup, "
+                                 f"or remove the entry)")
         except (PbemError, KeyError):
             broken.append(f"{lobby.LOBBY_DIR}/{path.name}")
     if broken:

@@ -3,10 +3,17 @@
 Each lives as `lobby/GAME.yaml` in the games dir (in git, like the games) until it starts, when it
 becomes a game folder like any other, or ends unstarted (withdrawn, declined, lapsed). Nothing here
 sends mail; `pbem.mail.lobby` reads the players' commands and writes them their answers.
+
+Git holds an entry by its seats' names: the addresses of those seated and invited, and the
+challenger's, are kept in `mail/lobby/GAME.json` (out of git, the GM's alone), and `load` puts them
+back. So the history never names an address, not even of a stranger invited who never answered. An
+entry an older pbem wrote (or the GM by hand) with its addresses in it is read as it is, and its next
+write moves them out.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -68,6 +75,86 @@ def lobby_path(gd: GamesDir, game: str) -> Path:
     return gd.root / LOBBY_DIR / f"{game}.yaml"
 
 
+ADDRESSES_DIR = ("mail", "lobby")  # the entries' addresses, by game: out of git, the GM's alone
+SEAT_LISTS = ("seated", "invited")
+
+
+def addresses_path(root: Path, game: str) -> Path:
+    return root.joinpath(*ADDRESSES_DIR, f"{game}.json")
+
+
+def addresses_of(entry: dict[str, Any]) -> dict[str, Any]:
+    """What of an entry stays out of git: each seat's and invitation's address, by the seat's name,
+    and the challenger's (with the entry's nonce, which ties them to this entry of the game's id)."""
+    kept: dict[str, Any] = {"nonce": entry.get("nonce")}
+    if entry.get("by") not in (None, "gm"):
+        kept["by"] = entry["by"]
+    for part in SEAT_LISTS:
+        kept[part] = {s["name"]: s["email"] for s in entry.get(part, []) if isinstance(s, dict) and "email" in s}
+    return kept
+
+
+def challenger_name(entry: dict[str, Any]) -> str | None:
+    """The seat's name of whoever made a challenge (None: an open game, the GM's)."""
+    if entry.get("challenger"):
+        return str(entry["challenger"])
+    return next((str(s["name"]) for s in entry.get("seated", []) if s.get("email") == entry.get("by")), None)
+
+
+def without_addresses(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry as git holds it: its seats and invitations by name, the challenger by his seat's name."""
+    body = {k: v for k, v in entry.items() if k != "by" or v == "gm"}
+    if "by" not in body and challenger_name(entry):
+        body["challenger"] = challenger_name(entry)
+    for part in SEAT_LISTS:
+        if part in entry:
+            body[part] = [{k: v for k, v in s.items() if k != "email"} for s in entry[part]]
+    return body
+
+
+def read_addresses(root: Path, game: str) -> dict[str, Any]:
+    """The addresses kept apart for an entry ({} when there are none here: a clone, or none kept)."""
+    try:
+        value = json.loads(addresses_path(root, game).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _write_addresses(root: Path, game: str, kept: dict[str, Any]) -> None:
+    write_atomic(addresses_path(root, game), json.dumps(kept, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+class AddressesLost(PbemError):
+    """An entry whose addresses are not kept here (a clone, or mail/lobby/ lost): nobody in it can be
+    written to, so it cannot be used."""
+
+
+def put_back(root: Path, game: str, entry: dict[str, Any]) -> None:
+    """Give a loaded entry back the addresses kept apart (in place); AddressesLost, naming the file,
+    when one is not there."""
+    lists = [entry.get(part) if isinstance(entry.get(part), list) else [] for part in SEAT_LISTS]
+    missing = any(isinstance(s, dict) and "email" not in s for seats in lists for s in seats)
+    if not missing and (entry.get("kind") != CHALLENGE or "by" in entry):
+        return  # written by an older pbem or by hand: its addresses are in it
+    kept = read_addresses(root, game)
+    where = "/".join((*ADDRESSES_DIR, f"{game}.json"))
+    if kept.get("nonce") != entry.get("nonce"):
+        raise AddressesLost(f"{LOBBY_DIR}/{game}.yaml cannot be used: the addresses of its players are not in {where}")
+    for part, seats in zip(SEAT_LISTS, lists):
+        known = kept.get(part) if isinstance(kept.get(part), dict) else {}
+        for s in seats:
+            if isinstance(s, dict) and "email" not in s:
+                if not isinstance(known.get(s.get("name")), str):
+                    raise AddressesLost(f"{LOBBY_DIR}/{game}.yaml cannot be used: {where} has no address for "
+                                        f"{s.get('name')!r}")
+                s["email"] = known[s.get("name")]
+    if entry.get("kind") == CHALLENGE and "by" not in entry:
+        if not isinstance(kept.get("by"), str):
+            raise AddressesLost(f"{LOBBY_DIR}/{game}.yaml cannot be used: {where} has no address for the challenger")
+        entry["by"] = kept["by"]
+
+
 INDEX_FILE = ("mail", "lobby-index.json")  # the entries as last read, by the stamp of their file (out of git)
 _index: dict[str, dict[str, Any]] = {}  # per games dir, in this process
 
@@ -101,7 +188,7 @@ def entries(gd: GamesDir) -> list[dict[str, Any]]:
             st = os.stat(folder / name)
         except OSError:
             continue
-        stamp = [st.st_size, st.st_mtime_ns]
+        stamp = [st.st_size, st.st_mtime_ns, *_stamp_of(addresses_path(gd.root, game))]  # its addresses too
         kept = known.get(game)
         if isinstance(kept, dict) and kept.get("stamp") == stamp and _damage(kept.get("entry"), game) is None:
             entry = kept["entry"]
@@ -151,8 +238,9 @@ def _damage(value: Any, game: str) -> str | None:
     if not isinstance(value, dict) or value.get("format") != FORMAT or value.get("game") != game:
         return "is not a pbem lobby file"
     kinds = {"kind": (OPEN, CHALLENGE)}
-    texts = ("ruleset", "nonce", "created", "by")
-    if value.get("kind") not in kinds["kind"] or any(not isinstance(value.get(k), str) for k in texts):
+    texts = ("ruleset", "nonce", "created")
+    if value.get("kind") not in kinds["kind"] or any(not isinstance(value.get(k), str) for k in texts) \
+            or not isinstance(value.get("by", ""), str):
         return "is not a pbem lobby file (kind, ruleset, nonce, created or by is missing or wrong)"
     if not isinstance(value.get("seats"), int) or isinstance(value.get("seats"), bool) \
             or not isinstance(value.get("options"), dict):
@@ -170,6 +258,14 @@ def _damage(value: Any, game: str) -> str | None:
     return None
 
 
+def _stamp_of(path: Path) -> list[int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return []
+    return [st.st_size, st.st_mtime_ns]
+
+
 def load(gd: GamesDir, game: str) -> dict[str, Any]:
     path = lobby_path(gd, game)
     try:
@@ -183,6 +279,9 @@ def load(gd: GamesDir, game: str) -> dict[str, Any]:
     except (OSError, yaml.YAMLError, ValueError, RecursionError) as exc:
         why = getattr(exc, "strerror", None) or str(exc).splitlines()[0][:120]
         raise _damaged(gd, game, f"cannot be read: {why}") from None
+    if not isinstance(value, dict) or value.get("format") != FORMAT or value.get("game") != game:
+        raise _damaged(gd, game, "is not a pbem lobby file")
+    put_back(gd.root, game, value)  # the addresses first: the checks below ask for them
     wrong = _damage(value, game)
     if wrong is not None:
         raise _damaged(gd, game, wrong)
@@ -199,16 +298,41 @@ def _damaged(gd: GamesDir, game: str, wrong: str) -> DamagedEntry:
 
 
 def save(gd: GamesDir, entry: dict[str, Any]) -> str:
-    """Write an entry atomically; its path relative to the games dir (for the commit)."""
-    path = lobby_path(gd, entry["game"])
+    """Write an entry atomically, its addresses to mail/lobby/ and the rest to lobby/ (for git); its
+    path relative to the games dir (for the commit)."""
+    game = entry["game"]
+    path = lobby_path(gd, game)
     path.parent.mkdir(exist_ok=True)
-    write_atomic(path, dump_yaml(entry))
-    return f"{LOBBY_DIR}/{entry['game']}.yaml"
-
-
-def remove(gd: GamesDir, game: str) -> str:
-    lobby_path(gd, game).unlink(missing_ok=True)
+    now, before = addresses_of(entry), read_addresses(gd.root, game)
+    both = now
+    if before.get("nonce") == now["nonce"]:  # a run that dies between the writes leaves a file that reads whole
+        both = dict(now, **{part: {**(before.get(part) if isinstance(before.get(part), dict) else {}), **now[part]}
+                            for part in SEAT_LISTS})
+    if _any_address(both) and both != before:
+        _write_addresses(gd.root, game, both)
+    write_atomic(path, dump_yaml(without_addresses(entry)))
+    if not _any_address(now):
+        forget_addresses(gd, game)
+    elif both != now:  # who left the entry leaves the file too
+        _write_addresses(gd.root, game, now)
     return f"{LOBBY_DIR}/{game}.yaml"
+
+
+def _any_address(kept: dict[str, Any]) -> bool:
+    return bool(kept.get("by") or any(kept.get(part) for part in SEAT_LISTS))
+
+
+def remove(gd: GamesDir, game: str, addresses: bool = True) -> str:
+    """Take an entry out; its path for the commit. `addresses`: its addresses go too (a game started
+    from it keeps them until it is saved: see `forget_addresses`)."""
+    lobby_path(gd, game).unlink(missing_ok=True)
+    if addresses:
+        forget_addresses(gd, game)
+    return f"{LOBBY_DIR}/{game}.yaml"
+
+
+def forget_addresses(gd: GamesDir, game: str) -> None:
+    addresses_path(gd.root, game).unlink(missing_ok=True)
 
 
 def exists(gd: GamesDir, game: str) -> bool:
@@ -333,6 +457,7 @@ def challenge(gd: GamesDir, config: Config, ruleset: str, game: str | None, chal
     game = game or free_id(gd, ruleset)
     entry = new_entry(gd, CHALLENGE, ruleset, game, options, deadline, challenger.email, at, len(invitees) + 1, bots)
     entry["language"] = language
+    entry["challenger"] = challenger.name
     entry["lapses"] = stamp(at + timedelta(hours=config.lobby_lapse_hours))
     entry["seated"] = [seat_entry(challenger, at)]
     names = [challenger.name]

@@ -86,12 +86,15 @@ def start_entry(gd: GamesDir, config: Config, entry: dict[str, Any], postman: An
         return state
 
     people = [(s["name"], s["email"]) for s in seated] + [(b, BOT_ADDRESS) for b in bots]
-    how = "opened by the GM" if entry["kind"] == lobby.OPEN else f"a challenge of {entry['by']}"
+    how = "opened by the GM" if entry["kind"] == lobby.OPEN else f"a challenge of {lobby.challenger_name(entry)}"
     table = entry.get("table") or {}
-    return start_game(gd, rules.name, entry["game"], people, entry["options"],
-                      f"{entry['game']}: new {rules.name} game for {', '.join(n for n, _ in people)} ({how})",
-                      postman, deadline=entry["deadline"], bots=bots, settings=languages, talk=table.get("talk"),
-                      observers=table.get("observers"), besides=lambda: [lobby.remove(gd, entry["game"])])
+    started = start_game(gd, rules.name, entry["game"], people, entry["options"],
+                         f"{entry['game']}: new {rules.name} game for {', '.join(n for n, _ in people)} ({how})",
+                         postman, deadline=entry["deadline"], bots=bots, settings=languages, talk=table.get("talk"),
+                         observers=table.get("observers"),
+                         besides=lambda: [lobby.remove(gd, entry["game"], addresses=False)])
+    lobby.forget_addresses(gd, entry["game"])  # the game holds them now, saved
+    return started
 
 
 def fill_open_games(gd: Any, config: Any, postman: Any, at: datetime) -> list[str]:

@@ -276,11 +276,11 @@ def test_lb4_withdraw_gives_back_no_limit_of_the_day(g: MailGames) -> None:
 
 def test_j5_pbem_status_shows_a_lobby_entrys_control_characters_written_out(g: MailGames) -> None:
     """J5: an entry written before addresses were checked (or by hand), with ESC and U+202E in an
-    invitee's address: `pbem status` writes them out."""
+    invitee's address (kept out of git, in mail/lobby/): `pbem status` writes them out."""
     report = g.last_report("anna")
     run(g, reply(report, "anna@players.test", "new medici with dan@x.test, eve@x.test"))
-    path = g.root / "lobby" / "medici-1.yaml"
-    path.write_text(path.read_text("utf-8").replace("dan@x.test", '"d\\e[2Jan\\u202e@x.test"'), "utf-8")
+    path = g.root / "mail" / "lobby" / "medici-1.json"
+    path.write_text(path.read_text("utf-8").replace("dan@x.test", "d\\u001b[2Jan\\u202e@x.test"), "utf-8")
     r = g.pbem("status")
     assert r.exit_code == 0, r.output
     assert "\x1b" not in r.output and "\u202e" not in r.output

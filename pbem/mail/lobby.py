@@ -402,7 +402,7 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
                 ("" if told else " (not answered: a mail nothing proves is answered once a day)")
         name = lobby.join(entry, sender, command.name, command.language, at)
         path = lobby.save(gd, entry)
-        work.commit([path], f"{entry['game']}: {name} ({sender}) joins ({len(entry['seated'])} of {entry['seats']} seats)\n")
+        work.commit([path], f"{entry['game']}: {name} joins ({len(entry['seated'])} of {entry['seats']} seats)\n")
         work.answer(entry["game"], entry["nonce"], "common/lobby-joined.txt.j2", N_("you have a seat"), lang,
                     **_context(entry, lang), name=name)
         line += f"{entry['game']}: joined as {name}"
@@ -411,7 +411,7 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
         entry = _entry_for(work, command, (lobby.OPEN, lobby.CHALLENGE))
         name = lobby.leave(entry, sender)
         path = lobby.save(gd, entry)
-        work.commit([path], f"{entry['game']}: {name} ({sender}) leaves\n")
+        work.commit([path], f"{entry['game']}: {name} leaves\n")
         work.answer(entry["game"], entry["nonce"], "common/lobby-left.txt.j2", N_("you gave back your seat"), lang,
                     **_context(entry, lang), name=name)
         return line + f"{entry['game']}: {name} left" + (_fold_if_short(work, entry) if entry["kind"] == lobby.CHALLENGE else "")
@@ -424,7 +424,7 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
         accept = command.verb == "accept"
         name = lobby.answer(entry, sender, accept, at)
         path = lobby.save(gd, entry)
-        work.commit([path], f"{entry['game']}: {sender} {'accepts' if accept else 'declines'} the invitation\n")
+        work.commit([path], f"{entry['game']}: {name} {'accepts' if accept else 'declines'} the invitation\n")
         work.answer(entry["game"], entry["nonce"], "common/lobby-answered.txt.j2",
                     N_("you accepted") if accept else N_("you declined"), lang, **_context(entry, lang),
                     name=name, accepted=accept)
@@ -437,7 +437,7 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
         if entry["kind"] != lobby.CHALLENGE or entry["by"] != sender:
             raise lobby.LobbyError(N_("game %(game)r is not a challenge of yours"), game=entry["game"])
         path = lobby.remove(gd, entry["game"])
-        work.commit([path], f"{entry['game']}: {sender} withdraws the challenge\n")
+        work.commit([path], f"{entry['game']}: {lobby.challenger_name(entry)} withdraws the challenge\n")
         _tell_all(work, entry, "withdrawn", skip=())
         return line + f"{entry['game']}: challenge withdrawn"
     if command.verb in ("new", "rematch"):
@@ -532,8 +532,8 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
                                   "day; try again tomorrow"))
     path = lobby.save(gd, entry)
     lobby.note_challenge(gd, today, sender, [i["email"] for i in entry["invited"]])
-    work.commit([path], f"{entry['game']}: {sender} challenges {', '.join(i['email'] for i in entry['invited'])} "
-                        f"to {entry['ruleset']}\n")
+    work.commit([path], f"{entry['game']}: {lobby.challenger_name(entry)} challenges "
+                        f"{', '.join(i['name'] for i in entry['invited'])} to {entry['ruleset']}\n")
     for name, msg in mails:
         work.postman.post(name, msg)
     return f"{entry['game']}: challenged {', '.join(i['email'] for i in entry['invited'])}"

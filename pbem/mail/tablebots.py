@@ -100,7 +100,7 @@ def start_against_bots(work: Any, ruleset: str, game: str, seat: Any, bots: list
     people = [(seat.name, work.sender)] + [(b, BOT_ADDRESS) for b in bots]
     chosen = language or seat.language
     start_game(work.gd, ruleset, game, people, options,
-               f"{game}: new {ruleset} game for {seat.name} against {', '.join(bots)} (bots; a mail of {work.sender})",
+               f"{game}: new {ruleset} game for {seat.name} against {', '.join(bots)} (bots; asked by mail)",
                work.postman, deadline=deadline, bots=bots,
                settings=(lambda state: set_seat(state, seat.name, "language", chosen)) if chosen else None)
     return f"{game}: {seat.name} plays against {', '.join(bots)} (bots); the game starts"

@@ -150,7 +150,7 @@ def secure_game(root: Path, game: str) -> None:
 
 
 MAIL_OWN = ("outgoing", "outbox", "sent", "read", "set-aside", "read.mbox", "set-aside.mbox", "seen.log",
-            "reply-key.secret", "seats")  # what pbem itself keeps in mail/ (an inbox is the MDA's)
+            "reply-key.secret", "seats", "lobby")  # what pbem itself keeps in mail/ (an inbox is the MDA's)
 
 
 def secure_mail(root: Path) -> None:
