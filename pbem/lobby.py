@@ -195,8 +195,8 @@ def entries(gd: GamesDir) -> list[dict[str, Any]]:
         else:
             try:
                 entry = load(gd, game)
-            except LobbyError:  # damaged (the GM is told, as `pbem doctor` tells him), or gone since
-                continue
+            except (LobbyError, AddressesLost):  # damaged or its addresses lost (the GM is told, as
+                continue                           # `pbem doctor` tells him), or gone since
             changed = True
         fresh[game] = {"stamp": stamp, "entry": entry}
         found.append(copy.deepcopy(entry))
