@@ -94,3 +94,68 @@ def test_every_command_and_option_the_docs_name_exists() -> None:
         wrong.extend(f"{where}: pbem {command} {o}: no such option" for o in options if o not in known)
     assert wrong == []
     assert len({c for _, c, _ in named_commands()}) >= 15  # the docs name most commands
+
+
+def marked_table(page: str, marker: str) -> list[list[str]]:
+    """The rows (cells without their padding) of the Markdown table right under the comment line that
+    begins with `marker`, its header and rule left out."""
+    lines = (DOCS / page).read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(marker))
+    rows = []
+    for line in lines[at + 1:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split(" | ")])
+    assert len(rows) > 2, f"{page}: no table under {marker}"
+    return rows[2:]
+
+
+def test_the_exit_codes_of_the_reference_and_of_the_gm_guide_are_pbem_advances() -> None:
+    """The reference's table is made from EXIT_CODES as the site is built; the guide's, written by hand
+    with what to do for each, has a row for each code in the code's order, with its name and meaning."""
+    from pbem.hostfail import EXIT_CODES
+
+    spec = importlib.util.spec_from_file_location("docs_exit_codes_hook", DOCS / "hooks" / "exit_codes.py")
+    assert spec and spec.loader
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+    assert hook.MARKER in (DOCS / "reference" / "commands.md").read_text()
+    made = hook.render().splitlines()
+    assert made[2:] == [f"| {k.code} | `{k.name}` | {k.meaning} |" for k in EXIT_CODES]
+    import yaml
+
+    assert "docs/hooks/exit_codes.py" in yaml.safe_load((ROOT / "mkdocs.yml").read_text())["hooks"]
+
+    guide = marked_table("gm-guide.md", "<!-- exit codes:")
+    assert [row[:3] for row in guide] == [[str(k.code), f"`{k.name}`", k.meaning] for k in EXIT_CODES]
+    assert all(len(row) == 4 and row[3] for row in guide), "every code says what to do"
+
+
+def test_the_providers_of_the_mailbox_page_are_pbem_inits() -> None:
+    """A row for each provider `pbem init --provider` knows (but `own`), in its order: its key, its
+    servers as `host` port security, its kind of login and whether it has plus-addressing."""
+    from pbem.providers import APP_PASSWORD, OAUTH2, OWN_SERVER, PASSWORD, PROVIDERS
+
+    rows = marked_table("mailbox.md", "<!-- providers:")
+    known = [p for p in PROVIDERS if p.key != OWN_SERVER]
+    assert [row[1] for row in rows] == [f"`{p.key}`" for p in known]
+    for row, provider in zip(rows, known):
+        _, _, imap, smtp, login, plus, _source = row
+        assert imap.startswith(f"`{provider.imap_host}` {provider.imap_port} {provider.imap_security}"), provider.key
+        assert smtp.startswith(f"`{provider.smtp_host}` {provider.smtp_port} {provider.smtp_security}"), provider.key
+        said = {APP_PASSWORD: login.startswith("an app password"), OAUTH2: login.startswith("**OAuth2 only**"),
+                PASSWORD: "password" in login and not login.startswith(("an app password", "**OAuth2"))}
+        assert said[provider.login], (provider.key, login)
+        assert plus.startswith("yes" if provider.plus else "no"), provider.key
+
+
+def test_what_proves_what_in_design_is_the_table_every_act_asks() -> None:
+    """A row for each act of pbem.mail.proof.TABLE, in its order: what it needs as the code says it,
+    and the mail words that ask for it named in its first cell."""
+    from pbem.mail.proof import COMMAND_ACTS, TABLE
+
+    rows = marked_table("design.md", "<!-- proof:")
+    assert [needs for _, needs in rows] == list(TABLE.values())
+    for (act_words, _), act in zip(rows, TABLE):
+        words = [word for word, its in COMMAND_ACTS.items() if its == act and word != "orders"]
+        assert all(f"`{word}" in act_words for word in words), (act, act_words)
