@@ -133,7 +133,7 @@ def test_a_round_keeps_its_turn_until_the_last_bid_and_a_tie_wins_nothing() -> N
     assert rules.view(state, "ben")["your_bid"] == 3
     with pytest.raises(IllegalOrder) as exc:
         rules.apply(state, "ben", {"bid": 4}, rng)
-    assert str(exc.value) == "you have bid already this round; it is settled when anna, cleo have bid too"
+    assert str(exc.value) == "you have chosen already; the decision is settled when anna, cleo have chosen too"
     events = play_decision(rules, state, rng, {"anna": {"bid": 5}, "cleo": {"bid": 5}})
     assert events[-2:] == [
         {"type": "round", "round": 1, "prize": 4, "bids": {"anna": 5, "ben": 3, "cleo": 5}, "winner": None},
