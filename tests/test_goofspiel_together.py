@@ -449,7 +449,8 @@ def test_a_challenge_by_mail_may_name_the_registered_game() -> None:
 
 def test_its_catalogs_are_made_in_its_own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`python -m pbem.catalogs catalogs --game goofspiel` brings the catalogs of the game's own folder up
-    to date, whatever `--locale` (pbem's catalogs) says; its words are its templates' and its modules'."""
+    to date, whatever `--locale` (pbem's catalogs) says; its words are its templates', its modules' and
+    its schemas' messages."""
     import shutil
 
     from babel.messages.pofile import read_po
@@ -475,4 +476,6 @@ def test_its_catalogs_are_made_in_its_own_folder(tmp_path: Path, monkeypatch: py
     assert entries(de) == entries(own / "locale" / "de" / "LC_MESSAGES" / "goofspiel.po")  # translations kept
     assert list(pbem_locale.iterdir()) == []  # nothing of it in pbem's catalogs
     words = {m.id for m in catalogs.extract_domain("goofspiel") if isinstance(m.id, str) and m.id}
-    assert {"THE TABLE", "is not a Goofspiel order; send bid: N"} <= words  # its templates' and its modules'
+    assert {"Prize: %(card)s", "send 'bid: N' with a card of your hand, not %(order)s",  # its templates', its modules'
+            "is not a Goofspiel order; send bid: N"} <= words  # and its schema's message, read from the schema
+    assert not {"THE TABLE", "the game is over"} & words  # the words every game says are pbem's
