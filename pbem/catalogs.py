@@ -1,6 +1,7 @@
 """pbem's word catalogs made anew from the code: `python -m pbem.catalogs [--game GAME]...` (`make
 catalogs [GAME=x]`). Each domain's words are extracted (pbem's own: its Python and templates/common
-and templates/archive; each game of the registry: its templates and its rules' modules), and a
+and templates/archive; each game of the registry: its templates, its rules' modules and the
+`message`s of its schemas), and a
 catalog is written only where its entries change. A game that lives outside pbem/ (`PBEM_RULESETS`)
 is covered too while it is registered: its words come from its own folder and its catalogs are
 written into its own `locale/` (`pbem.rules.base.files_of`); pbem's domain takes no word of it, so
@@ -14,7 +15,7 @@ from typing import Any
 
 from pbem.errors import SetupError
 from pbem.i18n import COMMON_DOMAIN, LOCALE_DIR
-from pbem.rules.base import KNOWN, OWN, files_of, get_ruleset
+from pbem.rules.base import KNOWN, OWN, files_of, get_ruleset, schema_messages
 
 CATALOG_LANGUAGES = ("de", "nl")
 CATALOG_WIDTH = 100
@@ -94,6 +95,9 @@ def extract_domain(domain: str, root: Path | None = None) -> Any:
         with path.open("rb") as f:
             for _line, message, comments, context in extract(method, f, keywords=keywords, options=options):
                 template.add(message, None, auto_comments=comments, context=context)
+    if domain != COMMON_DOMAIN:  # what its schemas say of an order of no shape they know, from the schemas
+        for message in schema_messages(domain):
+            template.add(message, None, flags=["python-format"] if "%(" in message else ())
     return template
 
 

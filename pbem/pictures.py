@@ -98,15 +98,23 @@ def _environment(extensions: list[str]) -> jinja2.Environment:
                            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                            bytecode_cache=bytecode_cache(kind), extensions=extensions)
     e.globals.update(FONT=FONT, WIDTH=WIDTH, ink=ink, good_colour=good_colour, card_parts=card_parts,
-                     family_colours=FAMILY_COLOURS, english=english, english_n=english_n,
+                     family_colours=FAMILY_COLOURS,
                      pick=pick, text_width=text_width)
     return e
 
 
+def english_p(context: str, message: str, **variables: Any) -> str:
+    """`english` for a word with its context (`pgettext` of the templates)."""
+    return english(message, **variables)
+
+
 @cache
 def env() -> jinja2.Environment:
-    """The board templates in English: their words as written."""
-    return _environment([])
+    """The board templates in English: their words as written, through the same `_`, `ngettext` and
+    `pgettext` the other languages' templates get (so a template says each word once)."""
+    e = _environment([])
+    e.globals.update(_=english, gettext=english, ngettext=english_n, pgettext=english_p)
+    return e
 
 
 @cache

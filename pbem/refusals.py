@@ -6,6 +6,8 @@ the refusal it frames, a place in a file the name of the file."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from pbem.errors import Listing, Refusal
 from pbem.i18n import N_
 
@@ -210,6 +212,40 @@ YAML_PROBLEMS = (
 def refuse(msg: str, **values: object) -> Refusal:
     """The refusal `msg` with its values."""
     return Refusal(msg, MESSAGES[msg], **values)
+
+
+#: what the rules of every game say alike, written once (their words are in pbem's catalog): each game's
+#: `refuse` knows these ids beside its own
+RULES_MESSAGES = {
+    "game-over": N_("the game is over"),
+    "not-your-decision": N_("it is not your decision: the game waits for %(players)s"),
+    "chosen-already": N_("you have chosen already; the decision is settled when %(players)s have chosen too"),
+}
+
+
+def refuse_rules(msg: str, **values: object) -> Refusal:
+    """A refusal every game's rules say alike (`RULES_MESSAGES`), by its id."""
+    return Refusal(msg, RULES_MESSAGES[msg], **values)
+
+
+def rules_refusals(messages: dict[str, str]) -> tuple[dict[str, str], tuple[str, ...], Callable[..., Refusal]]:
+    """A game's refusals module in one line, `MESSAGES, REFUSALS, refuse = rules_refusals({...})`: its
+    ids with the English format of each (`N_()`, the game's catalog's key), the formats, and
+    `refuse(id, **values)`, which knows the ids of `RULES_MESSAGES` too. An id of `RULES_MESSAGES`
+    may not be given again (the words are pbem's), nor may a format be written under two ids."""
+    again = sorted(set(messages) & set(RULES_MESSAGES))
+    if again:
+        raise ValueError(f"the refusals {', '.join(again)} are pbem's own (pbem.refusals.RULES_MESSAGES)")
+    twice = sorted({f for f in messages.values() if list(messages.values()).count(f) > 1})
+    if twice:
+        raise ValueError(f"a format under two ids: {twice}")
+    known = {**RULES_MESSAGES, **messages}
+
+    def refuse(msg: str, **values: object) -> Refusal:
+        """A refusal of the game's rules, by its id."""
+        return Refusal(msg, known[msg], **values)
+
+    return dict(messages), tuple(messages.values()), refuse
 
 
 def listing(msg: str, items: list[Refusal] | tuple[Refusal, ...], **values: object) -> Listing:

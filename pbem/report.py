@@ -397,8 +397,8 @@ AS_WRITTEN = {"place", "name", "names", "begin", "end", "why", "what", "where", 
 
 
 def _refusals_module(game: str | None) -> Any:
-    """A game's module of refusal formats (`pbem/rules/GAME_refusals.py` or `pbem/rules/GAME/refusals.py`),
-    None where it has none."""
+    """A game's module of refusal formats (`MODULE_refusals` or `MODULE.refusals`, beside its rules:
+    pbem.rules.contract.FILES), None where it has none."""
     import importlib
 
     from pbem.rules.base import KNOWN
@@ -413,20 +413,22 @@ def _refusals_module(game: str | None) -> Any:
 
 
 def engine_refusals(game: str | None) -> tuple[str, ...]:
-    """The English formats of a game's rules' refusals (none known: empty)."""
+    """The English formats of a game's rules' refusals and of its schemas' messages (none known: empty)."""
+    from pbem.rules.base import schema_messages
+
     module = _refusals_module(game)
-    return tuple(module.REFUSALS) if module is not None else ()
+    return tuple(module.REFUSALS) + schema_messages(game or "") if module is not None else ()
 
 
 def engine_catalog_words(game: str | None) -> tuple[str, ...]:
-    """What a game's rules put in its catalog besides its templates: the refusals' formats and the
-    standing orders' help texts (pbem/rules/*refusals.py), and its options in words."""
+    """What a game's rules put in its catalog besides its templates: the refusals' formats, its schemas'
+    messages and the standing orders' help texts (pbem/rules/*refusals.py), and its options in words."""
     from pbem.rules.base import get_ruleset
 
     module = _refusals_module(game)
     if module is None:
         return ()
-    return tuple(module.REFUSALS) + tuple(getattr(module, "STANDING_HELP", ())) + \
+    return engine_refusals(game) + tuple(getattr(module, "STANDING_HELP", ())) + \
         tuple(get_ruleset(game).option_words.values())
 
 
@@ -470,6 +472,7 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
     game = state["ruleset"]
     ruleset = get_ruleset(game)
     shown["view"] = ruleset.view_in(shown["view"], player, lang)  # the text the game's view writes, in `lang`
+    decision = ruleset.decision(state["engine"]) if state["status"] != "finished" else None
     templates = env_for(lang, game)
     standing = templates.get_template("common/standing.txt.j2").render(
         standing=[localize(typed_text(o), game, lang) for o in shown.get("standing", [])],
@@ -479,7 +482,7 @@ def render_report(state: dict[str, Any], player: str | None, events: list[Event]
                    order_choices=summarize_orders(legal, lang, game),
                    turn_file=turn_file(state, player, legal, lang) if player else "",
                    one_line=localize(typed_text(legal[0]), game, lang) if reply_keys and legal and player else None,
-                   zone=zone)
+                   together=bool(decision and decision.together), zone=zone)
     if "result" not in context:
         context.update(result=None, seed=None)
     return mark_report(move_first(templates.get_template(f"{game}/report.txt.j2").render(context)), state, lang)

@@ -133,7 +133,7 @@ def test_a_round_keeps_its_turn_until_the_last_bid_and_a_tie_wins_nothing() -> N
     assert rules.view(state, "ben")["your_bid"] == 3
     with pytest.raises(IllegalOrder) as exc:
         rules.apply(state, "ben", {"bid": 4}, rng)
-    assert str(exc.value) == "you have bid already this round; it is settled when anna, cleo have bid too"
+    assert str(exc.value) == "you have chosen already; the decision is settled when anna, cleo have chosen too"
     events = play_decision(rules, state, rng, {"anna": {"bid": 5}, "cleo": {"bid": 5}})
     assert events[-2:] == [
         {"type": "round", "round": 1, "prize": 4, "bids": {"anna": 5, "ben": 3, "cleo": 5}, "winner": None},
@@ -449,7 +449,8 @@ def test_a_challenge_by_mail_may_name_the_registered_game() -> None:
 
 def test_its_catalogs_are_made_in_its_own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`python -m pbem.catalogs catalogs --game goofspiel` brings the catalogs of the game's own folder up
-    to date, whatever `--locale` (pbem's catalogs) says; its words are its templates' and its modules'."""
+    to date, whatever `--locale` (pbem's catalogs) says; its words are its templates', its modules' and
+    its schemas' messages."""
     import shutil
 
     from babel.messages.pofile import read_po
@@ -475,4 +476,6 @@ def test_its_catalogs_are_made_in_its_own_folder(tmp_path: Path, monkeypatch: py
     assert entries(de) == entries(own / "locale" / "de" / "LC_MESSAGES" / "goofspiel.po")  # translations kept
     assert list(pbem_locale.iterdir()) == []  # nothing of it in pbem's catalogs
     words = {m.id for m in catalogs.extract_domain("goofspiel") if isinstance(m.id, str) and m.id}
-    assert {"THE TABLE", "is not a Goofspiel order; send bid: N"} <= words  # its templates' and its modules'
+    assert {"Prize: %(card)s", "send 'bid: N' with a card of your hand, not %(order)s",  # its templates', its modules'
+            "is not a Goofspiel order; send bid: N"} <= words  # and its schema's message, read from the schema
+    assert not {"THE TABLE", "the game is over"} & words  # the words every game says are pbem's

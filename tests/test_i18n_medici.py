@@ -62,8 +62,8 @@ def fresh_env(lang: str, game: str) -> jinja2.Environment:
     e = jinja2.Environment(loader=base.loader, autoescape=False, keep_trailing_newline=True,
                            undefined=jinja2.StrictUndefined, extensions=["jinja2.ext.i18n"])
     e.filters.update(base.filters)
-    e.globals.update({k: v for k, v in base.globals.items()
-                      if k not in ("_", "gettext", "ngettext", "pgettext", "npgettext")})
+    e.globals.update({k: v for k, v in base.globals.items()  # (English: the words as written, pbem's own)
+                      if not lang or k not in ("_", "gettext", "ngettext", "pgettext", "npgettext")})
     install(e, lang, game)
     return e
 
@@ -204,15 +204,15 @@ BOARD_ENGLISH = {
 
 
 def picture_env(lang: str | None, game: str) -> jinja2.Environment:
-    """The pictures' environment, with the words of `lang` for `game` (None: as pbem.pictures makes it)."""
+    """The pictures' environment, with the words of `lang` for `game` (None: English, as pbem.pictures makes it)."""
     import pbem.pictures as pictures
 
     base = pictures.env()
     e = jinja2.Environment(loader=base.loader, autoescape=True, keep_trailing_newline=True,
                            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
                            extensions=["jinja2.ext.i18n"] if lang else [])
-    e.globals.update({k: v for k, v in base.globals.items()
-                      if k not in ("_", "gettext", "ngettext", "pgettext", "npgettext")})
+    e.globals.update({k: v for k, v in base.globals.items()  # (English: the words as written, pbem's own)
+                      if not lang or k not in ("_", "gettext", "ngettext", "pgettext", "npgettext")})
     if lang:
         install(e, lang, game)
     return e

@@ -15,6 +15,7 @@ from pbem import refusals as pipeline
 from pbem.errors import IllegalOrder, Refusal
 from pbem.game import NOTICE_MESSAGES, apply_orders, new_game
 from pbem.report import _refusals_module, refusal_text
+from pbem.rules.base import schema_messages
 from pbem.store import GamesDir
 from rooms import GAMES
 
@@ -37,8 +38,10 @@ MODULES = [("pbem", pipeline, [p for p in (ROOT / "pbem").rglob("*.py") if "rule
             + [ROOT / "pbem" / "rules" / "base.py"])] + \
           [(game, _refusals_module(game), rules_files(game)) for game in GAMES if _refusals_module(game) is not None]
 BY_ID = [(domain, msg, fmt) for domain, module, _ in MODULES for msg, fmt in module.MESSAGES.items()] + \
+        [("pbem", msg, fmt) for msg, fmt in pipeline.RULES_MESSAGES.items()] + \
         [("pbem", "yaml-problem", fmt) for fmt in pipeline.YAML_PROBLEMS] + \
         [("pbem", "schema", fmt) for fmt in pipeline.SCHEMA_MESSAGES] + \
+        [(game, "schema", fmt) for game in GAMES for fmt in schema_messages(game)] + \
         [("pbem", msg, fmt) for msg, fmt in NOTICE_MESSAGES.items()]
 
 
@@ -64,11 +67,13 @@ def test_every_message_id_has_its_sentence_in_every_language(lang: str) -> None:
 
 @pytest.mark.parametrize("domain, module, sources", MODULES, ids=[m[0] for m in MODULES])
 def test_every_id_the_code_refuses_with_is_written_once(domain: str, module: Any, sources: list[Path]) -> None:
-    """An id the code names exists in its module; no format is written twice (one sentence, one id)."""
-    used = {msg for path in sources for msg in re.findall(r"\brefuse\(\s*\"([a-z0-9-]+)\"", path.read_text("utf-8"))}
+    """An id the code names exists in its module (a game's rules: or among the words every game says,
+    `RULES_MESSAGES`); no format is written twice (one sentence, one id)."""
+    used = {msg for path in sources for msg in re.findall(r"\brefuse(?:_rules)?\(\s*\"([a-z0-9-]+)\"", path.read_text("utf-8"))}
     assert used, domain
-    assert not used - set(module.MESSAGES), f"{domain}: ids refused with but not written: {used - set(module.MESSAGES)}"
-    formats = list(module.MESSAGES.values())
+    known = set(module.MESSAGES) | set(pipeline.RULES_MESSAGES)
+    assert not used - known, f"{domain}: ids refused with but not written: {used - known}"
+    formats = list(module.MESSAGES.values()) + (list(pipeline.RULES_MESSAGES.values()) if domain == "pbem" else [])
     assert len(set(formats)) == len(formats), f"{domain}: a format under two ids"
 
 

@@ -26,7 +26,6 @@ NOT_YET = {  # file: the games it names
     "test_i18n_medina_florenz.py": "florenz, medina",
     "test_lobby.py": "medici-strozzi",
     "test_medici_speed.py": "medici-strozzi",
-    "test_secrets_at_rest.py": "medici-strozzi",
     "test_standings.py": "medici-strozzi, medina",
 }
 

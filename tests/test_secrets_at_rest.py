@@ -26,7 +26,7 @@ from pbem import bots
 from pbem.game import new_game
 from pbem.store import GamesDir, dump_yaml
 from pbem.store.seen import digest
-from rooms import GAMES, need
+from rooms import GAMES, QUICK, need
 from test_archive import TABLES, play, start
 
 SEED = "a-long-secret-seed-0123456789"
@@ -69,7 +69,7 @@ def mid_game(gd: GamesDir, game: str, orders: int) -> tuple[dict[str, Any], dict
 @pytest.mark.parametrize("game", GAMES)
 def test_a_clone_made_mid_game_tells_nothing_hidden(game: str, tmp_path: Path) -> None:
     gd = GamesDir(tmp_path / "games", create=True)
-    began, state = mid_game(gd, game, 12)
+    began, state = mid_game(gd, game, need(game, "MID_GAME"))
     assert state["status"] == "active"
     copy = clone(gd.root, tmp_path / "clone")
     everything = objects(copy)
@@ -144,7 +144,7 @@ def test_once_the_game_is_over_git_holds_all_its_files_and_the_seed(tmp_path: Pa
 def test_a_game_played_by_mail_to_its_end_reveals_its_seed_in_its_last_commit(pbem: Pbem, tmp_path: Path) -> None:
     """Through `pbem new`, `submit` and `advance`: every commit before the end holds the public file
     alone; the run that ends the game commits every file, the seed in the state file."""
-    r = pbem("new", "medici-strozzi", "m1", "--player", "anna=anna@example.org", "--player", "ben=ben@example.org",
+    r = pbem("new", QUICK, "m1", "--player", "anna=anna@example.org", "--player", "ben=ben@example.org",
              "--seed", SEED, "--json")
     assert r.exit_code == 0, r.output
     tokens = {p["name"]: p["token"] for p in json.loads(r.stdout)["players"]}
@@ -155,7 +155,7 @@ def test_a_game_played_by_mail_to_its_end_reveals_its_seed_in_its_last_commit(pb
             break
         player = shown["waiting_for"][0]
         seen = pbem.show("m1", player)
-        order = bots.choose("medici-strozzi", seen["view"], player, seen["legal_orders"])
+        order = bots.choose(QUICK, seen["view"], player, seen["legal_orders"])
         send_turn(pbem, tmp_path / "turn.yaml", "m1", player, tokens[player], seen["turn"], [order])
         turns += 1
         if turns == 3:  # mid-game: neither the seed nor a word of any report is in git
@@ -215,16 +215,16 @@ def test_a_games_dir_of_an_older_pbem_is_changed_over_at_its_first_run(pbem: Pbe
     g.new()
     root = g.root
     gd = GamesDir(root)
-    over, _ = start(gd, "medici-strozzi", SEED)
+    over, _ = start(gd, QUICK, SEED)
     play(gd, over, commit_every=50)
     # what an older pbem left: everything of a game in git, the ids read in mail/seen.txt, 0644 files
     (root / ".gitignore").write_text(OLD_GITIGNORE)
     (root / "mail" / "seen.txt").write_text("<old-1@players.test>\n<old-2@players.test>\n")
     git(root, "add", "-f", "m1/state.yaml", "m1/events.yaml", "m1/log.yaml", "m1/reports", "mail/seen.txt",
         ".gitignore")
-    git(root, "rm", "-q", "--cached", "m1/public.yaml", "medici-strozzi/public.yaml")
+    git(root, "rm", "-q", "--cached", "m1/public.yaml", f"{QUICK}/public.yaml")
     (root / "m1" / "public.yaml").unlink()
-    (root / "medici-strozzi" / "public.yaml").unlink()
+    (root / QUICK / "public.yaml").unlink()
     git(root, "commit", "-q", "-m", "as an older pbem left it")
     for path in [root / "m1" / "state.yaml", *(root / ".git" / "pbem-parsed").iterdir()]:
         path.chmod(0o644)
@@ -240,7 +240,7 @@ def test_a_games_dir_of_an_older_pbem_is_changed_over_at_its_first_run(pbem: Pbe
     tree = git(root, "ls-tree", "-r", "--name-only", "HEAD").split()
     assert [p for p in tree if p.startswith("m1/")] == ["m1/public.yaml"]
     assert "mail/seen.txt" not in tree and not (root / "mail" / "seen.txt").exists()
-    assert {"medici-strozzi/state.yaml", "medici-strozzi/public.yaml"} <= set(tree)  # its seed is public already
+    assert {f"{QUICK}/state.yaml", f"{QUICK}/public.yaml"} <= set(tree)  # its seed is public already
     assert git(root, "log", "--format=%s", "--", "m1/state.yaml").splitlines()[0] == \
         "pbem: the running games' seeds, hidden state, history and reports leave git"
     assert git(root, "show", "HEAD~1:m1/state.yaml")  # the history before keeps what it had
@@ -248,7 +248,7 @@ def test_a_games_dir_of_an_older_pbem_is_changed_over_at_its_first_run(pbem: Pbe
     assert digest("<old-2@players.test>") in (root / "mail" / "seen.log").read_text()
     gitignore = (root / ".gitignore").read_text()
     assert "!mail/seen.txt" not in gitignore and "/*/state.yaml\n" in gitignore
-    assert git(root, "status", "--porcelain", "--", "m1", "medici-strozzi", "mail", ".gitignore") == ""
+    assert git(root, "status", "--porcelain", "--", "m1", QUICK, "mail", ".gitignore") == ""
     assert mode(root / "mail") == mode(root / "m1") == mode(root / ".git" / "pbem-parsed") == 0o700
     assert mode(root / "m1" / "state.yaml") == 0o600
     assert all(mode(p) == 0o600 for p in (root / ".git" / "pbem-parsed").iterdir())

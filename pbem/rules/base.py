@@ -1,9 +1,7 @@
-"""The ruleset contract, the registry of games and the shapes they exchange with the pipeline.
+"""The registry of games, and the helpers their rules share (standings, draw piles, deck files).
 
-A game is a sequence of decisions. The engine says who must decide (`decision`) and what they may
-choose (`legal_orders`); an order is one such choice. Chance is the engine's own step, drawn from the
-`Rng` it is handed. State is plain data (dicts, lists, ints, strings) that round-trips through YAML.
-Engines never read files, print, or use `random`.
+The contract a game keeps (the `Ruleset` class, its state, events, decisions, files and templates) is
+`pbem.rules.contract`; its names are importable from here too, as every game imports them.
 """
 
 from __future__ import annotations
@@ -11,44 +9,24 @@ from __future__ import annotations
 import importlib
 import os
 import re
-from abc import ABC, abstractmethod
 from collections import Counter
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple, Union
+from typing import Any
 
 import yaml
 
 from pbem import data_dir
-from pbem.errors import IllegalOrder, SetupError
-from pbem.refusals import refuse
+from pbem.errors import SetupError
 from pbem.rng import Rng
+from pbem.rules.contract import (NAME, ContractError, Decision, Event, OnePlayer, Order, Ruleset, StandingMove,
+                                 State)
+from pbem.rules.contract import problems as contract_problems
 
-Order = Union[str, dict[str, Any]]
-Event = dict[str, Any]
-State = dict[str, Any]
-
-
-class Decision(NamedTuple):
-    """Who must act now and what kind of choice it is (a tuple: made at every look, it must be cheap)."""
-
-    players: tuple[str, ...]
-    kind: str
-
-
-class OnePlayer(dict[str, Decision]):
-    """The decisions of one kind that one player makes alone, by player: each made once, as a game looks
-    at them before and after every order."""
-
-    def __init__(self, kind: str) -> None:
-        super().__init__()
-        self.kind = kind
-
-    def __missing__(self, player: str) -> Decision:
-        made = self[player] = Decision((player,), self.kind)
-        return made
-
+__all__ = ["ContractError", "Decision", "Event", "OnePlayer", "Order", "Ruleset", "StandingMove", "State",
+           "board_data", "check_stacks", "files_of", "get_ruleset", "order_text", "register", "schema_files",
+           "schema_messages", "shared_ranking",
+           "stack", "standings", "typed_text"]
 
 @cache
 def board_data(name: str) -> dict[str, Any]:
@@ -73,173 +51,6 @@ def typed_text(order: Order) -> str:
     return order_text(order)
 
 
-@dataclass
-class StandingMove:
-    """What a player's standing orders do at his decision now."""
-
-    order: Order | None                     # the order they give (None: they do not answer this decision)
-    entries: list[dict[str, Any]]           # his standing orders afterwards
-    dropped: list[str]                      # standing orders dropped now, each with why (he is told)
-
-
-class Ruleset(ABC):
-    """One game's rules. Subclasses declare their metadata and are found through `RULESETS`."""
-
-    name: ClassVar[str]
-    title: ClassVar[str]
-    min_players: ClassVar[int]
-    max_players: ClassVar[int]
-    #: an order of the game, for a help text when the player's own legal orders are not known
-    example_order: ClassVar[str] = ""
-    #: option name -> allowed values; the first value is the default
-    options: ClassVar[dict[str, tuple[str, ...]]] = {}
-    #: each option's value in words for players (English, in the game's catalog): `edition riogrande`
-    #: reads `the Rio Grande edition (2006)`
-    option_words: ClassVar[dict[tuple[str, str], str]] = {}
-    #: the folder of a game that lives outside pbem/ (see `OUTSIDE`), holding its `templates/`,
-    #: `schemas/` and `locale/` as pbem's own folders hold them for its games; None: pbem's own folders
-    files: ClassVar[Path | None] = None
-
-    def options_text(self, options: dict[str, str], lang: str = "en") -> str:
-        """The options a player chooses among (those with more than one value), in `lang`'s words."""
-        from pbem.i18n import translator
-
-        _ = translator(lang, self.name).gettext
-        return ", ".join(_(self.option_words[(k, v)]) if (k, v) in self.option_words else f"{k} {v}"
-                         for k, v in options.items() if len(self.options.get(k, ())) > 1)
-
-    def check_options(self, given: dict[str, str]) -> dict[str, str]:
-        """The full option set, or `SetupError` naming the unknown option or value."""
-        out = {k: v[0] for k, v in self.options.items()}
-        for key, value in given.items():
-            if key not in self.options:
-                known = ", ".join(sorted(self.options)) or "none"
-                raise SetupError(f"{self.name} has no option {key!r} (options: {known})")
-            if value not in self.options[key]:
-                raise SetupError(
-                    f"option {key}={value!r} is not allowed for {self.name} "
-                    f"(choose one of: {', '.join(self.options[key])})")
-            out[key] = value
-        return out
-
-    def check_players(self, players: list[str]) -> None:
-        n = len(players)
-        if not self.min_players <= n <= self.max_players:
-            count = (f"{self.min_players}" if self.min_players == self.max_players
-                     else f"{self.min_players} to {self.max_players}")
-            raise SetupError(f"{self.title} needs {count} players, not {n}")
-
-    @abstractmethod
-    def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
-        """A fixed card order read from a `--deck` file, checked; `SetupError` if it is wrong."""
-
-    @abstractmethod
-    def setup(self, players: list[str], options: dict[str, str], rng: Rng,
-              deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
-        """A new game, and what happened while setting it up."""
-
-    @abstractmethod
-    def decision(self, state: State) -> Decision | None:
-        """Who is to act now; None when the game is over."""
-
-    @abstractmethod
-    def candidate_orders(self, state: State, player: str) -> list[Order]:
-        """Every order that might be legal for `player` now; `legal_orders` filters them."""
-
-    @abstractmethod
-    def why_illegal(self, state: State, player: str, order: Order) -> str | None:
-        """Why `order` may not be given now, in words fit for the player; None if it is legal."""
-
-    @abstractmethod
-    def _apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
-        """Carry out a legal order (mutating state) and every chance step that follows it."""
-
-    @abstractmethod
-    def view(self, state: State, player: str | None) -> dict[str, Any]:
-        """What `player` may see (None: the GM, who sees everything)."""
-
-    def view_in(self, view: dict[str, Any], player: str | None, lang: str) -> dict[str, Any]:
-        """`player`'s view (as `view` gave it) with the text it writes itself in `lang`, for a report in
-        that language; a game whose view writes no text gives it back as it is."""
-        return view
-
-    def picture_board(self) -> dict[str, Any]:
-        """What the game's board picture (`templates/<game>/board.svg.j2`) needs besides a view: where
-        the fixed parts of its board lie, if the picture draws them."""
-        return {}
-
-    def bot_view(self, state: State, player: str) -> dict[str, Any]:
-        """What a bot reads of `player`'s view: the view, less what only a human reader needs (display
-        text), which a game may leave out to save time. Never more than `view` shows."""
-        return self.view(state, player)
-
-    @abstractmethod
-    def result(self, state: State) -> list[dict[str, Any]]:
-        """Final standings, best first: `{"player", "score", "rank"}`; ties share a rank."""
-
-    def passive_order(self, state: State, player: str) -> Order | None:
-        """The most passive legal order (pass, decline...), given for a player who missed his deadline
-        under the `default` policy; None when the game has none (the bot moves instead)."""
-        return None
-
-    # -- standing orders: answers to a player's routine decisions, given ahead ----------------------
-    #: the kinds of standing order the game takes, and what each does (for help texts)
-    standing_help: ClassVar[dict[str, str]] = {}
-
-    def check_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Standing orders as a player gives them (already schema-checked), bound to the moment they are
-        given; `IllegalOrder` when they cannot stand."""
-        if entries:
-            raise IllegalOrder(refuse("no-standing-orders", title=self.title))
-        return []
-
-    @staticmethod
-    def one_of_each(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Standing orders of different kinds (each is one `kind: value` mapping), copied."""
-        kinds = [next(iter(e)) for e in entries]
-        for kind in kinds:
-            if kinds.count(kind) > 1:
-                raise IllegalOrder(refuse("standing-twice", kind=repr(kind), count=kinds.count(kind)))
-        return [dict(e) for e in entries]
-
-    def refresh_standing(self, state: State, player: str, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """After any order: bind standing orders to what they wait for, drop those whose time is over."""
-        return entries
-
-    def standing_move(self, state: State, player: str, entries: list[dict[str, Any]]) -> StandingMove:
-        """The order `player`'s standing orders give at his decision now."""
-        return StandingMove(None, entries, [])
-
-    # -- mail only when it matters ------------------------------------------------------------------
-    #: events a player hears of at once, even when nothing waits for him (scorings, the end)
-    mail_events: ClassVar[frozenset[str]] = frozenset({"game_end"})
-
-    def mail_moment(self, state: State, player: str, events: list[Event],
-                    standing: list[dict[str, Any]]) -> bool:
-        """Whether `events` (unread by `player`, who is not to move) are a moment he must hear of now;
-        otherwise they wait for his next mail. `standing`: his standing orders."""
-        return any(e["type"] in self.mail_events for e in events)
-
-    def standing_shown(self, entry: dict[str, Any]) -> dict[str, Any]:
-        """A standing order as the player wrote it (without what pbem bound it to)."""
-        return dict(entry)
-
-    def order_block(self, choices: list[str]) -> list[str]:
-        """The orders a report's turn file offers, commented out, from the legal orders in few words
-        (`bid: N`); a game with many alike may offer them as one pattern the report explains."""
-        return choices
-
-    def legal_orders(self, state: State, player: str) -> list[Order]:
-        return [o for o in self.candidate_orders(state, player) if self.why_illegal(state, player, o) is None]
-
-    def apply(self, state: State, player: str, order: Order, rng: Rng) -> list[Event]:
-        """Apply one order, or raise `IllegalOrder` and leave `state` untouched."""
-        reason = self.why_illegal(state, player, order)
-        if reason is not None:
-            raise IllegalOrder(reason)
-        return self._apply(state, player, order, rng)
-
-
 #: every game pbem hosts, by name: the module that holds it (imported when a game of it is first used)
 KNOWN: dict[str, str] = {
     "florenz": "pbem.rules.florenz",
@@ -253,7 +64,6 @@ RULESETS: dict[str, type[Ruleset]] = {}  # the rulesets imported so far
 #: the GM's own games, which live outside pbem/: `PBEM_RULESETS=goofspiel=tests.goofspiel.rules` (pairs
 #: of name and module, separated by commas or spaces), read once when pbem starts
 ENVIRONMENT = "PBEM_RULESETS"
-NAME = re.compile(r"[a-z][a-z0-9-]{0,23}\Z")
 MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
 
@@ -279,9 +89,19 @@ KNOWN.update(OUTSIDE)
 
 def register(cls: type[Ruleset]) -> type[Ruleset]:
     """A ruleset known by its name; a game that lives outside pbem/ tells the languages where its
-    catalogs and order words are."""
+    catalogs and order words are. `ContractError` naming what it lacks of the contract
+    (`pbem.rules.contract.problems`): it is not registered."""
     from pbem.i18n import OUTSIDE_LOCALES
 
+    name = getattr(cls, "name", None)
+    module = KNOWN.get(name, cls.__module__) if isinstance(name, str) else cls.__module__
+    folder = getattr(cls, "files", None)
+    found = contract_problems(cls, module, Path(folder) / "templates" if folder else data_dir("pbem.templates") / name,
+                     Path(folder) / "schemas" if folder else data_dir("pbem.schemas"))
+    if found:
+        where = f" ({ENVIRONMENT})" if name in OUTSIDE else ""
+        raise ContractError(f"the ruleset {name!r}{where} breaks the contract (pbem/rules/contract.py): "
+                            + "; ".join(found))
     RULESETS[cls.name] = cls
     if cls.files is not None and cls.name in OUTSIDE:
         OUTSIDE_LOCALES[cls.name] = Path(cls.files) / "locale"
@@ -315,10 +135,48 @@ def files_of(game: str | None, kind: str) -> Path | None:
     return None if folder is None else Path(folder) / kind
 
 
-def standings(players: list[str], scores: dict[str, int]) -> list[dict[str, Any]]:
-    """Final standings, best first; tied players share a rank (and keep their seating order)."""
-    ranked = sorted(players, key=lambda p: -scores[p])
-    return [{"player": p, "score": scores[p], "rank": 1 + sum(1 for q in ranked if scores[q] > scores[p])}
+#: the schemas of what a player sends: their `message`s are read by players (a deck file is the GM's)
+PLAYERS_SCHEMAS = ("orders", "standing")
+
+
+def schema_files(game: str, kinds: tuple[str, ...] = PLAYERS_SCHEMAS) -> list[Path]:
+    """A game's schema files of `kinds` (`<game>.<kind>.schema.json`, in its own `schemas/` or pbem's)."""
+    folder = files_of(game, "schemas") or data_dir("pbem.schemas")
+    return [p for kind in kinds if (p := folder / f"{game}.{kind}.schema.json").is_file()]
+
+
+def schema_messages(game: str) -> tuple[str, ...]:
+    """What the schemas of a game's orders and standing orders say in their own words (each `message`,
+    pbem.turnfile.plain), once each: the catalog's words for them, written nowhere else."""
+    import json
+
+    found: list[str] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            said = node.get("message")
+            if isinstance(said, str) and said not in found:
+                found.append(said)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for path in schema_files(game):
+        walk(json.loads(path.read_text("utf-8")))
+    return tuple(found)
+
+
+def standings(players: list[str], scores: dict[str, int],
+              tiebreak: dict[str, tuple[int, ...]] | None = None) -> list[dict[str, Any]]:
+    """Final standings, best first: by score, then, among equal scores, by `tiebreak` (each player's
+    numbers, compared in turn, the higher better); players tied on all of them share a rank (and keep
+    their seating order)."""
+    def key(p: str) -> tuple[int, ...]:
+        return (scores[p], *(tiebreak[p] if tiebreak else ()))
+    ranked = sorted(players, key=lambda p: tuple(-x for x in key(p)))
+    return [{"player": p, "score": scores[p], "rank": 1 + sum(1 for q in ranked if key(q) > key(p))}
             for p in ranked]
 
 

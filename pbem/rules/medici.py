@@ -352,7 +352,7 @@ class Medici(Ruleset):
             return refuse("game-over")
         to_act = state["auctioneer"] if phase == PHASE_DRAW else state["to_bid"][0]
         if player != to_act:
-            return refuse("not-your-decision", player=to_act)
+            return refuse("not-your-decision", players=to_act)
         if phase == PHASE_DRAW:
             if order == DRAW:
                 if self._lot_may_grow(state):

@@ -2,12 +2,10 @@
 catalogs' key (`pbem.rules.medici` refuses with `refuse(id, values)`; `pbem.report.refusal_words`
 writes it in the player's language from its id)."""
 
-from pbem.errors import Refusal
 from pbem.i18n import N_
+from pbem.refusals import rules_refusals
 
-MESSAGES = {
-    "game-over": N_("the game is over"),
-    "not-your-decision": N_("it is not your decision: the game waits for %(player)s"),
+MESSAGES, REFUSALS, refuse = rules_refusals({
     "lot-limit-one": N_("the lot may not grow beyond %(n)s card"),
     "lot-limit": N_("the lot may not grow beyond %(n)s cards"),
     "auctioneer-draws": N_("you are the auctioneer: send 'draw' or 'auction', not %(order)s"),
@@ -15,22 +13,8 @@ MESSAGES = {
     "lowest-bid": N_("the lowest bid is 1"),
     "bid-over-money": N_("bid %(amount)s is more than your money (%(money)s)"),
     "lot-up-for-auction": N_("the lot is up for auction: send 'pass' or 'bid: N', not %(order)s"),
-}
-REFUSALS = tuple(MESSAGES.values())
+})
 
-
-def refuse(msg: str, **values: object) -> Refusal:
-    """The refusal `msg` with its values."""
-    return Refusal(msg, MESSAGES[msg], **values)
-
-
-# what the game's schemas say of an order (or a standing order) of no shape they know (their
-# `message`, pbem.turnfile.plain), as the player reads it after `order line N (...)`
-SCHEMA_MESSAGES = (
-    N_("is not a Medici order; send one of: draw, auction, pass, bid: N"),
-    N_("is not a Medici standing order; send max_bid: N, draw_until: N (1-3) or pass: day"),
-)
-REFUSALS += SCHEMA_MESSAGES
 
 # the standing orders' help texts (`Medici.standing_help`), for the catalog: pbem.mail.commands writes
 # them in the player's language

@@ -291,7 +291,7 @@ class MediciStrozzi(Ruleset):
         if to_act is None:
             return refuse("game-over")
         if player != to_act:
-            return refuse("not-your-decision", player=to_act)
+            return refuse("not-your-decision", players=to_act)
         phase = state["phase"]
         if phase == PHASE_DRAW:
             if order == DRAW:

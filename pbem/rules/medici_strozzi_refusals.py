@@ -2,12 +2,10 @@
 the catalogs' key (`pbem.rules.medici_strozzi` refuses with `refuse(id, values)`;
 `pbem.report.refusal_words` writes it in the player's language from its id)."""
 
-from pbem.errors import Refusal
 from pbem.i18n import N_
+from pbem.refusals import rules_refusals
 
-MESSAGES = {
-    "game-over": N_("the game is over"),
-    "not-your-decision": N_("it is not your decision: the game waits for %(player)s"),
+MESSAGES, REFUSALS, refuse = rules_refusals({
     "drawer-draws": N_("you drew the lot: send 'draw' or 'price: N', not %(order)s"),
     "buy-or-decline": N_("send 'buy' or 'decline', not %(order)s"),
     "load-or-discard": N_("load the lot with 'load: SHIP' (and 'harbour: X' for an empty ship) or 'discard', "
@@ -24,24 +22,8 @@ MESSAGES = {
     "ship-in-harbour": N_("ship %(ship)s lies in harbour %(harbour)s for the rest of the round"),
     "price-range": N_("the price must be 0 to %(max)s, not %(price)s"),
     "standing-no-such-ship": N_("you have no ship %(ship)s (your ships: %(ships)s)"),
-}
-REFUSALS = tuple(MESSAGES.values())
+})
 
-
-def refuse(msg: str, **values: object) -> Refusal:
-    """The refusal `msg` with its values."""
-    return Refusal(msg, MESSAGES[msg], **values)
-
-
-# what the game's schemas say of an order (or a standing order) of no shape they know (their
-# `message`, pbem.turnfile.plain), as the player reads it after `order line N (...)`
-SCHEMA_MESSAGES = (
-    N_("is not a Medici vs Strozzi order; send one of: draw, price: N, buy, decline, load: SHIP (with "
-       "harbour: X for an empty ship), discard"),
-    N_("is not a Medici vs Strozzi standing order; send buy_up_to: N or load: SHIP (with harbour: X for "
-       "an empty ship)"),
-)
-REFUSALS += SCHEMA_MESSAGES
 
 # the standing orders' help texts (`MediciStrozzi.standing_help`), for the catalog: pbem.mail.commands
 # writes them in the player's language

@@ -18,10 +18,12 @@ from typing import Any
 from pbem.errors import SetupError
 from pbem.rng import Rng
 from pbem.rules.base import Decision, Event, Order, Ruleset, State, register, standings
+from pbem.rules.simultaneous import SecretChoices
 
 from goofspiel.refusals import refuse
 
 CARDS = ("13", "8", "5")
+BIDS = SecretChoices("bids", "bid")  # a round's bids, secret until the last is in
 
 
 @register
@@ -62,7 +64,7 @@ class Goofspiel(Ruleset):
     def decision(self, state: State) -> Decision | None:
         if state["prize"] is None:
             return None
-        return Decision(tuple(p for p in state["players"] if p not in state["bids"]), "bid")
+        return BIDS.decision(state)
 
     def candidate_orders(self, state: State, player: str) -> list[Order]:
         d = self.decision(state)
@@ -71,13 +73,11 @@ class Goofspiel(Ruleset):
         return [{"bid": c} for c in state["hands"][player]]
 
     def why_illegal(self, state: State, player: str, order: Order) -> str | None:
-        d = self.decision(state)
-        if d is None:
+        if self.decision(state) is None:
             return refuse("game-over")
-        if player not in d.players:
-            if player in state["bids"]:
-                return refuse("bid-already", players=", ".join(d.players))
-            return refuse("not-your-decision", players=", ".join(d.players))
+        refused = BIDS.refused(state, player)
+        if refused is not None:
+            return refused
         if not isinstance(order, dict) or set(order) != {"bid"} or not isinstance(order["bid"], int) \
                 or isinstance(order["bid"], bool):
             return refuse("bid-only", order=repr(order if isinstance(order, str) else str(order)))
@@ -90,14 +90,12 @@ class Goofspiel(Ruleset):
         assert isinstance(order, dict)
         card = order["bid"]
         state["hands"][player].remove(card)
-        state["bids"][player] = card
-        if len(state["bids"]) < len(state["players"]):
-            return [{"type": "bid_sent", "player": player, "card": card, "to": [player]}]
-        return self._settle(state)
+        told = BIDS.choose(state, player, card, {"type": "bid_sent", "player": player, "card": card})
+        return told if not BIDS.all_in(state) else self._settle(state)
 
     def _settle(self, state: State) -> list[Event]:
         """Open the bids: the highest alone takes the prize; then the next prize, or the end."""
-        bids = {p: state["bids"][p] for p in state["players"]}
+        bids = BIDS.opened(state)
         top = max(bids.values())
         best = [p for p, c in bids.items() if c == top]
         winner = best[0] if len(best) == 1 else None
@@ -105,7 +103,6 @@ class Goofspiel(Ruleset):
         (state["won"][winner] if winner else state["set_aside"]).append(prize)
         events: list[Event] = [{"type": "round", "round": state["round"], "prize": prize, "bids": bids,
                                 "winner": winner}]
-        state["bids"] = {}
         state["turn"] += 1
         if state["prizes"]:
             state["prize"] = state["prizes"].pop(0)
@@ -125,26 +122,16 @@ class Goofspiel(Ruleset):
             "you": player or None, "round": state["round"], "rounds": state["cards"], "prize": state["prize"],
             "prizes_left": len(state["prizes"]), "set_aside": list(state["set_aside"]),
             "waiting_for": list(d.players) if d else [],
-            "players": [{"name": p, "hand": self._hand_seen(state, p, player), "won": list(state["won"][p]),
-                         "score": self.score(state, p), "bid_in": p in state["bids"]}
+            "players": [{"name": p, "hand": BIDS.still_held(state, p, player, state["hands"][p]),
+                         "won": list(state["won"][p]), "score": self.score(state, p), "bid_in": p in state["bids"]}
                         for p in state["players"]],
         }
         if player:
-            view["your_bid"] = state["bids"].get(player)
+            view["your_bid"] = BIDS.mine(state, player)
         if player is None:  # the GM sees the bids made so far and the prize deck
-            view["bids"] = dict(state["bids"])
+            view["bids"] = BIDS.seen(state, player)
             view["deck"] = list(state["prizes"])
         return view
-
-    @staticmethod
-    def _hand_seen(state: State, owner: str, viewer: str | None) -> list[int]:
-        """`owner`'s cards as `viewer` sees them: a bid still face down counts as in his hand to the
-        others (else the card missing from it would tell them his bid); the bidder and the GM see it
-        spent."""
-        hand = list(state["hands"][owner])
-        if owner in state["bids"] and viewer is not None and viewer != owner:
-            hand = sorted(hand + [state["bids"][owner]])
-        return hand
 
     def result(self, state: State) -> list[dict[str, Any]]:
         return standings(state["players"], {p: self.score(state, p) for p in state["players"]})

@@ -55,6 +55,8 @@ games at once checks the others, then skips naming what was left out):
                  PHONE_SHAPE (count, options, seed, orders, least of each HTML element): a report's
                  shape; PHONE_SHOTS: reports opened in a phone-sized browser; PHONE_TEXT_CHECK
                  (callable(text), optional with no skip): what its own text becomes on a phone.
+  MID_GAME       int: how many orders the bots play to bring a game to its middle: it still runs, and
+                 (with PRIVATE_EVENTS) an event told to one player alone has happened.
   HIDES          bool: the game hides more than its seed while it runs (cards in a bag, plan cards):
                  the archive of a finished game shows it, marked as hidden at the time.
   RANDOM_START   bool: its starting engine depends on the seed (a replay from a wrong seed tells).
@@ -84,6 +86,11 @@ GAMES: list[str] = sorted(KNOWN)
 #: game": the test is about pbem, not about that game, and any game would do. The guard in
 #: tests/test_rooms.py lets its name stand in such a test, and no other game's.
 EXAMPLE = "medici"
+
+#: the game a test of the pipeline plays when it needs a whole game quickly, at a table of two seats (a
+#: bot's seat beside a player, a game by mail to its end): any game of two would do; this one ends
+#: soonest. The guard in tests/test_rooms.py lets a test name it through this name alone.
+QUICK = "medici-strozzi"
 
 #: names enough for the largest table of any game
 NAMES = ("anna", "ben", "cleo", "dora", "emil", "fred", "gina", "hugo")

@@ -64,6 +64,7 @@ def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 
 
 HIDES = True  # the plan cards and the scandal deck
 PRIVATE_EVENTS = True  # a plan card dealt or a scandal card drawn is told to its family alone
+MID_GAME = 12  # orders the bots play to its middle (a private event by then, where it has them)
 RANDOM_START = True  # its start depends on the seed: the plan cards and destinations are dealt
 
 

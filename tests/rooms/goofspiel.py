@@ -57,6 +57,7 @@ def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 
 RANDOM_START = True  # the first prize is turned from the shuffled deck
 HIDES = True  # the prize deck's order, and the bids made so far: a finished game's pages show them
 PRIVATE_EVENTS = True  # a bid is told to its bidder alone until the round is settled
+MID_GAME = 12  # orders the bots play to its middle (a private event by then, where it has them)
 
 
 def SECRETS(state: dict[str, Any], tokens: dict[str, str]) -> Any:  # noqa: N802 - a room's constant

@@ -56,6 +56,7 @@ def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 
 
 HIDES = True  # the bag's cards: a finished game's pages show them, marked hidden at the time
 PRIVATE_EVENTS = False  # every event is told to both players
+MID_GAME = 12  # orders the bots play to its middle (a private event by then, where it has them)
 RANDOM_START = True  # its start depends on the seed: the bag is shuffled
 
 

@@ -49,6 +49,7 @@ def STANDING_CHOICES(rnd: random.Random) -> list[dict[str, Any]]:  # noqa: N802 
 
 HIDES = False  # Medina hides nothing but the seed
 PRIVATE_EVENTS = False
+MID_GAME = 12  # orders the bots play to its middle (a private event by then, where it has them)
 RANDOM_START = False  # its city starts empty whatever the seed
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.errors import SetupError
 from pbem.rng import Rng
-from pbem.rules.base import stack
+from pbem.rules.base import stack, standings
 from pbem.rules.florenz import actions as A
 from pbem.rules.florenz import board as B
 from pbem.rules.florenz import solo as SOLO
@@ -465,10 +465,7 @@ def result(state: State) -> list[dict[str, Any]]:
         rows = [{"player": me, "score": state["vp"][me], "rank": 1 if win else 2},
                 {"player": STROZZI, "score": state["vp"][STROZZI], "rank": 2 if win else 1}]
         return sorted(rows, key=lambda row: row["rank"])
-    def key(f: str) -> tuple[int, int, int]:
-        return (state["vp"][f], petitioners(state, f), sum(state["gifts_given"][f].values()))
-    ranked = sorted(state["families"], key=lambda f: tuple(-x for x in key(f)))
-    return [{"player": f, "score": state["vp"][f], "rank": 1 + sum(1 for g in ranked if key(g) > key(f))}
-            for f in ranked]
+    return standings(state["families"], state["vp"],
+                     {f: (petitioners(state, f), sum(state["gifts_given"][f].values())) for f in state["families"]})
 
 

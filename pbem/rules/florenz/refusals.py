@@ -2,11 +2,10 @@
 catalogs' key (`pbem.rules.florenz` refuses with `refuse(id, values)`; `pbem.report.refusal_words`
 writes it in the player's language from its id)."""
 
-from pbem.errors import Refusal
 from pbem.i18n import N_
+from pbem.refusals import rules_refusals
 
-MESSAGES = {
-    "game-over": N_("the game is over"),
+MESSAGES, REFUSALS, refuse = rules_refusals({
     "not-your-turn": N_("it is not your turn: %(players)s must decide (%(kind)s)"),
     "not-an-order": N_("%(order)s is not a Florenz order"),
     "not-now": N_("`%(verb)s` is not possible now: you must decide %(kind)s"),
@@ -59,26 +58,8 @@ MESSAGES = {
     "petitioner-there": N_("the petitioner already stands at %(location)s"),
     "no-lady-or-maestro": N_("you have no lady or maestro at %(location)s"),
     "strozzi-colours": N_("Strozzi's colours are %(first)s and %(second)s"),
-}
-REFUSALS: tuple[str, ...] = tuple(MESSAGES.values())
+})
 
-
-def refuse(msg: str, **values: object) -> Refusal:
-    """The refusal `msg` with its values."""
-    return Refusal(msg, MESSAGES[msg], **values)
-
-
-# what the game's schemas say of an order (or a standing order) of no shape they know (their
-# `message`, pbem.turnfile.plain), as the player reads it after `order line N (...)`
-SCHEMA_MESSAGES = (
-    N_("is not a Florenz order; send one of: place L, pass L, pass, send L, promote L.P, move L.P to L, "
-       "hurry L.P to L to L, hurry L.P to L and L.P to L, boast L, gift MEDICI CREST, bonus time, bonus "
-       "vp, swap L.P with L.P, play CARD ..., travel L.P to L, done, accept, decline, discard CARD, "
-       "colour orange|blue (L a location 1-9, L.P the petitioner at place P of queue L, e.g. 'send 4', "
-       "'move 1.1 to 2', 'gift cosimo escort 4-5')"),
-    N_("is not a Florenz standing order; send giovanni: accept|decline or bonus: time|vp"),
-)
-REFUSALS += SCHEMA_MESSAGES
 
 # the standing orders' help texts (`Florenz.standing_help`), for the catalog: pbem.mail.commands writes
 # them in the player's language

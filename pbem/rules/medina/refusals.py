@@ -2,11 +2,10 @@
 catalogs' key (`pbem.rules.medina` refuses with `refuse(id, values)`; `pbem.report.refusal_words` writes
 it in the player's language from its id)."""
 
-from pbem.errors import Refusal
 from pbem.i18n import N_
+from pbem.refusals import rules_refusals
 
-MESSAGES = {
-    "game-over": N_("the game is over"),
+MESSAGES, REFUSALS, refuse = rules_refusals({
     "not-your-turn": N_("it is not your turn: the game waits for %(player)s"),
     "not-a-placement": N_("%(order)s is not a placement (e.g. 'palace grey C7', 'wall N5', 'roof orange E4')"),
     "start-placed": N_("the market street has its start already"),
@@ -43,23 +42,7 @@ MESSAGES = {
                       "and no loop: %(square)s is not such a square (choose from %(squares)s)"),
     "street-end": N_("the market street must grow from one of its ends (%(ends)s) with no branch and no loop: "
                      "%(square)s is not such a square (choose from %(squares)s)"),
-}
-REFUSALS = tuple(MESSAGES.values())
-
-
-def refuse(msg: str, **values: object) -> Refusal:
-    """The refusal `msg` with its values."""
-    return Refusal(msg, MESSAGES[msg], **values)
-
-
-# what the game's schemas say of an order (or a standing order) of no shape they know (their
-# `message`, pbem.turnfile.plain), as the player reads it after `order line N (...)`
-SCHEMA_MESSAGES = (
-    N_("is not a Medina placement; send one of: start SQUARE, palace COLOUR SQUARE, stable SQUARE, "
-       "merchant SQUARE, wall SIDEn, roof COLOUR SQUARE (e.g. 'palace grey C7', 'wall N5', 'roof orange "
-       "E4')"),
-)
-REFUSALS += SCHEMA_MESSAGES
+})
 
 
 def pgettext(context: str, message: str) -> str:
