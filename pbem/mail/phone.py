@@ -199,12 +199,11 @@ def blocks(text: str) -> Iterator[Block]:
                 (found := choices_at(lines, i, shapes)) is not None:
             (label, items), i = found
             yield Block("choices", label, items=items)
-        elif line.rstrip().endswith(":") and i + 1 < len(lines) and indent(lines[i + 1]) > indent(line) \
-                and not structural(lines, i + 1):
-            label = line.strip()
-            depth = indent(lines[i + 1])
+        elif (head := labelled_list(lines, i)) is not None:
+            label, first = head
+            depth = indent(lines[first])
             items: list[str] = []
-            j = i + 1
+            j = first
             while j < len(lines) and not structural(lines, j) and indent(lines[j]) >= depth:
                 if indent(lines[j]) == depth or not items or not broken_before(lines[j - 1], lines[j], depth):
                     items.append(lines[j].strip() if indent(lines[j]) == depth or not items
@@ -230,6 +229,18 @@ def blocks(text: str) -> Iterator[Block]:
             text_, j = joined(lines, i)
             yield Block("line", text_, max(0, indent(line) - base) // 2)
             i = j
+
+
+def labelled_list(lines: list[str], i: int) -> tuple[str, int] | None:
+    """The label of a list that starts at `i` (a line ending in `:`, or two or more the wrapping made of
+    one, such as `You may send (long lists are shortened: ...\n  it can end up):`) and the index of its
+    first item, indented deeper; None where no list starts there."""
+    line = lines[i]
+    label, first = (line.strip(), i + 1) if line.rstrip().endswith(":") else joined(lines, i)
+    if not label.endswith(":") or first >= len(lines) or indent(lines[first]) <= indent(line) \
+            or structural(lines, first):
+        return None
+    return label, first
 
 
 def inline_choices(text: str, shapes: set[str]) -> tuple[str, list[tuple[str, bool]]] | None:
@@ -663,8 +674,8 @@ def buttons_html(buttons: Buttons) -> str:
     """The buttons, each a link of its own on a line of its own, the line above and the line under them."""
     links = "\n".join(f'<a href="{html.escape(href)}" style="{BUTTON}">{esc(order)}</a>' for order, href in buttons.links)
     other = f'\n<p style="margin:0 0 10px">{words(buttons.other)}</p>' if buttons.other else ""
-    return (f'<p style="margin:10px 0 6px">{words(buttons.label)}</p>\n<div style="margin:0 0 2px">\n{links}\n</div>'
-            + other)
+    return (f'<div class="pbem-buttons" style="margin:10px 0 0">\n<p style="margin:0 0 6px">{words(buttons.label)}</p>\n'
+            f'<div style="margin:0 0 2px">\n{links}\n</div>{other}\n</div>')
 
 
 def board_html(board: Board) -> str:
