@@ -67,10 +67,10 @@ def report_html(body: str, picture: Picture, moves: Moves | None = None, reply_t
     from pbem.mail.phone import Board, Buttons, phone_html
 
     buttons = None
-    if moves is not None and moves.orders and reply_to:
+    if moves is not None:  # without the key's address, no buttons: the move is still where the board goes
         reply = subject if subject.lower().startswith("re:") else f"Re: {subject}"
-        buttons = Buttons([(order, mailto(reply_to, reply, order)) for order in moves.orders], moves.listed,
-                          moves.label, moves.other)
+        links = [(order, mailto(reply_to, reply, order)) for order in moves.orders] if reply_to else []
+        buttons = Buttons(links, moves.listed, moves.label, moves.other)
     board = Board(cid, picture.alt) if cid else None
     return phone_html(body, picture.above if cid else picture.note, buttons=buttons, board=board)
 
