@@ -50,7 +50,7 @@ from pbem.report import summarize_orders
 from pbem.rules.base import order_text, typed_text
 from pbem.store import GamesDir
 from test_mail_hardening import new_game
-from test_mail_phone import MIXED, RELATED, picture_in, without_buttons
+from test_mail_phone import MIXED, RELATED, phone, picture_in, without_buttons  # noqa: F401 (a fixture)
 from test_reply_keys import latest, mail_lines, reply, typed
 
 LANGUAGES = ("en", "de", "nl")
@@ -351,3 +351,101 @@ def test_many_orders_get_the_choices_listed_whole_or_with_few_values() -> None:
     assert len(quick_orders([f"wall W{n}" for n in range(MOST_BUTTONS)])) == MOST_BUTTONS  # few: all
     assert len(quick_orders([*(f"move 1.{k} to {n}" for k in range(9) for n in (2, 4))])) == MOST_BUTTONS - 1
     assert summarize_orders(legal)[:2] == ["send X (X one of 1 2 3 4 5 6 7 8 9)", "promote 6.1"]
+
+
+# -- each kind of mail with a picture, on a phone ------------------------------------------------------------
+
+def mails_of_every_kind(g: MailGames, tmp_path: Path) -> dict[str, EmailMessage]:
+    """A game by mail to its end: the welcome mail, a report, the answer to `status`, the final
+    report (each of its mover where there is one), and a short mail with buttons."""
+    from test_mail_hardening import answer
+    from test_spam import fast_forward
+    from conftest_mail import turn_file
+
+    tokens = start(g, EXAMPLE)
+    mover = g.pbem.show("g1")["waiting_for"][0]
+    kinds = {"welcome": g.welcome[mover]}
+    player, _, link = first_link(g)
+    g.inbox.deliver(tap(link, address(player)))
+    g.advance()
+    mover = g.pbem.show("g1")["waiting_for"][0]
+    kinds["report"] = last_mail_asking(g, mover)
+    g.inbox.deliver(reply(latest(g, mover), mover, "status\n"))
+    g.advance()
+    kinds["status answer"] = last_mail_asking(g, mover)
+    last, order = fast_forward(g)
+    g.inbox.deliver(answer(g, last, turn_file("g1", last, tokens[last], g.pbem.show("g1")["turn"], [order])))
+    g.advance()
+    assert g.pbem.show("g1")["status"] == "finished"
+    kinds["final report"] = last_mail_asking(g, last)
+    from pbem.mail.post import board_picture
+
+    real = board_picture(g.state("g1"), last)
+    kinds["short mail"] = composed(tmp_path, report_text(0), MOVES, "gm+3.abcdefghijklmnop@pbem.test", real.png)
+    return kinds
+
+
+def test_each_kind_of_mail_on_a_phone(g: MailGames, phone: Any, tmp_path: Path) -> None:
+    """In chromium at 360 pixels: no sideways scrolling, no word under 14 pixels, every button a tap
+    target of 44 pixels inside the screen, the picture (in the HTML, or under it for a short mail) at
+    least 340 wide; the buttons where the mail asks for a move, and only there."""
+    from test_mail_phone import PAGE_TEXT, check_buttons_and_picture, mail_page
+
+    kinds = mails_of_every_kind(g, tmp_path)
+    shapes = {}
+    for what, msg in kinds.items():
+        shapes[what] = [p.get_content_type() for p in msg.walk()]
+        page = mail_page(msg, tmp_path, what.replace(" ", "-"))
+        assert phone.open(page.as_uri()) == [], what
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360, what
+        small = [(i["text"], i["size"]) for i in phone.evaluate(PAGE_TEXT) if i["size"] < 14]
+        assert not small, (what, small[:5])
+        check_buttons_and_picture(phone, what)
+        assert bool(links_of(msg)) == (what != "final report"), what
+    assert shapes["short mail"] == MIXED
+    assert all(shape == RELATED for what, shape in shapes.items() if what != "short mail"), shapes
+
+
+SHOT = (EXAMPLE, "phone-buttons-1", 33)  # a bid of few values: a button for each, and `pass`
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_report_with_buttons_on_a_phone_in_each_language(phone: Any, tmp_path: Path, lang: str) -> None:
+    """A report in each language on a phone: its buttons in the player's words, tap targets of 44
+    pixels, under the list of his choices; the board under them. With PBEM_SCREENSHOTS=DIR its top
+    is kept as DIR/phone-buttons[-LANG].png (the player's guide shows it)."""
+    import os
+    import shutil
+
+    import helpers
+    from pbem.game import new_game as start_game, waiting_for
+    from pbem.mail.post import board_picture, phone_moves
+    from pbem.report import render_report, wrap72
+    from test_mail_phone import PAGE_BUTTONS, check_buttons_and_picture, mail_page, phone_screenshot
+
+    ruleset, seed, steps = SHOT
+    names = room(ruleset).PLAYERS
+    state, _ = start_game(GamesDir(tmp_path / "games"), ruleset, "g1", [(p, address(p)) for p in names], {}, seed)
+    for _ in range(steps):
+        state = helpers.bot_move(state)
+    player = waiting_for(state)[0]
+    text = wrap72(render_report(state, player, state["events"][-6:], lang=lang))
+    moves = phone_moves(state, player, lang)
+    assert moves is not None and len(moves.orders) >= 4
+    config = Config(root=tmp_path, gm_name="Game Master", gm_address="gm@pbem.test")
+    turn = state["engine"]["turn"]
+    msg = compose(config, player, address(player), "[pbem] g1 turn 34: your move", text,
+                  f"<pbem.g1.{player}.9.t{turn}@pbem.test>", picture=board_picture(state, player, lang),
+                  reply_to=f"gm+{turn}.abcdefghijklmnop@pbem.test", moves=moves)
+    page = mail_page(msg, tmp_path, f"buttons-{lang}")
+    assert phone.open(page.as_uri()) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    check_buttons_and_picture(phone, lang)
+    shown = phone.evaluate(PAGE_BUTTONS)
+    assert [b["text"] for b in shown] == moves.orders and [link.body for link in links_of(msg)] == moves.orders
+    keep = os.environ.get("PBEM_SCREENSHOTS")
+    if keep:
+        shot = tmp_path / "shot.png"
+        phone_screenshot(phone, shot, 1150)
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(keep) / ("phone-buttons.png" if lang == "en" else f"phone-buttons-{lang}.png"))

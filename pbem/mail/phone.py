@@ -542,7 +542,10 @@ def table_html(caption: str, rows: list[list[str]]) -> str:
     # only where it must (the table never runs wider than the screen)
     aligns = [";text-align:right;white-space:nowrap" if right(k) else ";white-space:nowrap" if k == 0
               else ";overflow-wrap:anywhere" for k in range(len(rows[0]))]
-    heads = [";white-space:nowrap" + (";text-align:right" if right(k) else "") for k in range(len(rows[0]))]
+    # a column's name keeps whole where it can; a long one over a column of numbers (German goods:
+    # `Getreide`, `Gewürze`) may break rather than push the table past the screen
+    heads = [(";white-space:nowrap" if k == 0 or not right(k) else ";overflow-wrap:anywhere")
+             + (";text-align:right" if right(k) else "") for k in range(len(rows[0]))]
 
     def cells(tag: str, row: list[str]) -> str:
         return "\n".join(f'<{tag} style="{CELL}{aligns[k] if tag == "td" else heads[k]}">{words(c)}</{tag}>'
