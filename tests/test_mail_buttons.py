@@ -12,8 +12,8 @@ order as its body: a tap opens a reply with the order written, a second tap send
   another seat, forged, or for a decision that has passed, it moves nothing.
 - The plain part is the same with buttons or without; a mail without the player's key in its Reply-To
   (no plus-addressing) has no buttons.
-- Where the orders are many (Florenz, Medina), the buttons are the choices the report lists whole or
-  with a few values, and one line says how to write any other.
+- Where the orders are many (many pieces on many places), the buttons are the choices the report
+  lists whole or with a few values, and one line says how to write any other.
 - The board: a long HTML shows it under the move by `cid:` (multipart/related), a short one leaves it
   to a part after the text (`HTML_HOLDS_THE_BOARD` decides), each scored by SpamAssassin at 0.0 and
   shown in chromium at 360 pixels with tap targets of 44.

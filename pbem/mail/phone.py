@@ -13,9 +13,11 @@ not have fitted). Whatever it does not recognise is shown line by line.
 So the HTML shows exactly the words of the text, nothing more (it cannot show what the player's report
 does not) and nothing less (a line a template adds shows up without anyone writing HTML for it), for
 every game, a fifth one, a template a GM changed and every other mail pbem writes with a picture; but
-for a board drawn in text, which the picture shows: the mail carries the picture as an inline image
-part after its text, so the board is shown once, and a line in the board's place says where it is.
-The HTML has no <img>: a short HTML part with one scores as spam (see `pbem.mail.compose`).
+for a board drawn in text, which the picture shows: the board is shown once, and a line in the board's
+place says where it is. A long HTML shows the picture itself, by `cid:`, under the move; a short one
+has no <img> (a short HTML part with one scores as spam: see `pbem.mail.compose`), and the mail
+carries the picture as an inline part after its text. A mail that asks for a move adds, under the list
+of its choices, a button for each order it offers (`Buttons`): a `mailto:` link that replies with it.
 
 Styles are inline (mail clients strip <style> in places). Colours are the page's own (`Canvas`,
 `CanvasText`, with `color-scheme: light dark`) or tints that read on light and dark alike, so dark mode
