@@ -4,11 +4,13 @@ pixels wide, from the plain part's own text (pbem.mail.phone), with a board draw
 - The HTML shows exactly the words of the text report, no other (a secret of another player cannot get
   in, and nothing of the report is left out), for reports of whole games of every ruleset, welcome
   mails, final reports and refusals: headings as headings, tables as tables, the orders the player may
-  send as code in a list, the order block as the very lines of the text.
+  send as code in a list, the order block as the very lines of the text. A mail adds the buttons of
+  the move under its choices (tests/test_mail_buttons.py), and the picture under the move.
 - The board for a phone shows what the view says (the checks of the archive's boards, piece by piece),
   keeps the same secrets, and no word in it is smaller than 9 pixels when the picture is 340 wide.
 - In Debian's chromium at 360 pixels (the archive's browser test drives it): no sideways scrolling,
-  no text under 14 pixels, the picture at least 340 wide; in dark mode every word keeps a contrast of
+  no text under 14 pixels, every button a tap target of 44 pixels, the picture at least 340 wide; in
+  dark mode every word keeps a contrast of
   4.5 or more with what lies behind it. With PBEM_SCREENSHOTS=DIR a screenshot of each ruleset's report
   is kept as DIR/phone-<ruleset>.png (the README shows them).
 """
@@ -32,7 +34,7 @@ from rooms import GAMES, each, need, room, room_file
 from pbem.config import Config
 from pbem.game import new_game, waiting_for
 from pbem.i18n import DEFAULT_LANGUAGE
-from pbem.mail.compose import compose
+from pbem.mail.compose import HTML_HOLDS_THE_BOARD, compose
 from pbem.mail.phone import BOARDS, PHONE, blocks, phone_board_svg, phone_html
 from pbem.mail.post import board_picture, welcome_text
 from pbem.pictures import board_png
@@ -45,6 +47,42 @@ SHOWN = 340  # the width a phone shows the picture at (360 less the page's margi
 SMALLEST = 9  # pixels: the smallest word of the picture at that width
 
 NOTE = "The board is the picture at the end of this mail."  # in the board's place
+ABOVE = "The board is the picture above, under your move."  # there, where the HTML shows it under the move
+
+#: the parts of a mail with a picture: a long HTML shows it (multipart/related), a short one leaves it
+#: to a part after the text
+RELATED = ["multipart/alternative", "text/plain", "multipart/related", "text/html", "image/png"]
+MIXED = ["multipart/mixed", "multipart/alternative", "text/plain", "text/html", "image/png"]
+
+
+def picture_in(msg: Any) -> tuple[str, Any]:
+    """The HTML part of a mail with a picture and the picture's part: in a mail of the related shape,
+    the one <img> of the HTML shows it by its Content-ID, under the move; in the mixed one, the HTML
+    shows no picture and the picture is the mail's last part."""
+    markup = msg.get_body(("html",)).get_content().replace("\r\n", "\n")
+    images = [p for p in msg.walk() if p.get_content_maintype() == "image"]
+    assert len(images) == 1
+    image = images[0]
+    shape = [p.get_content_type() for p in msg.walk()]
+    if shape == RELATED:
+        related = msg.get_payload()[1]
+        assert related.get_payload()[1] is image and related.get_payload()[0].get_content_type() == "text/html"
+        cid = str(image["Content-ID"]).strip("<>")
+        assert re.findall(r'<img\s[^>]*src="([^"]+)"', markup) == [f"cid:{cid}"]
+        assert len(markup.encode()) >= HTML_HOLDS_THE_BOARD
+    else:
+        assert shape == MIXED and msg.get_payload()[-1] is image
+        assert "<img" not in markup and "cid:" not in markup
+        assert len(markup.encode()) < HTML_HOLDS_THE_BOARD
+    return markup, image
+
+
+BUTTONS = re.compile(r'<div class="pbem-buttons".*?</a>\s*</div>(?:\s*<p[^>]*>.*?</p>)?\s*</div>', re.S)
+
+
+def without_buttons(markup: str) -> str:
+    """The HTML without the buttons of the move (the line above them, they, the line under them)."""
+    return BUTTONS.sub("", markup)
 
 
 def notes(markup: str, note: str = NOTE) -> int:
@@ -260,31 +298,46 @@ def test_a_choices_line_near_the_margin_keeps_the_sentence_below_it_apart() -> N
     assert kinds(phone_html(text))["code"] == 1
 
 
-@pytest.mark.parametrize("ruleset", GAMES)
-def test_the_mail_shows_the_board_once_by_its_picture(tmp_path: Path, ruleset: str) -> None:
-    """A report mail carries the board once, as its picture: an inline image part after the text that
-    says what it shows; the HTML draws no board in text (a board drawn in text stays in the plain
-    part) and shows no <img>; where the text draws its board, a line says where the picture is."""
-    n, options, seed, steps, _ = need(ruleset, "PHONE_SHAPE")
-    state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
+def report_mail(tmp_path: Path, ruleset: str, state: dict[str, Any], player: str, text: str) -> Any:
+    """The report mail pbem composes for `player` (his move's buttons to his reply-key address)."""
+    from pbem.mail.post import phone_moves
+
     picture = board_picture(state, player)
     assert picture is not None
     config = Config(root=tmp_path, gm_name="Game Master", gm_address="gm@pbem.test")
-    msg = compose(config, player, f"{player}@example.org", "[pbem] p1 your move", text,
-                  f"<pbem.p1.{player}.7.t1@pbem.test>", picture=picture)
-    assert [p.get_content_type() for p in msg.walk()] == [
-        "multipart/mixed", "multipart/alternative", "text/plain", "text/html", "image/png"]
-    image = msg.get_payload()[1]
+    turn = state["engine"]["turn"]
+    return compose(config, player, f"{player}@example.org", "[pbem] p1 your move", text,
+                   f"<pbem.p1.{player}.7.t{turn}@pbem.test>", picture=picture,
+                   reply_to=f"gm+{turn}.abcdefghijklmnop@pbem.test", moves=phone_moves(state, player))
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_the_mail_shows_the_board_once_by_its_picture(tmp_path: Path, ruleset: str) -> None:
+    """A report mail carries the board once, as its picture, which says what it shows: a report's HTML
+    is long, and shows it under the move (after its choices and buttons, before the next heading); the
+    HTML draws no board in text (a board drawn in text stays in the plain part); where the text draws
+    its board, a line says where the picture is."""
+    n, options, seed, steps, _ = need(ruleset, "PHONE_SHAPE")
+    state, player, text = report_of(ruleset, n, options, seed, steps, tmp_path)
+    msg = report_mail(tmp_path, ruleset, state, player, text)
+    picture = board_picture(state, player)
+    assert [p.get_content_type() for p in msg.walk()] == RELATED
+    markup, image = picture_in(msg)
     assert image.get_content_disposition() == "inline" and image.get_filename() == picture.filename
     assert str(image["Content-Description"]) == picture.alt == \
         f"The board of p1 at turn {state['engine']['turn']}, as {player} may see it"
-    plain, markup = msg.get_body(("plain",)).get_content(), msg.get_body(("html",)).get_content()
+    assert f'alt="{picture.alt}"' in re.sub(r"\s+", " ", markup)
+    plain = msg.get_body(("plain",)).get_content()
     drawn = [b for b in blocks(plain) if b.kind in BOARDS]
-    assert "<img" not in markup and "cid:" not in markup
     assert kinds(markup)["table"] == sum(b.kind == "table" for b in blocks(plain))  # no city as a table
-    assert "display:inline-block" not in markup  # no boxes
-    assert picture.note == NOTE
-    assert notes(markup, picture.note) == (1 if drawn else 0)
+    assert "display:inline-block;vertical-align:top" not in markup  # no boxes
+    assert (picture.note, picture.above) == (NOTE, ABOVE)
+    assert notes(markup, ABOVE) == (1 if drawn else 0) and notes(markup, NOTE) == 0
+    # under the move: after its choices (and their buttons), before the heading that follows them
+    flat = re.sub(r"\s+", " ", markup)
+    img, choices = flat.index("<img"), flat.index("<ul")
+    assert choices < img and "<h2" in flat[img:] and "<h2" not in flat[choices:img]
+    assert flat.rfind('href="mailto:', 0, img) > choices or "mailto:" not in flat
 
 
 @pytest.mark.parametrize("ruleset", GAMES)
@@ -499,29 +552,54 @@ def phone(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 def report_mail_page(folder: Path, key: str) -> tuple[Path, str, str, str]:
-    """A mid-game report mail as pbem composes it, its HTML part written as a page, and beside it
-    `shown.html`: the mail as a phone's client shows it, the HTML and under it the inline picture
-    at the screen's width (as Apple Mail does; Gmail shows it as an attachment there). The page, the
-    text, the SVG and the note that stands in the HTML in place of a board drawn in text."""
+    """A mid-game report mail as pbem composes it (with the buttons of the move), as a phone's client
+    shows it (`mail_page`). The page, the text, the SVG and the note that stands in the HTML in place
+    of a board drawn in text."""
     if PHONE_GAMES[key] is None:
         pytest.skip(f"tests/rooms/{room_file(key).name} has no PHONE_SHOTS")
     ruleset, n, options, seed, steps = PHONE_GAMES[key]
     state, player, text = report_of(ruleset, n, options, seed, steps, folder)
-    picture = board_picture(state, player)
-    assert picture is not None
-    config = Config(root=folder, gm_name="Game Master", gm_address="gm@pbem.test")
-    mid = f"<pbem.p1.{player}.7.t{state['engine']['turn']}@pbem.test>"
-    msg = compose(config, player, f"{player}@example.org", "[pbem] p1 your move", text, mid, picture=picture)
+    msg = report_mail(folder, ruleset, state, player, text)
+    page = mail_page(msg, folder, key)
+    return page, text, phone_board_svg(state, player), board_picture(state, player).above
+
+
+def mail_page(msg: Any, folder: Path, name: str) -> Path:
+    """A mail's HTML part as a page, as a phone's client shows it: the picture its HTML shows by
+    `cid:` in its place, or (a short HTML) under the HTML at the screen's width (as Apple Mail shows an
+    inline part after the text; Gmail shows it as an attachment there)."""
     part = msg.get_body(("html",))
-    assert part["Content-Transfer-Encoding"] == "7bit"  # ASCII in short lines: no quoted-printable
-    markup = part.get_content()
-    (png,) = [p.get_content() for p in msg.walk() if p.get_content_type() == "image/png"]
-    (folder / "board.png").write_bytes(png)
-    page = folder / f"{key}.html"
+    assert part["Content-Transfer-Encoding"] == "7bit"  # ASCII: no quoted-printable
+    markup, image = picture_in(msg)
+    (folder / "board.png").write_bytes(image.get_content())
+    if "cid:" in markup:
+        markup = re.sub(r'src="cid:[^"]+"', 'src="board.png"', markup)
+    else:
+        markup = markup.replace("</body>", '<img src="board.png" style="display:block;width:100%;height:auto" '
+                                'alt=""></body>')
+    page = folder / f"{name}.html"
     page.write_text(markup, "utf-8")
-    (folder / "shown.html").write_text(markup.replace(
-        "</body>", '<img src="board.png" style="display:block;width:100%;height:auto" alt=""></body>'), "utf-8")
-    return page, text, phone_board_svg(state, player), picture.note
+    return page
+
+
+#: each button of the page: its size, its words' size and what it links to
+PAGE_BUTTONS = """[...document.querySelectorAll('a[href^="mailto:"]')].map(a => {
+  const r = a.getBoundingClientRect();
+  return {text: a.innerText, href: a.getAttribute('href'), width: r.width, height: r.height, right: r.right,
+          size: parseFloat(getComputedStyle(a).fontSize)};
+})"""
+#: the picture as shown: its width on the screen and its own
+PAGE_PICTURE = """[...document.images].map(i => ({shown: i.getBoundingClientRect().width, natural: i.naturalWidth,
+                                                top: i.getBoundingClientRect().top}))"""
+
+
+def check_buttons_and_picture(phone: Any, what: str) -> None:
+    """Every button a tap target of 44 pixels and more inside the screen, its words 16 pixels; the
+    picture loaded and shown at least 340 pixels wide."""
+    for b in phone.evaluate(PAGE_BUTTONS):
+        assert b["height"] >= 44 and b["width"] >= 44 and b["right"] <= 360 and b["size"] >= 16, (what, b)
+    (picture,) = phone.evaluate(PAGE_PICTURE)
+    assert picture["natural"] == 2 * PHONE and picture["shown"] >= 340, (what, picture)
 
 
 @pytest.mark.parametrize("key", list(PHONE_GAMES))
@@ -541,14 +619,13 @@ def test_a_report_on_a_phone(phone: Any, tmp_path: Path, key: str) -> None:
         canvas = (18.0, 18.0, 18.0) if dark else (255.0, 255.0, 255.0)
         poor = [(i["text"], round(contrast_of(i, canvas), 2)) for i in items if contrast_of(i, canvas) < CONTRAST]
         assert not poor, f"{mode}: poor contrast: {poor[:5]}"
-        assert phone.evaluate("document.images.length") == 0  # the picture is the mail's part after it
+        check_buttons_and_picture(phone, f"{key} {mode}")
         if dark:  # the page follows the reader's choice of dark: its own colours are the dark ones
             assert phone.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(18, 18, 18)"
         else:
             keep = os.environ.get("PBEM_SCREENSHOTS")
             if keep and key in GAMES:  # one of each ruleset
                 shot = tmp_path / "shot.png"
-                assert phone.open((tmp_path / "shown.html").as_uri()) == []
                 phone_screenshot(phone, shot, 6000)
                 Path(keep).mkdir(parents=True, exist_ok=True)
                 shutil.copy(shot, Path(keep) / f"phone-{key}.png")
@@ -556,7 +633,8 @@ def test_a_report_on_a_phone(phone: Any, tmp_path: Path, key: str) -> None:
     # what the page shows is the text's own words, but for a board drawn in text: the picture shows it
     shown, written = words_of(phone.evaluate("document.body.innerText")), words_of(text)
     drawn = [b for b in blocks(text) if b.kind in BOARDS]
-    assert shown - words_of(note) <= written and written - shown <= words_of(str([b.items for b in drawn]))
+    buttons = html_words("".join(BUTTONS.findall(page.read_text("utf-8"))))
+    assert shown - words_of(note) - buttons <= written and written - shown <= words_of(str([b.items for b in drawn]))
     assert notes(page.read_text("utf-8"), note) == (1 if drawn else 0)
 
 

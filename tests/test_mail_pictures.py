@@ -1,7 +1,8 @@
-"""Report mails carry a picture of the board: multipart/mixed, first multipart/alternative with the text
-report (unchanged: every reader and pbem's own order parsing take it) and an HTML part (the same text's
-words as HTML, for a phone), then the board drawn for a phone as an inline PNG part after them, which
-the HTML does not reference. Sent through a real SMTP server (aiosmtpd), parsed back by the stdlib
+"""Report mails carry a picture of the board: multipart/alternative of the text report (unchanged: every
+reader and pbem's own order parsing take it) and multipart/related of an HTML part (the same text's
+words as HTML, for a phone, with the buttons of the move) and the board drawn for a phone, which the
+HTML shows under the move by `cid:`. (A short HTML leaves the picture to an inline part after the text:
+see tests/test_mail_buttons.py.) Sent through a real SMTP server (aiosmtpd), parsed back by the stdlib
 email parser. A player's reply to such a mail, quoted as text or as HTML, gives exactly the orders it
 gave before.
 """
@@ -25,7 +26,7 @@ from pbem.mail.orders import find_orders
 from pbem.mail.phone import phone_board_svg
 from pbem.pictures import board_png
 from pbem.report import BEGIN, END
-from test_mail_phone import html_words, words_of
+from test_mail_phone import RELATED, html_words, picture_in, without_buttons, words_of
 from test_pictures import decode_png
 
 
@@ -38,13 +39,10 @@ def structure(msg: EmailMessage) -> list[str]:
 
 
 def picture_of(msg: EmailMessage) -> tuple[str, bytes]:
-    """The HTML part of a report mail and its picture: the one image, an inline part after the text
-    that says what it shows, which the HTML does not reference."""
-    html = msg.get_body(("html",)).get_content().replace("\r\n", "\n")
-    assert "<img" not in html and "cid:" not in html
-    images = [p for p in msg.walk() if p.get_content_maintype() == "image"]
-    assert len(images) == 1 and msg.get_payload()[-1] is images[0]
-    image = images[0]
+    """The HTML part of a report mail and its picture, the one image: shown by the HTML by `cid:`, or
+    (a short HTML) an inline part after the text that the HTML does not reference; it says what it
+    shows."""
+    html, image = picture_in(msg)
     assert image.get_content_type() == "image/png" and image.get_content_disposition() == "inline"
     assert image["Content-Transfer-Encoding"] == "base64"
     assert re.fullmatch(r"[\w-]+-turn-\d+\.png", image.get_filename())
@@ -60,12 +58,13 @@ def start(g: MailGames, game: str = "m1") -> dict[str, EmailMessage]:
 
 def check_report_mail(msg: EmailMessage, state: dict[str, Any], player: str, report: str) -> int:
     """A report mail: its parts, the text unchanged, the picture the one `player` may see. Its size."""
-    assert structure(msg) == ["multipart/mixed", "multipart/alternative", "text/plain", "text/html", "image/png"]
+    assert structure(msg) == RELATED
     plain = plain_of(msg)
     assert report in plain
     html, png = picture_of(msg)
-    # the HTML part shows the plain part's words and no other, its order block the very lines
-    assert html_words(html) == words_of(plain)
+    # the HTML part shows the plain part's words and no other (but for the buttons of the move), its
+    # order block the very lines
+    assert html_words(without_buttons(html)) == words_of(plain)
     assert (BEGIN in plain) == (f"{BEGIN}\n" in html and f"\n{END}</pre>" in html)
     width, height, _ = decode_png(png)
     assert width == 720 and 600 < height < 3200  # the board for a phone, drawn at twice its size

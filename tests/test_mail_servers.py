@@ -913,7 +913,7 @@ def test_a_whole_game_by_mail_ends_as_the_same_game_by_turn_files(pbem: Pbem, do
         r = g.advance()
         assert f"mail from {address(player)}: m1 turn {seen['turn']}: queued {order_line(order)}" in r.output, r.output
         for msg in g.outbox.new():
-            assert msg.get_content_type() in ("text/plain", "multipart/mixed")  # a report with its picture
+            assert msg.get_content_type() in ("text/plain", "multipart/alternative", "multipart/mixed")
             inbox[player_of(msg)].append(msg)
             if str(msg["Message-ID"]).startswith("<pbem.reply."):
                 acks += 1

@@ -1,6 +1,7 @@
 """Into the inbox, not the spam folder: every kind of mail pbem writes, scored by SpamAssassin's own
 content rules (Debian's package, no network tests, the `spamassassin -L -t` of a mail server), must
-score at most 1.0 of the 5 points that mean spam.
+score at most 1.0 of the 5 points that mean spam; a mail that shows the board in its HTML (by `cid:`,
+under the move) or offers the buttons of a move scores nothing at all.
 
 A short game of every ruleset is played through the real pipeline (a Maildir inbox, `.eml` files out,
 `pbem advance` as the GM runs it): welcome mails, an order and its acknowledgement, the reports it
@@ -273,6 +274,19 @@ def kind_of(name: str, raw: bytes) -> str:
     return "report"
 
 
+def shape_of(raw: bytes) -> str:
+    """How a mail with a picture shows it, or that it has the buttons of a move: `buttons` (a mail
+    with buttons), `board in the HTML` (multipart/related, by `cid:`), `board after the text`
+    (multipart/mixed), or `text` (no picture)."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    part = msg.get_body(("html",))
+    if part is not None and 'href="mailto:' in part.get_content():
+        return "buttons"
+    return {"multipart/related": "board in the HTML", "multipart/mixed": "board after the text"}.get(
+        next((p.get_content_type() for p in msg.walk() if p.get_content_type() in ("multipart/related",
+                                                                               "multipart/mixed")), ""), "text")
+
+
 @needs_spamassassin
 def test_every_mail_pbem_writes_scores_at_most_1_point(pbem: Pbem, monkeypatch: pytest.MonkeyPatch,
                                                          scorer: Scorer, tmp_path: Path) -> None:
@@ -308,5 +322,13 @@ def test_every_mail_pbem_writes_scores_at_most_1_point(pbem: Pbem, monkeypatch: 
     too_high = [f"{game}/{name} ({kind_of(name, raw)}): {s.points} points: {', '.join(s.rules)}"
                 for (game, name, raw), s in zip(mails, scores) if s.points > MOST]
     assert not too_high, "\n".join(too_high)
+    # the mails that show the board in their HTML, and those with the buttons of a move (either shape),
+    # score nothing at all; both shapes are among them
+    shown = {shape_of(raw) for _, _, raw in mails}
+    assert {"board in the HTML", "board after the text", "buttons"} <= shown, shown
+    scored = [f"{game}/{name} ({kind_of(name, raw)}): {s.points} points: {', '.join(s.rules)}"
+              for (game, name, raw), s in zip(mails, scores)
+              if shape_of(raw) in ("board in the HTML", "buttons") and s.points > 0.0]
+    assert not scored, "\n".join(scored)
     if lacking:
         pytest.skip(f"a game's mails are not scored: {'; '.join(sorted(set(lacking)))}")

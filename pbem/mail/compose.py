@@ -18,23 +18,61 @@ from pbem.report import wrap72
 
 @dataclass(frozen=True)
 class Picture:
-    """A picture of the board, sent as an inline image part after the mail's text: PNG bytes, the
-    words that say what it shows (its Content-Description), its file name, and `note`, the line that
-    stands in the HTML where the text draws its board (which the HTML leaves to the picture)."""
+    """A picture of the board: PNG bytes, the words that say what it shows (its alt text and
+    Content-Description), its file name, and the lines that stand in the HTML where the text draws its
+    board (which the HTML leaves to the picture): `note` where the picture is a part after the text,
+    `above` where it stands in the HTML under the move."""
 
     png: bytes
     alt: str
     filename: str
     note: str = ""
+    above: str = ""
 
 
-def report_html(body: str, picture: Picture) -> str:
+@dataclass(frozen=True)
+class Moves:
+    """The orders a mail that asks for a move offers as buttons on a phone, each as the player types it
+    in his language (`orders`); `listed`, the choices the report lists (the buttons stand under that
+    list); `label`, the line above the buttons; `other`, the line that says how to write any other
+    order (empty when every legal order has its button)."""
+
+    orders: list[str]
+    listed: list[str]
+    label: str
+    other: str = ""
+
+
+#: The HTML of at least this many bytes carries the board in itself, by `cid:`, under the move; a
+#: shorter one leaves it to a part after the text. SpamAssassin's HTML_IMAGE_ONLY_* rules score any
+#: <img> in HTML of at most 3,200 bytes (tags and styles counted) as spam: this is that with a margin.
+HTML_HOLDS_THE_BOARD = 4096
+
+
+def mailto(address: str, subject: str, body: str) -> str:
+    """A `mailto:` URL (RFC 6068) that opens a mail to `address` with this subject and body: both
+    percent-encoded as UTF-8, a space as %20 (a `+` is a plus there)."""
+    from urllib.parse import quote
+
+    return f"mailto:{address}?subject={quote(subject, safe='')}&body={quote(body, safe='')}"
+
+
+def report_html(body: str, picture: Picture, moves: Moves | None = None, reply_to: str | None = None,
+                subject: str = "", cid: str | None = None) -> str:
     """The HTML part of a mail with a picture, for a phone's screen: the plain part's own text with
     its headings, tables, lists and order block as HTML (`pbem.mail.phone`), its board left to the
-    picture."""
-    from pbem.mail.phone import phone_html
+    picture; with `moves` and the mail's Reply-To address (it carries the player's reply key), a
+    button under the listed choices for each order, a `mailto:` that replies with it; with `cid`, the
+    picture itself under the move."""
+    from pbem.mail.phone import Board, Buttons, phone_html
 
-    return phone_html(body, picture.note)
+    buttons = None
+    if moves is not None:  # without the key's address, no buttons: the move is still where the board goes
+        reply = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+        links = [(order, mailto(reply_to, reply, order)) for order in moves.orders] if reply_to else []
+        buttons = Buttons(links, moves.listed, moves.label, moves.other)
+    board = Board(cid, picture.alt) if cid else None
+    return phone_html(body, picture.above if cid else picture.note, buttons=buttons, board=board)
 
 
 class _Policy(email.policy.EmailPolicy):
@@ -79,16 +117,17 @@ _SMTP = _Policy(linesep="\r\n")
 def compose(config: Config, to_name: str, to_address: str, subject: str, body: str, message_id: str,
             in_reply_to: str | None = None, references: list[str] | None = None,
             date: datetime | None = None, picture: Picture | None = None,
-            reply_to: str | None = None) -> EmailMessage:
+            reply_to: str | None = None, moves: Moves | None = None) -> EmailMessage:
     """A plain-text mail from the GM; headers encoded so that non-ASCII names and subjects survive. A
     line of the body wider than 72 columns is broken at spaces, with a hanging indent.
 
-    With a `picture`: multipart/mixed, first multipart/alternative (the same plain text, which every
-    reader and pbem's own order parsing take, then HTML for a phone), then the PNG as an inline image
-    part that the client shows after the text (mail clients do not show SVG). The HTML does not
-    reference the picture: an <img> in a short HTML part is what SpamAssassin's HTML_IMAGE_ONLY_*
-    rules score as spam (they count every byte of the HTML source, tags and all, up to 3,200), so a
-    mail's score would depend on its length.
+    With a `picture`: multipart/alternative of the same plain text (which every reader and pbem's own
+    order parsing take) and HTML for a phone, with `moves` (and a `reply_to` with the player's key)
+    a button for each order. Where the HTML is long (`HTML_HOLDS_THE_BOARD`), the HTML and the PNG go
+    as multipart/related and the HTML shows the picture under the move by `cid:`; a shorter HTML does
+    not reference it (an <img> in a short HTML part is what SpamAssassin's HTML_IMAGE_ONLY_* rules
+    score as spam): the mail is multipart/mixed, the alternative first, then the PNG as an inline
+    image part that the client shows after the text. (Mail clients do not show SVG.)
     """
     msg = EmailMessage(policy=_SMTP)
     msg["From"] = Address(_one_line(config.gm_name), addr_spec=config.gm_address)
@@ -109,17 +148,37 @@ def compose(config: Config, to_name: str, to_address: str, subject: str, body: s
     body = wrap72(body)  # every mail pbem writes, not only the reports, is read at 72 columns
     msg.set_content(body, charset="utf-8", cte=_seven_bit(body))
     if picture is not None:
-        markup = report_html(body, picture)
-        msg.add_alternative(markup, subtype="html", charset="utf-8", cte=_seven_bit(markup))
-        msg.add_attachment(picture.png, maintype="image", subtype="png", disposition="inline",
-                           filename=picture.filename)
-        msg.get_payload()[1]["Content-Description"] = _one_line(picture.alt)
-        # boundaries from the Message-ID, not random: the same mail is the same bytes (`=_` never
-        # occurs in quoted-printable or base64 text)
+        # boundaries and the picture's Content-ID from the Message-ID, not random: the same mail is the
+        # same bytes (`=_` never occurs in quoted-printable or base64 text)
         mark = hashlib.sha256(message_id.encode()).hexdigest()[:24]
-        msg.set_boundary(f"=_pbem_m_{mark}")
-        msg.get_payload()[0].set_boundary(f"=_pbem_a_{mark}")
+        cid = f"board.{mark}@{config.domain}"
+        kept = _one_line(subject)
+        markup = report_html(body, picture, moves, reply_to, kept)
+        inside = len(markup.encode("utf-8")) >= HTML_HOLDS_THE_BOARD
+        if inside:
+            markup = report_html(body, picture, moves, reply_to, kept, cid)
+        msg.add_alternative(markup, subtype="html", charset="utf-8", cte=_html_encoding(markup))
+        if inside:
+            html_part = msg.get_payload()[1]
+            html_part.add_related(picture.png, maintype="image", subtype="png", cid=f"<{cid}>",
+                                  disposition="inline", filename=picture.filename)
+            html_part.get_payload()[1]["Content-Description"] = _one_line(picture.alt)
+            msg.set_boundary(f"=_pbem_a_{mark}")
+            html_part.set_boundary(f"=_pbem_r_{mark}")
+        else:
+            msg.add_attachment(picture.png, maintype="image", subtype="png", disposition="inline",
+                               filename=picture.filename)
+            msg.get_payload()[1]["Content-Description"] = _one_line(picture.alt)
+            msg.set_boundary(f"=_pbem_m_{mark}")
+            msg.get_payload()[0].set_boundary(f"=_pbem_a_{mark}")
     return msg
+
+
+def _html_encoding(markup: str) -> str:
+    """The transfer encoding of the HTML part: 7 bits where it is ASCII in lines SMTP carries (a
+    button's `mailto:` is one unbroken word, longer than the other lines), else quoted-printable."""
+    fits = markup.isascii() and max((len(line) for line in markup.split("\n")), default=0) <= 998
+    return "7bit" if fits else "quoted-printable"
 
 
 def _seven_bit(text: str) -> str | None:

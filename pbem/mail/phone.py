@@ -13,9 +13,11 @@ not have fitted). Whatever it does not recognise is shown line by line.
 So the HTML shows exactly the words of the text, nothing more (it cannot show what the player's report
 does not) and nothing less (a line a template adds shows up without anyone writing HTML for it), for
 every game, a fifth one, a template a GM changed and every other mail pbem writes with a picture; but
-for a board drawn in text, which the picture shows: the mail carries the picture as an inline image
-part after its text, so the board is shown once, and a line in the board's place says where it is.
-The HTML has no <img>: a short HTML part with one scores as spam (see `pbem.mail.compose`).
+for a board drawn in text, which the picture shows: the board is shown once, and a line in the board's
+place says where it is. A long HTML shows the picture itself, by `cid:`, under the move; a short one
+has no <img> (a short HTML part with one scores as spam: see `pbem.mail.compose`), and the mail
+carries the picture as an inline part after its text. A mail that asks for a move adds, under the list
+of its choices, a button for each order it offers (`Buttons`): a `mailto:` link that replies with it.
 
 Styles are inline (mail clients strip <style> in places). Colours are the page's own (`Canvas`,
 `CanvasText`, with `color-scheme: light dark`) or tints that read on light and dark alike, so dark mode
@@ -199,12 +201,11 @@ def blocks(text: str) -> Iterator[Block]:
                 (found := choices_at(lines, i, shapes)) is not None:
             (label, items), i = found
             yield Block("choices", label, items=items)
-        elif line.rstrip().endswith(":") and i + 1 < len(lines) and indent(lines[i + 1]) > indent(line) \
-                and not structural(lines, i + 1):
-            label = line.strip()
-            depth = indent(lines[i + 1])
+        elif (head := labelled_list(lines, i)) is not None:
+            label, first = head
+            depth = indent(lines[first])
             items: list[str] = []
-            j = i + 1
+            j = first
             while j < len(lines) and not structural(lines, j) and indent(lines[j]) >= depth:
                 if indent(lines[j]) == depth or not items or not broken_before(lines[j - 1], lines[j], depth):
                     items.append(lines[j].strip() if indent(lines[j]) == depth or not items
@@ -230,6 +231,18 @@ def blocks(text: str) -> Iterator[Block]:
             text_, j = joined(lines, i)
             yield Block("line", text_, max(0, indent(line) - base) // 2)
             i = j
+
+
+def labelled_list(lines: list[str], i: int) -> tuple[str, int] | None:
+    """The label of a list that starts at `i` (a line ending in `:`, or two or more the wrapping made of
+    one, such as `You may send (long lists are shortened: ...\n  it can end up):`) and the index of its
+    first item, indented deeper; None where no list starts there."""
+    line = lines[i]
+    label, first = (line.strip(), i + 1) if line.rstrip().endswith(":") else joined(lines, i)
+    if not label.endswith(":") or first >= len(lines) or indent(lines[first]) <= indent(line) \
+            or structural(lines, first):
+        return None
+    return label, first
 
 
 def inline_choices(text: str, shapes: set[str]) -> tuple[str, list[tuple[str, bool]]] | None:
@@ -531,7 +544,10 @@ def table_html(caption: str, rows: list[list[str]]) -> str:
     # only where it must (the table never runs wider than the screen)
     aligns = [";text-align:right;white-space:nowrap" if right(k) else ";white-space:nowrap" if k == 0
               else ";overflow-wrap:anywhere" for k in range(len(rows[0]))]
-    heads = [";white-space:nowrap" + (";text-align:right" if right(k) else "") for k in range(len(rows[0]))]
+    # a column's name keeps whole where it can; a long one over a column of numbers (German goods:
+    # `Getreide`, `Gewürze`) may break rather than push the table past the screen
+    heads = [(";white-space:nowrap" if k == 0 or not right(k) else ";overflow-wrap:anywhere")
+             + (";text-align:right" if right(k) else "") for k in range(len(rows[0]))]
 
     def cells(tag: str, row: list[str]) -> str:
         return "\n".join(f'<{tag} style="{CELL}{aligns[k] if tag == "td" else heads[k]}">{words(c)}</{tag}>'
@@ -550,7 +566,7 @@ BLOCK = re.compile(r"<(?:p|li|td|th|h1|h2|caption|div)[ >]")
 #: what matters to `fold` outside a tag (where a line may break) and inside one (quotes, its end, a
 #: space, a style's `;` or a font list's `,`)
 _OUTSIDE = re.compile(r"[< ]")
-_INSIDE = re.compile(r"['> ;,]")
+_INSIDE = re.compile(r"href=\"|['> ;,]")
 
 
 def fold(markup: str) -> str:
@@ -584,6 +600,10 @@ def fold(markup: str) -> str:
                     break
                 j = m.start()
                 ch = line[j]
+                if ch == "h":  # a link is one word: a line's end inside it would be part of it
+                    end = line.find('"', j + 6)
+                    i = len(line) if end < 0 else end + 1
+                    continue
                 if ch == "'":
                     quote = True
                 elif ch == ">":
@@ -627,31 +647,103 @@ def fold(markup: str) -> str:
 
 BOARDS = ("boxes", "grid")  # a board drawn in text: the picture shows it on a phone
 
+# a button: a tap target of 44 pixels and more, its own colours (white on blue reads in dark mode too)
+BUTTON = ("display:inline-block;box-sizing:border-box;min-width:48px;min-height:44px;max-width:100%;"
+          "margin:0 8px 8px 0;padding:11px 16px;border-radius:8px;background-color:#1A5FB4;color:#FFFFFF;"
+          "font-size:16px;line-height:22px;font-weight:bold;text-decoration:none;text-align:center;"
+          "overflow-wrap:anywhere")
 
-def body_html(text: str, note: str = "") -> str:
+
+@dataclass(frozen=True)
+class Buttons:
+    """The orders of a mail that asks for a move, as buttons: `links`, each order's words and the
+    `mailto:` that replies with it (none: no buttons, the move still placed); `listed`, the choices the
+    report lists (the buttons stand under that list); `label`, the line above them; `other`, the line
+    under them that says how to write any other order."""
+
+    links: list[tuple[str, str]]
+    listed: list[str]
+    label: str
+    other: str = ""
+
+
+@dataclass(frozen=True)
+class Board:
+    """The picture of the board in the HTML: its part's Content-ID and the words that say what it shows."""
+
+    cid: str
+    alt: str
+
+
+def buttons_html(buttons: Buttons) -> str:
+    """The buttons, each a link of its own on a line of its own, the line above and the line under them."""
+    links = "\n".join(f'<a href="{html.escape(href)}" style="{BUTTON}">{esc(order)}</a>' for order, href in buttons.links)
+    other = f'\n<p style="margin:0 0 10px">{words(buttons.other)}</p>' if buttons.other else ""
+    return (f'<div class="pbem-buttons" style="margin:10px 0 0">\n<p style="margin:0 0 6px">{words(buttons.label)}</p>\n'
+            f'<div style="margin:0 0 2px">\n{links}\n</div>{other}\n</div>')
+
+
+def board_html(board: Board) -> str:
+    """The picture at the screen's width, on its own white (it is opaque: dark mode leaves it as drawn)."""
+    return (f'<div style="margin:10px 0 12px"><img src="cid:{html.escape(board.cid)}" alt="{html.escape(board.alt)}" '
+            'style="display:block;width:100%;max-width:720px;height:auto;border:0;background-color:#FFFFFF"></div>')
+
+
+def _the_move(found: list[Block], listed: list[str]) -> int | None:
+    """The index of the block that lists the choices of the player's move (the first list of orders
+    that holds one of `listed`), None where there is none."""
+    shown = {" ".join(c.split()) for c in listed}
+    for k, block in enumerate(found):
+        if block.kind == "choices" and any(" ".join(item.split()) in shown for item, _ in block.items):
+            return k
+    return None
+
+
+def body_html(text: str, note: str = "", buttons: Buttons | None = None, board: Board | None = None) -> str:
     """The text as HTML blocks, but for a board drawn in text (Florenz's boxes, Medina's city): the
-    picture after the text shows the board once, and `note` (a line that says so) stands in its
-    place."""
+    picture shows the board once, and `note` (a line that says where) stands in its place.
+
+    With `buttons`, the buttons stand under the list of the move's choices. With `board`, the picture
+    stands in the HTML: under the move (before the heading after its choices); where there is no move,
+    in the place of the board drawn in text, else under the first section."""
+    found = list(blocks(text))
+    move = _the_move(found, buttons.listed) if buttons is not None else None
+    headings = [k for k, b in enumerate(found) if b.kind == "heading"]
+    drawn = next((k for k, b in enumerate(found) if b.kind in BOARDS), None)
+    picture_at: int | None = None  # the picture goes before this block (len(found): at the end)
+    if board is not None:
+        if move is not None:
+            picture_at = next((k for k in headings if k > move), len(found))
+        elif drawn is not None:
+            picture_at = drawn
+        else:
+            picture_at = headings[1] if len(headings) > 1 else len(found)
     out: list[str] = []
     noted = not note
-    for block in blocks(text):
+    for k, block in enumerate(found):
+        if k == picture_at:
+            out.append(board_html(board))  # type: ignore[arg-type]
         if block.kind in BOARDS:
-            if not noted:
+            if not noted and picture_at != k:
                 out.append(f'<p style="margin:6px 0 10px;font-style:italic">{words(note)}</p>')
-                noted = True
+            noted = True
         elif html_ := render(block):
             out.append(html_)
+        if k == move and buttons is not None and buttons.links:
+            out.append(buttons_html(buttons))
+    if picture_at == len(found):
+        out.append(board_html(board))  # type: ignore[arg-type]
     return "\n".join(out)
 
 
-def phone_html(text: str, note: str = "") -> str:
-    """The HTML part of a mail: the text, its board left to the picture the mail carries after it
-    (`note` in the board's place: see `body_html`). ASCII alone (any other character as a
-    reference), in lines of at most `FOLD` characters."""
+def phone_html(text: str, note: str = "", buttons: Buttons | None = None, board: Board | None = None) -> str:
+    """The HTML part of a mail: the text, its board left to the picture (`note` in the board's place:
+    see `body_html`), with the move's `buttons` and the `board` in it where given. ASCII alone (any
+    other character as a reference), in lines of at most `FOLD` characters but for a button's link."""
     markup = ('<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
               '<meta name="viewport" content="width=device-width, initial-scale=1">'
               '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">'
-              f'</head><body style="{BODY}">\n<div style="max-width:640px">\n{body_html(text, note)}\n</div>\n'
+              f'</head><body style="{BODY}">\n<div style="max-width:640px">\n{body_html(text, note, buttons, board)}\n</div>\n'
               "</body></html>\n")
     return fold(markup.encode("ascii", "xmlcharrefreplace").decode("ascii"))
 

@@ -13,10 +13,10 @@ from pbem.config import Config
 from pbem.game import player_names, ruleset_of, show, waiting_for
 from pbem.i18n import DEFAULT_LANGUAGE, language_of, localize, timezone_of, translator
 from pbem.mail.boxes import Postman
-from pbem.mail.compose import Picture, compose
+from pbem.mail.compose import Moves, Picture, compose
 from pbem.mail.ids import keyring, reminder_id, thread_id, thread_of
 from pbem.report import env_for, wrap72
-from pbem.rules.base import order_text
+from pbem.rules.base import Order, order_text, typed_text
 from pbem.tablebots import is_bot
 
 
@@ -83,11 +83,12 @@ def post_report(postman: Postman, state: dict[str, Any], player: str, seq: int, 
     refs = [r for r in dict.fromkeys([root, previous]) if r and r != mid]
     name, address = player_address(state, player)
     ids = keyed(config, state, player, mid, refs)
+    lang = language_of(state, player, config)
+    pictured = kind in PICTURED and config.pictures
     msg = compose(config, name, address, subject(config, state, player, kind), text, ids.message_id,
                   in_reply_to=ids.in_reply_to, references=ids.references or None, date=now_moment(),
-                  picture=board_picture(state, player, language_of(state, player, config))
-                  if kind in PICTURED and config.pictures else None,
-                  reply_to=ids.reply_to)
+                  picture=board_picture(state, player, lang) if pictured else None,
+                  reply_to=ids.reply_to, moves=phone_moves(state, player, lang) if pictured else None)
     postman.post(f"{game}.{player}.{seq:04d}", msg)
     threads[player] = mid
 
@@ -114,7 +115,58 @@ def board_picture(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUA
         "game": state["game"], "turn": turn, "player": player}
     filename = f"{state['game']}-turn-{turn}.png"
     note = _("The board is the picture at the end of this mail.")
-    return Picture(png, alt, filename, note)
+    return Picture(png, alt, filename, note, _("The board is the picture above, under your move."))
+
+
+MOST_BUTTONS = 13  # the buttons of a mail at most (a hand of 13 cards): four rows or five on a phone
+FEW = 6  # a choice with a blank (`bid: N`, `send X`) gets a button for each of its values up to this many
+
+
+def quick_orders(legal: list[Order]) -> list[Order]:
+    """The orders a player most often wants, out of the legal ones: those his report lists whole
+    (`pass`, `promote 6.1`, `load 5 harbour C`), then, for a choice with a blank, each of its values
+    where they are few (`bonus time`, `bonus vp`); at most MOST_BUTTONS (all of them where they are no
+    more), in the report's order. A choice
+    of many values (a bid from 1 to 40, a palace on any of 120 squares) gets none: the player writes it."""
+    groups: dict[str, list[Order]] = {}  # the choices as `pbem.report.summarize_orders` lists them
+    for order in legal:
+        if isinstance(order, dict) and len(order) == 1 and isinstance(next(iter(order.values())), int):
+            key = f"{next(iter(order))}:"
+        elif isinstance(order, str) and " " in order:
+            key = order.rpartition(" ")[0] + " "
+        else:
+            key = order_text(order)
+        groups.setdefault(key, []).append(order)
+    if len(legal) <= MOST_BUTTONS:
+        return list(legal)
+    whole = [g[0] for g in groups.values() if len(g) == 1]
+    chosen = whole[:MOST_BUTTONS]
+    for group in groups.values():
+        if 1 < len(group) <= FEW and len(chosen) + len(group) <= MOST_BUTTONS:
+            chosen += group
+    return [o for o in legal if o in chosen]
+
+
+def phone_moves(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> Moves | None:
+    """The buttons of a mail that asks `player` for his move, in his language (None: it is not his
+    move): the orders he most often wants (`quick_orders`), each as he would type it, and the line that
+    says how to write any other."""
+    from pbem.report import summarize_orders
+
+    if state["status"] != "active" or player not in waiting_for(state) or is_bot(state, player):
+        return None
+    ruleset = ruleset_of(state)
+    legal = ruleset.legal_orders(state["engine"], player)
+    if not legal:
+        return None
+    game = state["ruleset"]
+    chosen = quick_orders(legal)
+    _ = translator(lang).gettext
+    left = [o for o in legal if o not in chosen]
+    other = _("Any other order: reply with it alone, as the list above gives it, such as '%(order)s'.") % {
+        "order": localize(typed_text(left[len(left) // 2]), game, lang)} if left else ""
+    return Moves([localize(typed_text(o), game, lang) for o in chosen], summarize_orders(legal, lang, game),
+                 _("Tap an order: a reply with it opens, ready to send."), other)
 
 
 def post_reminder(postman: Postman, state: dict[str, Any], late: list[str]) -> None:

@@ -11,7 +11,7 @@ from pbem.clock import now_moment
 from pbem.config import Config
 from pbem.i18n import header_moment, language_of, timezone_of, translator
 from pbem.mail.boxes import Postman
-from pbem.mail.compose import Picture, compose
+from pbem.mail.compose import Moves, Picture, compose
 from pbem.mail.ids import reply_id, thread_id
 from pbem.mail.incoming import Incoming
 from pbem.mail.orders import own_lines
@@ -42,15 +42,18 @@ def seat_language(config: Config, seat: tuple[dict[str, Any], str] | None) -> st
 
 def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str, Any], str] | None = None,
           hidden: list[str] | None = None, picture: Picture | None = None, lang: str | None = None,
-          once_a_day: bool = False, message_id: str | None = None, who: Sender | None = None, **context: Any) -> bool:
+          once_a_day: bool = False, message_id: str | None = None, who: Sender | None = None,
+          moves: Moves | None = None, **context: Any) -> bool:
     """An answer to a player's mail, threaded under it, in his language (`lang`, else his seat's, else
     the host's). With `seat` (the game and seat whose registered address sent the mail) the answer is
     in that seat's thread: its id names game, seat and turn, and its References carry the thread's root
     and latest report, so a reply to it finds the game. Without, it names nothing. The mail's subject is
     echoed with its `hidden` words (tokens) left out. An address that plays no game here is answered
     once a day at most (False: not this time), so that a forged From: cannot aim pbem at anyone; so is
-    a player's address for a mail that nothing proves his (`once_a_day`). `who`: the mail's sender,
-    looked up once for the mail (whether he plays here, the language he reads)."""
+    a player's address for a mail that nothing proves his (`once_a_day`). `message_id`: the answer's
+    own id, where it carries a key of its own (the question of a `stop`). `who`: the mail's sender,
+    looked up once for the mail (whether he plays here, the language he reads). `moves`: the buttons
+    of an answer that asks for his move (his report again)."""
     from pbem.mail.lobby_keys import stranger_may_hear
 
     config = postman.config
@@ -91,7 +94,8 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
     else:
         mid, refs, reply_to = message_id or reply_id(config, mail.message_id), [mail.message_id], None
     msg = compose(config, "" if mail.doubt else mail.sender_name, mail.sender, subj.strip(), body, mid,
-                  in_reply_to=mail.message_id, references=refs, date=now_moment(), picture=picture, reply_to=reply_to)
+                  in_reply_to=mail.message_id, references=refs, date=now_moment(), picture=picture, reply_to=reply_to,
+                  moves=moves)
     postman.post(reply_name(mail), msg)
     return True
 

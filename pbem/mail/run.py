@@ -27,7 +27,7 @@ from pbem.visible import CONTROLS, visible
 from pbem.i18n import N_, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, games_lines, help_context, language_choices, mentions_command,
                                 standing_context, withdraw)
-from pbem.mail.post import board_picture
+from pbem.mail.post import board_picture, phone_moves
 from pbem.mail.replies import reply, seat_language
 from pbem.mail.orders import NoOrders, find_orders, orders_in, own_lines, reads_as_lines
 from pbem.mail.proof import LOBBY, Proof, allows, check_command_allowed, check_orders_allowed, check_seat_plays
@@ -506,7 +506,9 @@ def answer(gd: GamesDir, postman: Postman, mail: Incoming, proven: Proven, comma
     elif command == "status":
         report = render_report(state, player, [], config.reply_keys, lang, zone)
         picture = board_picture(state, player, lang) if config.pictures else None
-        reply(postman, mail, "common/cmd-status.txt.j2", seat=seat, hidden=hidden, picture=picture, report=report)
+        moves = phone_moves(state, player, lang) if picture is not None else None
+        reply(postman, mail, "common/cmd-status.txt.j2", seat=seat, hidden=hidden, picture=picture, moves=moves,
+              report=report)
     elif command == "games":
         return answer_games(postman, mail, games_lines(gd, mail.sender, lang, zone, who), hidden, seat, intro=None,
                             who=who)
