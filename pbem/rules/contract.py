@@ -586,17 +586,17 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m pbem.rules.contract PAGE`: write the contract's section into PAGE (between its marks)."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m pbem.rules.contract docs/contributing.md", file=sys.stderr)
+        sys.stderr.write("usage: python -m pbem.rules.contract docs/contributing.md\n")
         return 2
     path = Path(args[0])
     text = path.read_text("utf-8")
     if BEGIN not in text or END not in text:
-        print(f"error: {path} has no marks {BEGIN!r} ... {END!r}", file=sys.stderr)
+        sys.stderr.write(f"error: {path} has no marks {BEGIN!r} ... {END!r}\n")
         return 2
     new = placed(text)
     if new != text:
         path.write_text(new, "utf-8")
-        print(f"wrote {path}")
+        sys.stdout.write(f"wrote {path}\n")
     return 0
 
 
