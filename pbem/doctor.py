@@ -233,22 +233,23 @@ def check_smtp(config: Config) -> Check:
     return ok("smtp", f"{where} ({security}) accepts the login of {section['user']}; no mail sent")
 
 
-def doctor_mail(config: Config, to: str, token: str) -> tuple[str, bytes]:
-    """The test message: from the GM (so a run sets it aside without an answer), to `to`."""
+def trial_mail(config: Config, to: str, token: str, tool: str = "doctor",
+              why: str = "to see it arrive in the inbox") -> tuple[str, bytes]:
+    """A test message of `pbem TOOL`: from the GM (so a run sets it aside without an answer), to `to`."""
     from datetime import datetime, timezone
     from email import policy
     from email.message import EmailMessage
     from email.utils import format_datetime, formataddr
 
-    mid = f"<pbem-doctor.{token}@{config.domain}>"
+    mid = f"<pbem-{tool}.{token}@{config.domain}>"
     msg = EmailMessage(policy=policy.SMTP)
     msg["From"] = formataddr((config.gm_name, config.gm_address))
     msg["To"] = to
-    msg["Subject"] = f"{config.subject_prefix} pbem doctor: a test mail".strip()
+    msg["Subject"] = f"{config.subject_prefix} pbem {tool}: a test mail".strip()
     msg["Date"] = format_datetime(datetime.now(timezone.utc))
     msg["Message-ID"] = mid
     msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(f"pbem doctor sent this mail to {to} to see it arrive in the inbox.\n"
+    msg.set_content(f"pbem {tool} sent this mail to {to} {why}.\n"
                     f"pbem sets it aside unanswered: it comes from the GM's own address.\n")
     return mid, msg.as_bytes()
 
@@ -258,7 +259,7 @@ def send_test(config: Config, to: str, token: str) -> tuple[Check, str | None]:
     not the mail waiting in mail/outgoing (that is a run's to send, under the games dir's lock)."""
     from pbem.mail.boxes import _sender
 
-    mid, raw = doctor_mail(config, to, token)
+    mid, raw = trial_mail(config, to, token)
     sender = _sender(config)
     try:
         send = sender.__enter__()

@@ -325,30 +325,12 @@ def try_smtp(setup: MailSetup, config: Config) -> Step:
     return Step(True, f"{where}: connected, {'token' if setup.auth == 'xoauth2' else 'password'} accepted")
 
 
-def the_test_mail(config: Config, to: str, token: str) -> tuple[str, bytes]:
-    """The test mail: from the GM (a run sets it aside unanswered, as all mail from his address)."""
-    from datetime import datetime, timezone
-    from email import policy
-    from email.message import EmailMessage
-    from email.utils import format_datetime, formataddr
-
-    mid = f"<pbem-init.{token}@{config.domain}>"
-    msg = EmailMessage(policy=policy.SMTP)
-    msg["From"] = formataddr((config.gm_name, config.gm_address))
-    msg["To"] = to
-    msg["Subject"] = f"{config.subject_prefix} pbem init: a test mail".strip()
-    msg["Date"] = format_datetime(datetime.now(timezone.utc))
-    msg["Message-ID"] = mid
-    msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(f"pbem init sent this mail to {to} to read it back from the inbox.\n"
-                    f"pbem sets it aside unanswered: it comes from the GM's own address.\n")
-    return mid, msg.as_bytes()
-
-
 def send_test(setup: MailSetup, config: Config, to: str) -> tuple[Step, str]:
     import smtplib
 
-    mid, raw = the_test_mail(config, to, secrets.token_hex(6))
+    from pbem.doctor import trial_mail
+
+    mid, raw = trial_mail(config, to, secrets.token_hex(6), "init", "to read it back from the inbox")
     try:
         with smtp_session(setup, config) as smtp:
             try:

@@ -492,3 +492,12 @@ def check_views_ignore_hidden(state: dict[str, Any], other: dict[str, Any], even
     for p in (q["name"] for q in state["players"]):
         assert show(other, p) == show(state, p), f"{p}'s view depends on {hidden}"
         assert render_report(other, p, events) == render_report(state, p, events)
+
+
+def git_history(repo: Path) -> bytes:
+    """Every object any ref of `repo` reaches, read whole: every blob, tree and commit message."""
+    listed = subprocess.run(["git", "rev-list", "--all", "--objects"], cwd=repo, capture_output=True, text=True,
+                            check=True).stdout
+    names = "".join(line.split(" ", 1)[0] + "\n" for line in listed.splitlines())
+    return subprocess.run(["git", "cat-file", "--batch"], cwd=repo, input=names.encode(), capture_output=True,
+                          check=True).stdout

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from helpers import git_history
 import yaml
 
 from conftest import Pbem
@@ -32,14 +34,6 @@ EVERYONE = (UNA, VIC, WIL, XENA, YURI, ZED, OLGA)
 PRIVATE = "the key is under the mat, zq-private-41c7"
 PUBLIC = "good luck to the table"
 
-
-def history(repo: Path) -> bytes:
-    """Every object any ref of `repo` reaches, read whole: every blob, tree and commit message."""
-    listed = subprocess.run(["git", "rev-list", "--all", "--objects"], cwd=repo, capture_output=True, text=True,
-                            check=True).stdout
-    names = "".join(line.split(" ", 1)[0] + "\n" for line in listed.splitlines())
-    return subprocess.run(["git", "cat-file", "--batch"], cwd=repo, input=names.encode(), capture_output=True,
-                          check=True).stdout
 
 
 class Host:
@@ -105,7 +99,7 @@ class Host:
         return found
 
     def assert_git_holds_none(self, also: dict[str, str] | None = None) -> None:
-        everything = history(self.g.root).lower()
+        everything = git_history(self.g.root).lower()
         held = [what for what, secret in {**self.secrets(), **(also or {})}.items()
                 if secret.lower().encode() in everything]
         assert held == [], held

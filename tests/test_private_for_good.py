@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import Pbem
+from helpers import git_history
 from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, flat_text, order_body, player_mail,
                            player_of, run_mails as run, threaded_reply, to)
 from pbem.mail.addresses import seats_of
@@ -25,14 +26,6 @@ WATCHER = "olga@watchers.test"
 PRIVATE = "meet me at the port at dawn, zq-private-7f3a"
 PUBLIC = "good luck, everyone"
 
-
-def history_objects(repo: Path) -> bytes:
-    """Every object any ref of `repo` reaches (the blobs of every commit, its trees, its messages)."""
-    listed = subprocess.run(["git", "rev-list", "--all", "--objects"], cwd=repo, capture_output=True, text=True,
-                            check=True).stdout
-    names = "".join(line.split(" ", 1)[0] + "\n" for line in listed.splitlines())
-    return subprocess.run(["git", "cat-file", "--batch"], cwd=repo, input=names.encode(), capture_output=True,
-                          check=True).stdout
 
 
 def mails_text(mails: list[Any]) -> str:
@@ -83,12 +76,12 @@ def test_a_whole_game_by_mail_leaves_no_private_talk_address_or_token_in_git_the
                 latest[player_of(m)] = m
         decisions += 1
         if decisions == 4:  # mid-game: git has no seed yet, and nothing of what was said to ben
-            everything = history_objects(g.root)
+            everything = git_history(g.root)
             assert SEED.encode() not in everything and PRIVATE.encode() not in everything
         assert decisions < 400
     assert watched, "the observer got the public reports"
 
-    everything = history_objects(g.root)
+    everything = git_history(g.root)
     assert SEED.encode() in everything  # revealed once the game is over, with all its files
     assert PUBLIC.encode() in everything  # the table's talk is the game's record
     state = g.state()
