@@ -195,4 +195,4 @@ def test_the_wall_squares_worked_out_once_are_the_wall_squares() -> None:
 def test_a_decision_is_asked_for_alike(players: int, seed: int, bot: bool) -> None:
     for state, player in positions(players, seed, bot):
         assert R.decision(state) == R.decision(fresh(state)) == ((player,), "start" if state["phase"] == "start"
-                                                                   else "build")
+                                                                   else "build", False)

@@ -259,6 +259,8 @@ class GamesDir(GitRepo):
             if isinstance(state, dict):
                 state.pop("checksum", None)
             if not written_by_pbem(text):
+                if isinstance(state, dict):  # a hand edit: checked as the game it says it is, seats and all
+                    seats.put_back(self.root, game, state)
                 check_state_file(state, game)
             elif isinstance(state, dict):
                 self._keep_parsed(game, state, text)  # a game that waits is loaded by every run

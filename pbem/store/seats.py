@@ -53,7 +53,8 @@ def read_seats(root: Path, game: str) -> dict[str, dict[str, str]]:
 
 def put_back(root: Path, game: str, state: dict[str, Any]) -> None:
     """Give a loaded state's seats back the addresses and token hashes kept apart (in place)."""
-    if all("email" in p for p in state.get("players", [])) or not isinstance(state.get("players"), list):
+    if not isinstance(state.get("players"), list) or \
+            all(not isinstance(p, dict) or "email" in p for p in state["players"]):
         return
     kept = read_seats(root, game)
     for p in state["players"]:
