@@ -19,7 +19,7 @@ The layers, from the bottom:
   starting                                              a game started: `pbem new`, the lobby, bots
   mail.tablebots < mail.lobby < mail.run                the lobby's commands by mail; the inbox read
   advance                                               the run over every game
-  watch, doctor, archive, bench*, demo < cli            the commands
+  watch, doctor, archive, demo < cli                    the commands
 """
 
 from __future__ import annotations

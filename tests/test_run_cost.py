@@ -196,7 +196,7 @@ def test_a_boards_png_has_the_rows_png_bytes_writes() -> None:
 # -- make bench ---------------------------------------------------------------------------------------------
 
 def test_the_bench_prints_each_goal_beside_its_figure_and_the_unit(capsys: pytest.CaptureFixture[str]) -> None:
-    from pbem.bench import ONE_ORDER_GOAL_MS, RUN_GOALS, one_order_cost, run_cost
+    from benchmarks.bench import ONE_ORDER_GOAL_MS, RUN_GOALS, one_order_cost, run_cost
 
     one_order_cost(repeat=1, decision=8)
     run_cost(games=6, decision=8, repeat=1, profile=6)

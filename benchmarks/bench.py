@@ -1,6 +1,6 @@
 """`make bench`: how fast the parts of a run are. Measurements, not tests: nothing here fails.
 
-    python -m pbem.bench [--games N] [--quick]
+    python -m benchmarks.bench [--games N] [--quick]
 """
 
 from __future__ import annotations
@@ -784,15 +784,15 @@ def main(games: int, quick: bool, only: str | None) -> None:
         order_cost(games=5 if quick else 20)
     if only in (None, "replies"):
         replies(days=1 if quick else None)
-        from pbem.bench_replies import reply_reading
+        from benchmarks.bench_replies import reply_reading
 
         reply_reading(200 if quick else 600)
-    if only in (None, "scale"):  # 10,000 games and 100,000 commits against 1,000 (pbem.bench_scale)
-        from pbem.bench_scale import scale
+    if only in (None, "scale"):  # 10,000 games and 100,000 commits against 1,000 (benchmarks.bench_scale)
+        from benchmarks.bench_scale import scale
 
         scale(quick)
-    if only in (None, "bots"):  # each game's bot against random play and against itself (pbem.bench_bots)
-        from pbem.bench_bots import bots_section
+    if only in (None, "bots"):  # each game's bot against random play and against itself (benchmarks.bench_bots)
+        from benchmarks.bench_bots import bots_section
 
         bots_section(quick)
     if only not in (None, "engines", "mail"):
