@@ -9,18 +9,19 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
-from pbem import deadlines
-from pbem import game as games
+# what every command needs, and cheap; the rest each command imports for itself, so that a command
+# loads only what it uses (tests/test_command_imports.py)
+from pbem import __version__, deadlines
 from pbem.deadlines import POLICIES
-from pbem.config import CONFIG_FILE, Config, load_config, starter_config
 from pbem.errors import PbemError, SetupError
-from pbem.rules.base import KNOWN, get_ruleset
-from pbem.store import GamesDir, write_atomic
-from pbem.turnfile import load_yaml, schema_errors
+from pbem.rng import STRONG_SEED
+
+if TYPE_CHECKING:
+    from pbem.store import GamesDir
 
 
 class ShardType(click.ParamType):
@@ -88,6 +89,8 @@ def games_dir_option(f: Callable[..., Any]) -> Callable[..., Any]:
                        "the current folder is in, else ./games]")
     @functools.wraps(f)
     def wrapper(*args: Any, games_dir: Path, **kwargs: Any) -> Any:
+        from pbem.store import GamesDir
+
         ctx = click.get_current_context()
         gd = GamesDir(find_games_dir(ctx, games_dir), create=ctx.command.name in CREATING_COMMANDS)
         command = f"{ctx.command_path} ..."
@@ -111,11 +114,13 @@ def emit_json(value: Any) -> None:
 
 
 @click.group(name="pbem", context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="pbem")
+@click.version_option(version=__version__)  # not read from the metadata: that costs a third of a start
 def main() -> None:
     """Host board games by email: turn files in, reports out, every turn committed to git."""
+    from pbem.clock import now
+
     try:
-        games.now()  # a broken PBEM_NOW is one line here, not a traceback somewhere in a run
+        now()  # a broken PBEM_NOW is one line here, not a traceback somewhere in a run
     except PbemError as exc:
         raise click.ClickException(str(exc)) from None
 
@@ -132,6 +137,12 @@ def _usage(parse: Callable[[str], Any]) -> Callable[[click.Context, click.Parame
         except PbemError as exc:
             raise click.BadParameter(str(exc), ctx, param) from None
     return callback
+
+
+def _player(spec: str) -> tuple[str, str]:
+    from pbem.game import parse_player
+
+    return parse_player(spec)
 
 
 def _key_value(spec: str) -> tuple[str, str]:
@@ -177,6 +188,8 @@ def _language(code: str) -> str:
 def seat_settings(state: dict[str, Any], languages: list[tuple[str, str | None]],
                   zones: list[tuple[str, str | None]]) -> dict[str, Any]:
     """The game with its seats' languages and time zones set; a name that plays no seat is refused."""
+    from pbem import game as games
+
     for key, pairs in (("language", languages), ("timezone", zones)):
         for name, value in pairs:
             seat = games.seat_of(state, name)
@@ -198,6 +211,8 @@ def _duration(what: str, off: tuple[str, ...]) -> Callable[[str], str]:
 
 
 def read_deck(path: Path, ruleset: str) -> Any:
+    from pbem.turnfile import load_yaml, schema_errors
+
     what = f"the deck file {str(path)!r}"
     try:
         data = path.read_bytes()
@@ -282,12 +297,12 @@ def _bot_name(name: str) -> str:
 @click.argument("ruleset")
 @click.argument("game")
 @click.option("--player", "players", multiple=True, required=True, metavar="NAME=EMAIL",
-              callback=_usage(games.parse_player), help="A player, in seating order; repeat for each.")
+              callback=_usage(_player), help="A player, in seating order; repeat for each.")
 @click.option("--bot", "bots", multiple=True, metavar="NAME", callback=_usage(_bot_name),
               help="A seat the game's bot plays, in seating order among the players; repeatable.")
 @rules_options
 @click.option("--seed", default=None, help=f"The secret seed of the game's chance (default: a random one; "
-                                            f"at least {games.STRONG_SEED} characters, unless --weak-seed).")
+                                            f"at least {STRONG_SEED} characters, unless --weak-seed).")
 @click.option("--weak-seed", is_flag=True, help="Accept a short, guessable seed (tests, demos, replays).")
 @click.option("--deck", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="A YAML file fixing the card order.")
@@ -304,6 +319,9 @@ def new(gd: GamesDir, ruleset: str, game: str, players: list[tuple[str, str]], o
         policy: str | None, languages: list[tuple[str, str | None]], zones: list[tuple[str, str | None]],
         as_json: bool, bots: list[str], talk: str | None, observers: str | None) -> None:
     """Start a new game of RULESET called GAME."""
+    from pbem import game as games
+    from pbem.config import load_config
+    from pbem.rules.base import get_ruleset
     from pbem import gm
     from pbem.mail.boxes import Postman  # the mail stack and the templates: only for commands that mail
     from pbem.starting import start_game
@@ -362,6 +380,8 @@ def open_(gd: GamesDir, ruleset: str, game: str, seats: int, options: list[tuple
           talk: str | None, observers: str | None) -> None:
     """Open a game of RULESET called GAME that players join by mail ('join GAME'); it starts when its
     seats are full, or with `pbem start`."""
+    from pbem.config import load_config
+    from pbem.rules.base import get_ruleset
     from pbem import gm, lobby
 
     rules = get_ruleset(ruleset)
@@ -390,6 +410,8 @@ def open_(gd: GamesDir, ruleset: str, game: str, seats: int, options: list[tuple
 def start(gd: GamesDir, game: str) -> None:
     """Start the open game GAME now, with the players who have joined (at least the ruleset's
     minimum): its seed is drawn and the welcome mails go out."""
+    from pbem import game as games
+    from pbem.config import load_config
     from pbem import lobby
     from pbem.mail.boxes import Postman
     from pbem.starting import start_entry
@@ -412,6 +434,8 @@ def start(gd: GamesDir, game: str) -> None:
 @games_dir_option
 def submit(gd: GamesDir, turnfile: Path) -> None:
     """Queue a player's TURNFILE ('-' for standard input) for the next `pbem advance`."""
+    from pbem import game as games
+
     if str(turnfile) == "-":
         data = sys.stdin.buffer.read()
     else:
@@ -514,6 +538,7 @@ def advance(gd: GamesDir, dry_run: bool, quiet: bool, jobs: int | None, shard: t
 @games_dir_option
 def status(gd: GamesDir, as_json: bool) -> None:
     """Every game: ruleset, turn, whose move, since when."""
+    from pbem import game as games
     from pbem import gm
     from pbem.absence import away_now
 
@@ -585,6 +610,9 @@ def status(gd: GamesDir, as_json: bool) -> None:
 def show(gd: GamesDir, game: str, player: str | None, language: str | None, as_json: bool) -> None:
     """What GAME looks like now: to the GM, or `--as` a player (in his language), with the orders he
     may give."""
+    from pbem import game as games
+    from pbem.config import load_config
+
     state = games.load_checked(gd, game)
     shown = games.show(state, player)
     if as_json:
@@ -602,6 +630,8 @@ def show(gd: GamesDir, game: str, player: str | None, language: str | None, as_j
 
 @games_dir_option
 def _verify_game(gd: GamesDir, game: str) -> None:
+    from pbem import game as games
+
     state = games.load_checked(gd, game)
     problems = games.verify(state)
     if problems:
@@ -730,6 +760,8 @@ def init(gd: GamesDir, address: str | None, gm_name: str | None, provider: str |
     pbem.yaml. The password goes to a file git ignores (mode 0600), or pbem.yaml names a command that
     prints it; pbem.yaml never holds it. Without --provider, and not asking: a commented pbem.yaml for
     mail on this machine."""
+    from pbem import game as games
+    from pbem.config import CONFIG_FILE, Config, starter_config
     from pbem import init as setup_mail
 
     path = gd.root / CONFIG_FILE
@@ -783,6 +815,8 @@ def init(gd: GamesDir, address: str | None, gm_name: str | None, provider: str |
 def gm_change(gd: GamesDir, game: str, change: Callable[[dict[str, Any]], dict[str, Any]], message: str,
               postman: bool = True) -> dict[str, Any]:
     """Load a game, change it, tell the players (reports), save and commit, all under the lock."""
+    from pbem import game as games
+    from pbem.config import load_config
     from pbem import advance as batch
     from pbem.mail.boxes import Postman
 
@@ -817,6 +851,7 @@ def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, polic
          zones: list[tuple[str, str | None]]) -> None:
     """Change GAME's deadline, grace period or deadline policy, when players get mail, or a player's
     language or time zone."""
+    from pbem import game as games
     from pbem import gm
 
     if deadline is None and grace is None and policy is None and not reports and not languages and not zones:
@@ -848,11 +883,13 @@ def set_(gd: GamesDir, game: str, deadline: str | None, grace: str | None, polic
 @main.command()
 @click.argument("game")
 @click.argument("old")
-@click.argument("new", metavar="NEW=EMAIL", callback=_usage(games.parse_player))
+@click.argument("new", metavar="NEW=EMAIL", callback=_usage(_player))
 @click.option("--json", "as_json", is_flag=True, help="Print the new token as JSON.")
 @games_dir_option
 def replace(gd: GamesDir, game: str, old: str, new: tuple[str, str], as_json: bool) -> None:
     """Hand OLD's seat in GAME to a new player: a new token, a welcome mail, the clock restarted."""
+    from pbem import game as games
+    from pbem.config import load_config
     from pbem import gm
 
     from pbem import advance as batch
@@ -936,6 +973,7 @@ def standings(gd: GamesDir, ruleset: str | None, as_json: bool) -> None:
     """The results of the games finished here, per ruleset and player: games, rated games, wins,
     average place and an OpenSkill rating. A game with a bot, or with two seats of one address, moves no
     rating and is listed as not rated. Players are shown by their seat names, never by their addresses."""
+    from pbem.rules.base import get_ruleset
     from pbem import standings as table
 
     if ruleset is not None:
@@ -954,6 +992,7 @@ def standings(gd: GamesDir, ruleset: str | None, as_json: bool) -> None:
 @main.command(name="rulesets")
 def list_rulesets() -> None:
     """The games pbem can host (a game of the GM's own that cannot be loaded is named on stderr, exit 1)."""
+    from pbem.rules.base import KNOWN, get_ruleset
     from pbem.rules.base import OUTSIDE_PROBLEMS
 
     problems = list(OUTSIDE_PROBLEMS)
