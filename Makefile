@@ -100,7 +100,7 @@ demo-florenz: install
 	$(PY) -m pbem.demo --dir demo-games --ruleset florenz --players 3
 
 bench: install
-	$(PY) -m pbem.bench
+	$(PY) -m benchmarks.bench
 
 contract: install
 	../shared/tools/contract-check

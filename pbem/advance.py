@@ -24,10 +24,10 @@ from pbem.hostfail import HostFailure
 from pbem.game import NEXT, copy_game, describe_turn, play_queue, waiting_for
 from pbem import refusals
 from pbem.rules.base import Event, order_text
-from pbem.config import load_config
+from pbem.config import Config, load_config
 from pbem.gamestate import resigned_seats
 from pbem.reporting import readers_config, write_reports
-from pbem.mail.boxes import SAFE_NAME, Postman, held_back, inbox_exists
+from pbem.mail.boxes import SAFE_NAME, Postman, held_back, inbox_empty, inbox_exists
 from pbem.gm import deadline_actions, parse_now
 from pbem.store import (PUBLIC_FILE, STATE_FILE, CommitBatch, GamesDir, crash_point, become_worker, private_folder,
                         queue_slot, write_atomic)
@@ -401,6 +401,19 @@ def in_shard(game: str | None, shard: tuple[int, int] | None) -> bool:
     return int.from_bytes(hashlib.sha256(game.encode("utf-8")).digest()[:8], "big") % n == k - 1
 
 
+def _intake_has_work(gd: GamesDir, config: Config) -> bool:
+    """Whether reading the inbox has anything to do: mail in it (an IMAP inbox may always have), or a
+    challenge in the lobby whose invitations lapse now (the intake tells its players). A run with
+    neither loads no mail stack, templates or pictures."""
+    from pbem import lobby
+    from pbem.clock import now_moment
+
+    if not inbox_empty(config):
+        return True
+    at = now_moment()
+    return any(lobby.lapsed(entry, at) for entry in lobby.entries(gd))
+
+
 def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None] | None = None,
             jobs: int = 1, shard: tuple[int, int] | None = None) -> Run:
     """Read new mail, advance every game as far as its queued orders allow, commit, send.
@@ -421,7 +434,7 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
                 gd.warnings.append(written)
         postman = BatchPostman(config) if config else None
         intake = None
-        if config and postman and inbox_exists(config):
+        if config and postman and inbox_exists(config) and _intake_has_work(gd, config):
             from pbem.mail import run as mailrun
 
             try:

@@ -18,7 +18,7 @@ from pbem.history import HISTORIES
 from pbem.refusals import (DEADLINE_REMOVED, DEADLINE_SET, NOTICE_MESSAGES, NOTICES, PAUSED, RESUMED,  # noqa: F401
                            ROLLED_BACK, SEAT_TAKEN, STANDING_DROPPED, STANDING_REFUSED, SUBSTITUTE_BOT,
                            SUBSTITUTE_DEFAULT, refuse)
-from pbem.rng import Rng, commitment
+from pbem.rng import STRONG_SEED, Rng, commitment  # noqa: F401 (STRONG_SEED: the pipeline's name)
 from pbem.rules.base import Event, Order, Ruleset, get_ruleset, order_text
 from pbem import absence
 from pbem.tablebots import bot_order, bot_seats, is_bot, seat_entry
@@ -46,7 +46,6 @@ def parse_player(spec: str) -> tuple[str, str]:
     return name, email
 
 
-STRONG_SEED = 16  # shorter seeds can be found from their published sha256 by trying candidates
 
 
 def weak_seed(seed: str | None) -> str | None:

@@ -15,6 +15,7 @@ T = TypeVar("T")
 
 _SPAN = 1 << 64
 _BLOCK = 64  # SHA-256's block size in bytes
+STRONG_SEED = 16  # shorter seeds can be found from their published sha256 by trying candidates
 
 
 def commitment(seed: str) -> str:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pbem.store import GamesDir, write_atomic
+if TYPE_CHECKING:  # the store is imported where it is used: `pbem --help` reads only the choices
+    from pbem.store import GamesDir
 
 TABLE_FILE = "table.json"  # a game's table settings: talk and observers (in git, with the game)
 TALK_CHOICES = ("public", "private", "none")
@@ -47,6 +48,8 @@ def table_of(gd: GamesDir, game: str) -> dict[str, str]:
 
 def write_table(gd: GamesDir, game: str, talk: str | None, observers: str | None) -> None:
     """Write a game's table settings into its folder (before its first commit)."""
+    from pbem.store import write_atomic
+
     value = dict(DEFAULT_TABLE, **{k: v for k, v in (("talk", talk), ("observers", observers)) if v})
     if value == DEFAULT_TABLE and not (gd.game_dir(game) / TABLE_FILE).exists():
         return
@@ -113,6 +116,8 @@ def say_all(gd: GamesDir, game: str, speaker: str, lines: list[tuple[str | None,
     """Keep the lines of one mail's talk (to whom, None: everyone; what), in order: their entries, and
     the files git is to hold (the public talk's, relative to the games dir; talk to one player is kept
     under mail/, out of git)."""
+    from pbem.store import write_atomic
+
     n = len(talk_of(gd, game))
     entries = []
     for to, text in lines:
@@ -145,6 +150,7 @@ def heard_by(entry: dict[str, Any], player: str) -> bool:
 def since_last_report(gd: GamesDir, state: dict[str, Any], player: str, lang: str) -> str:
     """The talk said to `player` since his last report, as his next report shows it (marked read)."""
     from pbem.i18n import translator
+    from pbem.store import write_atomic
 
     game = state["game"]
     path = _private_path(gd, game, ".read.json")

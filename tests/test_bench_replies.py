@@ -7,7 +7,7 @@ from __future__ import annotations
 import mailbox
 from pathlib import Path
 
-from pbem.bench import play_by_replies
+from benchmarks.bench import play_by_replies
 from pbem.mail.incoming import read_mail
 from pbem.mail.orders import own_lines
 from pbem.report import BEGIN, END
@@ -34,7 +34,7 @@ def test_the_token_way_types_markers_and_token_around_each_order(tmp_path: Path)
 
 
 def test_the_reading_of_replies_is_measured_by_language_and_kind() -> None:
-    from pbem.bench_replies import GOAL_MAIN, GOAL_OTHER, MAIN, measure
+    from benchmarks.bench_replies import GOAL_MAIN, GOAL_OTHER, MAIN, measure
 
     fixtures, by_language, by_kind = measure(120)
     assert fixtures.cases["all"] >= 250 and by_language.cases["all"] == 120

@@ -148,6 +148,19 @@ def test_the_wheel_holds_every_package_and_data_folder_of_the_source_tree(wheel:
     assert "pbem = pbem.cli:main" in metadata
 
 
+def test_the_wheel_holds_no_benchmark_code(wheel: Path) -> None:
+    """The benchmarks live in benchmarks/ beside the tests: the wheel holds none of their modules, and no
+    module of the wheel imports them (a host has no benchmarks/ to import)."""
+    archive = zipfile.ZipFile(wheel)
+    names = [n for n in archive.namelist() if not n.endswith("/")]
+    assert (ROOT / "benchmarks" / "bench.py").is_file()  # what `make bench` runs is still in the checkout
+    assert [n for n in names if n.startswith("benchmarks/") or n.rsplit("/", 1)[-1].startswith("bench")] == []
+    importing = [n for n in names if n.endswith(".py")
+                 and ("import benchmarks" in (text := archive.read(n).decode("utf-8"))
+                      or "from benchmarks" in text)]
+    assert importing == []
+
+
 def test_the_wheels_dependencies_name_no_test_or_docs_package(wheel: Path) -> None:
     """What installing the wheel brings is pyproject.toml's dependencies; pytest, the mail servers of
     the tests and MkDocs come only with the extras `test` and `docs`, which a host does not ask for."""
@@ -235,7 +248,7 @@ def test_a_whole_game_by_mail_with_the_installed_pbem(venv: Path, tmp_path: Path
     """pbem init, pbem new, then every order a player's one-line reply in the Maildir inbox and
     pbem advance until the game ends; pbem archive, pbem verify and pbem --version, each the
     installed `pbem` command, run from a folder outside the checkout."""
-    from pbem.bench import play_by_replies
+    from benchmarks.bench import play_by_replies
 
     pbem_command = str(venv / "bin" / "pbem")
     work = tmp_path / "work"

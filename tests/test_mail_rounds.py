@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.bench import play_by_mail
+from benchmarks.bench import play_by_mail
 from pbem.game import apply_orders, new_game, ruleset_of
 from pbem.store import GamesDir
 

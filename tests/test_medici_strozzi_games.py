@@ -558,7 +558,7 @@ def test_replay_rebuilds_the_stored_game(tmp_path: Path) -> None:
 def test_the_bench_plays_each_bot_against_random_play_and_against_itself() -> None:
     """The bench's figures are whole games: Medici vs Strozzi's bot beats random play, and against
     itself wins as often in either seat as the games allow."""
-    from pbem.bench_bots import against_itself, against_random
+    from benchmarks.bench_bots import against_itself, against_random
 
     wins, place = against_random("medici-strozzi", 2, 4)
     assert wins >= 3 and 1.0 <= place <= 1.25

@@ -1,6 +1,6 @@
 """A game lives in one place: its rules module (with its bot beside it), its templates, its schemas and
 one line of `pbem.rules.base.KNOWN`. pbem's shared modules name no game, so a fifth game touches none of
-them (the demo and the bench, which pick games to play, aside)."""
+them (the demo, which picks games to play, aside)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pbem
 from pbem.bots import bot_module
 from pbem.rules.base import KNOWN, RULESETS, files_of, get_ruleset
 
-SHARED = sorted(p for p in Path(pbem.__file__).parent.glob("*.py") if p.name not in ("bench.py", "bench_scale.py", "bench_replies.py", "demo.py"))
+SHARED = sorted(p for p in Path(pbem.__file__).parent.glob("*.py") if p.name != "demo.py")
 
 
 @pytest.mark.parametrize("path", SHARED, ids=lambda p: p.name)

@@ -15,7 +15,7 @@ import pytest
 from conftest import Pbem
 from conftest_mail import FilesOut, MaildirDrop, MailGames, address
 from pbem import bots
-from pbem.bench import spoken
+from benchmarks.bench import spoken
 from pbem.errors import TurnFileError
 from pbem.mail.incoming import parts, read_mail
 from pbem.mail.orders import orders_in

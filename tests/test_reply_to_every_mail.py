@@ -16,7 +16,7 @@ import pytest
 from conftest import Pbem
 from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, address, player_mail, quote
 from pbem import bots
-from pbem.bench import spoken
+from benchmarks.bench import spoken
 from pbem.report import BEGIN, END
 from pbem.rules.base import order_text
 from test_mail_hardening import new_game

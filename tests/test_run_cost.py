@@ -196,7 +196,7 @@ def test_a_boards_png_has_the_rows_png_bytes_writes() -> None:
 # -- make bench ---------------------------------------------------------------------------------------------
 
 def test_the_bench_prints_each_goal_beside_its_figure_and_the_unit(capsys: pytest.CaptureFixture[str]) -> None:
-    from pbem.bench import ONE_ORDER_GOAL_MS, RUN_GOALS, one_order_cost, run_cost
+    from benchmarks.bench import ONE_ORDER_GOAL_FLOOR, ONE_ORDER_GOAL_MS, RUN_GOALS, one_order_cost, run_cost
 
     one_order_cost(repeat=1, decision=8)
     run_cost(games=6, decision=8, repeat=1, profile=6)
@@ -204,6 +204,8 @@ def test_the_bench_prints_each_goal_beside_its_figure_and_the_unit(capsys: pytes
     assert re.search(rf"pbem advance of one order in one game \(4-player Medici\) +\d+\.\d ms  goal +"
                      rf"{ONE_ORDER_GOAL_MS:.0f} ms  ratio \d+\.\d\d  (ok|over)", out), out
     assert re.search(r"  its CPU \(all its processes, git too\) +\d+\.\d ms\n", out), out
+    assert re.search(rf"  against python -c 'import yaml, click' +\d+\.\d ms  goal +{ONE_ORDER_GOAL_FLOOR:.1f} x   "
+                     rf"ratio \d+\.\d\d  (ok|over)\n", out), out
     assert re.search(r"unit: C-YAML load \+ dump .* +\d+\.\d+ ms", out), out
     for what, goal in (("pictures", RUN_GOALS[True]), ("text alone", RUN_GOALS[False])):
         assert re.search(rf"pbem advance, 6 games, 1 order each, mail to files, {what} +\d+\.\d+ ms/game = "

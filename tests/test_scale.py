@@ -1,7 +1,7 @@
 """A games dir of many games and a long history: git's commit-graph with changed-path Bloom filters,
 written after every command that commits, and the settings pbem gives the repository; the bench's
-games dir built straight into a git pack (`pbem.bench_scale`), which git must read as its own. The big
-measurements are the bench's (`python -m pbem.bench --only scale`); these are small."""
+games dir built straight into a git pack (`benchmarks.bench_scale`), which git must read as its own. The big
+measurements are the bench's (`python -m benchmarks.bench --only scale`); these are small."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 
 import helpers
 from helpers import git
-from pbem import bench_scale
+from benchmarks import bench_scale
 from pbem.store import GamesDir
 from pbem.store.gitrepo import REPO_SETTINGS, SETTINGS_MARK
 

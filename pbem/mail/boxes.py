@@ -357,6 +357,24 @@ def inbox_exists(config: Config) -> bool:
     return path is None or path.exists()
 
 
+def inbox_empty(config: Config) -> bool:
+    """Whether the inbox is a local one that holds no mail: missing, a Maildir with nothing in new/ or
+    cur/ (names beginning with a dot are not mail, as for the mailbox module), an empty mbox. An IMAP
+    inbox is never known to be empty without logging in."""
+    path = inbox_path(config)
+    if path is None:
+        return False
+    if config.inbox["type"] != "maildir":
+        return not path.exists() or path.stat().st_size == 0
+    for folder in (path / "new", path / "cur"):
+        try:
+            if any(not name.startswith(".") for name in os.listdir(folder)):
+                return False
+        except FileNotFoundError:
+            continue
+    return True
+
+
 def open_inbox(config: Config) -> Inbox | None:
     """The configured inbox, or None when a local one does not exist yet (nothing to read)."""
     kind = config.inbox["type"]

@@ -1,4 +1,4 @@
-"""`python -m pbem.bench --only scale`: a games dir of 10,000 games with 100,000 commits of history
+"""`python -m benchmarks.bench --only scale`: a games dir of 10,000 games with 100,000 commits of history
 against one of 1,000 games with a short history, each goal beside its measured figure.
 
 The games are real (Medici games played by bots to a mid-game decision, a few distinct ones copied
