@@ -32,12 +32,15 @@ _UNITS = ("VP|time|points?|gifts?|cards?|tiles?|SP|Zeiteinheit(?:en)?|Punkte?|Ge
           "|WP|tijdseenhe(?:id|den)|punt(?:en)?|geschenk(?:en)?|kaart(?:en)?|tegels?")
 _GLUED = re.compile(rf"(?<=\d) (?=(?:{_UNITS})\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)|(?<=\w:) (?=\d+')")
 _GLUE = "\x00"
+# a short quoted command (`'standing: []'`, `'sag zu ben: ...'`) is never broken: a reader copies it whole
+_QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,30}'(?![\w'])")
 
 
 def _fill(text: str, width: int, first: str, rest: str) -> list[str]:
     """`text` broken at spaces into lines of `width` (a word longer than a line stays whole)."""
     for marker in (BEGIN, END):  # a marker line quoted in a sentence is copied whole, so kept whole
         text = text.replace(marker, marker.replace(" ", _GLUE))
+    text = _QUOTED.sub(lambda m: m.group(0).replace(" ", _GLUE), text)
     lines = textwrap.wrap(_GLUED.sub(_GLUE, text), width, initial_indent=first, subsequent_indent=rest,
                           break_long_words=False, break_on_hyphens=False, replace_whitespace=False)
     return [line.replace(_GLUE, " ") for line in lines]
