@@ -101,6 +101,17 @@ def reflow(text: Any, width: int = WIDTH) -> str:
     return "\n\n".join(paragraphs)
 
 
+def refill(text: Any, width: int = WIDTH) -> str:
+    """Paragraphs kept as they are written where every line fits in `width`; a paragraph with a line
+    too long (a translation, a long subject filled in) is refilled whole (`reflow`), so that it is
+    never broken a second time with a word alone on a line."""
+    paragraphs = []
+    for para in str(text).strip("\n").split("\n\n"):
+        fits = all(len(line) <= width for line in para.split("\n"))
+        paragraphs.append(para if fits else reflow(para, width))
+    return "\n\n".join(paragraphs)
+
+
 def fit(name: Any, width: int, indent: int = 0) -> str:
     """A name in a table column `width` wide: padded, or when longer, alone on its line with the rest
     of the row on the next, after `indent + width` spaces."""
@@ -153,7 +164,7 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
     # `words`: an order in the reader's order words; `number`: a number as his language writes it (English:
     # the digits alone); `moment`: an ISO stamp as his language writes a date and time (the template
     # passes the reader's `zone`)
-    e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, fit=fit,
+    e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, refill=refill, fit=fit,
                      words=lambda text: localize(str(text), game, lang),
                      number=lambda value: number_text(value, lang),
                      moment=lambda stamp, zone=None: moment_text(_moment(stamp), lang, zone))
@@ -246,9 +257,17 @@ def event_lines(ruleset: str, events: list[Event], lang: str = DEFAULT_LANGUAGE,
     """One line per event, in `lang`; `options`: the game's (an edition may name a thing otherwise)."""
     _ = translator(lang, ruleset).gettext
     macro = env_for(lang, ruleset).get_template(f"{ruleset}/events.j2").make_module({"options": options or {}}).event
-    return [str(macro(e)).strip() + (_(" [substitute move: %(why)s]") % {"why": e["substitute"]}
+    return [str(macro(e)).strip() + (_(" [substitute move: %(why)s]") % {"why": substitute_words(e["substitute"], lang)}
                                      if e.get("substitute") else "")
             for e in events]
+
+
+def substitute_words(policy: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The deadline policy that gave a substitute move (`default`, `bot`: pbem.yaml's words, which
+    English writes as they are), in `lang`."""
+    words = translator(lang)
+    named = {"default": words.pgettext("deadline policy", "default"), "bot": words.pgettext("deadline policy", "bot")}
+    return named.get(policy, policy)
 
 
 def summarize_orders(orders: list[Order], lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> list[str]:

@@ -77,7 +77,7 @@ def test_away_holds_the_clock_tells_the_others_once_shows_in_status_and_back_end
     assert sorted(m["To"].addresses[0].addr_spec for m in others) == sorted(
         f"{p}@players.test" for p in ("anna", "ben", "cleo") if p != first)
     for m in others:
-        assert f"{first} is away until 2026-12-03; the deadlines of his decisions wait until then." in \
+        assert f"{first} is away until 2026-12-03; the deadlines wait until then." in \
             " ".join(plain(m).split())
     state = g.state("m1")
     assert state["away"] == {first: "2026-12-03T00:00:00Z"}

@@ -30,7 +30,7 @@ def g(pbem: Pbem) -> MailGames:
     games.new("m2")
     games.outbox.new()
     lines, sent = run(games, reply_to(games.m1_welcome, address("ben"), "stop"))  # type: ignore[attr-defined]
-    assert lines == ["m1: mail from ben@players.test: m1: stop: asked ben to confirm that he resigns"]
+    assert lines == ["m1: mail from ben@players.test: m1: stop: asked ben to confirm the resignation"]
     lines, sent = run(games, reply_to(sent[0], address("ben"), "stop"))
     assert lines[0] == "m1: mail from ben@players.test: m1: stop: ben resigned"
     assert (games.root / "m1" / "resigned.txt").read_text("utf-8") == "ben\n"

@@ -517,7 +517,7 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
     again = [i["email"] for i in entry["invited"] if invited.get(i["email"], 0) >= config.lobby_invitations]
     if again:
         raise lobby.LobbyError(N_("you have invited %(address)s %(count)s times today, the most this host allows; "
-                                  "you can invite him again tomorrow"), address=again[0],
+                                  "you can invite that address again tomorrow"), address=again[0],
                                count=invited[again[0]])
     context = _context(entry, lang)
     mails = []  # written before anything is saved: an address no mail can go to refuses the whole challenge

@@ -718,7 +718,7 @@ def preview_table(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) ->
 
     own = own_lines(mail)
     if is_stop(own, mail.subject):
-        return f"mail from {mail.sender}: would carry out 'stop' (a player is asked to confirm that he resigns)"
+        return f"mail from {mail.sender}: would carry out 'stop' (a player is asked to confirm the resignation)"
     if len(own) == 1 and COMMAND.match(own[0].strip()):
         return f"mail from {mail.sender}: would carry out '{own[0].strip()}'"
     if proof.seat is not None and allows(proof, TALK) and talk_lines(mail)[0]:
