@@ -66,7 +66,7 @@ def _months() -> dict[str, int]:
         for width in ("wide", "abbreviated"):
             for number, name in get_month_names(width, locale=lang).items():
                 names[name.casefold().rstrip(".")] = number
-    names.update({"mrz": 3, "maerz": 3, "sept": 9, "mrt": 3})
+    names.update({"mrz": 3, "maerz": 3, "mär": 3, "sept": 9, "mrt": 3})
     return names
 
 

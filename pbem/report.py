@@ -18,7 +18,7 @@ import jinja2
 from pbem import data_dir
 from pbem.errors import Listing, Refusal
 from pbem.game import show
-from pbem.i18n import DEFAULT_LANGUAGE, install, localize, moment_text, number_text, translator
+from pbem.i18n import DEFAULT_LANGUAGE, day_text, install, localize, moment_text, number_text, translator
 from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
 
 BEGIN = "----- pbem orders begin -----"
@@ -392,6 +392,10 @@ def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | No
             args[key] = refusal_words(value, lang, game)
         elif not isinstance(value, str):
             args[key] = value
+        elif _ISO_DAY.fullmatch(value):  # a day (`until`, `since`) as the reader's language writes one
+            from datetime import date
+
+            args[key] = day_text(date.fromisoformat(value), lang)
         elif key == "order" and value[:1] in ("'", '"'):
             args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
         elif key in PERSONS or key in AS_WRITTEN:
@@ -410,6 +414,7 @@ def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | No
     return words
 
 
+_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 PERSONS = {"player", "players", "owner", "game", "title", "person", "one", "other"}  # values written as they are
 # values kept as the sender or the schema wrote them: a place in a file (`orders[2].bid`), a file name, a
 # marker line; and a sentence with no id (what YAML's parser said, unknown to pbem). A key (`bid`) is
