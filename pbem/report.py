@@ -169,6 +169,7 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
                      number=lambda value: number_text(value, lang),
                      moment=lambda stamp, zone=None: moment_text(_moment(stamp), lang, zone))
     e.globals["lang"] = lang
+    e.globals["substitute_words"] = substitute_words
     e.globals["common_"] = _common_words(lang)
     e.globals.update(MOVE=MOVE, BLOCK=BLOCK, SEED=SEED)  # the parts `move_first` puts in their place
     return e

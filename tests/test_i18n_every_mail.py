@@ -173,7 +173,7 @@ def test_a_missed_deadline_reads_in_german_and_dutch(pbem: Pbem, monkeypatch: py
     told = readers(read, langs)
     assert told
     text = " ".join(plain(m) for m, _ in told)
-    assert "default]" not in text and "Standardbefehl" in text or "standaardorder" in text
+    assert "[Ersatzzug: Standardbefehl]" in text and "[vervangende zet: standaardorder]" in text, text
     bad = [b for m, lang in told for b in faults(m, lang)]
     assert not bad, "\n".join(dict.fromkeys(bad))
 
