@@ -107,7 +107,7 @@ def test_a_dutch_players_stop_is_asked_in_dutch_and_a_german_in_german(g: MailGa
     assert r.exit_code == 0, r.output
     g.outbox.new()
     lines, sent = run(g, reply_to(g.last_report("ben"), address("ben"), "stop"))
-    assert "Om uit spel m1 te stappen, antwoord op deze mail met 'stop'." in text(sent[0])
+    assert "Om uit partij m1 te stappen, antwoord je op deze mail met 'stop'." in text(sent[0])
     lines, sent = run(g, reply_to(g.last_report("cleo"), address("cleo"), "Stopp"))
-    assert "Um aus dem Spiel m1 auszusteigen, antworte auf diese Mail mit 'stop'." in text(sent[0])
+    assert "Um aus der Partie m1 auszusteigen, antworte auf diese Mail mit 'stopp'." in text(sent[0])
     assert not (g.root / "m1" / "resigned.txt").exists()

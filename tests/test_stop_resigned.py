@@ -69,13 +69,13 @@ def test_the_refusal_is_written_in_his_language(g: MailGames) -> None:
     assert r.exit_code == 0, r.output
     g.outbox.new()
     lines, sent = run(g, reply_to(latest_m1(g), address("ben"), "undo"))
-    assert "du bist aus dem Spiel m1 ausgestiegen (ben): deinen Platz spielt jetzt die Regel des Spiels für " \
+    assert "du bist aus der Partie m1 ausgestiegen (ben): für deinen Platz gilt jetzt die Regel der Partie für " \
            "fehlende Spieler, und er nimmt von dir keine Befehle und Kommandos mehr an" in text(sent[0])
     r = g.pbem("set", "m1", "--language", "ben=nl")
     assert r.exit_code == 0, r.output
     g.outbox.new()
     lines, sent = run(g, reply_to(latest_m1(g), address("ben"), "status", message_id="<nl@players.test>"))
-    assert "je bent uit spel m1 gestapt (ben)" in text(sent[0])
+    assert "je bent uit partij m1 gestapt (ben)" in text(sent[0])
 
 
 def test_a_resigned_seat_still_may_play_his_other_game(g: MailGames) -> None:
