@@ -68,7 +68,8 @@ def wrapped_twice(text: str) -> list[str]:
             continue
         if len(below) - len(below.lstrip(" ")) != lead or len(above) < 55:
             continue
-        if short.rstrip().endswith((":", ".", "!", "?", ")")) or re.match(r"\s*(?:[-*•]|\d+[.)])\s", below):
+        if short.rstrip().endswith((":", ".", "!", "?", ")")) or above.rstrip().endswith(":") \
+                or re.match(r"\s*(?:[-*•]|\d+[.)])\s", below):  # a list under its heading
             continue
         first = below.split()[0]
         if len(short.rstrip()) + 1 + len(first) <= 72 and not below.lstrip().startswith((BLOCK_LINES)):
