@@ -62,3 +62,18 @@ def test_a_report_names_the_keys_in_its_readers_words(g: MailGames) -> None:
         shown, cleared = WORDS[lang]["shown"]
         assert shown in flat and cleared in flat, text
         assert "'standing:" not in flat and "'standing: []'" not in flat
+
+
+def test_a_turn_file_with_german_keys_is_read_as_pbem_s_own(g: MailGames) -> None:
+    """A turn file attached to a fresh mail, its keys in German: `zug: nächster` sends its orders ahead
+    and `berichte: alle` asks for every report, as `turn: next` and `reports: all` do."""
+    from conftest_mail import player_mail, token_of
+
+    player = next(p for p in not_moving(g) if LANGS[p] == "de") if "anna" in not_moving(g) else None
+    if player is None:
+        pytest.skip("anna moves first in this game")
+    token = token_of(g.welcome[player])
+    turn_file = f"game: m1\nplayer: {player}\ntoken: {token}\nzug: nächster\nberichte: alle\norders:\n  - bieten: 6\n"
+    g.inbox.deliver(player_mail(address(player), "Im Anhang.\n", attachments=[("zug.yaml", turn_file)]))
+    (line,) = mail_lines(g.advance().output)
+    assert line == f"mail from {address(player)}: m1 sent ahead: queued bid: 6; reports all"
