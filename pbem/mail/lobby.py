@@ -295,7 +295,7 @@ class Lobby:
         """A lobby mail as `post` sends it, written but not posted: its name in the outbox and the
         message (an address its To: cannot take fails here, before anything is saved)."""
         from pbem.clock import now_moment
-        from pbem.report import env_for, wrap72
+        from pbem.report import env_for
 
         config = self.config
         _ = translator(lang).gettext
