@@ -27,6 +27,7 @@ BACK_WORDS = ("back", "wieder da", "weer terug", "terug van weg")
 AWAY_LINE = re.compile(rf"^(?:{'|'.join(AWAY_WORDS)})\b\s*:?\s*(.*)$", re.IGNORECASE)
 DEFAULT_MAX_DAYS = 14
 DEFAULT_TOTAL_DAYS, DEFAULT_WINDOW_DAYS = 30, 90
+ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 SHOWN_CHARS = 60  # of what the player wrote, echoed in a refusal (a 10,000-character word is not)
 
 
@@ -37,11 +38,13 @@ class AbsenceError(PbemError):
         super().__init__(refusal)
 
     def text(self, lang: str) -> str:
-        from pbem.i18n import translator
+        from pbem.i18n import day_text, translator
 
         said = self.refusal
         assert isinstance(said, Refusal)
-        return translator(lang).gettext(said.fmt) % said.values  # its values are days and numbers
+        values = {k: day_text(date.fromisoformat(v), lang) if isinstance(v, str) and ISO_DAY.fullmatch(v) else v
+                  for k, v in said.values.items()}  # its values are days (in the reader's words) and numbers
+        return translator(lang).gettext(said.fmt) % values
 
 
 def asked(line: str) -> str | None:
@@ -63,7 +66,7 @@ def _months() -> dict[str, int]:
         for width in ("wide", "abbreviated"):
             for number, name in get_month_names(width, locale=lang).items():
                 names[name.casefold().rstrip(".")] = number
-    names.update({"mrz": 3, "maerz": 3, "sept": 9, "mrt": 3})
+    names.update({"mrz": 3, "maerz": 3, "mär": 3, "sept": 9, "mrt": 3})
     return names
 
 
@@ -77,13 +80,15 @@ def shown(said: str) -> str:
     return said if len(said) <= SHOWN_CHARS else said[:SHOWN_CHARS - 3] + "..."
 
 
-def parse_day(text: str, today: date) -> date:
+def parse_day(text: str, today: date, words: str | None = None) -> date:
     """The day a player wrote (`3 Dec`, `3. Dezember`, `dec 3`, `3.12.`, `2026-12-03`), in the year in
-    which it comes next from `today` when he gave none. A day of one or two digits, a year of four."""
+    which it comes next from `today` when none is given. A day of one or two digits, a year of four.
+    `words`: the whole line as the player wrote it (`weg bis irgendwann`), which a refusal quotes."""
     said = text.strip().rstrip(".").strip()
-    unreadable = refuse("away-unreadable", said=f"away until {shown(said)}")
+    quoted = shown(words.strip()) if words else f"away until {shown(said)}"
+    unreadable = refuse("away-unreadable", said=quoted)
     if foreign_digit(said):
-        raise AbsenceError(refuse("away-digits", said=f"away until {shown(said)}"))
+        raise AbsenceError(refuse("away-digits", said=quoted))
     low = said.casefold().replace(",", " ")
     year: int | None = None
     month = day = None

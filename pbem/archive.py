@@ -35,7 +35,7 @@ from pbem.errors import PbemError, StoreError
 from pbem.i18n import DEFAULT_LANGUAGE, N_, install, localize, translator
 from pbem.game import load_checked, player_names, ruleset_of, waiting_for
 from pbem.pictures import PUBLIC, board_svg
-from pbem.report import _load, addressed, bytecode_cache, event_lines
+from pbem.report import _load, addressed, bytecode_cache, event_lines, substitute_words
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, get_ruleset, order_text
 from pbem.store import GamesDir, dies_with_pbem, dump_yaml
@@ -250,7 +250,7 @@ MARKS = {"standing": N_("by standing order"), "premove": N_("sent ahead"), "bot"
 def _mark(entry: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str | None:
     _ = translator(lang).gettext
     if entry.get("substitute"):
-        return _("substitute move (%(why)s)") % {"why": entry["substitute"]}
+        return _("substitute move (%(why)s)") % {"why": substitute_words(entry["substitute"], lang)}
     mark = MARKS.get(entry.get("by", ""))
     return _(mark) if mark else None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gettext
 import re
-from datetime import datetime, timezone, tzinfo
+from datetime import date, datetime, timezone, tzinfo
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -133,6 +133,16 @@ def zone_text(local: datetime, lang: str = DEFAULT_LANGUAGE) -> str:
         return "GMT"
     sign = "+" if minutes > 0 else "-"
     return f"GMT{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def day_text(day: date, lang: str = DEFAULT_LANGUAGE, today: date | None = None) -> str:
+    """A day as the language writes it: `Samstag, 5. Dezember`, `zaterdag 5 december`; the year only
+    when it is not `today`'s. English keeps the ISO day (`2026-12-05`), as pbem has always written it."""
+    if lang not in _DATE_FORMS or lang == DEFAULT_LANGUAGE:
+        return day.isoformat()
+    this_year = today.year if today is not None else datetime.now(timezone.utc).year
+    return _DATE_FORMS[lang][day.year != this_year].format(
+        weekday=_DAY_NAMES[lang][day.weekday()], day=day.day, month=_MONTH_NAMES[lang][day.month - 1], year=day.year)
 
 
 def moment_text(when: datetime, lang: str = DEFAULT_LANGUAGE, zone: str | None = None,

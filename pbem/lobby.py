@@ -485,8 +485,8 @@ def check_invitations(gd: GamesDir, config: Config, by: str, invitees: list[str]
                          count=len(mine), games=", ".join(e["game"] for e in mine))
     for address in invitees:
         if any(i["email"] == address and i["answer"] == PENDING for e in waiting for i in e["invited"]):
-            raise LobbyError(N_("%(address)s has an invitation he has not answered yet; he can be invited again "
-                                "once he has answered it or it has lapsed"), address=address)
+            raise LobbyError(N_("%(address)s has an invitation not answered yet; the address can be invited again "
+                                "once it is answered or has lapsed"), address=address)
 
 
 TODAY_FILE = ("mail", "challenges-today.txt")  # the challenges made today: who made them, whom they invited

@@ -276,9 +276,9 @@ PAUSED = N_("The GM paused the game. Orders wait until it resumes; no deadline r
 RESUMED = N_("The GM resumed the game; the deadline starts again now.")
 ROLLED_BACK = N_("The GM rolled the game back to turn %(turn)s. Undone: %(undone)s. The game waits for "
                  "%(waiting)s.")
-SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order plays for him: %(order)s.")
-SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot plays for him: %(order)s.")
-AWAY_NOTICE = N_("%(player)s is away until %(until)s; the deadlines of his decisions wait until then.")
+SUBSTITUTE_DEFAULT = N_("%(player)s missed the deadline; the default order is given: %(order)s.")
+SUBSTITUTE_BOT = N_("%(player)s missed the deadline; the bot moves for this seat: %(order)s.")
+AWAY_NOTICE = N_("%(player)s is away until %(until)s; the deadlines wait until then.")
 NOTICE_MESSAGES = {"standing-dropped": STANDING_DROPPED, "standing-order-refused": STANDING_REFUSED,
                    "deadline-removed": DEADLINE_REMOVED, "deadline-set": DEADLINE_SET, "seat-taken": SEAT_TAKEN,
                    "paused-by-gm": PAUSED, "resumed": RESUMED, "rolled-back": ROLLED_BACK,

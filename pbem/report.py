@@ -18,7 +18,7 @@ import jinja2
 from pbem import data_dir
 from pbem.errors import Listing, Refusal
 from pbem.game import show
-from pbem.i18n import DEFAULT_LANGUAGE, install, localize, moment_text, number_text, translator
+from pbem.i18n import DEFAULT_LANGUAGE, day_text, install, localize, moment_text, number_text, translator
 from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
 
 BEGIN = "----- pbem orders begin -----"
@@ -32,12 +32,15 @@ _UNITS = ("VP|time|points?|gifts?|cards?|tiles?|SP|Zeiteinheit(?:en)?|Punkte?|Ge
           "|WP|tijdseenhe(?:id|den)|punt(?:en)?|geschenk(?:en)?|kaart(?:en)?|tegels?")
 _GLUED = re.compile(rf"(?<=\d) (?=(?:{_UNITS})\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)|(?<=\w:) (?=\d+')")
 _GLUE = "\x00"
+# a short quoted command (`'standing: []'`, `'sag zu ben: ...'`) is never broken: a reader copies it whole
+_QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,30}'(?![\w'])")
 
 
 def _fill(text: str, width: int, first: str, rest: str) -> list[str]:
     """`text` broken at spaces into lines of `width` (a word longer than a line stays whole)."""
     for marker in (BEGIN, END):  # a marker line quoted in a sentence is copied whole, so kept whole
         text = text.replace(marker, marker.replace(" ", _GLUE))
+    text = _QUOTED.sub(lambda m: m.group(0).replace(" ", _GLUE), text)
     lines = textwrap.wrap(_GLUED.sub(_GLUE, text), width, initial_indent=first, subsequent_indent=rest,
                           break_long_words=False, break_on_hyphens=False, replace_whitespace=False)
     return [line.replace(_GLUE, " ") for line in lines]
@@ -98,6 +101,17 @@ def reflow(text: Any, width: int = WIDTH) -> str:
     return "\n\n".join(paragraphs)
 
 
+def refill(text: Any, width: int = WIDTH) -> str:
+    """Paragraphs kept as they are written where every line fits in `width`; a paragraph with a line
+    too long (a translation, a long subject filled in) is refilled whole (`reflow`), so that it is
+    never broken a second time with a word alone on a line."""
+    paragraphs = []
+    for para in str(text).strip("\n").split("\n\n"):
+        fits = all(len(line) <= width for line in para.split("\n"))
+        paragraphs.append(para if fits else reflow(para, width))
+    return "\n\n".join(paragraphs)
+
+
 def fit(name: Any, width: int, indent: int = 0) -> str:
     """A name in a table column `width` wide: padded, or when longer, alone on its line with the rest
     of the row on the next, after `indent + width` spaces."""
@@ -150,11 +164,12 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
     # `words`: an order in the reader's order words; `number`: a number as his language writes it (English:
     # the digits alone); `moment`: an ISO stamp as his language writes a date and time (the template
     # passes the reader's `zone`)
-    e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, fit=fit,
+    e.filters.update(wrap72=wrap72, wrap_items=wrap_items, reflow=reflow, refill=refill, fit=fit,
                      words=lambda text: localize(str(text), game, lang),
                      number=lambda value: number_text(value, lang),
                      moment=lambda stamp, zone=None: moment_text(_moment(stamp), lang, zone))
     e.globals["lang"] = lang
+    e.globals["substitute_words"] = substitute_words
     e.globals["common_"] = _common_words(lang)
     e.globals.update(MOVE=MOVE, BLOCK=BLOCK, SEED=SEED)  # the parts `move_first` puts in their place
     return e
@@ -243,9 +258,17 @@ def event_lines(ruleset: str, events: list[Event], lang: str = DEFAULT_LANGUAGE,
     """One line per event, in `lang`; `options`: the game's (an edition may name a thing otherwise)."""
     _ = translator(lang, ruleset).gettext
     macro = env_for(lang, ruleset).get_template(f"{ruleset}/events.j2").make_module({"options": options or {}}).event
-    return [str(macro(e)).strip() + (_(" [substitute move: %(why)s]") % {"why": e["substitute"]}
+    return [str(macro(e)).strip() + (_(" [substitute move: %(why)s]") % {"why": substitute_words(e["substitute"], lang)}
                                      if e.get("substitute") else "")
             for e in events]
+
+
+def substitute_words(policy: str, lang: str = DEFAULT_LANGUAGE) -> str:
+    """The deadline policy that gave a substitute move (`default`, `bot`: pbem.yaml's words, which
+    English writes as they are), in `lang`."""
+    words = translator(lang)
+    named = {"default": words.pgettext("deadline policy", "default"), "bot": words.pgettext("deadline policy", "bot")}
+    return named.get(policy, policy)
 
 
 def summarize_orders(orders: list[Order], lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> list[str]:
@@ -370,6 +393,10 @@ def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | No
             args[key] = refusal_words(value, lang, game)
         elif not isinstance(value, str):
             args[key] = value
+        elif _ISO_DAY.fullmatch(value):  # a day (`until`, `since`) as the reader's language writes one
+            from datetime import date
+
+            args[key] = day_text(date.fromisoformat(value), lang)
         elif key == "order" and value[:1] in ("'", '"'):
             args[key] = value[0] + localize(value[1:-1], game, lang) + value[-1]
         elif key in PERSONS or key in AS_WRITTEN:
@@ -388,6 +415,7 @@ def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | No
     return words
 
 
+_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 PERSONS = {"player", "players", "owner", "game", "title", "person", "one", "other"}  # values written as they are
 # values kept as the sender or the schema wrote them: a place in a file (`orders[2].bid`), a file name, a
 # marker line; and a sentence with no id (what YAML's parser said, unknown to pbem). A key (`bid`) is

@@ -631,6 +631,31 @@ class TurnFile:
     reports: str | None = None           # moves | all: when he wants mail
 
 
+#: the order block's keys in German and Dutch, as the reports show them to those players (anyone may
+#: write them, and the English ones): `zug: nächster`, `dauer: ...`, `berichte: alle`, `nächster: ...`
+KEY_WORDS = {"zug": "turn", "beurt": "turn", "dauer": "standing", "dauerbefehl": "standing", "vast": "standing",
+             "berichte": "reports", "verslagen": "reports", "nächster": "next", "naechster": "next",
+             "volgende": "next"}
+VALUE_WORDS = {"turn": {"nächster": "next", "naechster": "next", "volgende": "next"},
+               "reports": {"alle": "all", "züge": "moves", "zuege": "moves", "zetten": "moves"}}
+
+
+def english_keys_of(value: Any) -> Any:
+    """A turn file with its German or Dutch keys (`zug`, `berichte`, `vast`...) and their values'
+    words (`nächster`, `alle`) in pbem's own English; anything else as it is."""
+    if not isinstance(value, dict):
+        return value
+    out: dict[Any, Any] = {}
+    for key, item in value.items():
+        name = KEY_WORDS.get(key.casefold(), key) if isinstance(key, str) else key
+        if name == "next" or name in out:  # `next:` begins an order line of a reply alone; a key twice stays
+            name = key
+        if isinstance(item, str) and name in VALUE_WORDS:
+            item = VALUE_WORDS[name].get(item.casefold(), item)
+        out[name] = item
+    return out
+
+
 def parse_turnfile(data: bytes | str, order_schema: str | None = None, need_token: bool = True) -> TurnFile:
     """Read a turn file (a `Source` names itself in the errors). Keys and words are put in the schemas'
     case first. The envelope is checked first; the orders against `order_schema`, which the caller
@@ -647,7 +672,7 @@ def parse_turnfile(data: bytes | str, order_schema: str | None = None, need_toke
     lines = Lines(found, what, names)
     if value is None:
         raise TurnFileError(refuse("empty", what=what))
-    value = fold_case(value, schema("turnfile"))
+    value = fold_case(english_keys_of(value), schema("turnfile"))
     if isinstance(value, dict) and "orders" in value and value["orders"] is None:  # the report's block, unchanged
         if "standing" not in value and "reports" not in value:
             raise TurnFileError(refuse("no-order-kept", what=what))

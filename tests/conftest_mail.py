@@ -355,12 +355,13 @@ NEVER_AGAIN = "\nReply 'stop' and this host never writes to this address again.\
 
 def mail_error(subject: str, message: str, example: str) -> str:
     """The whole refusal of a mail, as common/mail-error.txt.j2 writes it (a message of several lines
-    indented under its first), its lines wider than 72 columns broken as every mail's are."""
-    from pbem.report import wrap72
+    indented under its first), its lines wider than 72 columns broken as every mail's are; its first
+    paragraph, where a long subject makes it too wide, refilled whole (never broken twice)."""
+    from pbem.report import refill, wrap72
 
     shown = message.replace("\n", "\n  ")
-    return wrap72(f'Your mail of {MAIL_DATE} ("{subject}")\n'
-            "could not be used, and nothing in the game changed:\n\n"
+    opening = refill(f'Your mail of {MAIL_DATE} ("{subject}")\ncould not be used, and nothing in the game changed:')
+    return wrap72(f"{opening}\n\n"
             f"  {shown}\n\n"
             "How to send orders: reply to your latest report and write your orders\n"
             "between the two marker lines it contains, with your token, for example\n\n"

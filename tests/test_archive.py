@@ -430,9 +430,9 @@ def test_each_run_that_changes_a_game_writes_its_pages_and_the_front_page(pbem: 
 FRONT_PROBLEMS = {
     "en": ["The host cannot send mail since 2026-11-21T12:00:00Z. The mail server cannot be reached.",
            "1 mail was set aside unread."],
-    "de": ["Seit 2026-11-21T12:00:00Z kann der Host keine Mail senden. Der Mailserver ist nicht erreichbar.",
+    "de": ["Seit 2026-11-21T12:00:00Z kann der Server keine Mail senden. Der Mailserver ist nicht erreichbar.",
            "1 Mail wurde ungelesen beiseitegelegt."],
-    "nl": ["Sinds 2026-11-21T12:00:00Z kan de host geen mail versturen. De mailserver is niet bereikbaar.",
+    "nl": ["Sinds 2026-11-21T12:00:00Z kan de server geen mail versturen. De mailserver is niet bereikbaar.",
            "1 mail is ongelezen opzijgelegd."],
 }
 

@@ -149,7 +149,7 @@ def test_rm1_rematch_and_withdraw_cannot_invite_one_opponent_without_end(g: Mail
     assert invited == 3
     lines, _, _ = run(g, reply(report, "anna@players.test", "new medici with opp@x.test, other@x.test"))
     assert lines == ["m0: mail from anna@players.test: refused 'new': you have invited opp@x.test 3 times today, the "
-                     "most this host allows; you can invite him again tomorrow"]
+                     "most this host allows; you can invite that address again tomorrow"]
 
 
 def test_lb11_a_host_bound_on_invitations_to_strangers_whatever_the_senders(pbem: Pbem) -> None:

@@ -133,7 +133,7 @@ def test_the_resign_questions_file_that_is_not_utf8(g: MailGames) -> None:
     r, lines, mine = reply(g, "stop")
     answered(g, r, mine)
     assert warnings(r) == ["Warning: mail/resign-asked.txt: is not UTF-8 text (byte 0); its readable lines are kept"]
-    assert lines == ["mail from anna@players.test: m1: stop: asked anna to confirm that he resigns"]
+    assert lines == ["mail from anna@players.test: m1: stop: asked anna to confirm the resignation"]
 
 
 @pytest.mark.parametrize("data,wrong", [

@@ -454,7 +454,7 @@ def test_policy_default_plays_the_most_passive_order(pbem: Any, inbox: Path, clo
     assert state["engine"]["turn"] == 2
     assert state["waiting_since"] == now  # cleo's clock starts now
     assert t.status()["due"] == stamp(54 + 48)
-    notice = "ben missed the deadline; the default order plays for him: auction."
+    notice = "ben missed the deadline; the default order is given: auction."
     assert [e for e in state["events"] if e.get("pipeline")] == [
         {"type": "notice", "pipeline": True, "text": notice, "turn": 1, "msg": "substitute-default",
          "values": {"player": "ben", "order": "auction"}}]
@@ -505,7 +505,7 @@ def test_default_policy_for_a_medici_bidder_is_pass(pbem: Any, inbox: Path, cloc
     log = t.state()["log"]
     assert log[-1] == {"turn": 2, "player": "cleo", "order": "pass", "received": now, "substitute": "default"}
     assert "substitute" not in log[0]  # ben's own order is not marked
-    assert "cleo missed the deadline; the default order plays for him: pass." in t.last_report("anna")
+    assert "cleo missed the deadline; the default order is given: pass." in t.last_report("anna")
     assert t.waiting() == "anna"
     t.verify()
 
@@ -556,7 +556,7 @@ def test_policy_bot_lets_the_bot_move(pbem: Any, inbox: Path, clock: Clock) -> N
     assert advance(pbem) == [f"m1: substitute moves: ben missed the deadline: {order_text(expected)} (bot)"]
     state = t.state()
     assert state["log"] == [{"turn": 1, "player": "ben", "order": expected, "received": now, "substitute": "bot"}]
-    notice = f"ben missed the deadline; the bot plays for him: {order_text(expected)}."
+    notice = f"ben missed the deadline; the bot moves for this seat: {order_text(expected)}."
     assert f"] {notice}\n" in t.last_report("cleo")
     assert "[substitute move: bot]" in t.last_report("cleo")
     message = last_commit(t.games)
@@ -577,7 +577,7 @@ def test_medina_default_falls_back_to_the_bot(pbem: Any, inbox: Path, clock: Clo
                                                    f"{order_text(expected)} (")
     state = t.state()
     assert state["log"] == [{"turn": 1, "player": who, "order": expected, "received": now, "substitute": "bot"}]
-    notice = f"{who} missed the deadline; the bot plays for him: {order_text(expected)}."
+    notice = f"{who} missed the deadline; the bot moves for this seat: {order_text(expected)}."
     assert f"] {notice}\n" in t.last_report(who)
     marked = [e for e in state["events"] if "substitute" in e]
     assert marked and all(e["substitute"] == "bot" for e in marked)

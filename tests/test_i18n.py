@@ -366,7 +366,7 @@ def test_notices_and_refusals_are_written_in_the_players_language() -> None:
     assert notice_text(english, "en", "medici") == english
     passen = localize("pass", "medici", "de")
     assert notice_text(english, "de", "medici") == \
-        f"ben hat die Frist verpasst; der Standardbefehl spielt für ihn: {passen}."
+        f"ben hat die Frist verpasst; es gilt der Standardbefehl: {passen}."
     stale = refuse("stale", turn=3, game="'m1'", current=5)
     assert str(stale) == "your orders answer turn 3, but game 'm1' is at turn 5: they are stale"
     assert refusal_text(stale, "nl") == "je orders zijn voor beurt 3, maar partij 'm1' is bij beurt 5: ze zijn verouderd"

@@ -396,9 +396,15 @@ def quoted(text: str) -> list[str]:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
 def test_the_rules_quote_the_orders_as_reports_show_them(lang: str, game: str) -> None:
-    """Each order quoted in the rules in short is, in a language, its words' first (pbem's own keys,
-    `turn: next`, `standing:`, `reports: all`, stay as they are)."""
+    """Each order quoted in the rules in short is, in a language, its words' first, and pbem's own keys
+    (`turn: next`, `standing:`, `reports: all`) are the language's (`zug: nächster`, `vast:`...)."""
+    from pbem.turnfile import KEY_WORDS, VALUE_WORDS
+
     first = {canonical: langs[lang][0] for canonical, langs in order_words(game).items()}
+    keys = {"de": {"turn: next": "zug: nächster", "standing:": "dauer:", "reports: all": "berichte: alle"},
+            "nl": {"turn: next": "beurt: volgende", "standing:": "vast:", "reports: all": "verslagen: alle"}}[lang]
+    assert all(KEY_WORDS[k.split(":")[0]] == e.split(":")[0] for e, k in keys.items())  # words pbem reads
+    assert VALUE_WORDS["turn"][keys["turn: next"].split(": ")[1]] == "next"
     cat = catalog(lang, game)
     in_rules = {message for _line, message, _comments, _context in extract_from_file(
         "jinja2", str(ROOT / "templates" / game / "rules.txt.j2"), options={"extensions": "jinja2.ext.i18n"})}
@@ -407,5 +413,5 @@ def test_the_rules_quote_the_orders_as_reports_show_them(lang: str, game: str) -
     for m in rules:
         english = quoted(m.id)
         assert english
-        shown = [re.sub(r"[a-z_]+", lambda w: first.get(w.group(0), w.group(0)), q) for q in english]
+        shown = [keys.get(q) or re.sub(r"[a-z_]+", lambda w: first.get(w.group(0), w.group(0)), q) for q in english]
         assert quoted(m.string) == shown

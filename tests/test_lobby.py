@@ -320,8 +320,8 @@ def test_the_limits_on_invitations(g: MailGames) -> None:
                      "withdraw one with 'withdraw GAME'"]
     assert [to(m) for m in sent] == ["anna@players.test"]
     lines, sent = send(g, "ben@players.test", "new medici with a@x.test, k@x.test")
-    assert lines == ["mail from ben@players.test: refused 'new': a@x.test has an invitation he has not answered yet; "
-                     "he can be invited again once he has answered it or it has lapsed"]
+    assert lines == ["mail from ben@players.test: refused 'new': a@x.test has an invitation not answered yet; "
+                     "the address can be invited again once it is answered or has lapsed"]
     assert [to(m) for m in sent] == ["ben@players.test"]
 
 

@@ -406,7 +406,7 @@ def test_bad_orders_get_a_reply_saying_what_was_wrong(served: MailGames, orders:
     sent = served.outbox.new()
     assert len(sent) == 1 and player_of(sent[0]) == player
     body = text(sent[0])
-    assert "could not be used, and nothing in the game changed:" in body
+    assert "could not be used, and nothing in the game changed:" in " ".join(body.split())
     assert message in body, body
     assert "How to send orders: reply to your latest report" in body  # and how to fix it
     example = order_line(served.pbem.show("m1", player)["legal_orders"][0])  # his own first legal order

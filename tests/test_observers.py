@@ -96,8 +96,8 @@ def test_a_game_that_allows_no_observers_refuses_in_each_language(pbem: Pbem) ->
     assert "game m1 takes no observers" in text(sent[0])
     lines, sent = run(g, player_mail("p@de.test", "zuschauen m1"))
     assert lines == ["mail from p@de.test: zuschauen m1: refused: game m1 takes no observers"]
-    assert "das Spiel m1 nimmt keine Zuschauer" in text(sent[0])
-    assert text(sent[0]).endswith("Antworte 'stop', und dieser Host schreibt dieser Adresse nie wieder.")
+    assert "bei der Partie m1 kann niemand zuschauen" in text(sent[0])
+    assert text(sent[0]).endswith("Antworte 'stopp', dann schreibt dieser Server nie wieder an diese Adresse.")
     lines, sent = run(g, player_mail("p@nl.test", "meekijken m9"))
     assert lines == ["mail from p@nl.test: meekijken m9: refused: there is no game 'm9' on this host"]
 

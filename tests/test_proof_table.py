@@ -87,9 +87,9 @@ def test_a_command_whose_row_is_taken_out_is_refused_by_its_id(pbem: Pbem, monke
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("de", "'status' ist kein Kommando, das dieser Host per Mail ausführt; antworte mit 'hilfe', um die "
+    ("de", "'status' ist kein Kommando, das dieser Server per Mail ausführt; antworte mit 'hilfe', um die "
            "Kommandos zu sehen"),
-    ("nl", "'status' is geen opdracht die deze host per mail uitvoert; antwoord 'hulp' voor de opdrachten")])
+    ("nl", "'status' is geen opdracht die deze server per mail uitvoert; antwoord 'hulp' voor de opdrachten")])
 def test_the_refusal_of_a_command_without_a_row_in_german_and_dutch(lang: str, said: str) -> None:
     from pbem.refusals import refuse
     from pbem.report import refusal_text

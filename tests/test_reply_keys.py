@@ -212,9 +212,9 @@ def test_a_line_that_is_neither_an_order_nor_a_command_names_what_he_may_send(g:
     g.outbox.new()
     player, lines, (refusal,) = mover_reply(g, "When is the next auction?\n")
     assert lines == [f"mail from {address(player)}: refused: your reply is not valid:"]
+    assert " ".join(plain(refusal).split("\n\n")[0].split()).endswith("could not be used, and nothing in the game changed:")
     assert plain(refusal).endswith(
-        "could not be used, and nothing in the game changed:\n\n"
-        "  your reply is not valid:\n"
+        "\n\n  your reply is not valid:\n"
         "    - order line 1 ('When is the next auction?'): is not a Medici order;\n"
         "      send one of: draw, auction, pass, bid: N\n\n"
         "What you may send now, as a reply to this mail, alone on a line:\n"

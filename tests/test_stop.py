@@ -64,7 +64,7 @@ def test_a_challenge_naming_a_silenced_address_is_refused(g: MailGames) -> None:
 
 def test_a_forged_stop_for_a_player_does_not_unseat_him(g: MailGames) -> None:
     lines, sent = run(g, player_mail(address("ben"), "stop"))
-    assert lines == ["m1: mail from ben@players.test: m1: stop: asked ben to confirm that he resigns"]
+    assert lines == ["m1: mail from ben@players.test: m1: stop: asked ben to confirm the resignation"]
     assert [to(m) for m in sent] == [address("ben")]
     assert "To resign from game m1, reply to this mail with 'stop'." in text(sent[0])
     assert not (g.root / "m1" / "resigned.txt").exists()
@@ -96,7 +96,7 @@ def test_a_dry_run_says_what_stop_watch_and_talk_would_do(g: MailGames) -> None:
     g.inbox.deliver(reply_to(g.welcome["anna"], address("anna"), "say: hello"))
     r = g.pbem("advance", "--dry-run")
     assert r.exit_code == 0, r.output
-    assert f"mail from {STRANGER}: would carry out 'stop' (a player is asked to confirm that he resigns)" in r.output
+    assert f"mail from {STRANGER}: would carry out 'stop' (a player is asked to confirm the resignation)" in r.output
     assert "mail from olga@watchers.test: would carry out 'watch m1'" in r.output
     assert "mail from anna@players.test: m1: would pass on table talk" in r.output
     assert not never_mail(load_config(g.root), STRANGER) and g.outbox.new() == []
@@ -107,7 +107,7 @@ def test_a_dutch_players_stop_is_asked_in_dutch_and_a_german_in_german(g: MailGa
     assert r.exit_code == 0, r.output
     g.outbox.new()
     lines, sent = run(g, reply_to(g.last_report("ben"), address("ben"), "stop"))
-    assert "Om uit spel m1 te stappen, antwoord op deze mail met 'stop'." in text(sent[0])
+    assert "Om uit partij m1 te stappen, antwoord je op deze mail met 'stop'." in text(sent[0])
     lines, sent = run(g, reply_to(g.last_report("cleo"), address("cleo"), "Stopp"))
-    assert "Um aus dem Spiel m1 auszusteigen, antworte auf diese Mail mit 'stop'." in text(sent[0])
+    assert "Um aus der Partie m1 auszusteigen, antworte auf diese Mail mit 'stopp'." in text(sent[0])
     assert not (g.root / "m1" / "resigned.txt").exists()

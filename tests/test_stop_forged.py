@@ -104,7 +104,7 @@ def test_a_forged_stop_from_a_player_whose_only_game_is_paused_asks_him(g: MailG
     assert r.exit_code == 0, r.output
     g.outbox.new()
     lines, sent = run(g, player_mail(address("ben"), "stop"))
-    assert lines == ["m1: mail from ben@players.test: m1: stop: asked ben to confirm that he resigns"]
+    assert lines == ["m1: mail from ben@players.test: m1: stop: asked ben to confirm the resignation"]
     assert [to(m) for m in sent] == [address("ben")]
     assert_ben_still_plays(g)
     r = g.pbem("resume", "m1")
@@ -130,7 +130,7 @@ def test_a_forged_stop_from_a_seat_in_a_game_not_begun_asks_him(g: MailGames, mo
     assert lines[-1].endswith("g1: joined as dora"), lines
     monkeypatch.setenv("PBEM_NOW", NEXT_DAY)  # (her join was answered today: a mail nothing proves, once a day)
     lines, sent = run(g, player_mail(dora, "stop"))
-    assert lines == [f"g1: mail from {dora}: g1: stop: asked dora to confirm that he gives back his seat"]
+    assert lines == [f"g1: mail from {dora}: g1: stop: asked dora to confirm giving back the seat"]
     assert "To give back your seat in game g1, reply to this mail with 'stop'." in text(sent[0])
     assert not never_mail(load_config(g.root), dora)
     question = sent[0]
@@ -148,7 +148,7 @@ def test_a_forged_stop_from_a_seat_in_an_open_game_does_not_keep_the_welcome_awa
     send(g, dora, "join g1")
     monkeypatch.setenv("PBEM_NOW", NEXT_DAY)
     lines, sent = run(g, player_mail(dora, "stop"))
-    assert lines == [f"g1: mail from {dora}: g1: stop: asked dora to confirm that he gives back his seat"]
+    assert lines == [f"g1: mail from {dora}: g1: stop: asked dora to confirm giving back the seat"]
     send(g, "eve@players.test", "join g1")
     lines, sent = send(g, "fay@players.test", "join g1")
     assert g.gd.exists("g1"), lines

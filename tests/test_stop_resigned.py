@@ -30,7 +30,7 @@ def g(pbem: Pbem) -> MailGames:
     games.new("m2")
     games.outbox.new()
     lines, sent = run(games, reply_to(games.m1_welcome, address("ben"), "stop"))  # type: ignore[attr-defined]
-    assert lines == ["m1: mail from ben@players.test: m1: stop: asked ben to confirm that he resigns"]
+    assert lines == ["m1: mail from ben@players.test: m1: stop: asked ben to confirm the resignation"]
     lines, sent = run(games, reply_to(sent[0], address("ben"), "stop"))
     assert lines[0] == "m1: mail from ben@players.test: m1: stop: ben resigned"
     assert (games.root / "m1" / "resigned.txt").read_text("utf-8") == "ben\n"
@@ -69,13 +69,13 @@ def test_the_refusal_is_written_in_his_language(g: MailGames) -> None:
     assert r.exit_code == 0, r.output
     g.outbox.new()
     lines, sent = run(g, reply_to(latest_m1(g), address("ben"), "undo"))
-    assert "du bist aus dem Spiel m1 ausgestiegen (ben): deinen Platz spielt jetzt die Regel des Spiels für " \
+    assert "du bist aus der Partie m1 ausgestiegen (ben): für deinen Platz gilt jetzt die Regel der Partie für " \
            "fehlende Spieler, und er nimmt von dir keine Befehle und Kommandos mehr an" in text(sent[0])
     r = g.pbem("set", "m1", "--language", "ben=nl")
     assert r.exit_code == 0, r.output
     g.outbox.new()
     lines, sent = run(g, reply_to(latest_m1(g), address("ben"), "status", message_id="<nl@players.test>"))
-    assert "je bent uit spel m1 gestapt (ben)" in text(sent[0])
+    assert "je bent uit partij m1 gestapt (ben)" in text(sent[0])
 
 
 def test_a_resigned_seat_still_may_play_his_other_game(g: MailGames) -> None:

@@ -217,7 +217,7 @@ def test_talk_in_a_game_with_a_bot_goes_to_the_people_only(pbem: Pbem) -> None:
     ("private", "en", ["say: ... a line to everyone at the table", "say to ben: ...", "a line to ben alone"], []),
     ("none", "en", [], ["say:"]),
     ("private", "de", ["sag: ...      ein Wort an alle am Tisch", "sag zu ben: ...", "ein Wort nur an ben"], ["say"]),
-    ("public", "nl", ["zeg: ...      een woord aan iedereen aan tafel"], ["say", "zeg tegen"]),
+    ("public", "nl", ["zeg: ...      een bericht aan iedereen aan tafel"], ["say", "zeg tegen"]),
 ])
 def test_help_names_the_talk_the_game_allows(pbem: Pbem, talk_mode: str, lang: str, shown: list[str],
                                              not_shown: list[str]) -> None:
@@ -289,7 +289,7 @@ def test_a_resigned_seat_no_longer_talks(pbem: Pbem) -> None:
         assert lines == ["m1: mail from ben@players.test: m1: talk refused: you resigned from game m1: your seat no "
                          "longer talks at its table (nothing was passed on)"]
         assert [to(m) for m in sent] == [address("ben")]
-        assert "du bist aus dem Spiel m1 ausgestiegen: dein Platz spricht nicht mehr am Tisch (nichts wurde " \
+        assert "du bist aus der Partie m1 ausgestiegen: dein Platz spricht nicht mehr am Tisch (nichts wurde " \
                "weitergegeben)" in text(sent[0])
     assert talk.talk_of(g.gd, "m1") == []
     # his token proves the seat no more than his key does

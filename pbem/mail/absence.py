@@ -86,7 +86,7 @@ def answer_absence(gd: GamesDir, postman: Any, mail: Any, seat: tuple[dict[str, 
     from pbem.absence import AbsenceError, check, check_total, parse_day
     from pbem.deadlines import moment, stamp
     from pbem.game import now
-    from pbem.i18n import timezone_of
+    from pbem.i18n import day_text, timezone_of
     from pbem.mail.replies import reply
     from pbem.mail.seats import games_of
 
@@ -114,7 +114,10 @@ def answer_absence(gd: GamesDir, postman: Any, mail: Any, seat: tuple[dict[str, 
         from zoneinfo import ZoneInfo
 
         today = at.astimezone(ZoneInfo(zone)).date() if zone else at.date()
-        day = parse_day(command.split(" ", 1)[1], today)
+        from pbem.mail.orders import own_lines
+
+        written = own_lines(mail)
+        day = parse_day(command.split(" ", 1)[1], today, words=written[0] if len(written) == 1 else None)
         until = check(day, at, zone, config.absence_max_days)
         check_total(day, at, zone, taken(gd, config, mail.sender), config.absence_total_days,
                     config.absence_window_days)
@@ -129,5 +132,5 @@ def answer_absence(gd: GamesDir, postman: Any, mail: Any, seat: tuple[dict[str, 
         note(gd, config, mail.sender, at, until)
     games = ", ".join(dict.fromkeys(g for g, _ in mine))
     reply(postman, mail, "common/cmd-away.txt.j2", seat=seat, hidden=hidden, message=None, back=False,
-          until=until.date().isoformat(), games=games)
+          until=day_text(day, lang, today), games=games)
     return f" (away until {when} in {games})"

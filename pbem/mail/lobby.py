@@ -295,13 +295,13 @@ class Lobby:
         """A lobby mail as `post` sends it, written but not posted: its name in the outbox and the
         message (an address its To: cannot take fails here, before anything is saved)."""
         from pbem.clock import now_moment
-        from pbem.report import env_for, wrap72
+        from pbem.report import env_for
 
         config = self.config
         _ = translator(lang).gettext
         from pbem.donotmail import footer
 
-        body = wrap72(env_for(lang).get_template(template).render(game=game, **context), 0)
+        body = env_for(lang).get_template(template).render(game=game, **context)
         plays = self.who.plays if self.who is not None and to == self.who.address else None
         body = body.rstrip("\n") + "\n" + footer(config, to, lang, plays=plays)
         mid = lobby_id(config, game, nonce, f"{about}\0{to}\0{answering.message_id if answering else ''}")
@@ -314,7 +314,8 @@ class Lobby:
                 local, _at, domain = config.gm_address.rpartition("@")
                 reply_to = f"{local}+lobby.{key}@{domain}"
         refs = [answering.message_id] if answering is not None else None
-        msg = compose(config, "", to, f"{config.subject_prefix} {game}: {_(what)}".strip(), body, mid,
+        about_game = f"{game}: " if game != "lobby" else ""  # a refusal about no game names none
+        msg = compose(config, "", to, f"{config.subject_prefix} {about_game}{_(what)}".strip(), body, mid,
                       in_reply_to=answering.message_id if answering else None, references=refs, date=now_moment(),
                       reply_to=reply_to)
         name = "lobby-" + hashlib.sha256(mid.encode()).hexdigest()[:24]
@@ -341,11 +342,13 @@ class Lobby:
 
 
 def handle_lobby(gd: GamesDir, postman: Postman, mail: Incoming, command: Command, proof: Proof,
-                 at: datetime, refusal: lobby.LobbyError | None = None, who: Sender | None = None) -> str:
+                 at: datetime, refusal: lobby.LobbyError | None = None, who: Sender | None = None,
+                 lang: str | None = None) -> str:
     """Carry out one lobby command and answer it (with `refusal`: a command that could not be read,
-    answered with it); the run's line for it. `who`: the mail's sender, looked up once for the mail."""
+    answered with it); the run's line for it. `who`: the mail's sender, looked up once for the mail;
+    `lang`: the language to answer in, where the caller knows it better than the mail's keys."""
     work = Lobby(gd, postman, mail, proof, at, who)
-    lang = work.language(command)
+    lang = lang or work.language(command)
     try:
         if refusal is not None:
             raise refusal
@@ -514,7 +517,7 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
     again = [i["email"] for i in entry["invited"] if invited.get(i["email"], 0) >= config.lobby_invitations]
     if again:
         raise lobby.LobbyError(N_("you have invited %(address)s %(count)s times today, the most this host allows; "
-                                  "you can invite him again tomorrow"), address=again[0],
+                                  "you can invite that address again tomorrow"), address=again[0],
                                count=invited[again[0]])
     context = _context(entry, lang)
     mails = []  # written before anything is saved: an address no mail can go to refuses the whole challenge
@@ -539,6 +542,23 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
     return f"{entry['game']}: challenged {', '.join(i['email'] for i in entry['invited'])}"
 
 
+#: the subjects of the lobby's mails (after `[pbem] GAME: `): a reply's subject tells the language read
+SUBJECTS = (N_("an invitation to play"), N_("the game will not take place"), N_("you accepted"), N_("you declined"),
+            N_("your invitations are sent"), N_("you have a seat"), N_("you gave back your seat"),
+            N_("reply to take your seat"), N_("your mail could not be used"))
+
+
+def subject_language(subject: str) -> str | None:
+    """The language of the lobby mail a reply's subject quotes (`Re: [pbem] g1: een uitnodiging om te
+    spelen`: nl), where it is one language's; None where it tells none."""
+    said = subject.casefold()
+    for lang in LANGUAGES:
+        if lang != "en" and any(translator(lang).gettext(s).casefold() in said for s in SUBJECTS):
+            return lang
+    return None
+
+
+CALLED_OFF = N_("the game %(game)s does not take place, so there is nothing left to answer")
 NEEDS_PROOF = N_("%(said)r changes a seat or sends mail to others, so it counts only in a reply to a mail pbem "
                  "sent you (a report, or a mail about the game), or with your token: reply to this mail with it")
 NEVER_MAIL = N_("%(address)s asked this host never to write to it again; nothing was sent")

@@ -76,6 +76,25 @@ def address_keys(gd: GamesDir, config: Config, mail: Incoming) -> tuple[frozense
     return frozenset(found), proven
 
 
+def gone_games(gd: GamesDir, config: Config, mail: Incoming) -> list[str]:
+    """The games not begun whose lobby mail to the sender this mail answers with its key, which have
+    ended unstarted since (called off, declined, lapsed: no entry and no game folder is left)."""
+    keys = keyring(config)
+    if keys is None or not mail.sender or mail.doubt:
+        return []
+    live = {e["game"] for e in lobby.entries(gd)}
+    gone: list[str] = []
+    for ref in mail.thread[:50]:
+        bare, key = split_key(ref)
+        m = LOBBY_ID.match(bare)
+        if not m or not key or m.group(2) == NO_ENTRY or m.group(1) in live or m.group(1) in gone \
+                or not hmac.compare_digest(lobby_key(keys, m.group(1), m.group(2), mail.sender), key):
+            continue
+        if not gd.exists(m.group(1)):
+            gone.append(m.group(1))
+    return gone
+
+
 # -- strangers ------------------------------------------------------------------------------------------
 
 def stranger_may_hear(gd: GamesDir, address: str, today: str, unproven: bool = False,

@@ -17,7 +17,7 @@ from pbem.mail.secrets import ENVELOPE_LINE, TOKEN_LINE, hide_tokens, tokens_in_
 from pbem.refusals import at, refuse
 from pbem.report import BEGIN, END
 from pbem.store import dump_yaml
-from pbem.turnfile import Source, fold_case, load_yaml, schema, without_line
+from pbem.turnfile import KEY_WORDS, VALUE_WORDS, Source, fold_case, load_yaml, schema, without_line
 
 ENVELOPE_KEYS = ("game", "player", "token", "turn")
 LINE_KEYS = ENVELOPE_KEYS + ("reports",)  # the keys an order line may give besides orders
@@ -221,6 +221,20 @@ OWN_REPLY = refuse("your-reply")  # and the lines of a reply without marker line
 
 STANDING_LINE = re.compile(r"^standing\s*:(.*)$", re.IGNORECASE)
 
+KEY_LINE = re.compile(rf"^({'|'.join(KEY_WORDS)})(\s*:)(.*)$", re.IGNORECASE)
+
+
+def english_keys(line: str) -> str:
+    """An order line with a German or Dutch key (and the word of its value) in pbem's own English:
+    `zug: nächster` is `turn: next`, `vast: maxbod: 9` is `standing: maxbod: 9`; other lines as they are."""
+    found = KEY_LINE.match(line)
+    if not found:
+        return line
+    key = KEY_WORDS[found.group(1).casefold()]
+    value = found.group(3).strip()
+    value = VALUE_WORDS.get(key, {}).get(value.casefold(), value)
+    return f"{key}{found.group(2)} {value}".rstrip() if value else f"{key}{found.group(2)}"
+
 
 NEXT_LINE = re.compile(r"^next\s*:\s*(.*)$", re.IGNORECASE)
 # what a player writes around his orders in a reply: a greeting, thanks, a closing with his name (and
@@ -283,6 +297,7 @@ def order_lines(block: str, mail: Incoming, proven: Proven | None = None, own: b
             if not judged and ended:
                 passed = lines[n - 1:]  # a signature, a name, the client's words: his orders have ended
                 break
+        text = english_keys(text)
         sent_ahead = NEXT_LINE.match(text) if own else None
         if sent_ahead:
             text = sent_ahead.group(1).strip()
@@ -370,7 +385,7 @@ def _language(proven: Proven) -> str:
 
 # What a line of a reply may begin with besides an order: the keys an order line gives, and the reply's own
 # words for orders sent ahead and standing orders.
-LINE_WORDS = frozenset((*LINE_KEYS, "standing", "next", "orders"))
+LINE_WORDS = frozenset((*LINE_KEYS, "standing", "next", "orders", *KEY_WORDS))
 
 
 @cache

@@ -33,7 +33,7 @@ LOBBY = "lobby"    # a lobby act that mails someone else or changes a seat: new,
 ANSWER = "answer"  # the answer to an invitation: accept, decline
 ASK = "ask"        # anything else: answered to the sender's address, at most once a day
 TALK = "talk"      # table talk: `say: ...` passed on to the other players of the game
-STOP = "stop"      # `stop`: never mail this address again (a player: asked to confirm that he resigns)
+STOP = "stop"      # `stop`: never mail this address again (a player: asked to confirm the resignation)
 WATCH = "watch"    # `watch GAME`: the public reports of a game that allows observers
 UNWATCH = "unwatch"  # `unwatch GAME`: no more public reports of that game
 

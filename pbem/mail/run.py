@@ -391,11 +391,12 @@ def handle_mail(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender) -> 
                              hidden=hidden, message=refusal_text(message, lang, state["ruleset"]),
                              legal=context["legal"], game=proven.game, turn=context["turn"], move=context["move"])
             else:
-                lang = seat_language(postman.config, seat)
+                # the frame and the refusal in one language: the seat's, else the one the sender reads
+                lang = seat_language(postman.config, seat) if seat is not None else who.language
                 game = seat[0]["ruleset"] if seat is not None else None
-                told = reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden, who=who,
+                told = reply(postman, mail, "common/mail-error.txt.j2", seat=seat, hidden=hidden, who=who, lang=lang,
                              message=refusal_text(message, lang, game),
-                             example=[localize(line, game, lang) for line in example_orders(seat)])
+                             example=[localize(line, game, lang) for line in example_orders(seat, lang)])
             return f"mail from {mail.sender}: refused: {message.splitlines()[0]}" + NOT_TOLD * (not told)
         state = gd.load(done.game)
         # the ack names the turn after these orders: a reply to it gives the player's next ones (orders
@@ -435,10 +436,19 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender,
     """Carry out a lobby command (join, leave, new ... with, accept, decline, withdraw, rematch) or the
     `games` of a mail that proves no seat; the run's line, or None when the mail gives none. An
     answer to an invitation counts only in a reply to it: in a seat's reply it is an order of his game."""
-    from pbem.mail.lobby import ANSWERS, AnswerUnclear, Command, CommandError, answer_in, parse
+    from pbem.lobby import LobbyError
+    from pbem.mail.lobby import ANSWERS, CALLED_OFF, AnswerUnclear, Command, CommandError, answer_in, parse, \
+        subject_language
+    from pbem.mail.lobby_keys import gone_games
 
     proof = who.proof
     proven = proof.key
+    if proven is None and not proof.lobby and not (lines and _command_word(lines[0]) in ("games", "standings", "help")):
+        gone = gone_games(gd, postman.config, mail)
+        if gone:  # an answer to an invitation whose game has ended unstarted: nothing is left to answer
+            return handle_lobby(gd, postman, mail, Command("unknown", game=gone[0], words=" ".join(lines[:1])), proof,
+                                now_moment(), refusal=LobbyError(CALLED_OFF, game=gone[0]), who=who,
+                                lang=subject_language(mail.subject))
     try:
         command = parse(lines, "" if lines or proven is not None else mail.subject)
     except CommandError as exc:
@@ -448,7 +458,7 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender,
         return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, now_moment(),
                             refusal=exc, who=who)
     asks = _command_word(lines[0]) if len(lines) == 1 else None  # `games`, `standings`: they only read
-    if command is None and proven is None and proof.lobby and asks not in ("games", "standings"):
+    if command is None and proven is None and proof.lobby and asks not in ("games", "standings", "help"):
         # a reply to an invitation in words of his own: `Yes, gladly!`, `Nein danke`
         command = answer_in(lines or [mail.subject])
         if command is None:
@@ -457,6 +467,8 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender,
     if command is None:
         if proven is None and asks == "games":
             return answer_stranger_games(gd, postman, mail, who)
+        if proven is None and asks == "help":
+            return answer_stranger_help(gd, postman, mail, who, lines[0])
         if proven is None and asks == "standings":
             from pbem.mail.standings import answer_standings, word_language
 
@@ -474,6 +486,17 @@ def _command_word(line: str) -> str | None:
     from pbem.mail.commands import _word
 
     return _word(line)
+
+
+def answer_stranger_help(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender, line: str) -> str:
+    """`help` from a mail that proves no seat (a stranger, a seat of a game not begun): what he may
+    write to this address, and the open games, in the language of his word (`hilfe`: German)."""
+    from pbem.mail.standings import word_language
+
+    lang = word_language(line) or who.language
+    told = reply(postman, mail, "common/lobby-help.txt.j2", lang=lang, open_games=open_lines(gd),
+                 once_a_day=not who.proof.address, who=who)
+    return f"mail from {mail.sender}: answered 'help' with the lobby's commands" + NOT_TOLD * (not told)
 
 
 def answer_stranger_games(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender) -> str:
@@ -697,7 +720,7 @@ def preview_table(gd: GamesDir, config: Config, mail: Incoming, proof: Proof) ->
 
     own = own_lines(mail)
     if is_stop(own, mail.subject):
-        return f"mail from {mail.sender}: would carry out 'stop' (a player is asked to confirm that he resigns)"
+        return f"mail from {mail.sender}: would carry out 'stop' (a player is asked to confirm the resignation)"
     if len(own) == 1 and COMMAND.match(own[0].strip()):
         return f"mail from {mail.sender}: would carry out '{own[0].strip()}'"
     if proof.seat is not None and allows(proof, TALK) and talk_lines(mail)[0]:

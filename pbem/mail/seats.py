@@ -8,6 +8,7 @@ from typing import Any, Sequence
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.game import ruleset_of, seat_of, waiting_for
+from pbem.i18n import DEFAULT_LANGUAGE, N_, translator
 from pbem.mail.ids import Keyring, mail_thread, plus_keys, split_key, thread_of
 from pbem.mail.incoming import Incoming, addressed_to
 from pbem.rules.base import order_text
@@ -59,20 +60,21 @@ def games_of(gd: GamesDir, address: str, active_only: bool = True) -> list[str]:
     return list(dict.fromkeys(s.game for s in seats_of(gd, address) if s.playing or not active_only))
 
 
-NEUTRAL_EXAMPLE = "# your orders, one a line, as your report lists them"
+NEUTRAL_EXAMPLE = N_("# your orders, one a line, as your report lists them")
 
 
-def example_orders(seat: tuple[dict[str, Any], str] | None) -> list[str]:
-    """Example order lines for a help text: the seat's own first legal order when it is his move,
-    else an order of his game, else (the game unknown) no game's order at all."""
+def example_orders(seat: tuple[dict[str, Any], str] | None, lang: str = DEFAULT_LANGUAGE) -> list[str]:
+    """Example order lines for a help text: the seat's own first legal order when it is the seat's
+    move, else an order of its game, else (the game unknown) a comment in `lang` and no game's order."""
+    neutral = translator(lang).gettext(NEUTRAL_EXAMPLE)
     if seat is None:
-        return [NEUTRAL_EXAMPLE]
+        return [neutral]
     state, player = seat
     if state["status"] == "active" and player in waiting_for(state):
         legal = ruleset_of(state).legal_orders(state["engine"], player)
         if legal:
             return [order_text(legal[0])]
-    return [ruleset_of(state).example_order or NEUTRAL_EXAMPLE]
+    return [ruleset_of(state).example_order or neutral]
 
 
 @dataclass(frozen=True)

@@ -191,8 +191,8 @@ def handle_stop(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof) ->
               game=seat.game, others=others, begun=False, message_id=question)
     _note_asked(gd, Asked(seat.game, seat.player, today, bare))
     if seat.begun:
-        return f"mail from {sender}: {seat.game}: stop: asked {seat.player} to confirm that he resigns"
-    return f"mail from {sender}: {seat.game}: stop: asked {seat.player} to confirm that he gives back his seat"
+        return f"mail from {sender}: {seat.game}: stop: asked {seat.player} to confirm the resignation"
+    return f"mail from {sender}: {seat.game}: stop: asked {seat.player} to confirm giving back the seat"
 
 
 def give_up(gd: GamesDir, postman: Postman, mail: Incoming, proof: Proof, seat: Seat) -> str:
