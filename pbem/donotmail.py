@@ -142,4 +142,7 @@ def footer(config: Config, address: str, lang: str, plays: bool | None = None) -
 
     if plays if plays is not None else plays_here(GamesDir(config.root), address):
         return ""
-    return "\n" + translator(lang).gettext(STOP_LINE) + "\n"
+    import textwrap
+
+    return "\n" + textwrap.fill(translator(lang).gettext(STOP_LINE), 72, break_long_words=False,
+                                break_on_hyphens=False) + "\n"

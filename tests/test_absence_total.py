@@ -88,8 +88,8 @@ def test_the_total_and_its_window_come_from_pbem_yaml_and_are_said_in_the_player
     g.outbox.new()
     _, said = away(g, monkeypatch, "2026-11-21T12:00:00Z", "weg bis 30. Nov")
     assert said == ("auf diesem Server darfst du in jedem Zeitraum von 30 Tagen höchstens 5 Tage weg sein, und seit "
-                    "2026-10-27 warst du 0 davon weg; Tage übrig: 5, also spätestens bis 2026-11-26 Es hat sich nichts "
-                    "geändert.")
+                    "Dienstag, 27. Oktober warst du 0 davon weg; Tage übrig: 5, also spätestens bis Donnerstag, "
+                    "26. November Es hat sich nichts geändert.")
     assert "away" not in g.state()
 
 

@@ -268,7 +268,7 @@ def test_a_host_that_allows_no_bots_refuses_them_in_the_players_language(pbem: P
     g.new("m1", ["anna", "ben", "cleo"])
     (pbem.games / "mail").mkdir(exist_ok=True)
     for words, refusal in (("new medici with bot, bot", "this host does not start games against bots"),
-                           ("neu medici mit bot, bot", "dieser Server startet keine Spiele gegen Bots"),
+                           ("neu medici mit bot, bot", "dieser Server startet keine Partien gegen Bots"),
                            ("nieuw medici met bot, bot", "deze server start geen spellen tegen bots")):
         lines, sent = send(g, "anna@players.test", words)
         assert lines == ["mail from anna@players.test: refused 'new': this host does not start games against bots"]

@@ -443,20 +443,26 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender,
 
     proof = who.proof
     proven = proof.key
-    if proven is None and not proof.lobby and not (lines and _command_word(lines[0]) in ("games", "standings", "help")):
-        gone = gone_games(gd, postman.config, mail)
-        if gone:  # an answer to an invitation whose game has ended unstarted: nothing is left to answer
-            return handle_lobby(gd, postman, mail, Command("unknown", game=gone[0], words=" ".join(lines[:1])), proof,
-                                now_moment(), refusal=LobbyError(CALLED_OFF, game=gone[0]), who=who,
-                                lang=subject_language(mail.subject))
+    gone = gone_games(gd, postman.config, mail) if proven is None and not proof.lobby and \
+        not (lines and _command_word(lines[0]) in ("games", "standings", "help")) else []
+
+    def called_off() -> str:  # an answer to an invitation whose game has ended unstarted: nothing is left to answer
+        return handle_lobby(gd, postman, mail, Command("unknown", game=gone[0], words=" ".join(lines[:1])), proof,
+                            now_moment(), refusal=LobbyError(CALLED_OFF, game=gone[0]), who=who,
+                            lang=subject_language(mail.subject))
+
     try:
         command = parse(lines, "" if lines or proven is not None else mail.subject)
     except CommandError as exc:
+        if gone:
+            return called_off()
         first = lines[0].split()[0].casefold() if lines and lines[0].split() else ""
         if proven is not None and first not in ("new", "neu", "neues", "nieuw", "rematch", "revanche"):
             return None  # in a seat's reply, a line that is no lobby command is an order of his game
         return handle_lobby(gd, postman, mail, Command("unknown", words=" ".join(lines[:1])), proof, now_moment(),
                             refusal=exc, who=who)
+    if gone and (command is None or command.verb in ANSWERS):  # a new command in that thread is read as one
+        return called_off()
     asks = _command_word(lines[0]) if len(lines) == 1 else None  # `games`, `standings`: they only read
     if command is None and proven is None and proof.lobby and asks not in ("games", "standings", "help"):
         # a reply to an invitation in words of his own: `Yes, gladly!`, `Nein danke`
@@ -467,7 +473,8 @@ def lobby_command(gd: GamesDir, postman: Postman, mail: Incoming, who: Sender,
     if command is None:
         if proven is None and asks == "games":
             return answer_stranger_games(gd, postman, mail, who)
-        if proven is None and asks == "help":
+        if proven is None and asks == "help" and (mail_thread(mail) is None or who.seats):
+            # (a reply to a game's mail from an address with no seat is told where to write from instead)
             return answer_stranger_help(gd, postman, mail, who, lines[0])
         if proven is None and asks == "standings":
             from pbem.mail.standings import answer_standings, word_language
