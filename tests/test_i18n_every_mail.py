@@ -18,10 +18,9 @@ import pytest
 from conftest import Pbem
 from conftest_mail import FilesOut, MaildirDrop, MailGames, address, answer, send, to
 from test_i18n_mail import html_text
+from test_i18n_table_mails import LANGS, latest, table
 from test_lobby import plain
 
-LANGS = {"anna": "de", "ben": "nl", "cleo": "en"}
-PLAYERS = tuple(LANGS)
 
 #: English words that carry a sentence; a run of words with two of them is English
 FUNCTION_WORDS = {"the", "a", "of", "to", "and", "or", "is", "are", "was", "be", "been", "your", "you", "this",
@@ -108,24 +107,6 @@ def test_the_detectors_find_what_they_look_for() -> None:
     assert wrapped_twice("Um zuzuschauen, antworte auf diese Mail mit 'zuschauen m1'. Wenn du\nnicht\n"
                          "gefragt hast, beachte diese Mail nicht.")
     assert not wrapped_twice("Mögliche Befehle:\n  - draw\n  - auction\n")
-
-
-def table(pbem: Pbem, *options: str) -> MailGames:
-    """Game m1 of anna (German), ben (Dutch) and cleo (English), its welcome mails read."""
-    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    g.write_config()
-    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", *options,
-             *[a for p in PLAYERS for a in ("--player", f"{p}={address(p)}")])
-    assert r.exit_code == 0, r.output
-    g.outbox.new()
-    for player, lang in LANGS.items():
-        if lang != "en":
-            assert pbem("set", "m1", "--language", f"{player}={lang}").exit_code == 0
-    return g
-
-
-def latest(g: MailGames, player: str) -> Any:
-    return [m for m in g.outbox.all() if to(m) == address(player)][-1]
 
 
 def readers(mails: list[Any], langs: dict[str, str]) -> list[tuple[Any, str]]:

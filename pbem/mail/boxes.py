@@ -17,13 +17,14 @@ import os
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:  # the mail stack is imported where it is used: most runs read no IMAP and send no SMTP
     from email.message import EmailMessage
     import imaplib
     import mailbox
     import smtplib
+    import ssl
 
 from pbem.config import Config
 from pbem.errors import PbemError
@@ -192,24 +193,35 @@ class MboxInbox:
             self.box.close()
 
 
+def _ready(config: Config, section: dict[str, Any], what: str, server: str) -> ssl.SSLContext:
+    """What a connection to the server of `section` needs before it is made: its secret (one that
+    cannot be had fails here, before a connection; an SMTP server without a user needs none) and the
+    TLS context of its `ca_file`; each failure a HostFailure."""
+    import ssl
+
+    from pbem.hostfail import classify
+
+    try:
+        if what == "inbox" or section.get("user"):
+            config.password(section, what)
+    except PbemError as exc:
+        raise classify(exc, server, section, "password") from None
+    try:
+        return ssl.create_default_context(cafile=section.get("ca_file"))
+    except OSError as exc:
+        raise classify(exc, server, section, "ca_file") from None
+
+
 def imap_connect(config: Config, timeout: float = 60.0) -> imaplib.IMAP4:
     """A logged-in connection to the configured IMAP account; a HostFailure names the cause and its fix."""
     import imaplib
-    import ssl
 
     from pbem.hostfail import classify
 
     section = config.inbox
     security = section.get("security", "tls")
     port = section.get("port", 993 if security == "tls" else 143)
-    try:
-        config.password(section, "inbox")  # a secret that cannot be had fails here, before a connection
-    except PbemError as exc:
-        raise classify(exc, "IMAP", section, "password") from None
-    try:
-        context = ssl.create_default_context(cafile=section.get("ca_file"))
-    except OSError as exc:
-        raise classify(exc, "IMAP", section, "ca_file") from None
+    context = _ready(config, section, "inbox", "IMAP")
     step = "connect"
     imap: imaplib.IMAP4 | None = None
     try:
@@ -473,22 +485,13 @@ def smtp_connect(config: Config, timeout: float = 60.0) -> smtplib.SMTP:
     """A connection to the configured SMTP server, logged in where a user is set; a HostFailure names the
     cause and its fix."""
     import smtplib
-    import ssl
 
     from pbem.hostfail import classify
 
     section = config.outbox
     security = section.get("security", "starttls")
     port = section.get("port", {"tls": 465, "starttls": 587, "none": 25}[security])
-    try:
-        if section.get("user"):
-            config.password(section, "outbox")  # a secret that cannot be had fails here, before a connection
-    except PbemError as exc:
-        raise classify(exc, "SMTP", section, "password") from None
-    try:
-        context = ssl.create_default_context(cafile=section.get("ca_file"))
-    except OSError as exc:
-        raise classify(exc, "SMTP", section, "ca_file") from None
+    context = _ready(config, section, "outbox", "SMTP")
     step = "connect"
     smtp: smtplib.SMTP | None = None
     try:
