@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from email.headerregistry import Address
@@ -49,6 +50,22 @@ class Moves:
 HTML_HOLDS_THE_BOARD = 4096
 
 
+#: the prefixes mail clients put before the subject of a reply, in the languages of pbem's players and
+#: of the clients they use (Re, German Outlook's AW and Antwort, Dutch Outlook's Antw, SV, VS, Odp,
+#: RIF), each perhaps with a count (`Re[2]:`, `Re^2:`)
+_REPLY_PREFIX = re.compile(r"\s*(?:re|aw|antw|antwort|sv|vs|odp|rif)\s*(?:\[\d+\]|\^\d+)?\s*:", re.IGNORECASE)
+
+
+def reply_subject(subject: str) -> str:
+    """The subject of pbem's answer to a mail of `subject`: one `Re: ` before the subject without the
+    pile of reply prefixes a thread gathers (`Re: AW: Re: [pbem] m1 ...` becomes `Re: [pbem] m1 ...`),
+    so a long thread's subject neither grows nor folds before its first word."""
+    rest = subject.strip()
+    while (prefix := _REPLY_PREFIX.match(rest)) is not None:
+        rest = rest[prefix.end():].lstrip()
+    return f"Re: {rest}" if rest else "Re:"
+
+
 def mailto(address: str, subject: str, body: str) -> str:
     """A `mailto:` URL (RFC 6068) that opens a mail to `address` with this subject and body: both
     percent-encoded as UTF-8, a space as %20 (a `+` is a plus there)."""
@@ -68,8 +85,7 @@ def report_html(body: str, picture: Picture, moves: Moves | None = None, reply_t
 
     buttons = None
     if moves is not None:  # without the key's address, no buttons: the move is still where the board goes
-        reply = subject if subject.lower().startswith("re:") else f"Re: {subject}"
-        links = [(order, mailto(reply_to, reply, order)) for order in moves.orders] if reply_to else []
+        links = [(order, mailto(reply_to, reply_subject(subject), order)) for order in moves.orders] if reply_to else []
         buttons = Buttons(links, moves.listed, moves.label, moves.other)
     board = Board(cid, picture.alt) if cid else None
     return phone_html(body, picture.above if cid else picture.note, buttons=buttons, board=board)

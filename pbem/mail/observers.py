@@ -160,7 +160,7 @@ def _answer(gd: GamesDir, postman: Postman, mail: Incoming, lang: str, template:
     """An answer to the sender (at most one a day unless his address is proven); with `keyed_game`,
     its Message-ID carries the key a reply confirms `watch` with."""
     from pbem.donotmail import footer
-    from pbem.mail.compose import compose
+    from pbem.mail.compose import compose, reply_subject
     from pbem.mail.lobby_keys import stranger_may_hear
     from pbem.clock import now_moment
     from pbem.report import env_for
@@ -177,8 +177,7 @@ def _answer(gd: GamesDir, postman: Postman, mail: Incoming, lang: str, template:
         mid = f"<pbem.watch.{keyed_game}.{digest}.k{watch_key(config, keyed_game, mail.sender)}@{config.domain}>"
     else:
         mid = f"<pbem.reply.{digest}@{config.domain}>"
-    subject = mail.subject if mail.subject.lower().startswith("re:") else f"Re: {mail.subject}"
-    msg = compose(config, "", mail.sender, subject.strip(), body, mid, in_reply_to=mail.message_id,
+    msg = compose(config, "", mail.sender, reply_subject(mail.subject), body, mid, in_reply_to=mail.message_id,
                   references=[mail.message_id], date=now_moment())
     postman.post("watch-" + digest, msg)
     return True

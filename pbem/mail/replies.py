@@ -11,7 +11,7 @@ from pbem.clock import now_moment
 from pbem.config import Config
 from pbem.i18n import header_moment, language_of, timezone_of, translator
 from pbem.mail.boxes import Postman
-from pbem.mail.compose import Moves, Picture, compose
+from pbem.mail.compose import Moves, Picture, compose, reply_subject
 from pbem.mail.ids import reply_id, thread_id
 from pbem.mail.incoming import Incoming
 from pbem.mail.orders import own_lines
@@ -82,7 +82,6 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
 
         plays = who.plays if who is not None else None
         body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang, plays=plays)
-    subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     if seat is not None:
         state, player = seat
         game = state["game"]
@@ -93,7 +92,7 @@ def reply(postman: Postman, mail: Incoming, template: str, seat: tuple[dict[str,
         mid, refs, reply_to = ids.message_id, ids.references, ids.reply_to
     else:
         mid, refs, reply_to = message_id or reply_id(config, mail.message_id), [mail.message_id], None
-    msg = compose(config, "" if mail.doubt else mail.sender_name, mail.sender, subj.strip(), body, mid,
+    msg = compose(config, "" if mail.doubt else mail.sender_name, mail.sender, reply_subject(subject), body, mid,
                   in_reply_to=mail.message_id, references=refs, date=now_moment(), picture=picture, reply_to=reply_to,
                   moves=moves)
     postman.post(reply_name(mail), msg)

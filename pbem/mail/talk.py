@@ -127,7 +127,7 @@ def _pass_on(gd: GamesDir, postman: Postman, state: dict[str, Any], speaker: str
 
 def _refuse(postman: Postman, mail: Incoming, state: dict[str, Any], player: str, message: str, lang: str) -> None:
     """The refusal of a mail's talk, in the seat's thread, beside the answer to the rest of the mail."""
-    from pbem.mail.compose import compose
+    from pbem.mail.compose import compose, reply_subject
     from pbem.mail.ids import reply_id, thread_id
     from pbem.mail.post import keyed, player_address
     from pbem.mail.secrets import hide_tokens, tokens_in
@@ -143,8 +143,7 @@ def _refuse(postman: Postman, mail: Incoming, state: dict[str, Any], player: str
                                       mail.message_id]) if r]
     ids = keyed(config, state, player, mid, refs)
     name, address = player_address(state, player)
-    subj = subject if subject.lower().startswith("re:") else f"Re: {subject}"
-    msg = compose(config, name, address, subj.strip(), body, ids.message_id, in_reply_to=mail.message_id,
+    msg = compose(config, name, address, reply_subject(subject), body, ids.message_id, in_reply_to=mail.message_id,
                   references=ids.references, date=_now(), reply_to=ids.reply_to)
     postman.post(f"talk-refused-{hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]}", msg)
 
