@@ -6,6 +6,7 @@ the refusal it frames, a place in a file the name of the file."""
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from pbem.errors import Listing, Refusal
@@ -209,8 +210,35 @@ YAML_PROBLEMS = (
     N_("day is out of range for month"), N_("month must be in 1..12"))
 
 
+def _counted_key(many: str, one: str) -> str:
+    """The value a refusal's format counts: the one key of `many` that its singular twin `one` leaves
+    out (`%(cost)s time units` beside `1 time unit`), or `n` where the twin keeps every key."""
+    keys = set(re.findall(r"%\((\w+)\)s", many)) - set(re.findall(r"%\((\w+)\)s", one))
+    if not keys and "%(n)s" in many:
+        return "n"
+    if len(keys) != 1:
+        raise ValueError(f"the singular of {many!r} must leave out exactly one of its values, or count n, "
+                         f"not {sorted(keys)}")
+    return keys.pop()
+
+
+def twins(formats: dict[str, str]) -> dict[str, str]:
+    """The ids of `formats` with a singular twin `<id>-one`, each with the value it counts: a refusal
+    by such an id is its twin where that value is 1 (`refuse` and a game's `refuse` choose it)."""
+    return {msg[:-4]: _counted_key(formats[msg[:-4]], fmt) for msg, fmt in formats.items()
+            if msg.endswith("-one") and msg[:-4] in formats}
+
+
+def _one_or_many(msg: str, values: dict[str, object], counted: dict[str, str]) -> str:
+    return f"{msg}-one" if msg in counted and values.get(counted[msg]) == 1 else msg
+
+
+_TWINS = twins(MESSAGES)
+
+
 def refuse(msg: str, **values: object) -> Refusal:
-    """The refusal `msg` with its values."""
+    """The refusal `msg` with its values (its singular twin where it counts one)."""
+    msg = _one_or_many(msg, values, _TWINS)
     return Refusal(msg, MESSAGES[msg], **values)
 
 
@@ -240,9 +268,11 @@ def rules_refusals(messages: dict[str, str]) -> tuple[dict[str, str], tuple[str,
     if twice:
         raise ValueError(f"a format under two ids: {twice}")
     known = {**RULES_MESSAGES, **messages}
+    counted = twins(known)
 
     def refuse(msg: str, **values: object) -> Refusal:
-        """A refusal of the game's rules, by its id."""
+        """A refusal of the game's rules, by its id (its singular twin `<id>-one` where it counts one)."""
+        msg = _one_or_many(msg, values, counted)
         return Refusal(msg, known[msg], **values)
 
     return dict(messages), tuple(messages.values()), refuse

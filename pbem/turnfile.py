@@ -281,7 +281,7 @@ def plain(error: jsonschema.ValidationError) -> Refusal:
     if v == "maximum":
         return refuse("at-most", n=val, value=shown(inst))
     if v == "minItems":
-        return refuse("items-at-least" if val != 1 else "items-at-least-one", n=val)
+        return refuse("items-at-least", n=val)
     if v == "maxItems":
         return refuse("items-at-most", n=val, count=len(inst))
     if v == "maxLength":

@@ -318,7 +318,7 @@ def test_a_placement_on_a_queue_that_is_not_empty(table: Table) -> None:
     ("colour orange", "`colour` is not possible now: you must decide action"),
     ("discard messere-cup", "you hold no card messere-cup"),
     ("promote 6.9", "there is no petitioner at 6.9"),
-    ("send 4", "this costs 4 time and you have 3"),
+    ("send 4", "this costs 4 time units and you have 3"),
     ("move 5.1 to 1", "there is no path from 5 to 1 (members move only between orthogonal neighbours)"),
 ])
 def test_an_order_the_rules_refuse_mid_round(mid_round: Table, order: str, message: str) -> None:

@@ -62,3 +62,24 @@ def test_no_count_of_time_is_left_without_its_unit(lang: str, bare: str) -> None
         singular = m.id[0] if isinstance(m.id, tuple) else m.id
         if re.search(r"%\((?!cost\b)\w+\)s time\b", singular):  # a refusal's cost says its unit first
             assert isinstance(m.id, tuple), singular
+
+
+@pytest.mark.parametrize("lang,one,three", [("de", "1 Zeiteinheit, du hast", "3 Zeiteinheiten, du hast"),
+                                            ("nl", "1 tijdseenheid, maar", "3 tijdseenheden, maar"),
+                                            ("en", "1 time unit and", "3 time units and")])
+@pytest.mark.parametrize("msg", ["offer-costs", "costs-time", "card-costs"])
+def test_a_refused_cost_counts_its_time_units(msg: str, lang: str, one: str, three: str) -> None:
+    """A cost refused for want of time names it as one unit or as several, each language's way."""
+    from pbem.report import refusal_words
+    from pbem.rules.florenz.refusals import refuse
+
+    assert one in refusal_words(refuse(msg, cost=1, time=0), lang, "florenz")
+    assert three in refusal_words(refuse(msg, cost=3, time=2), lang, "florenz")
+
+
+def test_a_singular_twin_must_leave_out_one_value() -> None:
+    from pbem.i18n import N_
+    from pbem.refusals import rules_refusals
+
+    with pytest.raises(ValueError, match="must leave out exactly one of its values"):
+        rules_refusals({"x-costs": N_("x costs %(cost)s of %(time)s"), "x-costs-one": N_("x costs 1 of 1")})

@@ -95,7 +95,7 @@ def test_messere_cup_refused() -> None:
     refused(s, "blue", "play messere-cup 4.1", "write `play messere-cup L`")
     s["boast"]["4"]["low"] = cup("blue")
     s["time"]["blue"] = 1
-    refused(s, "blue", "play messere-cup 4", "this card costs 2 time and you have 1")
+    refused(s, "blue", "play messere-cup 4", "this card costs 2 time units and you have 1")
 
 
 def test_messere_swap() -> None:
@@ -178,7 +178,7 @@ def test_messere_boast_refused() -> None:
     s["supply"]["blue"]["cup"] = 0
     refused(s, "blue", "play messere-boast 8", "you have no cup left")
     s["supply"]["blue"]["cup"], s["time"]["blue"] = 5, 0
-    refused(s, "blue", "play messere-boast 8", "this card costs 1 time and you have 0")
+    refused(s, "blue", "play messere-boast 8", "this card costs 1 time unit and you have 0")
 
 
 # -- Carissima (Contessina's deck) --------------------------------------------------------------------
@@ -205,7 +205,7 @@ def test_carissima_gift_refused() -> None:
     refused(s, "blue", "play carissima-gift giovanni spy 3", "giovanni's crests are doorman crests")
     refused(s, "blue", "play carissima-gift giovanni doorman 3", "the crest doorman 3 is not free")
     s["gifts_given"]["blue"]["giovanni"], s["time"]["blue"] = 2, 3
-    refused(s, "blue", "play carissima-gift giovanni doorman 4", "this card costs 4 time and you have 3")
+    refused(s, "blue", "play carissima-gift giovanni doorman 4", "this card costs 4 time units and you have 3")
     s["supply"]["blue"]["gift"] = 0
     refused(s, "blue", "play carissima-gift cosimo escort 1-2", "you have no gift left")
     s["supply"]["blue"].update(gift=1, guard=0)   # R16: no guard left, the gift goes without one
@@ -241,7 +241,7 @@ def test_carissima_swap_refused() -> None:
     refused(s, "blue", "play carissima-swap 1.1 with 2.3", "there is no petitioner at 2.3")
     refused(s, "blue", "play carissima-swap 2.2 with 1.1", "the petitioner at 2.2 is not yours")
     s["time"]["blue"] = 2
-    refused(s, "blue", "play carissima-swap 1.1 with 2.2", "this card costs 3 time and you have 2")
+    refused(s, "blue", "play carissima-swap 1.1 with 2.2", "this card costs 3 time units and you have 2")
 
 
 def test_carissima_promote() -> None:
@@ -258,7 +258,7 @@ def test_carissima_promote_refused() -> None:
     refused(s, "blue", "play carissima-promote 6.1", "this card promotes a debutant to a lady")
     refused(s, "blue", "play carissima-promote 6.2", "the petitioner at 6.2 is not yours")
     s["time"]["blue"] = 2
-    refused(s, "blue", "play carissima-promote 6.3", "this card costs 3 time and you have 2")
+    refused(s, "blue", "play carissima-promote 6.3", "this card costs 3 time units and you have 2")
     s["supply"]["blue"]["lady"] = 0
     refused(s, "blue", "play carissima-promote 6.3", "you have no lady on your board")
 
@@ -277,7 +277,7 @@ def test_carissima_advance_refused() -> None:
     refused(s, "blue", "play carissima-advance 6.1", "the petitioner at 6.1 already stands first of its rank")
     refused(s, "blue", "play carissima-advance 6.2", "the petitioner at 6.2 is not yours")
     s["time"]["blue"] = 1
-    refused(s, "blue", "play carissima-advance 6.3", "this card costs 2 time and you have 1")
+    refused(s, "blue", "play carissima-advance 6.3", "this card costs 2 time units and you have 1")
 
 
 # -- Figliolo (Giovanni's deck) -----------------------------------------------------------------------
@@ -303,7 +303,7 @@ def test_figliolo_guard_refused() -> None:
     refused(s, "blue", "play figliolo-guard escort 1-5", "there is no crest escort 1-5")
     refused(s, "blue", "play figliolo-guard escort 2-1", "there is no crest escort 2-1")
     s["time"]["blue"] = 1
-    refused(s, "blue", "play figliolo-guard doorman 5", "this card costs 2 time and you have 1")
+    refused(s, "blue", "play figliolo-guard doorman 5", "this card costs 2 time units and you have 1")
     s["supply"]["blue"]["guard"] = 0
     refused(s, "blue", "play figliolo-guard doorman 5", "you have no guard left")
 
@@ -326,7 +326,7 @@ def test_figliolo_teleport_refused() -> None:
     refused(s, "blue", "play figliolo-teleport 1.2 to 1", "the petitioner already stands at 1")
     refused(s, "blue", "play figliolo-teleport 1.1 to 5", "the petitioner at 1.1 is not yours")
     s["time"]["blue"] = 1
-    refused(s, "blue", "play figliolo-teleport 1.2 to 5", "this card costs 2 time and you have 1")
+    refused(s, "blue", "play figliolo-teleport 1.2 to 5", "this card costs 2 time units and you have 1")
 
 
 def travel_board() -> State:
@@ -381,7 +381,7 @@ def test_figliolo_travel_refused() -> None:
     refused(s, "blue", "play figliolo-travel 1.1 to 2", "the queue at 2 has no free slot")
     refused(s, "blue", "play figliolo-travel 2.1 to 3", "the petitioner at 2.1 is not yours")
     s["time"]["blue"] = 2
-    refused(s, "blue", "play figliolo-travel 1.1 to 4", "this card costs 3 time and you have 2")
+    refused(s, "blue", "play figliolo-travel 1.1 to 4", "this card costs 3 time units and you have 2")
     refused(s, "blue", "travel 1.1 to 4", "`travel` is not possible now: you must decide action")
 
 

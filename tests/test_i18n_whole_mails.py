@@ -64,7 +64,7 @@ def test_an_open_game_joined_listed_and_left_in_german_and_dutch(g: MailGames) -
     lines, sent = send(g, "jutta@x.test", "mitspielen g1")
     joined = seated["jutta@x.test"] = only(sent, "jutta@x.test")
     read_in(joined, "de")
-    assert "Optionen: die Ausgabe von Rio Grande (2006)." in plain(joined)  # an option in words, not `edition riogrande`
+    assert "Optionen: Ausgabe Rio Grande Games (2006)." in plain(joined)  # an option in words, not `edition riogrande`
     # `spiele`/`spellen` from a seat in a game not begun: his seat, in his words
     for address, word, lang, seat in (("jutta@x.test", "spiele", "de", "g1 (Medici): 2 von 4 Plätzen besetzt"),
                                       ("jan@x.test", "spellen", "nl", "g1 (Medici): 2 van 4 plaatsen bezet")):

@@ -358,7 +358,7 @@ class Medici(Ruleset):
                 if self._lot_may_grow(state):
                     return None
                 limit = self.max_lot(state)
-                return refuse("lot-limit" if limit != 1 else "lot-limit-one", n=limit)
+                return refuse("lot-limit", n=limit)
             if order == AUCTION:
                 return None
             return refuse("auctioneer-draws", order=repr(order_text(order)))

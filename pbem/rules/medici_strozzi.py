@@ -298,7 +298,7 @@ class MediciStrozzi(Ruleset):
                 if self._lot_may_grow(state):
                     return None
                 limit = self.max_lot(state)
-                return refuse("lot-limit" if limit != 1 else "lot-limit-one", n=limit)
+                return refuse("lot-limit", n=limit)
             if isinstance(order, dict) and len(order) == 1 and isinstance(order.get(PRICE), int):
                 if not 0 <= order[PRICE] <= DATA["max_price"]:
                     return refuse("price-range", max=DATA["max_price"], price=order[PRICE])
@@ -316,7 +316,7 @@ class MediciStrozzi(Ruleset):
         free = ship["capacity"] - len(ship["cargo"])
         if free < len(state["lot"]):
             lot = len(state["lot"])
-            return refuse("ship-too-small" if lot != 1 else "ship-too-small-one", ship=ship["capacity"], free=free, n=lot)
+            return refuse("ship-too-small", ship=ship["capacity"], free=free, n=lot)
         harbour = order.get(HARBOUR)
         if ship["harbour"]:
             if harbour is not None and harbour != ship["harbour"]:
