@@ -298,3 +298,17 @@ def test_a_resigned_seat_no_longer_talks(pbem: Pbem) -> None:
                      "longer talks at its table (nothing was passed on)"]
     assert [to(m) for m in sent] == [address("ben")] and g.tokens["ben"] not in sent[0].as_string()
     assert talk.talk_of(g.gd, "m1") == []
+
+
+def test_help_names_another_seat_in_its_example_of_private_talk(pbem: Pbem) -> None:
+    """ben's help shows private talk to the seat after his, never to himself."""
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "private",
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    welcome = {to(m): m for m in g.outbox.new()}
+    _, sent = run(g, reply_to(welcome[address("ben")], "ben", "help"))
+    body = sent[0].get_body(("plain",)).get_content()
+    assert "say to cleo: ..." in body and "a line to cleo alone" in body
+    assert "say to ben" not in body

@@ -152,7 +152,16 @@ def help_context(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUAG
                 move=whose_move(state, player, lang), legal=summarize_orders(legal, lang, game),
                 example=localize(typed_text(legal[0]) if legal else ruleset.example_order, game, lang),
                 standing_kinds=[(localize(k, game, lang), _(v)) for k, v in ruleset.standing_help.items()],
-                commands=COMMANDS, rules=rules.strip(), active=state["status"] == "active")
+                commands=COMMANDS, rules=rules.strip(), active=state["status"] == "active",
+                other=next_seat(state, player))
+
+
+def next_seat(state: dict[str, Any], player: str) -> str:
+    """The seat after `player`'s at the table (the one an example of private talk names)."""
+    from pbem.game import player_names
+
+    names = player_names(state)
+    return names[(names.index(player) + 1) % len(names)] if player in names else names[0]
 
 
 def standing_context(state: dict[str, Any], player: str, lang: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
