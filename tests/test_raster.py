@@ -141,7 +141,7 @@ def test_the_png_written_decodes_to_the_palette_image() -> None:
     image = Image.new("RGB", (37, 11), "#FFFFFF")
     for x in range(37):
         image.putpixel((x, x % 11), (x * 7 % 256, 40, 200))
-    palette = image.quantize(pictures.PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = pictures.indexed(image)
     png = pictures.png_bytes(palette.size, bytes(palette.getpalette() or []), palette.tobytes())
     with Image.open(io.BytesIO(png)) as decoded:
         assert decoded.mode == "P" and decoded.size == (37, 11)
