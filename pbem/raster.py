@@ -7,12 +7,21 @@ exactly that, at `SUPERSAMPLE` times the size, then shrinks the image by averagi
 A picture whose size is a whole multiple of its viewBox is drawn that many times larger.
 Anything else (a transform, an opacity, a curve, a template a GM changed) raises `Unsupported`, and the
 caller hands the SVG to resvg, which draws all of SVG.
+
+Words marked `data-mark="viewer"` are those drawn as their viewer sees them (the line that names him,
+his own name in bold). A board that is the same for several viewers but for these words is drawn once
+(`draw` keeps the last few), and each viewer's words are drawn over a copy, in the few pixels they
+cover: the pixels of the whole drawing, since a board is only shared where nothing drawn after such
+words lies under them.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Iterator
@@ -44,7 +53,101 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
 
 
 def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
-    """The picture of `svg` as an RGB image, its text in `fonts` (regular, bold); raises `Unsupported`."""
+    """The picture of `svg` as an RGB image, its text in `fonts` (regular, bold); raises `Unsupported`.
+    A board already drawn for another viewer but for his marked words is that drawing with these."""
+    marks = _MARKS.findall(svg)
+    if not marks:
+        return _painted(svg, fonts).image.reduce(SUPERSAMPLE)
+    key = (_TITLE.sub("", _MARKS.sub("\0", svg)), fonts)
+    base = _BASES.get(key)
+    if base is None:
+        base = _BASES[key] = _painted(svg, fonts, apart=True)
+        base.shown = base.image.reduce(SUPERSAMPLE)
+        while len(_BASES) > KEPT:
+            _BASES.popitem(last=False)
+    else:
+        _BASES.move_to_end(key)
+    shown = base.over(marks, fonts)
+    return shown if shown is not None else _painted(svg, fonts).image.reduce(SUPERSAMPLE)
+
+
+#: the attribute of words drawn as their viewer sees them, and how they stand in a board's SVG
+VIEWER_MARK = 'data-mark="viewer"'
+_MARKS = re.compile(r'<text\b[^<>]*\s' + VIEWER_MARK + r'[^<>]*>[^<]*</text>')
+_TITLE = re.compile(r"<title>[^<]*</title>")
+#: the boards drawn apart from their viewers' words that are kept (those of the game being posted)
+KEPT = 2
+DEFAULTS = {"fill": "#000000", "stroke": "none", "stroke-width": "1", "font-size": "16", "font-weight": "normal",
+            "text-anchor": "start"}
+
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass
+class Painted:
+    """A picture painted `SUPERSAMPLE` times its size (`scale`: pixels a unit); drawn apart from its
+    viewer's words: where each would be painted (its place in the painting order, and the style its
+    groups give it), and the box of every shape or word painted after the first of them."""
+
+    image: Image.Image
+    scale: int
+    slots: list[tuple[int, dict[str, str]]]
+    later: list[tuple[int, Box]]
+    shown: Image.Image | None = None
+    cleared: dict[tuple[int, Box], bool] = field(default_factory=dict)
+
+    def over(self, marks: list[str], fonts: tuple[Path, Path]) -> Image.Image | None:
+        """The picture shrunk, with the viewer's words `marks` (their SVG, in order) drawn over it; None
+        where that would not be the whole drawing's (a word under something painted after it, or two
+        words in the same pixels)."""
+        if len(marks) != len(self.slots) or self.shown is None:
+            return None
+        shown = self.shown.copy()
+        taken: list[Box] = []
+        width, height = self.image.size
+        for mark, (index, style) in zip(marks, self.slots):
+            found: list[tuple[ET.Element, dict[str, str]]] = []
+            _collect(ET.fromstring(mark), style, found, None)
+            element, own = found[0]
+            box = _text_box(element, own, fonts, self.scale)
+            if box is None:
+                continue
+            if not _clear(self, index, box):
+                return None
+            k = SUPERSAMPLE
+            region = (max(0, math.floor(box[0] / k) * k), max(0, math.floor(box[1] / k) * k),
+                      min(width, math.ceil(box[2] / k) * k), min(height, math.ceil(box[3] / k) * k))
+            if region[0] >= region[2] or region[1] >= region[3]:
+                continue
+            if any(_meet(region, other) for other in taken):
+                return None
+            taken.append(region)
+            patch = self.image.crop(region)
+            _text(patch, ImageDraw.Draw(patch), element, own, _colour(own["fill"]), fonts, self.scale,
+                  origin=(int(region[0]), int(region[1])))
+            shown.paste(patch.reduce(k), (int(region[0]) // k, int(region[1]) // k))
+        return shown
+
+
+_BASES: OrderedDict[tuple[str, tuple[Path, Path]], Painted] = OrderedDict()
+
+
+def _clear(painted: Painted, index: int, box: Box) -> bool:
+    """Whether nothing painted after the `index`-th element meets `box` (asked once a box and place)."""
+    known = painted.cleared.get((index, box))
+    if known is None:
+        known = painted.cleared[(index, box)] = not any(
+            after > index and _meet(box, other) for after, other in painted.later)
+    return known
+
+
+def _meet(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False) -> Painted:
+    """`svg` painted `SUPERSAMPLE` times its size; `apart`: without its viewer's words."""
     root = ET.fromstring(svg)
     if root.tag != f"{SVG_NS}svg":
         raise Unsupported(f"the root is {root.tag!r}, not svg")
@@ -61,14 +164,42 @@ def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
     image = Image.new("RGB", size, "#FFFFFF")
     pen = ImageDraw.Draw(image)
     s = SUPERSAMPLE * scale
+    painted = Painted(image, s, [], [])
+    groups: dict[ET.Element, dict[str, str]] | None = {} if apart else None
     blank = True  # nothing painted yet: the picture is white all over
-    for element, style in _walk(root, {"fill": "#000000", "stroke": "none", "stroke-width": "1",
-                                       "font-size": "16", "font-weight": "normal", "text-anchor": "start"}):
+    for index, (element, style) in enumerate(_walk(root, DEFAULTS, groups)):
+        if groups is not None and element in groups:
+            painted.slots.append((index, groups[element]))
+            continue
+        if painted.slots:
+            painted.later.append((index, _extent(element, style, fonts, s)))
         if blank and _white_fill_alone(element, style):
             continue  # a white ground on a white picture changes no pixel
         blank = False
         _paint(image, pen, element, style, fonts, s)
-    return image.reduce(SUPERSAMPLE)  # each pixel the mean of its SUPERSAMPLE x SUPERSAMPLE square
+    return painted
+
+
+def _extent(element: ET.Element, style: dict[str, str], fonts: tuple[Path, Path], s: int) -> Box:
+    """A box, `s` times larger, that holds every pixel the element may paint."""
+    tag = element.tag.removeprefix(SVG_NS)
+    if tag == "text":
+        box = _text_box(element, style, fonts, s)
+        return (0, 0, 0, 0) if box is None else (box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2)
+    edge = (_stroke(style, s)[0] if _colour(style["stroke"]) is not None else 0) / 2 + 2
+    if tag == "rect":
+        x, y, w, h = (_number(element, k) * s for k in ("x", "y", "width", "height"))
+        return x - edge, y - edge, x + w + edge, y + h + edge
+    if tag == "circle":
+        cx, cy, r = (_number(element, k) * s for k in ("cx", "cy", "r"))
+        return cx - r - edge, cy - r - edge, cx + r + edge, cy + r + edge
+    if tag == "line":
+        points = [(_number(element, "x1") * s, _number(element, "y1") * s),
+                  (_number(element, "x2") * s, _number(element, "y2") * s)]
+    else:
+        points = [p for subpath in _path_points(element.get("d", ""), s) for p in subpath] or [(0, 0)]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs) - edge, min(ys) - edge, max(xs) + edge, max(ys) + edge
 
 
 def _white_fill_alone(element: ET.Element, style: dict[str, str]) -> bool:
@@ -79,10 +210,12 @@ def _white_fill_alone(element: ET.Element, style: dict[str, str]) -> bool:
 _SVG_RECT = f"{SVG_NS}rect"
 
 
-def _walk(element: ET.Element, style: dict[str, str]) -> Iterator[tuple[ET.Element, dict[str, str]]]:
-    """Every element in document order (the order SVG paints in), with its presentation attributes."""
+def _walk(element: ET.Element, style: dict[str, str], groups: dict[ET.Element, dict[str, str]] | None = None
+          ) -> Iterator[tuple[ET.Element, dict[str, str]]]:
+    """Every element in document order (the order SVG paints in), with its presentation attributes;
+    `groups`: each word marked as its viewer's, with those its groups give it."""
     found: list[tuple[ET.Element, dict[str, str]]] = []
-    _collect(element, style, found)
+    _collect(element, style, found, groups)
     return iter(found)
 
 
@@ -91,7 +224,8 @@ _ALLOWED = {tag: frozenset((*INHERITED, *names, *IGNORED)) for tag, names in SHA
 _INHERITED = frozenset(INHERITED)
 
 
-def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.Element, dict[str, str]]]) -> None:
+def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.Element, dict[str, str]]],
+             groups: dict[ET.Element, dict[str, str]] | None) -> None:
     """`_walk`'s list, made by one call an element (no generator a level)."""
     tag = element.tag.removeprefix(SVG_NS)
     allowed = _ALLOWED.get(tag)
@@ -101,19 +235,22 @@ def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.El
     for name in attributes:
         if name not in allowed and not name.startswith(("data-", "{")):
             raise Unsupported(f"the attribute {name!r} of <{tag}>")
+    inherited = style
     own = _INHERITED.intersection(attributes)
     if own:
         style = {**style, **{name: attributes[name] for name in own}}
     if tag == "text" or tag == "title":
         if tag == "text":
             found.append((element, style))
+            if groups is not None and attributes.get("data-mark") == "viewer":
+                groups[element] = inherited
         if len(element):
             raise Unsupported(f"the element <{element[0].tag.removeprefix(SVG_NS)}> inside <{tag}>")
         return
     if tag != "g" and tag != "svg":
         found.append((element, style))
     for child in element:
-        _collect(child, style, found)
+        _collect(child, style, found, groups)
 
 
 def _number(element: ET.Element, name: str, default: float = 0.0) -> float:
@@ -235,20 +372,15 @@ def _paint(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, st
 
 
 def _text(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, style: dict[str, str],
-          fill: tuple[int, int, int] | None, fonts: tuple[Path, Path], s: int = SUPERSAMPLE) -> None:
-    words = _BLANKS.sub(" ", element.text or "").strip(" ")
-    if not words or fill is None:
+          fill: tuple[int, int, int] | None, fonts: tuple[Path, Path], s: int = SUPERSAMPLE,
+          origin: tuple[int, int] = (0, 0)) -> None:
+    """Paint one `text`, its coordinates `s` times larger, on an image whose corner is `origin`."""
+    words_at = _words_at(element, style, fill, fonts, s)
+    if words_at is None:
         return
-    anchor = ANCHOR.get(style["text-anchor"])
-    weight = style["font-weight"]
-    if anchor is None or weight not in ("normal", "bold", "400", "700"):
-        raise Unsupported(f"text-anchor {style['text-anchor']!r} or font-weight {weight!r}")
-    try:
-        size = round(float(style["font-size"].removesuffix("px")) * s)
-    except ValueError:
-        raise Unsupported(f"font-size {style['font-size']!r}") from None
-    font = str(fonts[weight in ("bold", "700")])
-    x, y = round(_number(element, "x") * s), round(_number(element, "y") * s)
+    font, size, words, anchor, x, y = words_at
+    x -= origin[0]
+    y -= origin[1]
     key = (font, size, words, anchor)
     if key not in _SEEN:  # words met for the first time are drawn; met again, kept and pasted
         if len(_SEEN) > 8192:
@@ -261,6 +393,35 @@ def _text(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, sty
     y += top
     width, height = mask.size
     image.im.paste(fill, (x, y, x + width, y + height), mask.im)  # Image.paste's own call, without its checks
+
+
+def _words_at(element: ET.Element, style: dict[str, str], fill: tuple[int, int, int] | None,
+              fonts: tuple[Path, Path], s: int) -> tuple[str, int, str, str, int, int] | None:
+    """What a `text` paints, `s` times larger: its font file, size, words, Pillow's anchor and the
+    anchor's point; None when it paints nothing."""
+    words = _BLANKS.sub(" ", element.text or "").strip(" ")
+    if not words or fill is None:
+        return None
+    anchor = ANCHOR.get(style["text-anchor"])
+    weight = style["font-weight"]
+    if anchor is None or weight not in ("normal", "bold", "400", "700"):
+        raise Unsupported(f"text-anchor {style['text-anchor']!r} or font-weight {weight!r}")
+    try:
+        size = round(float(style["font-size"].removesuffix("px")) * s)
+    except ValueError:
+        raise Unsupported(f"font-size {style['font-size']!r}") from None
+    font = str(fonts[weight in ("bold", "700")])
+    return font, size, words, anchor, round(_number(element, "x") * s), round(_number(element, "y") * s)
+
+
+def _text_box(element: ET.Element, style: dict[str, str], fonts: tuple[Path, Path], s: int) -> Box | None:
+    """The box of the ink of a `text`, `s` times larger (None: it paints nothing)."""
+    words_at = _words_at(element, style, _colour(style["fill"]), fonts, s)
+    if words_at is None:
+        return None
+    font, size, words, anchor, x, y = words_at
+    left, top, right, bottom = _font(font, size).getbbox(words, anchor=anchor)
+    return x + left, y + top, x + right, y + bottom
 
 
 _BLANKS = re.compile(r"[ \t\r\n]+")
@@ -297,8 +458,6 @@ def _rounded_outline(x: float, y: float, w: float, h: float, rx: float) -> list[
 
 def _arc_points(cx: float, cy: float, r: float, start: float, end: float, steps: int,
                 closed: bool = False) -> list[tuple[float, float]]:
-    import math
-
     points = [(cx + r * math.cos(math.radians(start + (end - start) * i / steps)),
                cy + r * math.sin(math.radians(start + (end - start) * i / steps))) for i in range(steps + 1)]
     return points if not closed else points[:-1] + [points[0]]
@@ -332,8 +491,6 @@ def _path_points(d: str, scale: float) -> list[list[tuple[float, float]]]:
 
 def _dashed(points: list[tuple[float, float]], dashes: list[float]) -> list[list[tuple[float, float]]]:
     """The drawn pieces of a polyline under a dash pattern (dash, gap, dash, gap...), as SVG lays it."""
-    import math
-
     pattern = dashes * 2 if len(dashes) % 2 else dashes
     if sum(pattern) <= 0:
         return [points]

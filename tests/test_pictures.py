@@ -221,6 +221,35 @@ def test_the_png_of_a_board_decodes_at_its_size(tmp_path: Path, ruleset: str) ->
         assert board_png(svg) == png  # the same SVG, the same bytes
 
 
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_the_png_keeps_the_colours_of_the_drawing(tmp_path: Path, ruleset: str) -> None:
+    """Its palette chosen from a sample of the pixels, each pixel its nearest colour: the PNG is the
+    drawing within a few levels a channel, and the colour of every token (a seat's, a family's) is in
+    it as the SVG gives it."""
+    import io
+
+    from PIL import Image
+
+    from pbem.mail.phone import phone_board_svg
+    from pbem.pictures import _drawn
+
+    names = list(room(ruleset).PLAYERS)
+    state = list(bot_game(tmp_path, ruleset, names, {}, f"pic-colours-{ruleset}", 40))[1]
+    svg = phone_board_svg(state, names[0])
+    drawn = _drawn(svg)
+    with Image.open(io.BytesIO(board_png(svg))) as decoded:
+        shown = decoded.convert("RGB")
+        palette = decoded.getpalette() or []
+    pairs = list(zip(drawn.tobytes()[::11], shown.tobytes()[::11]))
+    assert sum(abs(a - b) for a, b in pairs) / len(pairs) < 4
+    entries = [tuple(palette[i:i + 3]) for i in range(0, len(palette), 3)]
+    tokens = {c.get("fill") for c in ET.fromstring(svg).iter(f"{SVG}circle")} - {None, "none"}
+    assert len(tokens) >= 2
+    for fill in tokens:
+        colour = tuple(int(fill[k:k + 2], 16) for k in (1, 3, 5))
+        assert min(max(abs(a - b) for a, b in zip(colour, entry)) for entry in entries) <= 8, fill
+
+
 def test_text_in_a_picture_is_drawn_with_a_font_that_is_there() -> None:
     """The pictures' words need a font: DejaVu Sans (Debian's fonts-dejavu-core, which `make install`
     puts there) or, failing it, one of the system's. A word drawn black on white must leave ink."""

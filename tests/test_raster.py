@@ -141,7 +141,7 @@ def test_the_png_written_decodes_to_the_palette_image() -> None:
     image = Image.new("RGB", (37, 11), "#FFFFFF")
     for x in range(37):
         image.putpixel((x, x % 11), (x * 7 % 256, 40, 200))
-    palette = image.quantize(pictures.PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = pictures.indexed(image)
     png = pictures.png_bytes(palette.size, bytes(palette.getpalette() or []), palette.tobytes())
     with Image.open(io.BytesIO(png)) as decoded:
         assert decoded.mode == "P" and decoded.size == (37, 11)
@@ -196,3 +196,67 @@ def test_a_shape_under_a_pixel_is_drawn_without_complaint() -> None:
 def test_a_broken_svg_is_left_to_resvg_which_refuses_it_by_raising() -> None:
     with pytest.raises(ValueError):  # the mail then goes out as text alone (see test_mail_pictures)
         board_png("<svg")
+
+
+# -- a board drawn once for the viewers who see it alike -------------------------------------------------
+
+def whole(svg: str) -> bytes:
+    """The pixels of `svg` drawn whole, as if no viewer's board were kept."""
+    return raster._painted(svg, FONTS).image.reduce(raster.SUPERSAMPLE).tobytes()
+
+
+@needs_fonts
+@pytest.mark.parametrize(("ruleset", "names", "options"), every_table())
+def test_each_viewer_of_a_board_shared_gets_the_pixels_of_his_whole_drawing(
+        tmp_path: Path, ruleset: str, names: list[str], options: dict[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every player's board for a phone, drawn one after another as a run posts them: the pixels of
+    his own board drawn whole (his line and his name in bold where they are), and the board painted
+    once for all those whose SVG is the same but for their marked words."""
+    from pbem.mail.phone import phone_board_svg
+
+    painted = []
+    real = raster._painted
+    monkeypatch.setattr(raster, "_painted", lambda svg, fonts, apart=False: painted.append(apart) or real(svg, fonts, apart))
+    states = list(bot_game(tmp_path, ruleset, names, options, f"shared-{ruleset}-{len(names)}", 30))
+    for state in [states[1], states[len(states) // 2], states[-1]]:
+        raster._BASES.clear()
+        svgs = [phone_board_svg(state, viewer) for viewer in names]
+        assert all(raster.VIEWER_MARK in svg for svg in svgs)
+        painted.clear()
+        for svg in svgs:
+            assert raster.draw(svg, FONTS).tobytes() == real(svg, FONTS).image.reduce(raster.SUPERSAMPLE).tobytes()
+        bases = {raster._TITLE.sub("", raster._MARKS.sub("", svg)) for svg in svgs}
+        assert painted.count(True) == len(bases)  # each board painted once, however many see it
+        assert painted.count(False) == 0  # no viewer's words had to be drawn with the rest of his board
+
+
+MARKED = '<text x="4" y="12" font-size="9" data-mark="viewer"{bold}>{name}</text>'
+
+
+@needs_fonts
+def test_words_under_what_is_painted_after_them_get_their_board_drawn_whole() -> None:
+    """A viewer's words that something painted later covers: his board is drawn whole (the shape over
+    his words), as is a board whose viewers' words would share pixels."""
+    raster._BASES.clear()
+    covered = '<rect x="10" y="2" width="20" height="14" fill="#56B4E9"/>'
+    boards = [svg_of(MARKED.format(bold=bold, name=name) + covered)
+              for bold, name in (("", "anna"), (' font-weight="bold"', "ben"))]
+    for svg in boards:
+        assert raster.draw(svg, FONTS).tobytes() == whole(svg)
+    assert raster.draw(boards[0], FONTS).getpixel((12, 10)) == (0x56, 0xB4, 0xE9)  # the shape over the words
+    crowded = [svg_of(MARKED.format(bold="", name=name) + MARKED.format(bold="", name="cleo")) for name in ("anna", "ben")]
+    for svg in crowded:
+        assert raster.draw(svg, FONTS).tobytes() == whole(svg)
+
+
+@needs_fonts
+def test_boards_that_differ_beyond_their_viewers_words_are_drawn_each_its_own() -> None:
+    """Only what lies in the marked words may differ between viewers who share a board: a board with
+    anything else different (a hand shown to its owner alone) is drawn for itself."""
+    raster._BASES.clear()
+    hands = [svg_of(MARKED.format(bold="", name="anna") + f'<rect x="10" y="20" width="{w}" height="10" fill="#E69F00"/>')
+             for w in (20, 30)]
+    drawn = [raster.draw(svg, FONTS).tobytes() for svg in hands]
+    assert drawn == [whole(svg) for svg in hands] and drawn[0] != drawn[1]
+    assert len(raster._BASES) == 2

@@ -14,7 +14,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from pbem import pictures, raster
 from pbem.advance import BatchPostman
@@ -188,8 +187,7 @@ def test_a_boards_png_has_the_rows_png_bytes_writes() -> None:
                  '<text x="4" y="36" font-size="9">ab</text>', 121, 80).replace('viewBox="0 0 60 40"', 'viewBox="0 0 121 80"')
     pictures.board_png.cache_clear()
     png = pictures.board_png(svg)
-    image = pictures._drawn(svg).quantize(pictures.PNG_COLOURS, method=Image.Quantize.FASTOCTREE,
-                                          dither=Image.Dither.NONE)
+    image = pictures.indexed(pictures._drawn(svg))
     assert png == pictures.png_bytes(image.size, bytes(image.getpalette() or []), image.tobytes())
 
 
