@@ -18,13 +18,13 @@ from typing import Any, Iterator
 
 import jinja2
 import pytest
-import yaml
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 import helpers
 import pbem.report as report
 from pbem.game import new_game, show
+from pbem import i18n
 from pbem.i18n import install, translator
 from pbem.store import GamesDir
 
@@ -351,7 +351,8 @@ def test_the_translations_use_the_glossary_words(lang: str, game: str) -> None:
 # -- the order words ----------------------------------------------------------------------------------------
 
 def order_words(game: str) -> dict[str, dict[str, list[str]]]:
-    return yaml.safe_load((LOCALE / "words" / f"{game}.yaml").read_text("utf-8"))
+    """The game's order words as pbem reads them (pbem's shared ones where its table names one)."""
+    return i18n.order_words(game)
 
 
 def schema_words(game: str) -> set[str]:
