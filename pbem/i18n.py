@@ -263,6 +263,20 @@ def translator(lang: str, game: str | None = None) -> gettext.NullTranslations:
     return own
 
 
+def common_words(lang: str) -> Any:
+    """`common_()` for templates: a text in pbem's own domain alone (new style, `%(name)s` filled in),
+    whatever game's catalog the environment has. The report skeleton (templates/common/report.txt.j2)
+    and the words every game says (`the game is over`, `THE TABLE`, `nothing`) are said with it, so
+    they are translated once for every game and no game's catalog can word them otherwise."""
+    words = translator(lang)
+
+    def common_(message: str, **values: Any) -> str:
+        text = words.gettext(message)
+        return text % values if values else text
+
+    return common_
+
+
 def install(environment: "jinja2.Environment", lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> None:
     """Give a template environment the words of `lang` (English: the text as written)."""
     environment.install_gettext_translations(translator(lang, game), newstyle=True)  # type: ignore[attr-defined]

@@ -65,6 +65,7 @@ def fresh_env(lang: str, game: str) -> jinja2.Environment:
     e.globals.update({k: v for k, v in base.globals.items()  # (English: the words as written, pbem's own)
                       if not lang or k not in ("_", "gettext", "ngettext", "pgettext", "npgettext")})
     install(e, lang, game)
+    e.globals["common_"] = i18n.common_words(lang)  # the words every game says, in pbem's catalog
     return e
 
 
@@ -215,6 +216,7 @@ def picture_env(lang: str | None, game: str) -> jinja2.Environment:
                       if not lang or k not in ("_", "gettext", "ngettext", "pgettext", "npgettext")})
     if lang:
         install(e, lang, game)
+        e.globals["common_"] = i18n.common_words(lang)  # the words every game says, in pbem's catalog
     return e
 
 

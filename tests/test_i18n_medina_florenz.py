@@ -79,7 +79,7 @@ def environment(lang: str, game: str) -> jinja2.Environment:
     if hasattr(i18n, "localize"):
         e.filters["words"] = lambda text: i18n.localize(str(text), game, lang)
     e.globals["lang"] = lang
-    e.globals["common_"] = report._common_words(lang)  # the words every game says, in pbem's catalog
+    e.globals["common_"] = i18n.common_words(lang)  # the words every game says, in pbem's catalog
     i18n.install(e, lang, game)
     return e
 
