@@ -20,6 +20,7 @@ from conftest_mail import FilesOut, MaildirDrop, MailGames, address, answer, sen
 from test_i18n_mail import html_text
 from test_i18n_table_mails import LANGS, latest, table
 from test_lobby import plain
+from rooms import titles
 
 
 #: English words that carry a sentence; a run of words with two of them is English
@@ -30,6 +31,8 @@ FUNCTION_WORDS = {"the", "a", "of", "to", "and", "or", "is", "are", "was", "be",
 #: the same spellings as a word of the reader's language
 OWN = {"de": {"in", "an", "will", "was", "so", "also", "oder"}, "nl": {"in", "is", "of", "an", "will", "was"}}
 RUN = 4  # words in a row that make a sentence
+#: the games' titles, names written alike in every language (the lobby's list of games holds them all)
+TITLES = re.compile("|".join(rf"(?<![\w-]){re.escape(t)}(?![\w-])" for t in titles()))
 ISO_DAY = re.compile(r"(?<![\w-])\d{4}-\d\d-\d\d(?![\w-])")
 #: what a mail quotes as the player or the rules write it: quoted text, order lines, addresses, links
 QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|„[^“\n]*“|[\w.+-]+@[\w.-]+|https?://\S+|<[^>\n]*>")
@@ -37,7 +40,7 @@ QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|„[^“\n]*“|[\w.+-]+@[\w.-]+|ht
 
 def english_runs(text: str, lang: str) -> list[str]:
     """The runs of RUN words of `text` that read as English: two or more English function words (none
-    of them a word of `lang` as well), outside quoted words and the order block."""
+    of them a word of `lang` as well), outside quoted words, the games' titles and the order block."""
     from pbem.report import BEGIN, END
 
     text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), " ", text, flags=re.S)
@@ -46,7 +49,7 @@ def english_runs(text: str, lang: str) -> list[str]:
         if line.lstrip().startswith((">", "sha256", "token:", "game:", "player:", "turn:", "orders:", "-")) \
                 and "'" not in line:
             continue
-        words = re.findall(r"[^\W\d_][\w']*", QUOTED.sub(" | ", line))
+        words = re.findall(r"[^\W\d_][\w']*", TITLES.sub(" | ", QUOTED.sub(" | ", line)))
         for k in range(len(words) - RUN + 1):
             window = words[k:k + RUN]
             english = [w for w in window if w.casefold() in FUNCTION_WORDS and w.casefold() not in OWN[lang]]

@@ -3,8 +3,12 @@ game's outside pbem/ in its own `locale/`) stands in another's, and no order wor
 (pbem/locale/words/<game>.yaml) is another's too. What every game says (`the game is over`, `THE
 TABLE`, `nothing`, the standings' headings) is pbem's, said in a game's template with `common_()`; an
 order word several games take (`pass`, `bid`) is in pbem's shared words, pbem/locale/words/pbem.yaml,
-and a game's table names it with no words of its own. A word two games say with a meaning of their own
-is allowed below, saying why, and only while their words for it differ."""
+and a game's table names it with no words of its own. The one repeat allowed is a real difference of
+meaning: a word that each game holding it says of its own act or thing, translated otherwise (Medici's
+`draw` turns a card face up, `aufdecken`; Medici vs Strozzi's draws a tile from a bag, `ziehen`), or
+a message whose German or Dutch takes another form where the game says it (another case). Each such
+game's room declares the word (`OWN_WORDS`, `OWN_MESSAGES`) with why, and the test holds the
+difference: the word is written otherwise in each game that holds it."""
 
 from __future__ import annotations
 
@@ -21,24 +25,12 @@ from pbem.catalogs import CATALOG_LANGUAGES
 from pbem.errors import SetupError
 from pbem.i18n import COMMON_DOMAIN, LOCALE_DIR, SHARED_WORDS, order_words
 from pbem.rules.base import files_of, get_ruleset
-from rooms import GAMES
+from rooms import GAMES, room
 
-#: a message two domains' catalogs both hold, with a meaning of its own in each: (message, domains) -> why
-MESSAGES_OF_THEIR_OWN: dict[tuple[str, frozenset[str]], str] = {
-    ("nobody", frozenset({COMMON_DOMAIN, "florenz"})):
-        "German puts it in another case: pbem says whom the game waits for (`wartet auf niemanden`), "
-        "Florenz who is still to be asked (`noch zu fragen: niemand`)",
-}
-
-#: an order word two games' tables both give words of their own: (canonical word, games) -> why
-WORDS_OF_THEIR_OWN: dict[tuple[str, frozenset[str]], str] = {
-    ("draw", frozenset({"medici", "medici-strozzi"})):
-        "reports show each game's own act: Medici turns a card face up from the deck (`aufdecken`), Medici vs "
-        "Strozzi draws a tile from the bag (`ziehen`); docs/glossary/medici*.md",
-    ("discard", frozenset({"florenz", "medici-strozzi"})):
-        "Florenz lays a card on its discard pile (nl `afleggen`), Medici vs Strozzi throws goods overboard "
-        "(`wegwerfen`, nl `wegwerpen`, `overboord`); docs/glossary/florenz.md, medici-strozzi.md",
-}
+def own_words(game: str, kind: str) -> dict[str, str]:
+    """What a game says with a meaning of its own although another domain says it too, as its room
+    declares (`OWN_WORDS`: order words, `OWN_MESSAGES`: catalog messages): each with why."""
+    return dict(getattr(room(game), kind, {}))
 
 
 def locale_of(domain: str) -> Path:
@@ -85,23 +77,30 @@ def show(found: dict[Any, Any]) -> str:
     return "\n".join(f"  {key!r}: {value}" for key, value in found.items())
 
 
+def allowed_message(message: Any, domains: set[str]) -> bool:
+    """Whether every game among `domains` says `message` (no context) with a meaning of its own."""
+    games = domains - {COMMON_DOMAIN}
+    return message[0] is None and bool(games) and all(message[1] in own_words(g, "OWN_MESSAGES") for g in games)
+
+
 def test_no_catalog_holds_a_message_another_holds() -> None:
-    repeated = {key: dict(domains) for key, domains in catalog_messages().items() if len(domains) > 1}
-    repeated = {key: domains for key, domains in repeated.items()
-                if not (key[0] is None and (key[1], frozenset(domains)) in MESSAGES_OF_THEIR_OWN)}
+    repeated = {key: dict(domains) for key, domains in catalog_messages().items()
+                if len(domains) > 1 and not allowed_message(key, set(domains))}
     assert repeated == {}, (
         "these messages are in more than one domain's catalog (context, message): say a word every game "
-        "says once, in pbem's catalog, with common_() in the game's template; a word of the game's own with "
-        "a meaning of its own goes in MESSAGES_OF_THEIR_OWN, saying why\n" + show(repeated))
+        "says once, in pbem's catalog, with common_() in the game's template; a message a game says with a "
+        "meaning of its own goes in its room's OWN_MESSAGES, saying why\n" + show(repeated))
 
 
-def test_a_message_of_its_own_in_two_catalogs_is_translated_otherwise() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_a_message_of_its_own_is_translated_otherwise_than_elsewhere(game: str) -> None:
     found = catalog_messages()
-    for (message, domains), why in MESSAGES_OF_THEIR_OWN.items():
+    for message, why in own_words(game, "OWN_MESSAGES").items():
         held = found.get((None, message), {})
-        assert set(held) == set(domains), f"{message!r} is no longer in just {sorted(domains)}: take it off"
-        words = [tuple(held[d].get(lang) for lang in CATALOG_LANGUAGES) for d in sorted(domains)]
-        assert len(set(words)) == len(words), f"{message!r} reads the same in {sorted(domains)}: say it once ({why})"
+        assert game in held and len(held) > 1, f"{message!r} is no longer said by {game} and another: take it off"
+        mine = tuple(held[game].get(lang) for lang in CATALOG_LANGUAGES)
+        same = [d for d in held if d != game and tuple(held[d].get(lang) for lang in CATALOG_LANGUAGES) == mine]
+        assert same == [], f"{message!r} reads the same in {game} and {same}: say it once ({why})"
 
 
 def test_no_order_word_is_in_two_games_tables() -> None:
@@ -114,25 +113,29 @@ def test_no_order_word_is_in_two_games_tables() -> None:
             for lang, spelt in langs.items():
                 for s in spelt:
                     read_as[(lang, s.casefold())].add((game, word))
-    allowed = {(word, game) for (word, games) in WORDS_OF_THEIR_OWN for game in games}
+    allowed = {(game, word) for game in GAMES for word in own_words(game, "OWN_WORDS")}
     repeated = {word: sorted(games) for word, games in games_of.items()
-                if len(games) > 1 and not {(word, g) for g in games} <= allowed}
+                if len(games) > 1 and not {(g, word) for g in games} <= allowed}
     assert repeated == {}, (
         f"these order words have words of their own in more than one game's table: write them once in "
         f"{SHARED_WORDS.name} and name them bare (`pass:`) in each game's table; a word with a meaning of "
-        f"each game's own goes in WORDS_OF_THEIR_OWN, saying why\n" + show(repeated))
+        f"the game's own goes in its room's OWN_WORDS, saying why\n" + show(repeated))
     twice = {f"{lang} {said}": sorted(uses) for (lang, said), uses in read_as.items()
-             if len({g for g, _ in uses}) > 1 and not uses <= {(g, w) for w, g in allowed}}
+             if len({g for g, _ in uses}) > 1 and not uses <= allowed}
     assert twice == {}, f"these words are read in more than one game's table (language, word: game, canonical):\n{show(twice)}"
 
 
-def test_an_order_word_of_its_own_in_two_tables_is_written_otherwise() -> None:
+@pytest.mark.parametrize("game", GAMES)
+def test_an_order_word_of_its_own_is_written_otherwise_than_elsewhere(game: str) -> None:
     tables = own_order_words()
-    for (word, games), why in WORDS_OF_THEIR_OWN.items():
-        holders = {g for g in GAMES if word in tables[g]}
-        assert holders == set(games), f"{word!r} has words of its own in {sorted(holders)}, not {sorted(games)}"
-        spelt = [tuple(tuple(tables[g][word].get(lang, [])) for lang in CATALOG_LANGUAGES) for g in sorted(games)]
-        assert len(set(spelt)) == len(spelt), f"{word!r} is written the same in {sorted(games)}: write it once ({why})"
+    shared = yaml.safe_load(SHARED_WORDS.read_text("utf-8"))
+    for word, why in own_words(game, "OWN_WORDS").items():
+        assert word in tables[game], f"{game}'s table gives {word!r} no words of its own: take it off OWN_WORDS"
+        mine = tables[game][word]
+        others = {g: t[word] for g, t in tables.items() if g != game and word in t}
+        assert others or word in shared, f"no other game says {word!r}: take it off OWN_WORDS"
+        same = [g for g, theirs in {**others, COMMON_DOMAIN: shared.get(word)}.items() if theirs == mine]
+        assert same == [], f"{word!r} is written the same in {game} and {same}: write it once ({why})"
 
 
 def test_every_shared_order_word_is_taken_by_a_game_and_read_as_pbem_writes_it() -> None:
