@@ -263,6 +263,20 @@ def translator(lang: str, game: str | None = None) -> gettext.NullTranslations:
     return own
 
 
+def common_words(lang: str) -> Any:
+    """`common_()` for templates: a text in pbem's own domain alone (new style, `%(name)s` filled in),
+    whatever game's catalog the environment has. The report skeleton (templates/common/report.txt.j2)
+    and the words every game says (`the game is over`, `THE TABLE`, `nothing`) are said with it, so
+    they are translated once for every game and no game's catalog can word them otherwise."""
+    words = translator(lang)
+
+    def common_(message: str, **values: Any) -> str:
+        text = words.gettext(message)
+        return text % values if values else text
+
+    return common_
+
+
 def install(environment: "jinja2.Environment", lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> None:
     """Give a template environment the words of `lang` (English: the text as written)."""
     environment.install_gettext_translations(translator(lang, game), newstyle=True)  # type: ignore[attr-defined]
@@ -274,18 +288,39 @@ WORDS_DIR = LOCALE_DIR / "words"
 _TOKEN = r"(?<![\w-])({})(?![\w-])"  # a whole word (or phrase): not a piece of `max_bid` or `messere-swap`
 
 
+#: the order words several games say (`pass`, `bid`), each with its words once: a game's table names
+#: such a word with no words of its own (`pass:`) and reads it in these
+SHARED_WORDS = WORDS_DIR / f"{COMMON_DOMAIN}.yaml"
+
+
+def _words_file(path: Path) -> dict[str, dict[str, list[str]] | None]:
+    """An order-word table as written: each canonical word with its words in each language, or None
+    where the table gives it none of its own."""
+    import yaml
+
+    data = (yaml.safe_load(path.read_text("utf-8")) if path.is_file() else None) or {}
+    return {str(word): None if langs is None else
+            {lang: [str(w) for w in (spelt or [])] for lang, spelt in langs.items()}
+            for word, langs in data.items()}
+
+
 @cache
 def order_words(game: str) -> dict[str, dict[str, list[str]]]:
     """A game's order words (pbem/locale/words/<game>.yaml): each canonical word, as the order log
-    keeps it, with its words in each language, the first one being what reports show. No file: none."""
-    import yaml
-
+    keeps it, with its words in each language, the first one being what reports show; a word the
+    table names without words of its own has pbem's shared ones (SHARED_WORDS). No file: none."""
     path = _locale_dir(game) / "words" / f"{game}.yaml"
-    if not path.is_file():
-        return {}
-    data = yaml.safe_load(path.read_text("utf-8")) or {}
-    return {str(word): {lang: [str(w) for w in (spelt or [])] for lang, spelt in (langs or {}).items()}
-            for word, langs in data.items()}
+    own = _words_file(path)
+    shared = _words_file(SHARED_WORDS) if game != COMMON_DOMAIN and None in own.values() else {}
+    out: dict[str, dict[str, list[str]]] = {}
+    for word, langs in own.items():
+        if langs is None:
+            langs = shared.get(word)
+            if langs is None:
+                raise SetupError(f"{path}: the order word {word!r} has no words of its own, and pbem's shared "
+                                 f"words ({SHARED_WORDS.relative_to(LOCALE_DIR.parent.parent)}) have none for it")
+        out[word] = langs
+    return out
 
 
 @cache

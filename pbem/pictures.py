@@ -26,7 +26,7 @@ from typing import Any
 
 import jinja2
 
-from pbem.i18n import DEFAULT_LANGUAGE, install
+from pbem.i18n import DEFAULT_LANGUAGE, common_words, install
 from pbem.report import _load, bytecode_cache
 from pbem.rules.base import get_ruleset
 
@@ -113,7 +113,7 @@ def env() -> jinja2.Environment:
     """The board templates in English: their words as written, through the same `_`, `ngettext` and
     `pgettext` the other languages' templates get (so a template says each word once)."""
     e = _environment([])
-    e.globals.update(_=english, gettext=english, ngettext=english_n, pgettext=english_p)
+    e.globals.update(_=english, gettext=english, ngettext=english_n, pgettext=english_p, common_=english)
     return e
 
 
@@ -125,6 +125,7 @@ def env_for(lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> jinja2.Env
         return env()
     e = _environment(["jinja2.ext.i18n"])
     install(e, lang, game)
+    e.globals["common_"] = common_words(lang)  # a word of pbem's catalog alone, as reports say it
     return e
 
 

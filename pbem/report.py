@@ -18,7 +18,7 @@ import jinja2
 from pbem import data_dir
 from pbem.errors import Listing, Refusal
 from pbem.game import show
-from pbem.i18n import DEFAULT_LANGUAGE, day_text, install, localize, moment_text, number_text, translator
+from pbem.i18n import DEFAULT_LANGUAGE, common_words, day_text, install, localize, moment_text, number_text, translator
 from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
 
 BEGIN = "----- pbem orders begin -----"
@@ -170,23 +170,9 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
                      moment=lambda stamp, zone=None: moment_text(_moment(stamp), lang, zone))
     e.globals["lang"] = lang
     e.globals["substitute_words"] = substitute_words
-    e.globals["common_"] = _common_words(lang)
+    e.globals["common_"] = common_words(lang)
     e.globals.update(MOVE=MOVE, BLOCK=BLOCK, SEED=SEED)  # the parts `move_first` puts in their place
     return e
-
-
-def _common_words(lang: str) -> Any:
-    """`common_()` for templates: a text in pbem's own domain alone (new style, `%(name)s` filled in),
-    whatever game's catalog the environment has. The report skeleton (templates/common/report.txt.j2)
-    says its words with it, so they are translated once for every game and no game's catalog can
-    word them otherwise."""
-    words = translator(lang)
-
-    def common_(message: str, **values: Any) -> str:
-        text = words.gettext(message)
-        return text % values if values else text
-
-    return common_
 
 
 @cache

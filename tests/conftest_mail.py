@@ -22,10 +22,11 @@ import yaml
 from helpers import seed_args
 from pbem.report import BEGIN, END
 from pbem.store import GamesDir
+from rooms import EXAMPLE, room
 
 GM = "gm@pbem.test"
 GM_NAME = "Game Master"
-PLAYERS = ("anna", "ben", "cleo")
+PLAYERS = room(EXAMPLE).PLAYERS  # the example game's usual table
 SEED = "mail-seed"
 
 
@@ -304,7 +305,7 @@ class MailGames:
     def new(self, game: str = "m1", players: Iterable[str] = PLAYERS, seed: str = SEED) -> dict[str, str]:
         """A game; returns the tokens as the players read them in their welcome mails."""
         self.write_config()
-        args = ["new", "medici", game, *seed_args(seed), "--json"]
+        args = ["new", EXAMPLE, game, *seed_args(seed), "--json"]
         for p in players:
             args += ["--player", f"{p}={address(p)}"]
         r = self.pbem(*args)

@@ -13,7 +13,7 @@ import pytest
 from conftest import Pbem
 from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, answer, mail_lines, player_mail, send, to
 from helpers import assert_error
-from rooms import GAMES, room
+from rooms import GAMES, QUICK, room
 from pbem import bots, lobby
 from pbem.rules.base import get_ruleset, order_text
 from pbem.store import GamesDir, dump_yaml
@@ -89,7 +89,7 @@ def test_new_seats_bots_where_the_command_line_puts_them_and_they_move_at_once(p
 
 
 def test_new_json_marks_the_bots_without_a_token(pbem: Pbem) -> None:
-    r = pbem("new", "medici-strozzi", "s1", "--player", "anna=anna@example.org", "--bot", "zeno", *SEED, "--json")
+    r = pbem("new", QUICK, "s1", "--player", "anna=anna@example.org", "--bot", "zeno", *SEED, "--json")
     assert r.exit_code == 0, r.output
     players = json.loads(r.stdout)["players"]
     assert players[1] == {"name": "zeno", "bot": True}
@@ -291,18 +291,20 @@ def test_bots_are_refused_silently_to_a_stranger_where_only_players_may_have_the
 
 def test_one_address_has_at_most_a_few_games_against_bots_at_once(g: MailGames) -> None:
     for n in range(1, 4):
-        lines, _ = send(g, "anna@far.test", "new medici-strozzi with bot")
-        assert lines == [f"mail from anna@far.test: medici-strozzi-{n}: anna plays against bot (bots); the game starts"]
-    lines, sent = send(g, "anna@far.test", "new medici-strozzi with bot")
+        lines, _ = send(g, "anna@far.test", f"new {QUICK} with bot")
+        assert lines == [f"mail from anna@far.test: {QUICK}-{n}: anna plays against bot (bots); the game starts"]
+    lines, sent = send(g, "anna@far.test", f"new {QUICK} with bot")
     assert lines == ["mail from anna@far.test: refused 'new': you play 3 games against bots that are not over "
-                     "(medici-strozzi-1, medici-strozzi-2, medici-strozzi-3), the most this host allows; finish one "
+                     f"({QUICK}-1, {QUICK}-2, {QUICK}-3), the most this host allows; finish one "
                      "first"]
     assert "you play 3 games against bots that are not over" in flat(sent[0])
 
 
 def test_too_many_bots_are_refused(g: MailGames) -> None:
-    lines, sent = send(g, "anna@far.test", "new medici-strozzi with bot, bot")
-    assert lines == ["mail from anna@far.test: refused 'new': Medici vs Strozzi needs 2 players, not 3"]
+    quick = get_ruleset(QUICK)
+    assert quick.max_players == 2
+    lines, sent = send(g, "anna@far.test", f"new {QUICK} with bot, bot")
+    assert lines == [f"mail from anna@far.test: refused 'new': {quick.title} needs 2 players, not 3"]
     assert g.gd.games() == []
 
 

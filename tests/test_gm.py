@@ -33,8 +33,8 @@ from pbem.errors import PbemError
 from pbem.game import apply_orders, engine_events, replay, ruleset_of, waiting_for
 from pbem.gm import deadline_rule
 from pbem.rules.base import order_text
-from pbem.rules.medici_strozzi import DATA as STROZZI
 from pbem.store import GamesDir
+from rooms import QUICK
 
 T0 = datetime(2026, 11, 21, 12, tzinfo=timezone.utc)  # the conftest clock: every game starts here
 PLAYERS = ("anna", "ben", "cleo")
@@ -298,7 +298,7 @@ def test_the_reminder_tells_the_late_player_what_follows_the_deadline() -> None:
     assert after_the_deadline(rule("bot", 12), "pass") == "After that and 12h of grace, the game's bot moves for you."
     assert after_the_deadline(rule("default", 36), "pass") == ("After that and 36h of grace, the order 'pass' is "
                                                               "given for you.")
-    # a game with no passive order (Medina): the bot moves, as the policy does
+    # a game with no passive order: the bot moves, as the policy does
     assert after_the_deadline(rule("default", 0), None) == "After that, the game's bot moves for you."
 
 
@@ -510,25 +510,6 @@ def test_default_policy_for_a_medici_bidder_is_pass(pbem: Any, inbox: Path, cloc
     t.verify()
 
 
-def test_default_policy_in_medici_vs_strozzi(pbem: Any, inbox: Path, clock: Clock) -> None:
-    """The drawer asks the lot's face value, the other declines, the buyer throws the lot overboard."""
-    t = Table(pbem, inbox, "--deadline", "1h", "--policy", "default", game="s1", ruleset="medici-strozzi",
-              players=("anna", "ben"))
-    view = t.show("anna")["view"]
-    assert t.waiting() == "anna" and view["phase"] == "draw"
-    price = min(STROZZI["max_price"], view["lot_value"])
-    clock.at(1)
-    assert advance(pbem) == [f"s1: substitute moves: anna missed the deadline: price: {price} (default)"]
-    clock.at(2)
-    assert advance(pbem) == ["s1: substitute moves: ben missed the deadline: decline (default)"]
-    clock.at(3)
-    assert advance(pbem) == ["s1: substitute moves: anna missed the deadline: discard (default)"]
-    log = t.state()["log"]
-    assert [(e["player"], e["order"], e["substitute"]) for e in log] == [
-        ("anna", {"price": price}, "default"), ("ben", "decline", "default"), ("anna", "discard", "default")]
-    t.verify()
-
-
 def test_queued_orders_come_before_the_deadline_policy(pbem: Any, inbox: Path, clock: Clock) -> None:
     """Orders that arrived before the run are the player's own, however late the run: no substitute."""
     t = Table(pbem, inbox, *DEFAULT_48)
@@ -564,36 +545,6 @@ def test_policy_bot_lets_the_bot_move(pbem: Any, inbox: Path, clock: Clock) -> N
     assert f"- {notice}\n" in message and " [substitute move: bot]\n" in message
     assert all(e["substitute"] == "bot" for e in state["events"] if "substitute" in e)
     t.verify()
-
-
-def test_medina_default_falls_back_to_the_bot(pbem: Any, inbox: Path, clock: Clock) -> None:
-    t = Table(pbem, inbox, "--deadline", "1h", "--policy", "default", game="d1", ruleset="medina")
-    who = t.waiting()
-    seen = t.show(who)
-    expected = bots.choose("medina", seen["view"], who, seen["legal_orders"])
-    now = clock.at(1)
-    lines = advance(pbem)
-    assert len(lines) == 1 and lines[0].startswith(f"d1: substitute moves: {who} missed the deadline: "
-                                                   f"{order_text(expected)} (")
-    state = t.state()
-    assert state["log"] == [{"turn": 1, "player": who, "order": expected, "received": now, "substitute": "bot"}]
-    notice = f"{who} missed the deadline; the bot moves for this seat: {order_text(expected)}."
-    assert f"] {notice}\n" in t.last_report(who)
-    marked = [e for e in state["events"] if "substitute" in e]
-    assert marked and all(e["substitute"] == "bot" for e in marked)
-    message = last_commit(t.games)
-    assert f"- {notice}\n" in message and " [substitute move: bot]\n" in message
-    assert "[substitute move: default]" not in message
-    t.verify()
-
-
-def test_medina_fallback_is_reported_as_a_bot_move(pbem: Any, inbox: Path, clock: Clock) -> None:
-    t = Table(pbem, inbox, "--deadline", "1h", "--policy", "default", game="d1", ruleset="medina")
-    who = t.waiting()
-    seen = t.show(who)
-    expected = bots.choose("medina", seen["view"], who, seen["legal_orders"])
-    clock.at(1)
-    assert advance(pbem) == [f"d1: substitute moves: {who} missed the deadline: {order_text(expected)} (bot)"]
 
 
 # -- pbem verify after everything the GM does ---------------------------------------------------------
@@ -1075,7 +1026,7 @@ def test_status_shows_deadlines_and_the_games_that_need_the_gm(pbem: Any, inbox:
     Table(pbem, inbox, *DEFAULT_48, game="a1")
     Table(pbem, inbox, "--deadline", "1d", game="a2")
     Table(pbem, inbox, "--deadline", "1w", "--policy", "bot", game="a3")
-    Table(pbem, inbox, game="a4", ruleset="medici-strozzi", players=("anna", "ben"))
+    Table(pbem, inbox, game="a4", ruleset=QUICK, players=("anna", "ben"))
     assert pbem("pause", "a3").exit_code == 0
     clock.at(30)
     r = pbem("status")
@@ -1086,7 +1037,7 @@ def test_status_shows_deadlines_and_the_games_that_need_the_gm(pbem: Any, inbox:
         f"a1               medici               1  active    {'ben':<24} {stamp(0)}  {stamp(48)}  0",
         f"a2               medici               1  active    {'ben':<24} {stamp(0)}  {stamp(24)}  0",
         f"a3               medici               1  paused    {'ben':<24} {stamp(0)}  {'-':<21} 0",
-        f"a4               medici-strozzi       1  active    {'anna':<24} {stamp(0)}  {'-':<21} 0",
+        f"a4               {QUICK:<20} 1  active    {'anna':<24} {stamp(0)}  {'-':<21} 0",
         "",
         "Needs the GM:",
         "  a2: ben missed the deadline (policy: wait)",

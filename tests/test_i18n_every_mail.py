@@ -20,6 +20,7 @@ from conftest_mail import FilesOut, MaildirDrop, MailGames, address, answer, sen
 from test_i18n_mail import html_text
 from test_i18n_table_mails import LANGS, latest, table
 from test_lobby import plain
+from rooms import titles
 
 
 #: English words that carry a sentence; a run of words with two of them is English
@@ -30,6 +31,13 @@ FUNCTION_WORDS = {"the", "a", "of", "to", "and", "or", "is", "are", "was", "be",
 #: the same spellings as a word of the reader's language
 OWN = {"de": {"in", "an", "will", "was", "so", "also", "oder"}, "nl": {"in", "is", "of", "an", "will", "was"}}
 RUN = 4  # words in a row that make a sentence
+#: the games' titles, names written alike in every language (the lobby's list of games holds them all)
+TITLES = re.compile("|".join(rf"(?<![\w-]){re.escape(t)}(?![\w-])" for t in titles()))
+
+
+def as_names(title: re.Match[str]) -> str:
+    """A title's words as names: each still a word of the run it stands in, none an English one."""
+    return re.sub(r"[^\W\d_][\w']*", "X", title.group(0))
 ISO_DAY = re.compile(r"(?<![\w-])\d{4}-\d\d-\d\d(?![\w-])")
 #: what a mail quotes as the player or the rules write it: quoted text, order lines, addresses, links
 QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|„[^“\n]*“|[\w.+-]+@[\w.-]+|https?://\S+|<[^>\n]*>")
@@ -37,7 +45,7 @@ QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"|„[^“\n]*“|[\w.+-]+@[\w.-]+|ht
 
 def english_runs(text: str, lang: str) -> list[str]:
     """The runs of RUN words of `text` that read as English: two or more English function words (none
-    of them a word of `lang` as well), outside quoted words and the order block."""
+    of them a word of `lang` as well), outside quoted words, the games' titles and the order block."""
     from pbem.report import BEGIN, END
 
     text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), " ", text, flags=re.S)
@@ -46,7 +54,7 @@ def english_runs(text: str, lang: str) -> list[str]:
         if line.lstrip().startswith((">", "sha256", "token:", "game:", "player:", "turn:", "orders:", "-")) \
                 and "'" not in line:
             continue
-        words = re.findall(r"[^\W\d_][\w']*", QUOTED.sub(" | ", line))
+        words = re.findall(r"[^\W\d_][\w']*", TITLES.sub(as_names, QUOTED.sub(" | ", line)))
         for k in range(len(words) - RUN + 1):
             window = words[k:k + RUN]
             english = [w for w in window if w.casefold() in FUNCTION_WORDS and w.casefold() not in OWN[lang]]
@@ -103,6 +111,8 @@ def test_the_detectors_find_what_they_look_for() -> None:
     assert english_runs("  the mail holds no orders: put them between the lines", "de")
     assert not english_runs("Deine Mail konnte nicht verwendet werden: 'away until 3 Dec' ist gut", "de")
     assert not english_runs("Of stuur één woord: hulp, status, spellen, vast of terug.", "nl")
+    for title in titles():  # a game's title is a name: its words are no English, and no run ends at it
+        assert not english_runs(f"Neu bei uns: {title} (zum Mitspielen: 'mitspielen').", "de")
     assert ISO_DAY.findall("spätestens bis 2026-12-05")
     assert wrapped_twice("Um zuzuschauen, antworte auf diese Mail mit 'zuschauen m1'. Wenn du\nnicht\n"
                          "gefragt hast, beachte diese Mail nicht.")

@@ -15,14 +15,15 @@ import pytest
 from conftest import Pbem
 from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, address, player_of
 from helpers import seed_args
-from rooms import GAMES, room
+from rooms import GAMES, languages, room, titles
 from pbem import bots
 from pbem.i18n import order_words
 from pbem.rules.base import get_ruleset, order_text
 from test_mail_hardening import SEED, at
 from test_reply_keys import CLIENTS, answers, latest, mail_lines, plain, reply, typed
 
-LANGS = {"anna": "de", "ben": "nl", "cleo": "en"}
+#: each player's language, round any table of any game (its room's players are tests/rooms.NAMES)
+LANGS = languages()
 # a word each language's mail to a player is sure to hold in its subject
 SUBJECT_WORD = {"de": re.compile(r"\b(Zug|Partie|willkommen)\b"), "nl": re.compile(r"\b(beurt|partij|welkom)\b"),
                 "en": re.compile(r"\b(turn|game|welcome)\b")}
@@ -38,6 +39,7 @@ def new_game(g: MailGames, ruleset: str, players: tuple[str, ...], *extra: str) 
     `pbem new` printed them."""
     g.write_config()
     args = ["new", ruleset, "g1", *seed_args(SEED), "--json", *extra]
+    assert set(players) <= set(LANGS), f"the players {players} are not names of tests/rooms.NAMES"
     for p in players:
         args += ["--player", f"{p}={address(p)}"]
         if LANGS[p] != "en":
@@ -94,8 +96,8 @@ PBEM_KEYS = re.compile(r"'[\w.-]+\.(?:yaml|yml|txt)'|'(?:game|player|token|turn|
 
 
 def english_words(text: str, lang: str, names: tuple[str, ...] = ()) -> list[str]:
-    """The words of STOP in a mail to a reader of `lang` (its order block, pbem's own keys and the
-    players' names left out): each with the line it stands in."""
+    """The words of STOP in a mail to a reader of `lang` (its order block, pbem's own keys, the players'
+    names and the games' titles left out): each with the line it stands in."""
     from pbem.report import BEGIN, END
 
     text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), " ", text, flags=re.S)
@@ -104,7 +106,7 @@ def english_words(text: str, lang: str, names: tuple[str, ...] = ()) -> list[str
         if line.startswith(("Message-ID", "References", "In-Reply-To")) or "sha256" in line:
             continue
         bare = PBEM_KEYS.sub(" ", line)
-        for name in names:
+        for name in (*names, *titles()):
             bare = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", bare)
         for word in re.findall(r"[^\W\d_][\w']*", bare):
             word = word.strip("'")

@@ -18,13 +18,13 @@ from typing import Any, Iterator
 
 import jinja2
 import pytest
-import yaml
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 import helpers
 import pbem.report as report
 from pbem.game import new_game, show
+from pbem import i18n
 from pbem.i18n import install, translator
 from pbem.store import GamesDir
 
@@ -65,6 +65,7 @@ def fresh_env(lang: str, game: str) -> jinja2.Environment:
     e.globals.update({k: v for k, v in base.globals.items()  # (English: the words as written, pbem's own)
                       if not lang or k not in ("_", "gettext", "ngettext", "pgettext", "npgettext")})
     install(e, lang, game)
+    e.globals["common_"] = i18n.common_words(lang)  # the words every game says, in pbem's catalog
     return e
 
 
@@ -215,6 +216,7 @@ def picture_env(lang: str | None, game: str) -> jinja2.Environment:
                       if not lang or k not in ("_", "gettext", "ngettext", "pgettext", "npgettext")})
     if lang:
         install(e, lang, game)
+        e.globals["common_"] = i18n.common_words(lang)  # the words every game says, in pbem's catalog
     return e
 
 
@@ -351,7 +353,8 @@ def test_the_translations_use_the_glossary_words(lang: str, game: str) -> None:
 # -- the order words ----------------------------------------------------------------------------------------
 
 def order_words(game: str) -> dict[str, dict[str, list[str]]]:
-    return yaml.safe_load((LOCALE / "words" / f"{game}.yaml").read_text("utf-8"))
+    """The game's order words as pbem reads them (pbem's shared ones where its table names one)."""
+    return i18n.order_words(game)
 
 
 def schema_words(game: str) -> set[str]:

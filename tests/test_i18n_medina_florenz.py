@@ -22,7 +22,6 @@ from typing import Any
 
 import jinja2
 import pytest
-import yaml
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.pofile import read_po
 
@@ -80,7 +79,7 @@ def environment(lang: str, game: str) -> jinja2.Environment:
     if hasattr(i18n, "localize"):
         e.filters["words"] = lambda text: i18n.localize(str(text), game, lang)
     e.globals["lang"] = lang
-    e.globals["common_"] = report._common_words(lang)  # the words every game says, in pbem's catalog
+    e.globals["common_"] = i18n.common_words(lang)  # the words every game says, in pbem's catalog
     i18n.install(e, lang, game)
     return e
 
@@ -281,7 +280,8 @@ REQUIRED = {
 
 
 def words_of(game: str) -> dict[str, dict[str, list[str]]]:
-    return yaml.safe_load((LOCALE / "words" / f"{game}.yaml").read_text("utf-8"))
+    """The game's order words as pbem reads them (pbem's shared ones where its table names one)."""
+    return i18n.order_words(game)
 
 
 def schema_words(game: str) -> set[str]:

@@ -18,9 +18,10 @@ from test_i18n_whole_mails import ENGLISH_DATE, FOREIGN
 from test_lobby import plain
 from pbem import bots
 from pbem.rules.base import order_text
+from rooms import EXAMPLE, languages, room
 
-LANGS = {"anna": "de", "ben": "nl", "cleo": "en"}
-PLAYERS = tuple(LANGS)
+PLAYERS = room(EXAMPLE).PLAYERS
+LANGS = languages(PLAYERS)  # German, Dutch, English round the table
 
 
 def in_its_language(msg: Any, lang: str, names: tuple[str, ...] = PLAYERS) -> list[str]:
@@ -38,10 +39,11 @@ def in_its_language(msg: Any, lang: str, names: tuple[str, ...] = PLAYERS) -> li
 
 
 def table(pbem: Pbem, *options: str) -> MailGames:
-    """Game m1 of anna (German), ben (Dutch) and cleo (English), with `options`, its welcome mails read."""
+    """Game m1 of the example game's usual table (German, Dutch and English round it), with `options`,
+    its welcome mails read."""
     g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
     g.write_config()
-    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", *options,
+    r = pbem("new", EXAMPLE, "m1", "--weak-seed", "--seed", "s", *options,
              *[a for p in PLAYERS for a in ("--player", f"{p}={address(p)}")])
     assert r.exit_code == 0, r.output
     g.outbox.new()

@@ -18,7 +18,7 @@ from helpers import assert_error
 from pbem import bots, lobby
 from pbem.mail.ids import split_key
 from pbem.rules.base import order_text
-from rooms import GAMES
+from rooms import GAMES, QUICK
 
 
 @pytest.fixture
@@ -64,7 +64,7 @@ def play_to_the_end(g: MailGames, latest: dict[str, Any], names: dict[str, str])
             break
         player = shown["waiting_for"][0]
         seen = g.pbem.show("g1", player)
-        order = bots.choose("medici-strozzi", seen["view"], player, seen["legal_orders"])
+        order = bots.choose(QUICK, seen["view"], player, seen["legal_orders"])
         words = " ".join(f"{k} {v}" for k, v in order.items()) if isinstance(order, dict) else str(order)
         lines, sent = answer(g, latest[names[player]], names[player], words)
         assert lines == [f"mail from {names[player]}: g1 turn {seen['turn']}: queued {order_text(order)}"]
@@ -78,7 +78,7 @@ def play_to_the_end(g: MailGames, latest: dict[str, Any], names: dict[str, str])
 def test_an_open_game_is_joined_by_mail_played_to_its_end_and_rematched(g: MailGames) -> None:
     """Two strangers join an open game by a fresh mail each; it starts when full; they play it to the
     end by one-line replies; `rematch` in reply to the last report invites the other, who accepts."""
-    opened(g, "medici-strozzi", 2)
+    opened(g, QUICK, 2)
     lines, sent = send(g, "una@far.test", "join g1")
     assert lines == ["mail from una@far.test: g1: joined as una"]
     assert [(to(m), m["Subject"]) for m in sent] == [("una@far.test", "[pbem] g1: you have a seat")]
@@ -90,7 +90,7 @@ def test_an_open_game_is_joined_by_mail_played_to_its_end_and_rematched(g: MailG
     assert sorted(welcome) == ["una@far.test", "vic@far.test"]
     assert players_of(g, "g1") == [("una", "una@far.test"), ("victor", "vic@far.test")]
     assert not lobby.exists(g.gd, "g1")
-    assert "g1: new medici-strozzi game for una, victor (opened by the GM)" in g.git("log", "--format=%s")
+    assert f"g1: new {QUICK} game for una, victor (opened by the GM)" in g.git("log", "--format=%s")
     latest = dict(welcome)
     names = {"una": "una@far.test", "victor": "vic@far.test"}
     play_to_the_end(g, latest, names)
@@ -154,7 +154,7 @@ def test_a_join_that_cannot_be_carried_out_is_refused_and_changes_nothing(g: Mai
 
 
 def test_joining_twice_and_a_full_game_are_refused(g: MailGames) -> None:
-    opened(g, "medici-strozzi", 2)
+    opened(g, QUICK, 2)
     send(g, "ann@x.test", "join g1")
     assert send(g, "ann@x.test", "join g1")[0] == \
         ["mail from ann@x.test: refused 'join': you already hold the seat 'ann' in game 'g1'"]
@@ -380,7 +380,7 @@ def test_parse_reads_the_commands_in_three_languages() -> None:
     assert c is not None and (c.verb, c.ruleset, c.invitees, c.deadline, c.language, c.language_option) == \
         ("new", "medici", ["ben@x.test", "cleo@x.test"], "48h", "de", "nl")
     c = parse(["nieuw medici vs strozzi met ben@x.test"])
-    assert c is not None and (c.ruleset, c.invitees, c.language) == ("medici-strozzi", ["ben@x.test"], "nl")
+    assert c is not None and (c.ruleset, c.invitees, c.language) == (QUICK, ["ben@x.test"], "nl")
     c = parse([], "Re: join g7")
     assert c is not None and (c.verb, c.game) == ("join", "g7")
     assert parse(["revanche"]).verb == "rematch"  # type: ignore[union-attr]
@@ -434,7 +434,7 @@ def served(pbem: Pbem, dovecot: Dovecot, imap_user: str, smtp: SmtpServer,
 def test_over_imap_and_smtp_an_open_game_is_joined_and_played_and_a_strangers_challenge_mails_nobody(
         served: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:
     g = served
-    opened(g, "medici-strozzi", 2)
+    opened(g, QUICK, 2)
     assert send(g, "una@far.test", "join g1")[0] == ["mail from una@far.test: g1: joined as una"]
     lines, sent = send(g, "vic@far.test", "meedoen g1")
     assert lines == ["mail from vic@far.test: g1: joined as vic; g1 starts"]
@@ -516,7 +516,7 @@ def test_a_watch_over_imap_idle_seats_players_and_starts_the_game_within_seconds
 
     g = MailGames(pbem, ImapDrop(dovecot, imap_user), FilesOut(pbem.games))
     g.write_config()
-    opened(g, "medici-strozzi", 2)
+    opened(g, QUICK, 2)
     assert subprocess.run(["git", "status", "--porcelain", "pbem.yaml"], cwd=g.root, capture_output=True,
                           text=True, check=True).stdout == ""  # pbem committed it
     w = Watching(g.root, "--interval", "60")

@@ -1,9 +1,10 @@
-"""Medici's and Medici vs Strozzi's fast paths give what the slow ones give: the legal orders are the
-contract's, the bot's view is part of the full view and the bot chooses alike from both, the goods tracks
-pay as the shared ranking does, the bots' worth of a lot and their reading of the range of bids and prices
-are what the plain reckoning gives, each decision is made once, and whole seeded games play out exactly
-as they did before the engines were made faster (the same orders, events, states and draws of chance).
-Behaviour only: nothing here is timed."""
+"""Medici's fast paths give what the slow ones give: the legal orders are the contract's, the bot's view
+is part of the full view and the bot chooses alike from both, the goods tracks pay as the shared ranking
+does, the bot's worth of a lot and its reading of the range of bids are what the plain reckoning gives,
+each decision is made once, and whole seeded games play out exactly as they did before the engine was
+made faster (the same orders, events, states and draws of chance). Behaviour only: nothing here is timed.
+The checks that hold for any engine of the family are functions here that its other games' speed tests
+call too."""
 
 from __future__ import annotations
 
@@ -21,12 +22,10 @@ from pbem.rng import Rng
 from pbem.rules.base import Decision, Order, Ruleset, get_ruleset, shared_ranking
 from pbem.rules.medici_ranking import paying_places, shared_places
 from pbem.rules.medici_bot import _bid_range, medici_bot, medici_worth
-from pbem.rules.medici_strozzi_bot import _best_load, _price_range, _worths
 
 GAMES = [("medici", 3, {"edition": "riogrande"}, "speed-3r"), ("medici", 3, {"edition": "amigo"}, "speed-3a"),
          ("medici", 4, {"edition": "amigo"}, "speed-4a"), ("medici", 5, {"edition": "riogrande"}, "speed-5r"),
-         ("medici", 6, {"edition": "riogrande"}, "speed-6r"), ("medici", 6, {"edition": "amigo"}, "speed-6a"),
-         ("medici-strozzi", 2, {}, "speed-s1"), ("medici-strozzi", 2, {}, "speed-s2")]
+         ("medici", 6, {"edition": "riogrande"}, "speed-6r"), ("medici", 6, {"edition": "amigo"}, "speed-6a")]
 
 
 def positions(ruleset: str, players: int, options: dict[str, str], seed: str,
@@ -49,6 +48,13 @@ def positions(ruleset: str, players: int, options: dict[str, str], seed: str,
 @pytest.mark.parametrize("by_bot", [True, False])
 def test_fast_paths_match_slow_paths(ruleset: str, players: int, options: dict[str, str], seed: str,
                                      by_bot: bool) -> None:
+    fast_paths_match_slow_paths(ruleset, players, options, seed, by_bot)
+
+
+def fast_paths_match_slow_paths(ruleset: str, players: int, options: dict[str, str], seed: str,
+                                by_bot: bool) -> None:
+    """At every decision of a whole game: the legal orders are the contract's, the bot's view is part
+    of the full view and the bot chooses alike from both, and the decision is the same for a copy."""
     for n, (r, state, p, legal, order) in enumerate(positions(ruleset, players, options, seed, by_bot)):
         assert legal == Ruleset.legal_orders(r, state, p), (n, p)
         for other in state["players"]:
@@ -63,8 +69,12 @@ def test_fast_paths_match_slow_paths(ruleset: str, players: int, options: dict[s
 
 
 def test_legal_orders_are_fresh_each_time() -> None:
+    legal_orders_are_fresh_each_time(GAMES[::3])
+
+
+def legal_orders_are_fresh_each_time(games: list[tuple[str, int, dict[str, str], str]]) -> None:
     """Orders are kept in logs: two lists of legal orders never share an order."""
-    for ruleset, players, options, seed in GAMES[::3]:
+    for ruleset, players, options, seed in games:
         for _, (r, state, p, legal, _) in zip(range(40), positions(ruleset, players, options, seed, False)):
             again = r.legal_orders(state, p)
             assert again == legal
@@ -105,7 +115,7 @@ def plain_worth(view: dict[str, Any], me: str, lot: list[str]) -> float:
     return worth
 
 
-@pytest.mark.parametrize("ruleset,players,options,seed", [g for g in GAMES if g[0] == "medici"])
+@pytest.mark.parametrize("ruleset,players,options,seed", GAMES)
 def test_worth_is_the_plain_reckoning(ruleset: str, players: int, options: dict[str, str], seed: str) -> None:
     """The bot's worth of a lot, read in fewer steps, is the very float the plain reckoning gives, for
     every bidder and for every other player too."""
@@ -133,7 +143,7 @@ def plain_bot(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
     return {"bid": target} if target >= lowest else "pass"
 
 
-@pytest.mark.parametrize("ruleset,players,options,seed", [g for g in GAMES if g[0] == "medici"])
+@pytest.mark.parametrize("ruleset,players,options,seed", GAMES)
 def test_bids_are_the_plain_bids(ruleset: str, players: int, options: dict[str, str], seed: str) -> None:
     """The bot skips reading the tracks when the least a lot can be worth already decides its bid: it
     bids as the plain reckoning does, at every bid and for narrower and wider ranges of bids too."""
@@ -152,57 +162,13 @@ def test_bids_are_the_plain_bids(ruleset: str, players: int, options: dict[str, 
                 assert medici_bot(last, p, orders) == plain_bot(last, p, orders), (n, orders[:3])
 
 
-def plain_strozzi_worth(view: dict[str, Any], me: str, lot: list[str]) -> float:
-    """A lot's worth to one family, reckoned alone (as the bot first did)."""
-    if not lot:
-        return 0.0
-    worth = 2.0 * sum(card_value(t) for t in lot)
-    sign = 1 if me == view["medici"] else -1
-    for tile in lot:
-        pull = 2 if card_value(tile) == 0 else 1
-        for harbour, goods in view["harbours"].items():
-            if card_good(tile) in goods:
-                pos = view["markers"][harbour][card_good(tile)] * sign
-                if pos <= 0 < pos + pull or 0 <= pos < 3:
-                    worth += 4.0 * pull
-    return worth / 2
-
-
-def plain_best_load(view: dict[str, Any], me: str, legal: list[Order]) -> Order:
-    """The Strozzi bot's load, the best by `max` (the first of the best)."""
-    loads = [o for o in legal if isinstance(o, dict)]
-    if not loads:
-        return "discard"
-    mine = next(p for p in view["players"] if p["name"] == me)
-    lot = view["lot"]
-    fit = {h: sum(1 for g in {card_good(t) for t in lot} if g in goods) for h, goods in view["harbours"].items()}
-    ships = {s["capacity"]: s for s in mine["ships"]}
-
-    def score(o: dict[str, Any]) -> tuple[float, int]:
-        s = ships[o["load"]]
-        cramped = abs(s["capacity"] - len(s["cargo"]) - len(lot) - 1) * 0.5
-        return (fit[s["harbour"] or o.get("harbour")] * 3 + s["value"] / 5 - cramped, -o["load"])
-    return max(loads, key=score)
-
-
-@pytest.mark.parametrize("seed", ["speed-s1", "speed-s2", "speed-s3"])
-def test_strozzi_bot_reckons_as_the_plain_one(seed: str) -> None:
-    """Both families' worth of a lot, reckoned together, is what each reckoned alone gives; the load is
-    the one `max` picks."""
-    for by_bot in (True, False):
-        for n, (r, state, p, legal, _) in enumerate(positions("medici-strozzi", 2, {}, seed, by_bot)):
-            view = r.bot_view(state, p)
-            medici, strozzi = state["players"]
-            for lot in (view["lot"], view["lot"][:1], []):
-                assert _worths(view, lot) == (plain_strozzi_worth(view, medici, lot),
-                                              plain_strozzi_worth(view, strozzi, lot)), n
-            if state["phase"] == "load":
-                assert _best_load(view, p, legal) == plain_best_load(view, p, legal), n
-
-
 def test_lot_may_grow_as_far_as_max_lot() -> None:
+    lot_may_grow_as_far_as_max_lot(GAMES)
+
+
+def lot_may_grow_as_far_as_max_lot(games: list[tuple[str, int, dict[str, str], str]]) -> None:
     """The quick look at whether the lot may grow gives what `max_lot` gives."""
-    for ruleset, players, options, seed in GAMES:
+    for ruleset, players, options, seed in games:
         for n, (r, state, p, _, _) in enumerate(positions(ruleset, players, options, seed, False)):
             if state["phase"] == "draw":
                 assert r._lot_may_grow(state) == (len(state["lot"]) < r.max_lot(state)), n
@@ -214,31 +180,33 @@ def plain_range(legal: list[Order], key: str) -> tuple[int, int] | None:
     return (amounts[0], amounts[-1]) if amounts else None
 
 
-def test_bid_and_price_ranges_are_the_plain_ones() -> None:
-    """The bots read the range of bids or prices at the ends of the engine's lists; any other list is
-    read in full, with the same result."""
+def test_bid_ranges_are_the_plain_ones() -> None:
+    ranges_are_the_plain_ones("bid", "pass", _bid_range, GAMES, "bid")
+
+
+def ranges_are_the_plain_ones(key: str, word: str, reader: Any, games: list[tuple[str, int, dict[str, str], str]],
+                              phase: str) -> None:
+    """The bots read the range of amounts (`bid`, `price`) at the ends of the engine's lists; any other
+    list is read in full, with the same result: lists drawn at random, and those of `games` in `phase`."""
     pick = random.Random(13)
     for _ in range(3000):
-        key, word = pick.choice([("bid", "pass"), ("price", "draw")])
         legal: list[Order] = [{key: n} for n in sorted(pick.sample(range(60), pick.randint(0, 5)))]
         for _ in range(pick.randint(0, 3)):
             legal.insert(pick.randint(0, len(legal)), pick.choice([word, "pass", "draw", "auction"]))
-        if not legal:
-            continue
-        if key == "bid":
-            assert _bid_range(legal) == plain_range(legal, key), legal
-        elif plain_range(legal, key) is not None:
-            assert _price_range(legal) == plain_range(legal, key), legal
-    for ruleset, players, options, seed in GAMES:
+        if legal and (key == "bid" or plain_range(legal, key) is not None):
+            assert reader(legal) == plain_range(legal, key), legal
+    for ruleset, players, options, seed in games:
         for _, (r, state, p, legal, _) in zip(range(60), positions(ruleset, players, options, seed, False)):
-            if state["phase"] == "bid":
-                assert _bid_range(legal) == plain_range(legal, "bid")
-            elif ruleset == "medici-strozzi" and state["phase"] == "draw":
-                assert _price_range(legal) == plain_range(legal, "price")
+            if state["phase"] == phase:
+                assert reader(legal) == plain_range(legal, key)
 
 
 @pytest.mark.parametrize("ruleset,players,options,seed", GAMES[::2])
 def test_decisions_are_made_once(ruleset: str, players: int, options: dict[str, str], seed: str) -> None:
+    decisions_are_made_once(ruleset, players, options, seed)
+
+
+def decisions_are_made_once(ruleset: str, players: int, options: dict[str, str], seed: str) -> None:
     """Each player's decision of a kind is one object, the one a fresh `Decision` equals."""
     for _, (r, state, p, _, _) in zip(range(80), positions(ruleset, players, options, seed, False)):
         d = r.decision(state)
@@ -260,10 +228,6 @@ TRANSCRIPTS = [
      "95448a9816f7220f12d6ee5c2842c57f90810c638af6a9ab40cf26f16f12a934"),
     (("medici", 6, {"edition": "amigo"}, "speed-6a"), False,
      "ee06b23e390b0e963243e491cd8a4d03dc55d1ba4f99faeb2853b3bc7d6e4c1d"),
-    (("medici-strozzi", 2, {}, "speed-s1"), True,
-     "4c3d3cabc86b60674a119ba31b0a576f08013fd53b6c96b1e21a8be7b6af8784"),
-    (("medici-strozzi", 2, {}, "speed-s1"), False,
-     "9d3ca46e42a70bf1a88b73f5bdd34ee19638465625eb2bae8751942e2293a7c1"),
 ]
 
 

@@ -15,8 +15,9 @@ from conftest import Pbem
 from conftest_mail import FilesOut, MaildirDrop, MailGames, player_mail
 from helpers import assert_error
 from pbem import game as games
+from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir
-from rooms import GAMES
+from rooms import GAMES, QUICK
 
 SEED = "standings-test-seed-"
 
@@ -46,9 +47,9 @@ def ranks(state: dict[str, Any]) -> dict[str, int]:
 
 
 def three_games(pbem: Pbem) -> list[dict[str, Any]]:
-    return [finished(pbem, "medici-strozzi", "s1", [("anna", "anna@example.org"), ("zeno", None)], "1"),
-            finished(pbem, "medici-strozzi", "s2", [("ann", "anna@example.org"), ("ben", "ben@example.org")], "2"),
-            finished(pbem, "medici-strozzi", "s3", [("ben", "ben@example.org"), ("zeno", None)], "3")]
+    return [finished(pbem, QUICK, "s1", [("anna", "anna@example.org"), ("zeno", None)], "1"),
+            finished(pbem, QUICK, "s2", [("ann", "anna@example.org"), ("ben", "ben@example.org")], "2"),
+            finished(pbem, QUICK, "s3", [("ben", "ben@example.org"), ("zeno", None)], "3")]
 
 
 def test_standings_count_games_wins_and_places_per_address_and_show_no_address(pbem: Pbem) -> None:
@@ -56,7 +57,7 @@ def test_standings_count_games_wins_and_places_per_address_and_show_no_address(p
     r = pbem("standings", "--json")
     assert r.exit_code == 0, r.output
     (table,) = json.loads(r.stdout)
-    assert table["ruleset"] == "medici-strozzi" and table["games"] == 3
+    assert table["ruleset"] == QUICK and table["games"] == 3
     rows = {p["name"]: p for p in table["players"]}
     # anna played s1 as anna and s2 as ann: one player, shown by her latest seat name
     assert sorted(rows) == ["ann", "ben", "zeno"]
@@ -87,7 +88,7 @@ def test_pbem_standings_prints_a_table_per_ruleset(pbem: Pbem) -> None:
     data = json.loads(pbem("standings", "--json").stdout)
     lines = []
     for table in sorted(data, key=lambda t: t["ruleset"]):
-        title = {"medici": "Medici", "medici-strozzi": "Medici vs Strozzi"}[table["ruleset"]]
+        title = get_ruleset(table["ruleset"]).title
         count = f"{table['games']} finished games" if table["games"] > 1 else "1 finished game"
         nw = max(len("player"), *(len(p["name"] + (" (bot)" if p["bot"] else "")) for p in table["players"]))
         lines += [f"{title}: {count}", f"    # {'player'.ljust(nw)} games rated  wins avg place rating"]
@@ -112,21 +113,22 @@ def test_standings_of_one_ruleset_and_of_none(pbem: Pbem) -> None:
     r = pbem("standings")
     assert r.exit_code == 0 and r.stdout == f"No finished games in {pbem.games}.\n"
     three_games(pbem)
-    r = pbem("standings", "medina")
+    other = next(game for game in GAMES if game != QUICK)  # a game none of them is
+    r = pbem("standings", other)
     assert r.exit_code == 0
-    assert r.stdout == f"No finished Medina games in {pbem.games}.\n"
-    r = pbem("standings", "medici-strozzi")
-    assert r.stdout.startswith("Medici vs Strozzi: 3 finished games\n")
+    assert r.stdout == f"No finished {get_ruleset(other).title} games in {pbem.games}.\n"
+    r = pbem("standings", QUICK)
+    assert r.stdout.startswith(f"{get_ruleset(QUICK).title}: 3 finished games\n")
     assert_error(pbem("standings", "chess"), f"unknown ruleset 'chess' (known: {', '.join(GAMES)})")
 
 
 def test_a_game_not_over_and_a_solo_game_do_not_count(pbem: Pbem) -> None:
-    finished(pbem, "medici-strozzi", "s1", [("anna", "anna@example.org"), ("zeno", None)], "1")
-    assert pbem("new", "medici-strozzi", "s2", "--player", "anna=anna@example.org", "--player", "ben=ben@example.org",
+    finished(pbem, QUICK, "s1", [("anna", "anna@example.org"), ("zeno", None)], "1")
+    assert pbem("new", QUICK, "s2", "--player", "anna=anna@example.org", "--player", "ben=ben@example.org",
                 "--seed", SEED + "x").exit_code == 0
     data = json.loads(pbem("standings", "--json").stdout)
     assert [(t["ruleset"], t["games"], [p["name"] for p in t["players"]]) for t in data] == [
-        ("medici-strozzi", 1, [p["name"] for p in data[0]["players"]])]
+        (QUICK, 1, [p["name"] for p in data[0]["players"]])]
     assert {p["name"] for p in data[0]["players"]} == {"anna", "zeno"}
 
 
@@ -134,7 +136,7 @@ def test_the_winner_of_every_game_is_rated_first(pbem: Pbem) -> None:
     """OpenSkill rates each game in the order they ended: a player who won each of his games is
     rated above one who lost each."""
     for n in range(1, 5):
-        finished(pbem, "medici-strozzi", f"s{n}", [("anna", "anna@example.org"), ("ben", "ben@example.org")], str(n))
+        finished(pbem, QUICK, f"s{n}", [("anna", "anna@example.org"), ("ben", "ben@example.org")], str(n))
     states = [GamesDir(pbem.games).load(f"s{n}") for n in range(1, 5)]
     wins = sum(ranks(s)["anna"] == 1 for s in states)
     rows = {p["name"]: p for p in json.loads(pbem("standings", "--json").stdout)[0]["players"]}
@@ -146,8 +148,8 @@ def test_the_winner_of_every_game_is_rated_first(pbem: Pbem) -> None:
 
 
 def test_two_players_of_one_name_are_told_apart_without_their_addresses(pbem: Pbem) -> None:
-    finished(pbem, "medici-strozzi", "s1", [("anna", "anna@one.test"), ("zeno", None)], "1")
-    finished(pbem, "medici-strozzi", "s2", [("anna", "anna@two.test"), ("zeno", None)], "2")
+    finished(pbem, QUICK, "s1", [("anna", "anna@one.test"), ("zeno", None)], "1")
+    finished(pbem, QUICK, "s2", [("anna", "anna@two.test"), ("zeno", None)], "2")
     r = pbem("standings")
     names = sorted(p["name"] for p in json.loads(pbem("standings", "--json").stdout)[0]["players"])
     assert names == ["anna", "anna (2)", "zeno"]

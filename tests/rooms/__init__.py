@@ -62,6 +62,9 @@ games at once checks the others, then skips naming what was left out):
   RANDOM_START   bool: its starting engine depends on the seed (a replay from a wrong seed tells).
   PRIVATE_EVENTS bool: some events are told to some players alone (the archive marks them).
   SECRETS        callable(state, tokens) -> helpers.Secrets: what no text for the whole table may hold.
+  OWN_WORDS      dict[str, str]: order words its table gives words of its own although another game's
+                 table holds them too, each with why (a meaning of its own: Medici's `draw` turns a card
+                 face up); OWN_MESSAGES: the same for messages of its catalog another domain holds.
   PERTURBED      callable(state, k) -> engine: the state's engine with its hidden parts changed (the
                  k-th way); what every player sees stays the same.
 """
@@ -71,11 +74,11 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Iterable
 
 import pytest
 
-from pbem.rules.base import KNOWN
+from pbem.rules.base import KNOWN, get_ruleset
 
 HERE = Path(__file__).parent
 
@@ -94,6 +97,23 @@ QUICK = "medici-strozzi"
 
 #: names enough for the largest table of any game
 NAMES = ("anna", "ben", "cleo", "dora", "emil", "fred", "gina", "hugo")
+
+#: the languages a test of the players' languages gives the seats of a table, round the table: the first
+#: seat reads German, the second Dutch, the third English, the fourth German again...
+SEAT_LANGUAGES = ("de", "nl", "en")
+
+
+def languages(players: Iterable[str] = NAMES) -> dict[str, str]:
+    """Each player's language, SEAT_LANGUAGES in turn round the table: a table of any size has a German
+    and a Dutch reader, and an English one from three seats on."""
+    return {p: SEAT_LANGUAGES[i % len(SEAT_LANGUAGES)] for i, p in enumerate(players)}
+
+
+def titles() -> tuple[str, ...]:
+    """Every game's title as the registry has it (`Medici vs Strozzi`): a name, written alike in every
+    language, which a test of a mail's language leaves out as it leaves out the players' names (the
+    lobby's list of games names them all), the longest first: a title that holds another goes whole."""
+    return tuple(sorted({get_ruleset(game).title for game in GAMES}, key=lambda t: (-len(t), t)))
 
 
 def room_file(game: str) -> Path:

@@ -15,6 +15,12 @@ from pbem.pictures import FAMILY_COLOURS
 PLAYERS = ("anna", "ben", "cleo")
 TABLES: list[tuple[int, dict[str, Any]]] = [(3, {}), (1, {"solo": "harder"})]
 
+#: order words this game says of its own act, another game's table holding them too (why)
+OWN_WORDS = {"discard": "a card laid on its discard pile: nl `afleggen` (docs/glossary/florenz.md)"}
+#: messages its catalog words otherwise than another domain's (why)
+OWN_MESSAGES = {"nobody": "who is still to be asked, in German's nominative (`noch zu fragen: niemand`), where "
+                          "pbem says whom the game waits for (`wartet auf niemanden`)"}
+
 EXAMPLE_ORDER = "send 4"
 ILLEGAL = "promote 5.1"
 STANDING: list[dict[str, Any]] = [{"giovanni": "accept"}, {"bonus": "vp"}]

@@ -14,6 +14,9 @@ TABLES: list[tuple[int, dict[str, Any]]] = [(3, {}), (4, {"edition": "amigo"})]
 
 EXAMPLE_ORDER = "bid: 7"
 ILLEGAL = "bid: 999"
+
+#: order words this game says of its own act, another game's table holding them too (why)
+OWN_WORDS = {"draw": "a card turned face up from the deck: reports show `aufdecken` (docs/glossary/medici.md)"}
 STANDING: list[dict[str, Any]] = [{"max_bid": 12}, {"draw_until": 2}, {"pass": "day"}]
 AHEAD: list[Any] = ["pass", {"bid": 1}, "draw"]
 DECKS: list[dict[str, Any]] = [{"days": [["linen-3", "furs-0"], [], ["spices-5"]]}]

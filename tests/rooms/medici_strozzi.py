@@ -12,6 +12,10 @@ from pbem.pictures import good_colour
 PLAYERS = ("anna", "ben")
 TABLES: list[tuple[int, dict[str, Any]]] = [(2, {})]
 
+#: order words this game says of its own act, another game's table holding them too (why)
+OWN_WORDS = {"draw": "a tile drawn from the bag: reports show `ziehen` (docs/glossary/medici-strozzi.md)",
+             "discard": "goods thrown overboard from a ship: `wegwerfen`, nl `wegwerpen`, `overboord`"}
+
 EXAMPLE_ORDER = "price: 3"
 ILLEGAL = "price: 999"
 STANDING: list[dict[str, Any]] = [{"buy_up_to": 4}, {"load": 2}, {"load": 1, "harbour": "B"}]
