@@ -10,9 +10,9 @@ import pytest
 from pbem.i18n import LANGUAGES
 from pbem.report import env_for
 
-GAMES = [dict(game="m1", title="Medici", seat=None, turn=3, move="waiting for ben", since=None, due=None)]
-WAITING = [dict(game="g3", title="Medina", seated=1, seats=3)]
-OPEN = [dict(game="g2", title="Medina", free=1, seats=3)]
+GAMES = [dict(game="m1", title="Lotto", seat=None, turn=3, move="waiting for ben", since=None, due=None)]
+WAITING = [dict(game="g3", title="Bazaar", seated=1, seats=3)]
+OPEN = [dict(game="g2", title="Bazaar", free=1, seats=3)]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
