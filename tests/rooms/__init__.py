@@ -97,6 +97,9 @@ QUICK = "medici-strozzi"
 
 #: names enough for the largest table of any game
 NAMES = ("anna", "ben", "cleo", "dora", "emil", "fred", "gina", "hugo")
+#: the longest names a player may have (24 characters), and the longest game id (40)
+LONG_NAMES = tuple(f"{c}-player-with-long-name{i}" for i, c in enumerate("abcdefgh"))
+LONG_GAME = "a-game-id-of-forty-characters-0123456789"
 
 #: the languages a test of the players' languages gives the seats of a table, round the table: the first
 #: seat reads German, the second Dutch, the third English, the fourth German again...
@@ -168,7 +171,7 @@ def each(attribute: str) -> list[Any]:
 
 #: how many values an entry of a list-valued room attribute holds (a skipped parameter fills them)
 ARITY = {"ALL_TABLES": 4, "LONG_TABLES": 4, "PICTURE_TABLES": 4, "SECRET_TABLES": 4, "PHONE_TABLES": 3, "PHONE_SHOTS": 4,
-         "READINGS": 3}
+         "READINGS": 3, "WHOLE_GAMES": 4, "PART_GAMES": 5}
 
 
 def every_table() -> list[Any]:

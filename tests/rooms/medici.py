@@ -8,6 +8,7 @@ from typing import Any
 from test_pictures import fill_of, pieces, texts, token_of
 
 from pbem.pictures import good_colour
+from rooms import LONG_GAME, LONG_NAMES, NAMES
 
 PLAYERS = ("anna", "ben", "cleo")
 TABLES: list[tuple[int, dict[str, Any]]] = [(3, {}), (4, {"edition": "amigo"})]
@@ -122,3 +123,55 @@ def PICTURE_CHECK(root: Any, view: dict[str, Any], seat: dict[str, dict[str, Any
         assert texts(el) == list(el.get("data-card").rsplit("-", 1))
     assert len(cards) == len(view["lot"]) + sum(len(p["hold"]) for p in view["players"])
     return n + len(cards)
+
+# -- in German and Dutch (tests/test_i18n_games.py, tests/test_i18n_mid_game.py) ---------------------
+
+#: English words and phrases of its glossary's English column that no German or Dutch text may show (case
+#: kept: `Bid` is the report's word, `bid` an order word, which is the order words' business)
+ENGLISH = ["YOUR MOVE", "THE TABLE", "ON THE TABLE NOW", "SINCE YOUR LAST REPORT", "WAITING FOR",
+           "FINAL STANDINGS", "Seed commitment", "auctioneer", "Auctioneer", "Bid", "bids", "lot", "hold",
+           "day", "Day", "money", "Money", "bag", "card", "cards", "passes", "reveals", "draws", "buys",
+           "Majority", "Bonus fields", "value", "scoring", "Nobody", "player", "players", "tracks", "step",
+           "poorest", "random", "free space", "free spaces", "linen", "furs", "grain", "dyes", "spices",
+           "metals", "porcelain", "cloth", "gold", "Dyes", "Spices", "Furs", "Linen", "Grain", "Metals",
+           "Porcelain", "Cloth", "nothing", "the game is over", "Reply", "report for", "GM view"]
+
+#: bot games played to their end, every report rendered in German and Dutch: (players, options, seed, game id)
+WHOLE_GAMES: list[tuple[tuple[str, ...], dict[str, str], str, str]] = [
+    (NAMES[:4], {"edition": "riogrande"}, "i18n-rg-4", "g1"),
+    (NAMES[:3], {"edition": "amigo"}, "i18n-amigo-3", "g1"),
+    (LONG_NAMES[:6], {"edition": "amigo"}, "i18n-amigo-6-long", LONG_GAME),
+    (LONG_NAMES[:5], {"edition": "riogrande"}, "i18n-rg-5-long", "g1")]
+
+#: the events that carry the engine's reasons in English, in every shape they come in
+REASONS: list[dict[str, Any]] = [
+    {"type": "day_start", "day": 1, "cards": 18, "start_player": "anna", "why": "drawn at random"},
+    {"type": "day_start", "day": 2, "cards": 18, "start_player": "anna", "why": "the poorest"},
+    {"type": "day_start", "day": 3, "cards": 18, "start_player": "ben", "why": "drawn among the poorest (anna, ben)"},
+    {"type": "pass", "player": "cleo", "forced": "only 1 free space in the hold"},
+    {"type": "pass", "player": "cleo", "forced": "only 2 free spaces in the hold"},
+    {"type": "pass", "player": "cleo", "forced": "only 3 money, the lowest bid is 7"},
+    {"type": "unsold", "lot": ["gold-10"]},
+]
+
+#: its boards after 12 bot moves of a table of these players: (players, English words of its glossary no
+#: German or Dutch board shows, words the English board shows)
+BOARD_GLOSSARY: tuple[tuple[str, ...], list[str], list[str]] = (
+    NAMES[:4], ["Goods tracks", "Holds", "money", "value", "auctioneer", "cards left", "high bid", "No lot",
+                "The lot", "day"], ["money", "value"])
+
+#: messages that speak of a glossary term, each with the words its translation holds in each language
+GLOSSARY_SPOTS: list[tuple[str, dict[str, list[str]]]] = [
+    ("You are the auctioneer: draw another card, or put the lot up for auction.",
+     {"de": ["Auktionator", "Warenpaket", "versteigere", "Karte"], "nl": ["veilingmeester", "pakket", "veil", "kaart"]}),
+    ("Day %(day)s scoring, hold values: %(ranking)s.", {"de": ["Spielrunde", "Abrechnung", "Lager"],
+                                                          "nl": ["dag", "Waardering", "lading"]}),
+    ("Bonus fields: %(payouts)s.", {"de": ["Prämienfelder"], "nl": ["Bonusvelden"]}),
+    ("Majority: %(payouts)s.", {"de": ["Monopolstellung"], "nl": ["Handelsmonopolie"]}),
+    ("%(player)s +%(payout)s (step %(step)s)", {"de": ["Feld"], "nl": ["trap"]}),
+    ("High bid: %(amount)s by %(player)s.", {"de": ["Höchstgebot"], "nl": ["Hoogste bod"]}),
+    ("The bag is empty.", {"de": ["Stapel"], "nl": ["buidel"]}),
+    ("tracks", {"de": ["Kontore"], "nl": ["piramides"]}),
+    ("hold", {"de": ["Lager"], "nl": ["lading"]}),
+    ("%(player)s passes.", {"de": ["passt"], "nl": ["past"]}),
+]

@@ -8,6 +8,7 @@ from typing import Any
 from test_pictures import fill_of, pieces, texts, token_of
 
 from pbem.pictures import good_colour
+from rooms import LONG_GAME, LONG_NAMES, NAMES
 
 PLAYERS = ("anna", "ben")
 TABLES: list[tuple[int, dict[str, Any]]] = [(2, {})]
@@ -124,3 +125,45 @@ def PICTURE_CHECK(root: Any, view: dict[str, Any], seat: dict[str, dict[str, Any
     for el in cards:
         assert fill_of(el) == good_colour(el.get("data-card"))
     return n
+
+# -- in German and Dutch (tests/test_i18n_games.py, tests/test_i18n_mid_game.py) ---------------------
+
+#: English words and phrases of its glossary's English column that no German or Dutch text may show
+ENGLISH = ["YOUR MOVE", "THE FAMILIES", "THE HARBOURS", "ON THE TABLE NOW", "SINCE YOUR LAST REPORT",
+           "WAITING FOR", "FINAL STANDINGS", "Seed commitment", "lot", "tile", "tiles", "Tiles",
+           "ship", "ships", "Harbour", "in harbour", "to harbour", "round", "Round", "money", "Money",
+           "bag", "cargo", "Markers", "value", "draws", "asks", "buys", "declines", "pays",
+           "loads", "throws", "overboard", "Thrown", "drawer", "against", "tie", "nobody",
+           "not yet loaded", "furs", "spices", "silk", "gold", "nothing", "Draw", "Buy",
+           "Load", "the game is over", "Reply", "report for", "GM view"]
+
+#: bot games played to their end, every report rendered in German and Dutch: (players, options, seed, game id)
+WHOLE_GAMES: list[tuple[tuple[str, ...], dict[str, str], str, str]] = [
+    (("lorenzo", "filippo"), {}, "i18n-strozzi", "g1"),
+    (LONG_NAMES[:2], {}, "i18n-strozzi-long", LONG_GAME)]
+
+#: the events that carry the engine's reasons in English, in every shape they come in
+REASONS: list[dict[str, Any]] = [
+    {"type": "round_over", "round": 1, "why": "the bag is empty"},
+    {"type": "round_over", "round": 2, "why": "lorenzo's ships are full"},
+    {"type": "score_harbour", "round": 1, "harbour": "C", "values": {"lorenzo": 4, "filippo": 4}, "winner": None,
+     "moves": {"spices": {"from": 0, "to": 1}, "silk": {"from": 0, "to": 0}}, "markers": {"lorenzo": 10, "filippo": 0}},
+]
+
+#: its boards after 12 bot moves of a table of these players: (players, English words of its glossary no
+#: German or Dutch board shows, words the English board shows)
+BOARD_GLOSSARY: tuple[tuple[str, ...], list[str], list[str]] = (
+    ("lorenzo", "filippo"), ["Harbours", "monopoly markers", "side", "Ships", "money", "ship", "harbour", "empty",
+                             "value", "drawn by", "tiles in the bag", "price", "bought by", "The lot", "No lot",
+                             "round"], ["money", "value"])
+
+#: messages that speak of a glossary term, each with the words its translation holds in each language
+GLOSSARY_SPOTS: list[tuple[str, dict[str, list[str]]]] = [
+    ("%(player)s declines, so the drawer must buy.", {"de": ["lehnt", "ab", "kaufen"], "nl": ["weigert", "kopen"]}),
+    ("Load the lot onto one of your ships, or throw it overboard.",
+     {"de": ["Warenpaket", "Schiffe", "wirf es ab"], "nl": ["pakket", "schepen", "overboord"]}),
+    ("Round %(round)s scored. Money: %(money)s.", {"de": ["Runde", "Geld"], "nl": ["Ronde", "Geld"]}),
+    ("Tiles left in the bag: %(n)s.", {"de": ["Plättchen", "Beutel"], "nl": ["Tegels", "buidel"]}),
+    ("Markers: %(player)s +%(pay)s.", {"de": ["Markierungssteine"], "nl": ["Markeerstenen"]}),
+    ("THE HARBOURS", {"de": ["HÄFEN"], "nl": ["HAVENS"]}),
+]
