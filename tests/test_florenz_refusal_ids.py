@@ -19,3 +19,10 @@ def test_a_florenz_refusal_keeps_its_english_and_is_written_from_its_id() -> Non
     assert str(why) == f"it is not your turn: {', '.join(waiting)} must decide ({why.values['kind']})"
     assert refusal_text(why, "de", "florenz").startswith("du bist nicht am Zug: ")
     assert refusal_text(why, "en", "florenz") == str(why)
+
+
+def test_a_kind_of_decision_is_named_in_the_games_words() -> None:
+    from pbem.rules.florenz.refusals import refuse
+
+    assert refusal_text(refuse("not-your-turn", players="anna", kind="action"), "de", "florenz") == \
+        "du bist nicht am Zug: anna muss entscheiden (Aktion)"

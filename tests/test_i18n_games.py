@@ -214,8 +214,8 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"
 
 
 def marked(game: str) -> set[tuple[str | None, Any]]:
-    """Every message the game's templates mark, the words its rules' Python marks (`_()`, `N_()`: the
-    Florenz display, as `make catalogs` reads its room's SOURCES), and its rules' refusals, as the
+    """Every message the game's templates mark, the words its rules' Python marks (`_()`, `N_()`: a
+    view that writes a board as text, as `make catalogs` reads its room's SOURCES), and its rules' refusals, as the
     catalogs key them: (context, id)."""
     out: set[tuple[str | None, Any]] = set()
     for path in sorted(templates_of(game).rglob("*.j2")):
@@ -260,7 +260,7 @@ def goods_rows(game: str) -> list[tuple[str, str, str]]:
     glossary = ROOT / "docs" / "glossary" / f"{game}.md"
     sections = re.split(r"\n## [^\n]*goods\n", glossary.read_text("utf-8")) if glossary.is_file() else []
     if len(sections) < 2:
-        pytest.skip(f"{glossary.relative_to(ROOT)} has no section of goods")
+        pytest.skip(f"{glossary.relative_to(ROOT)} " + ("has no section of goods" if sections else "is not written"))
     section = sections[1].split("\n## ")[0]
     rows = []
     for line in section.splitlines():

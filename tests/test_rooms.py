@@ -13,16 +13,6 @@ from rooms import EXAMPLE, GAMES, room, room_file
 
 TESTS = Path(__file__).parent
 
-#: test files that still name games of their own; each holds tests that belong in a game's own files or
-#: data that belongs in a room. The list may only shrink: a file converted leaves it (the test below
-#: fails for a file listed that names no other game any more). Left: the two-game catalog files, whose
-#: checks hold for any game and whose games' words belong in the rooms.
-NOT_YET = {  # file: the games it names
-    "test_i18n_medici.py": "medici-strozzi",
-    "test_i18n_medina_florenz.py": "florenz, medina",
-}
-
-
 def owner(path: Path) -> str | None:
     """The game whose own test file `path` is (test_<game>_*.py, its - written _), or None."""
     games = sorted(GAMES, key=len, reverse=True)  # medici_strozzi before medici
@@ -66,14 +56,9 @@ def test_every_game_has_a_room(game: str) -> None:
 
 
 def test_no_test_names_a_game_but_through_the_registry() -> None:
-    offenders = {p.name: others_named(p) for p in shared_test_files() if p.name not in NOT_YET}
+    offenders = {p.name: others_named(p) for p in shared_test_files()}
     assert {name: games for name, games in offenders.items() if games} == {}, \
         "name the games through tests/rooms (GAMES, room(game), EXAMPLE), or move the test to the game's own files"
-
-
-def test_the_list_of_files_left_to_do_only_shrinks() -> None:
-    done = [name for name in NOT_YET if not (TESTS / name).exists() or not others_named(TESTS / name)]
-    assert done == [], "these files name no other game now: take them off NOT_YET"
 
 
 def test_the_guard_knows_a_games_own_files_and_its_spellings() -> None:

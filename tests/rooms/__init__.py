@@ -67,6 +67,22 @@ games at once checks the others, then skips naming what was left out):
                  face up); OWN_MESSAGES: the same for messages of its catalog another domain holds.
   PERTURBED      callable(state, k) -> engine: the state's engine with its hidden parts changed (the
                  k-th way); what every player sees stays the same.
+  In German and Dutch (tests/test_i18n_games.py, tests/test_i18n_mid_game.py):
+  ENGLISH        list[str]: English words of its glossary that no German or Dutch text of it may show.
+  WHOLE_GAMES    list[tuple[tuple[str, ...], dict, str, str]]: (players, options, seed, game id) of bot
+                 games played to their end, every report of each player and the GM rendered in both.
+  PART_GAMES     list[tuple[int, str, int, dict | None, dict | None]]: (count, seed, orders, options, what a
+                 report of those options says in each language) of games played part-way by random
+                 legal orders; TERMS dict[str, list[str]]: glossary terms its reports use, by language.
+  REASONS        list[dict]: the events that carry its engine's reasons in English, in every shape;
+                 EVENTS list[dict]: an event of each kind its events template writes.
+  BOARD_GLOSSARY tuple[tuple[str, ...], list[str], list[str]]: (players, English words of its glossary no
+                 German or Dutch board of that table shows after 12 bot moves, words the English shows).
+  GLOSSARY_SPOTS list[tuple[str, dict[str, list[str]]]]: messages speaking of a glossary term, each with
+                 the words its translation holds in each language.
+  ORDER_WORDS    set[str]: the words of its orders (a pattern's) its order words must translate;
+                 SPELT_ORDERS list[str]: orders that read back as written from each language's words;
+                 ALIKE tuple[str, ...]: the order words both languages spell as English.
 """
 
 from __future__ import annotations

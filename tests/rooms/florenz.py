@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from test_florenz_report import SAMPLES
 from test_florenz_schemas import VALID_DECKS
 from test_pictures import fill_of, pieces, texts
 
@@ -171,3 +172,48 @@ def PICTURE_CHECK(root: Any, view: dict[str, Any], seat: dict[str, dict[str, Any
         plan = view.get("plan_cards", {}).get(f)
         assert el.get("data-plan") == (None if plan is None else str(plan))
     return n
+
+# -- in German and Dutch (tests/test_i18n_games.py, tests/test_i18n_mid_game.py) ---------------------
+
+#: English words of its glossary that a German or Dutch text may not show (the words both languages share
+#: with English are not here: Maestro, Bonus, Spion, orange...)
+ENGLISH = ["queue", "petitioner", "petitioners", "debutants", "ladies", "boast", "boasts", "scandal",
+           "carriage", "escort", "escorts", "doorman", "crest", "gift", "gifts", "round", "location",
+           "locations", "target", "time", "plan card", "start coin", "passes", "family", "deck", "discards",
+           "travel", "THE BOARD", "THE DISC", "THE FAMILIES", "YOUR MOVE", "SINCE YOUR LAST REPORT",
+           "WAITING FOR", "Strozzi's", "celebrates",
+           # the board and the tables the view writes
+           "cups", "blocked", "carriage", "spy", "doorman", "member", "members", "per", "now:", "offers",
+           "strongest", "scored", "nobody", "ring on", "no ring", "first", "lady", "guard", "gift",
+           "gifts given", "cards held", "on the map", "queue VP", "every petitioner", "taken", "VP", "time",
+           "not together", "in either order", "above", "spend", "scores at"]
+#: glossary terms its reports use, in each language (spot checks)
+TERMS = {"de": ["DER SPIELPLAN", "Warteschlange", "Bittsteller", "Prahltafeln", "Kutsche", "SKANDALKARTEN",
+                "MEDICI-SCHEIBE", "Startmünze", "Eskorten"],
+         "nl": ["HET SPEELBORD", "wachtrij", "verzoekers", "Opscheptegels", "koets", "SCHANDAALKAARTEN",
+                "MEDICI-SCHIJF", "startmunt", "Escortes"]}
+
+#: what a report of the solo game says of Strozzi, in each language
+SOLO_TERMS = {"de": "Strozzis orange und blaue Figuren", "nl": "de oranje en blauwe stukken van Strozzi"}
+#: games played part-way by random legal orders, their reports read in German and Dutch: (count, seed,
+#: orders played, options, what a report of its options says in each language)
+PART_GAMES: list[tuple[int, str, int, dict[str, str] | None, dict[str, str] | None]] = [
+    (3, "i18n-florenz", 60, None, None), (5, "i18n-florenz-5", 140, None, None),
+    (1, "i18n-solo", 45, {"solo": "normal"}, SOLO_TERMS), (1, "i18n-solo-h", 500, {"solo": "harder"}, SOLO_TERMS)]
+
+
+#: an event of each kind its events template writes (tests/test_florenz_report.py's samples)
+EVENTS: list[dict[str, Any]] = [{"type": kind, **fields} for kind, fields in SAMPLES.items()]
+
+#: the words of its orders that its order words must give in German and Dutch
+ORDER_WORDS = {"place", "send", "promote", "move", "to", "and", "hurry", "boast", "gift", "play", "with",
+               "pass", "bonus", "time", "vp", "swap", "accept", "decline", "discard", "colour", "orange",
+               "blue", "travel", "done", "escort", "spy", "doorman"}
+#: orders as written, which read back as written from each language's words; and the order words German
+#: and Dutch spell as English (an order that begins with one may read as sent)
+SPELT_ORDERS = ["place 6", "send 4", "promote 6.3", "move 1.1 to 2", "hurry 2.1 to 3 to 6",
+                "hurry 2.1 to 3 and 5.2 to 4", "boast 5", "gift cosimo escort 4-5", "gift giovanni doorman 3",
+                "gift contessina spy 7", "play messere-swap 6.2 with 6.4", "play figliolo-travel 6.3 to 5 to 4",
+                "travel 2.1 to 3", "done", "pass 6", "pass", "bonus time", "bonus vp", "swap 6.2 with 6.3",
+                "accept", "decline", "discard carissima-advance", "colour orange", "colour blue"]
+ALIKE = ("bonus", "pass")

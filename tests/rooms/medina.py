@@ -151,3 +151,42 @@ def PICTURE_CHECK(root: Any, view: dict[str, Any], seat: dict[str, dict[str, Any
         assert el.get("data-score") == str(p["score"])
         token_of(el, seat[p["name"]])
     return n + len(roofs)
+
+# -- in German and Dutch (tests/test_i18n_games.py, tests/test_i18n_mid_game.py) ---------------------
+
+#: English words of its glossary that a German or Dutch text may not show (the words both languages share
+#: with English are not here)
+ENGLISH = ["palace", "palaces", "stable", "stables", "merchant", "merchants", "market street", "roof",
+           "roofs", "tower", "claimed", "placement", "points", "players", "grey", "brown", "black",
+           "wall space", "SINCE YOUR LAST REPORT", "THE CITY", "YOUR MOVE", "WAITING FOR", "left:"]
+#: glossary terms its reports use, in each language (spot checks)
+TERMS = {"de": ["DIE STADT", "DIE SPIELER", "Palastteile", "Händler", "Ställe", "Mauern", "Dächer"],
+         "nl": ["DE STAD", "DE SPELERS", "paleisdelen", "kooplieden", "stallen", "muren", "daken"]}
+
+#: games played part-way by random legal orders, their reports read in German and Dutch: (count, seed,
+#: orders played, options, what a report of its options says in each language)
+PART_GAMES: list[tuple[int, str, int, dict[str, str] | None, dict[str, str] | None]] = [
+    (3, "i18n-medina", 37, None, None), (4, "i18n-medina-4", 300, None, None)]
+
+#: an event of each kind (and shape) its events template writes
+EVENTS: list[dict[str, Any]] = [
+    {"type": "start_player", "player": "anna"}, {"type": "place", "player": "anna", "order": "palace grey C7"},
+    {"type": "found", "player": "anna", "colour": "brown", "at": "C7"},
+    {"type": "new_street", "player": "anna", "at": "P11"},
+    {"type": "tower_bonus", "tower": 2, "player": "anna", "wall": "N5", "from": "ben"},
+    {"type": "tower_bonus", "tower": 2, "player": "anna", "wall": "N5", "from": None},
+    {"type": "palace_bonus", "colour": "grey", "player": "anna", "at": "C7", "size": 5},
+    {"type": "return", "colour": "grey", "counts": {"anna": 2, "ben": 0}, "why": "every player has claimed one"},
+    {"type": "return", "colour": "black", "counts": {"anna": 1}, "why": "no piece fits any more"},
+    {"type": "return_roofs", "player": "anna", "count": 1}, {"type": "return_roofs", "player": "anna", "count": 2},
+    {"type": "skip", "player": "anna", "left": {"grey palace": 2, "stable": 1, "merchant": 3, "wall": 1, "roof": 2}},
+    {"type": "game_end", "standings": [{"rank": 1, "player": "anna", "score": 40}]},
+]
+
+#: the words of its orders that its order words must give in German and Dutch
+ORDER_WORDS = {"start", "palace", "stable", "merchant", "wall", "roof", "grey", "black", "brown", "orange",
+               "N", "S", "W", "E"}
+#: orders as written, which read back as written from each language's words; and the order words German
+#: and Dutch spell as English (an order that begins with one may read as sent)
+SPELT_ORDERS = ["palace grey C7", "stable D7", "merchant E5", "wall N5", "wall E11", "roof orange E4", "start O5"]
+ALIKE = ("start",)
