@@ -13,7 +13,6 @@ steps, for the tests that kill a run at each of them.
 from __future__ import annotations
 
 import hashlib
-import shutil
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -281,6 +280,8 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     grouped = defer_commit and not dirty and gd.sync_later
     if gd.sync_later and (changed or done) and not grouped:
         gd.sync()  # the queue is cleared only when what it became is durable
+    import shutil
+
     for path, keep in done:
         if not grouped:
             crash_point("dequeue")

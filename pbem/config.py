@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import PbemError
-from pbem.turnfile import load_yaml, schema_errors
 
 CONFIG_FILE = "pbem.yaml"
 
@@ -148,6 +147,13 @@ class Config:
 SECRET_KEYS = ("password", "password_env", "password_file", "password_command")
 SECRET_KEPT = 60.0  # seconds: one run asks a password_command once; a watch's new connection later anew
 PASSWORD_COMMAND_TIMEOUT = 60.0  # seconds: a keyring may ask for its own unlock, an OAuth2 helper fetch a token
+
+
+def user_cache() -> str:
+    """The folder of this user's caches (compiled templates, what a setpriv can do): $PBEM_CACHE, else
+    $XDG_CACHE_HOME/pbem, else ~/.cache/pbem. Anything in it can be removed; pbem makes it again."""
+    return os.environ.get("PBEM_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "pbem")
 
 
 def read_password_file(path: Path, what: str) -> str:
@@ -332,6 +338,8 @@ def _mail_section(key: str, section: dict[str, Any]) -> str:
 
 
 def check_config_text(text: str | bytes, where: str) -> dict[str, Any]:
+    from pbem.turnfile import load_yaml, schema_errors
+
     value, lines = load_yaml(text.encode("utf-8") if isinstance(text, str) else text, f"the configuration {where!r}")
     value = {} if value is None else value
     problems = schema_errors(value, "config", lines)

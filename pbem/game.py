@@ -4,7 +4,6 @@ act on one game (new, submit, apply, show, verify). The batch over all games is 
 from __future__ import annotations
 
 import copy
-import hmac
 import marshal
 import re
 from dataclasses import dataclass
@@ -156,6 +155,8 @@ def authenticate(gd: GamesDir, tf: TurnFile, proven: tuple[str, str] | None = No
     if proven is not None and tf.token is None:
         return state, seat
     stored = next(p["token_sha256"] for p in state["players"] if p["name"] == seat)
+    import hmac
+
     if not hmac.compare_digest(stored, token_hash(tf.token or "")):
         raise AuthError(refuse("wrong-token", player=repr(tf.player), game=repr(tf.game)))
     return state, seat

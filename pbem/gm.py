@@ -4,16 +4,15 @@ and a rollback when he made a mistake. Each returns the changed state; nothing h
 from __future__ import annotations
 
 import copy
-import secrets
 from datetime import datetime
 from typing import Any
 
-from pbem import bots
+from pbem.clock import now
 from pbem.deadlines import POLICIES, describe, moment, overdue, parse_duration, remind_at, substitute_at
 from pbem.errors import PbemError
-from pbem.game import (DEADLINE_REMOVED, DEADLINE_SET, PAUSED, RESUMED, ROLLED_BACK, SEAT_TAKEN,
-                       SUBSTITUTE_BOT, SUBSTITUTE_DEFAULT, apply_orders, engine_events, notice, now, parse_player, replay, ruleset_of, token_hash,
-                       waiting_for)
+from pbem.gamestate import notice, ruleset_of, token_hash, waiting_for
+from pbem.refusals import (DEADLINE_REMOVED, DEADLINE_SET, PAUSED, RESUMED, ROLLED_BACK, SEAT_TAKEN, SUBSTITUTE_BOT,
+                           SUBSTITUTE_DEFAULT)
 from pbem.rules.base import Order, order_text
 
 
@@ -55,6 +54,10 @@ def replace(state: dict[str, Any], old: str, spec: str) -> tuple[dict[str, Any],
         raise PbemError(f"game {state['game']!r} has no player {old!r}")
     if state["status"] == "finished":
         raise PbemError(f"game {state['game']!r} is finished; its seats cannot change hands")
+    import secrets
+
+    from pbem.game import parse_player
+
     person, email = parse_player(spec)
     if any(person in (p["name"], p.get("person")) for p in state["players"] if p["name"] != seat["name"]):
         raise PbemError(f"{person!r} already plays in game {state['game']!r}")
@@ -109,6 +112,8 @@ def rollback(state: dict[str, Any], to_turn: int) -> tuple[dict[str, Any], list[
         raise PbemError(f"game {state['game']!r} is at turn {current}; roll back to a turn from 1 to {current - 1}")
     kept = [e for e in state["log"] if e["turn"] < to_turn]
     undone = [e for e in state["log"] if e["turn"] >= to_turn]
+    from pbem.game import engine_events, replay
+
     rebuilt = replay(dict(state, log=kept))
     # the history before that turn stays as it was (notices, substitute marks), and must be the replay's
     events = [e for e in state["events"] if e["turn"] < to_turn]
@@ -134,12 +139,16 @@ def substitute(state: dict[str, Any], player: str, policy: str) -> tuple[dict[st
     order = ruleset.passive_order(engine, player) if policy == "default" else None
     how = policy
     if order is None:
+        from pbem import bots
+
         order = bots.choose(ruleset.name, ruleset.bot_view(engine, player), player, ruleset.legal_orders(engine, player))
         how = "bot"
     flagged = copy.deepcopy(state)
     notice(flagged, SUBSTITUTE_DEFAULT
            if how == "default" else SUBSTITUTE_BOT,
            args={"player": player, "order": order_text(order)})
+    from pbem.game import apply_orders
+
     new, _ = apply_orders(flagged, player, engine["turn"], [order], substitute=how)
     return new, order, how
 

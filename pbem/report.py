@@ -141,9 +141,9 @@ def bytecode_cache(kind: str) -> jinja2.BytecodeCache | None:
     compile differently), under $PBEM_CACHE, else $XDG_CACHE_HOME/pbem, else ~/.cache/pbem; none
     where it cannot be made. A template's cached code is used only while its source is unchanged
     (jinja2 checks a checksum)."""
-    base = os.environ.get("PBEM_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "pbem")
-    folder = os.path.join(base, f"{kind}-py{sys.version_info[0]}{sys.version_info[1]}")
+    from pbem.config import user_cache
+
+    folder = os.path.join(user_cache(), f"{kind}-py{sys.version_info[0]}{sys.version_info[1]}")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:

@@ -11,7 +11,6 @@ so the same seed and orders give the same game, and their orders are in the orde
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime, timedelta
 from typing import Any, Collection
 
@@ -41,6 +40,8 @@ def bot_order(ruleset: Ruleset, engine: dict[str, Any], player: str) -> Order:
 
 def seat_entry(name: str) -> dict[str, Any]:
     """A bot's entry in the state's players: no address, a token nobody is ever shown."""
+    import secrets
+
     from pbem.gamestate import token_hash
 
     return {"name": name, "email": BOT_ADDRESS, "token_sha256": token_hash(secrets.token_urlsafe(24)), "bot": True}

@@ -1,7 +1,9 @@
 """A command starts at once: each command imports what it uses and nothing else. Each is run as a
 process of its own over a games dir with a Medici game, a Maildir inbox and a folder outbox, and the
 modules it had loaded when it exited are listed; the mail stack, the templates, Pillow, Babel, the
-schema library and the rules of the other games come back into none that does not use them."""
+schema library, the catalogs and the rules of the other games come back into none that does not use
+them, and it starts no child process but the ones its work needs (git where it reads the repository;
+never one to ask setpriv what it can do, whose answer the user's cache folder keeps)."""
 
 from __future__ import annotations
 
@@ -12,16 +14,27 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
 import pbem
 from pbem.rules.base import KNOWN
 
-# runs `pbem ARGS...` in this process and writes the names of the modules it loaded to $MODULES_OUT
+# runs `pbem ARGS...` in this process and writes the names of the modules it loaded to $MODULES_OUT; with
+# $CHILDREN_OUT, also each process it started (its argv, one a line) and each catalog (.mo file) it opened
 LISTING = """
-import atexit, os, sys
+import atexit, json, os, sys
 atexit.register(lambda: open(os.environ["MODULES_OUT"], "w").write("\\n".join(sorted(sys.modules))))
+started, opened = [], []
+def audit(event, args):  # Python's audit events: seen without importing subprocess or gettext
+    if event == "subprocess.Popen":
+        started.append([args[1]] if isinstance(args[1], (str, bytes)) else [str(a) for a in args[1]])
+    elif event == "open" and isinstance(args[0], str) and args[0].endswith(".mo"):
+        opened.append(args[0])
+if os.environ.get("CHILDREN_OUT"):
+    sys.addaudithook(audit)
+    atexit.register(lambda: open(os.environ["CHILDREN_OUT"], "w").write(json.dumps([started, opened])))
 sys.argv = ["pbem", *sys.argv[1:]]
 from pbem.cli import main
 main()
@@ -32,7 +45,8 @@ GAME = "medici"
 HEAVY = {
     "jinja2": "Jinja2", "markupsafe": "Jinja2", "PIL": "Pillow", "resvg_py": "resvg", "babel": "Babel",
     "jsonschema": "jsonschema", "openskill": "OpenSkill", "smtplib": "the mail stack", "imaplib": "the mail stack",
-    "email.mime": "the mail stack", "pbem.mail": "pbem's mail", "pbem.report": "the reports",
+    "email": "the mail stack", "pbem.mail": "pbem's mail", "gettext": "the catalogs",
+    "pbem.game": "the game pipeline", "pbem.turnfile": "the turn-file reader", "pbem.report": "the reports",
     "pbem.pictures": "the pictures", "pbem.raster": "the pictures", "pbem.archive": "the web site",
     "pbem.standings": "the standings", "pbem.rules.medici_bot": "Medici's bot",
     **{module: f"the rules of {game}" for game, module in KNOWN.items() if game != GAME},
@@ -40,14 +54,33 @@ HEAVY = {
 # what a command may load of them, because it uses it: a library by its name (and all of it), pbem's
 # own modules one by one
 USES = {
-    "--help": set(),
-    "--version": set(),
-    "status": set(),
-    "show": {"jinja2", "markupsafe", "pbem.report"},  # it renders the player's report
-    "submit": set(),
-    "doctor": {"pbem.mail", "pbem.mail.boxes", "pbem.mail.ids"},  # it opens the mailboxes
-    "advance": {"pbem.mail", "pbem.mail.boxes"},  # it looks into the inbox, which is empty
+    "--help": {"gettext"},  # click says its own words through gettext (pbem's catalogs stay unread)
+    "--version": {"gettext"},
+    "status": {"gettext"},
+    "show": {"gettext", "jinja2", "markupsafe", "pbem.report", "pbem.game", "pbem.turnfile"},  # it renders the report
+    "submit": {"gettext", "pbem.game", "pbem.turnfile"},  # it reads the turn file and checks it against the game
+    # it checks pbem.yaml (read as a turn file is: line numbers, no duplicate keys) and opens the mailboxes
+    "doctor": {"gettext", "pbem.turnfile", "pbem.mail", "pbem.mail.boxes", "pbem.mail.ids"},
+    "advance": {"gettext", "pbem.mail", "pbem.mail.boxes", "pbem.game", "pbem.turnfile"},  # it looks into the empty inbox
 }
+# the child processes each command starts (the program and its first argument; a git through setpriv
+# counts as the git): only what its work needs
+CHILDREN = {
+    "--help": [],
+    "--version": [],
+    "status": [["git", "ls-tree"]],  # a game whose folder is gone, which git still has
+    "show": [],
+    "submit": [],
+    "doctor": None,  # it tries git, each of its checks
+    "advance": [["git", "status"]],  # what a run that died left uncommitted
+}
+
+
+def child(argv: list[str]) -> list[str]:
+    """The program `argv` starts and its first argument, past setpriv's `--pdeathsig KILL --`."""
+    if Path(argv[0]).name == "setpriv" and "--" in argv:
+        argv = argv[argv.index("--") + 1:]
+    return [Path(argv[0]).name, *argv[1:2]]
 
 
 def heavy(module: str) -> str | None:
@@ -64,18 +97,47 @@ def used(module: str, uses: set[str]) -> bool:
 
 def loaded(root: Path, *args: str) -> tuple[set[str], str]:
     """The modules `pbem ARGS` had loaded when it exited (it must exit 0), and what it printed."""
-    out = root.parent / "modules.txt"
-    env = dict(os.environ, PBEM_GAMES_DIR=str(root), MODULES_OUT=str(out))
+    modules, printed, _, _ = watched(root, *args)
+    return modules, printed
+
+
+def watched(root: Path, *args: str) -> tuple[set[str], str, list[list[str]], list[str]]:
+    """What `pbem ARGS` (it must exit 0) had loaded when it exited, what it printed, the processes it
+    started (each its argv) and the catalogs it opened."""
+    out, children = root.parent / "modules.txt", root.parent / "children.json"
+    env = dict(os.environ, PBEM_GAMES_DIR=str(root), MODULES_OUT=str(out), CHILDREN_OUT=str(children))
     run = subprocess.run([sys.executable, "-c", LISTING, *args], cwd=root.parent, env=env, capture_output=True,
                          text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
-    return set(out.read_text().split()), run.stdout
+    started, opened = json.loads(children.read_text())
+    return set(out.read_text().split()), run.stdout, started, opened
+
+
+@pytest.fixture(scope="module", autouse=True)
+def user_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A cache folder of the tests' own (what setpriv can do is asked once, then read from it)."""
+    folder = tmp_path_factory.mktemp("user-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PBEM_CACHE", str(folder))
+        yield folder
 
 
 @pytest.fixture(scope="module")
 def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A games dir with one Medici game, its inbox empty, and a turn file of its player to move."""
-    root = tmp_path_factory.mktemp("cmds") / "games"
+    return games_dir(tmp_path_factory.mktemp("cmds") / "games")
+
+
+@pytest.fixture(scope="module")
+def games_to_submit_to(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Another such games dir (made as the first was: a copy of it would be a pbem.yaml changed since
+    pbem last saw it, which the command checks with git)."""
+    return games_dir(tmp_path_factory.mktemp("submit") / "games")
+
+
+def games_dir(root: Path) -> Path:
+    """A games dir at `root` with one Medici game, its inbox empty, and beside it a turn file of the
+    player to move."""
     root.mkdir()
     (root / "pbem.yaml").write_text('gm: {name: "Game Master", address: "gm@pbem.test"}\n'
                                     "inbox: {type: maildir, path: mail/inbox}\n"
@@ -108,18 +170,35 @@ COMMANDS = {
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_a_command_loads_nothing_heavy_it_does_not_use(games: Path, command: str, tmp_path: Path) -> None:
-    if command == "submit":  # into a copy: the other commands see a game with nothing to do
-        shutil.copytree(games, tmp_path / "games")
-        shutil.copy(games.parent / "turn.yaml", tmp_path)
-        games = tmp_path / "games"
-    modules, printed = loaded(games, *COMMANDS[command])
+def test_a_command_loads_nothing_heavy_it_does_not_use(games: Path, games_to_submit_to: Path, command: str) -> None:
+    if command == "submit":  # into a games dir of its own: the other commands see a game with nothing to do
+        games = games_to_submit_to
+    modules, printed, started, opened = watched(games, *COMMANDS[command])
     if command == "advance":
         assert printed == "m1: nothing to do\n"
     if command == "submit":
         assert printed.startswith("Queued ")
     unused = sorted(f"{m} ({heavy(m)})" for m in modules if heavy(m) and not used(m, USES[command]))
     assert unused == [], f"pbem {' '.join(COMMANDS[command])} loads what it does not use"
+    assert opened == [], f"pbem {' '.join(COMMANDS[command])} reads catalogs, and writes no player's text"
+    children = [child(argv) for argv in started]
+    assert ["setpriv", "--pdeathsig"] not in children, "setpriv is asked again, though the cache holds its answer"
+    if CHILDREN[command] is None:
+        assert {program for program, *_ in children} <= {"git"}, children
+    else:
+        assert children == CHILDREN[command], f"pbem {' '.join(COMMANDS[command])} starts processes it does not need"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or shutil.which("setpriv") is None, reason="no setpriv")
+def test_setpriv_is_asked_once_and_its_answer_kept(games: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """With an empty cache folder, the first command that starts a git asks setpriv whether it sets the
+    death signal; the next reads the answer from the cache and starts its git alone."""
+    monkeypatch.setenv("PBEM_CACHE", str(tmp_path / "cache"))
+    first = [child(argv) for argv in watched(games, "status")[2]]
+    second = [child(argv) for argv in watched(games, "status")[2]]
+    assert first[0] == ["setpriv", "--pdeathsig"] and first[1:] == second == [["git", "ls-tree"]]
+    assert (tmp_path / "cache" / "setpriv-pdeathsig").read_text().endswith("\nyes")
 
 
 def test_help_and_version_load_no_games_dir_and_no_game() -> None:

@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 @games_dir_option
 def status(gd: GamesDir, as_json: bool) -> None:
     """Every game: ruleset, turn, whose move, since when."""
-    from pbem import game as games
     from pbem import gm
     from pbem.absence import away_now
+    from pbem.gamestate import waiting_for
 
     rows = []
     for game in gd.games():
@@ -34,7 +34,7 @@ def status(gd: GamesDir, as_json: bool) -> None:
         when = deadlines.due(state)
         away = away_now(state, gm.parse_now())
         rows.append({"game": game, "ruleset": state["ruleset"], "turn": state["engine"]["turn"],
-                     "status": state["status"], "waiting_for": games.waiting_for(state),
+                     "status": state["status"], "waiting_for": waiting_for(state),
                      "since": state["waiting_since"], "queued": queued,
                      "deadline": deadlines.describe(state), "due": deadlines.stamp(when) if when else None,
                      "needs_gm": gm.needs_gm(state, gm.parse_now()), **({"away": away} if away else {})})

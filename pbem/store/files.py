@@ -14,7 +14,6 @@ import yaml
 
 from pbem.errors import StoreError
 from pbem.history import History
-from pbem.turnfile import yaml_problem
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -136,6 +135,8 @@ def parse_yaml(text: str, what: str) -> Any:
     try:
         return yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
+        from pbem.turnfile import yaml_problem
+
         line, problem = yaml_problem(text, exc)
         raise StoreError(f"{what} is corrupt{f' at line {line}' if line else ''}: {problem}") from None
 

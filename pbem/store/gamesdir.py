@@ -25,7 +25,6 @@ from pbem.store.public import (PRIVATE_IGNORED, PUBLIC_FILE, change_over, game_f
 from pbem.store.statefile import (OLD_FORMAT, STATE_FILE, check_history, check_state_file, from_old_format,
                                   state_body, state_file_text, written_by_pbem)
 from pbem.names import NAME
-from pbem.turnfile import fits
 
 # mail in and out stays on the GM's machine (welcome mails carry tokens), and so does what a running
 # game keeps secret (see pbem.store.public)
@@ -426,6 +425,8 @@ class GamesDir(GitRepo):
         qdir = self.queue_dir(game)
         if not qdir.is_dir():
             return []
+        from pbem.turnfile import fits
+
         out = []
         for path in sorted(qdir.glob("*.yaml")):
             what = f"{game}: the queued file {game}/queue/{path.name}"

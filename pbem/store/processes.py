@@ -74,9 +74,7 @@ def dies_with_pbem(argv: list[str]) -> tuple[list[str], dict[str, Any]]:
         return argv, {}
     setpriv = _setpriv()
     if setpriv is not None:
-        import shutil
-
-        program = shutil.which(argv[0])
+        program = _which(argv[0])
         if program is None:
             raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
         return [setpriv, "--pdeathsig", "KILL", "--", program, *argv[1:]], {}
@@ -84,22 +82,60 @@ def dies_with_pbem(argv: list[str]) -> tuple[list[str], dict[str, Any]]:
     return argv, ({"preexec_fn": setup} if setup is not None else {})
 
 
+def _which(program: str) -> str | None:
+    """The file $PATH runs for `program` (shutil.which's answer, without loading shutil and the
+    compression modules it brings)."""
+    if os.sep in program:
+        return program if os.access(program, os.X_OK) and not os.path.isdir(program) else None
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = os.path.join(folder or os.curdir, program)
+        if os.access(path, os.X_OK) and not os.path.isdir(path):
+            return path
+    return None
+
+
+#: what a setpriv answered when asked whether it sets the death signal, kept for the next command
+SETPRIV_ANSWER = "setpriv-pdeathsig"
+
+
 @functools.cache
 def _setpriv() -> str | None:
-    """util-linux's setpriv where it sets the death signal (2.33 and later), asked once. It sets the
-    signal and execs the program, so subprocess keeps its vfork path: a `preexec_fn` makes it fork,
-    and run Python in the child, which costs more the more memory pbem holds."""
-    import shutil
-    import subprocess
-
-    found = shutil.which("setpriv")
+    """util-linux's setpriv where it sets the death signal (2.33 and later). It sets the signal and
+    execs the program, so subprocess keeps its vfork path: a `preexec_fn` makes it fork, and run Python
+    in the child, which costs more the more memory pbem holds. Asked once for each setpriv (its path,
+    size and time): the answer is kept in the user's cache folder, so a command does not start a
+    child process of its own to ask again."""
+    found = _which("setpriv")
     if found is None:
         return None
+    try:
+        st = os.stat(found)
+    except OSError:
+        return None
+    asked = f"{found} {st.st_size} {st.st_mtime_ns} {st.st_ino}"
+    from pbem.config import user_cache
+
+    kept = os.path.join(user_cache(), SETPRIV_ANSWER)
+    try:
+        with open(kept, encoding="utf-8") as f:
+            said, _, answer = f.read().rpartition("\n")
+        if said == asked and answer in ("yes", "no"):
+            return found if answer == "yes" else None
+    except (OSError, UnicodeDecodeError):
+        pass
+    import subprocess
+
     try:  # an older setpriv refuses the option before it reads --help
         ok = subprocess.run([found, "--pdeathsig", "KILL", "--help"], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
     except OSError:
         return None
+    with contextlib.suppress(OSError):  # no cache folder: the next command asks again
+        os.makedirs(os.path.dirname(kept), mode=0o700, exist_ok=True)
+        temporary = f"{kept}.{os.getpid()}.tmp"
+        with open(temporary, "w", encoding="utf-8") as f:
+            f.write(f"{asked}\n{'yes' if ok else 'no'}")
+        os.replace(temporary, kept)
     return found if ok else None
 
 

@@ -8,7 +8,6 @@ from typing import Any
 
 from pbem.errors import StoreError
 from pbem.history import HISTORIES
-from pbem.turnfile import fits, state_validator
 from pbem.store.files import dump_yaml
 
 FORMAT = 2
@@ -41,6 +40,8 @@ SCHEMA_OF = {"events": "event", "log": "log-entry"}  # the schema of each histor
 
 def check_history(key: str, items: list[Any], where: str, first: int = 0) -> None:
     """Validate history lines about to be written (items `first`... of `key`)."""
+    from pbem.turnfile import fits, state_validator
+
     name = SCHEMA_OF[key]
     for i, item in enumerate(items, start=first):
         if fits(item, name):
@@ -97,6 +98,8 @@ def written_by_pbem(text: str) -> bool:
 
 
 def _errors(value: Any, name: str, prefix: str = "") -> list[str]:
+    from pbem.turnfile import fits, state_validator
+
     try:
         if fits(value, name):  # the usual case, answered without jsonschema
             return []
