@@ -177,8 +177,9 @@ class Ruleset(ABC):
     @abstractmethod
     def setup(self, players: list[str], options: dict[str, str], rng: Rng,
               deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
-        """A new game, and what happened while setting it up. The state holds `REQUIRED_STATE_KEYS`
-        (`turn` is 1); the events are `EVENT_KEYS` dicts."""
+        """A new game, and what happened while setting it up. `options` is the full set, as
+        `check_options` gave it (every option, its default where none was chosen). The state holds
+        `REQUIRED_STATE_KEYS` (`turn` is 1); the events are `EVENT_KEYS` dicts."""
 
     @abstractmethod
     def decision(self, state: State) -> Decision | None:

@@ -100,7 +100,7 @@ def HIDDEN_VARIANTS(state: dict[str, Any], salt: str) -> Iterator[tuple[str, dic
     everyone = set(engine["players"])
     yield "the deck", dict(state, engine=_hidden_moved(engine, salt, everyone)), everyone
     for p in engine["players"]:
-        yield f"the hands but {p}'s", dict(state, engine=_hidden_moved(engine, f"{salt}-{p}", everyone - {p})), {p}
+        yield f"the hands but {p}'s", dict(state, engine=_hidden_moved(engine, f"{salt}-{p}", {p})), {p}
     yield "the seed", dict(state, seed=state["seed"] + "-something-else"), everyone
 
 
