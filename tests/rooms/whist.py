@@ -20,7 +20,8 @@ EXAMPLE_ORDER = "play: QH"
 #: that plays no card
 ILLEGAL = "play: 11H"
 STANDING: list[dict[str, Any]] = []
-AHEAD = [{"play": "AS"}, {"play": "7C"}]
+#: any card: the rules take it if it is in his hand and follows suit when his turn comes
+AHEAD = [{"play": rank + suit} for suit in "CDHS" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A")]
 DECKS = [
     {"deals": [["AS", "KS", "QS", "JS", "10S", "9S", "8S", "7S", "AH", "KH", "QH", "JH", "10H", "9H", "8H", "7D"]]},
     {"deals": [["7C", "8C", "9C"], [], ["AD"]]},
@@ -104,10 +105,10 @@ def HIDDEN_VARIANTS(state: dict[str, Any], salt: str) -> Iterator[tuple[str, dic
     yield "the seed", dict(state, seed=state["seed"] + "-something-else"), everyone
 
 
-def PERTURBED(engine: dict[str, Any], k: int) -> dict[str, Any]:
-    """The hands and the deck under the turned card dealt anew (the k-th way): what every player sees
-    stays the same."""
-    return _hidden_moved(engine, str(k), set())
+def PERTURBED(state: dict[str, Any], k: int) -> dict[str, Any]:
+    """The state's engine with the hands and the deck under the turned card dealt anew (the k-th way):
+    what every player sees stays the same."""
+    return _hidden_moved(state["engine"], str(k), set())
 
 
 class WhistSecrets(Secrets):
