@@ -15,14 +15,15 @@ import pytest
 from conftest import Pbem
 from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, address, player_of
 from helpers import seed_args
-from rooms import GAMES, room
+from rooms import GAMES, NAMES, room
 from pbem import bots
 from pbem.i18n import order_words
 from pbem.rules.base import get_ruleset, order_text
 from test_mail_hardening import SEED, at
 from test_reply_keys import CLIENTS, answers, latest, mail_lines, plain, reply, typed
 
-LANGS = {"anna": "de", "ben": "nl", "cleo": "en"}
+#: each seat's language, German, Dutch and English in turn round any table a room seats
+LANGS = {name: ("de", "nl", "en")[i % 3] for i, name in enumerate(NAMES)}
 # a word each language's mail to a player is sure to hold in its subject
 SUBJECT_WORD = {"de": re.compile(r"\b(Zug|Partie|willkommen)\b"), "nl": re.compile(r"\b(beurt|partij|welkom)\b"),
                 "en": re.compile(r"\b(turn|game|welcome)\b")}
