@@ -27,9 +27,9 @@ DECKS = [
     {"deals": [["7C", "8C", "9C"], [], ["AD"]]},
 ]
 BOARD_ENGLISH = ["Trump", "On the table", "Last trick", "Your hand", "tricks", "points"]
-SOURCES = ["tests/whist/__init__.py", "tests/whist/refusals.py", "tests/whist/templates/board.svg.j2",
-           "tests/whist/templates/events.j2", "tests/whist/templates/report.txt.j2",
-           "tests/whist/templates/rules.txt.j2"]
+SOURCES = ["tests/whist/__init__.py", "tests/whist/bot.py", "tests/whist/refusals.py",
+           *(f"tests/whist/templates/{name}" for name in ("board-phone.svg.j2", "board.svg.j2", "events.j2",
+                                                          "parts.svg.j2", "report.txt.j2", "rules.txt.j2"))]
 LISTED = "Whist, 3-4 players (hand: 5|7|3)"
 WRONG = [{"play": "QX"}, {"play": 7}, {"deal": "QH"}, "pass", {"play": "AS"}, {"play": "7C"}, {"play": "10D"}]
 RANDOM_DECISIONS = 40
