@@ -14,7 +14,7 @@ import re
 from datetime import date, datetime, timezone, tzinfo
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from pbem.errors import SetupError
 
@@ -223,11 +223,17 @@ def number_text(value: int | float, lang: str = DEFAULT_LANGUAGE) -> str:
 
 #: the `locale/` folders of the games that live outside pbem/, as each registers (`pbem.rules.base`)
 OUTSIDE_LOCALES: dict[str, Path] = {}
+#: given by the rules' registry (pbem.rules.base, a layer above): imports a game of the GM's own by its
+#: name, which tells OUTSIDE_LOCALES its folder; asked before a word of such a game is first looked up,
+#: since the lookups are cached and must not be made from pbem's folder before the game is imported
+LOAD_OUTSIDE: Callable[[str], None] | None = None
 
 
 def _locale_dir(game: str | None) -> Path:
     """The folder of a game's catalogs and order words: pbem's own, or the `locale/` of a game that
     lives outside pbem/."""
+    if game and game not in OUTSIDE_LOCALES and LOAD_OUTSIDE is not None:
+        LOAD_OUTSIDE(game)
     return OUTSIDE_LOCALES.get(game or "", LOCALE_DIR)
 
 

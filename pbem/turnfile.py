@@ -697,7 +697,7 @@ def without_line(refusal: Refusal | str) -> Refusal | str:
     return refusal
 
 
-_WORD = re.compile(r"^(?:-?\d+|[A-Za-z_]+)$")
+_WORD = re.compile(r"^(?:-?\d+|[A-Za-z0-9_]+)$")  # a number, or a word of letters and digits (`QH`, `10S`, `C7`)
 
 
 def _as_pair(item: Any, part: dict[str, Any]) -> Any:

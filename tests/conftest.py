@@ -9,7 +9,7 @@ from pathlib import Path
 # alone, before pbem is imported; the CLI the tests start as a process finds it the same way (the line
 # below is the only one outside the game's own files that may name it: test_rooms)
 TESTS = str(Path(__file__).resolve().parent)
-os.environ["PBEM_RULESETS"] = "goofspiel=goofspiel"
+os.environ["PBEM_RULESETS"] = "goofspiel=goofspiel,whist=whist"
 os.environ["PYTHONPATH"] = os.pathsep.join([TESTS, *filter(None, [os.environ.get("PYTHONPATH")])])
 
 import pytest  # noqa: E402

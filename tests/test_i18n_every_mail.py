@@ -233,14 +233,11 @@ def refusal_ids() -> list[tuple[str, str, str]]:
     from pbem.rules.base import KNOWN
 
     found = [("", key, fmt) for key, fmt in MESSAGES.items()]
-    for game in KNOWN:
+    for game, rules in KNOWN.items():  # its refusals beside its rules' module, as the contract has them
         try:
-            module = importlib.import_module(f"pbem.rules.{game.replace('-', '_')}_refusals")
+            module = importlib.import_module(f"{rules}_refusals")
         except ImportError:
-            try:
-                module = importlib.import_module(f"pbem.rules.{game.replace('-', '_')}.refusals")
-            except ImportError:
-                continue
+            module = importlib.import_module(f"{rules}.refusals")
         own = getattr(module, "MESSAGES", {})
         found += [(game, key, fmt) for key, fmt in own.items() if key not in MESSAGES]
     return found

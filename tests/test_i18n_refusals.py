@@ -37,7 +37,7 @@ def refusals_met(game: str, seed: int) -> dict[str, Refusal]:
     rules = get_ruleset(game)
     rng = Rng(f"refusals-{seed}")
     players = PLAYERS[:rules.max_players]
-    state, _ = rules.setup(list(players), {}, rng)
+    state, _ = rules.setup(list(players), rules.check_options({}), rng)
     pick = random.Random(seed)
     met: dict[str, Refusal] = {}
     for _ in range(need(game, "RANDOM_DECISIONS")):

@@ -29,8 +29,9 @@ def named(text: str, games: list[str]) -> list[str]:
     return out
 
 
-#: the one line outside a game's own files that may name a test game: conftest.py registers it
-REGISTRATION = ("conftest.py", 'os.environ["PBEM_RULESETS"] = "goofspiel=goofspiel"\n')
+#: the one line outside a game's own files that may name the test games: conftest.py registers them, as
+#: `NAME=MODULE` entries separated by commas, each a package of tests/
+REGISTRATION = ("conftest.py", re.compile(r'os\.environ\["PBEM_RULESETS"\] = "([a-z0-9_]+=[a-z0-9_]+(?:,[a-z0-9_]+=[a-z0-9_]+)*)"\n'))
 
 
 def others_named(path: Path) -> list[str]:
@@ -39,7 +40,7 @@ def others_named(path: Path) -> list[str]:
     allowed = {owner(path), EXAMPLE}
     text = path.read_text("utf-8")
     if path.name == REGISTRATION[0]:
-        text = text.replace(REGISTRATION[1], "", 1)
+        text = REGISTRATION[1].sub("", text, 1)
     return named(text, [g for g in GAMES if g not in allowed])
 
 
@@ -70,16 +71,20 @@ def test_the_guard_knows_a_games_own_files_and_its_spellings() -> None:
     assert named("Medina's walls", ["medina"]) == ["medina"]
 
 
-def test_the_guard_lets_conftest_name_a_test_game_in_its_registration_line_alone(tmp_path: Path) -> None:
+def test_the_guard_lets_conftest_name_the_test_games_in_their_registration_line_alone(tmp_path: Path) -> None:
     conftest = TESTS / REGISTRATION[0]
-    assert REGISTRATION[1] in conftest.read_text("utf-8") and others_named(conftest) == []
-    game = REGISTRATION[1].split("=")[-1].strip('"\n')
-    assert game in GAMES
+    text = conftest.read_text("utf-8")
+    line = REGISTRATION[1].search(text)
+    assert line and others_named(conftest) == []
+    entries = [entry.split("=") for entry in line.group(1).split(",")]
+    games = [game for game, _module in entries]
+    assert all(game in GAMES and (TESTS / module / "__init__.py").is_file() for game, module in entries)
     copy = tmp_path / REGISTRATION[0]
-    copy.write_text(conftest.read_text("utf-8") + f"# {game} again\n", "utf-8")
-    assert others_named(copy) == [game]  # another word of it anywhere else is caught
-    copy.write_text(REGISTRATION[1] * 2, "utf-8")
-    assert others_named(copy) == [game]  # the line once
+    for game in games:
+        copy.write_text(text + f"# {game} again\n", "utf-8")
+        assert others_named(copy) == [game]  # another word of it anywhere else is caught
+    copy.write_text(line.group(0) * 2, "utf-8")
+    assert others_named(copy) == sorted(games)  # the line once
 
 
 def test_a_game_without_a_room_fails_naming_the_file_to_add() -> None:

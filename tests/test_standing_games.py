@@ -43,8 +43,9 @@ def test_a_whole_game_with_standing_orders_and_orders_sent_ahead(tmp_path: Path,
                 refused += 1
                 entries = []
             queue.append(("s", {"player": player, "turn": None, "standing": entries}))
-        elif roll < 0.35:  # orders sent ahead by someone else, for his next decision
-            other = rnd.choice(names)
+        elif roll < 0.35:  # orders sent ahead by someone else, for his next decision (until one was
+            # played, by the player to move: a short game, of few rolls, plays one too)
+            other = rnd.choice(names) if by_premove else player
             legal = rules.legal_orders(state["engine"], other) if other == player else []
             queue.append(("p", {"player": other, "turn": NEXT,
                                 "orders": [legal[0]] if legal else [rnd.choice(ahead)]}))

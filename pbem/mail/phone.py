@@ -261,8 +261,12 @@ def inline_choices(text: str, shapes: set[str]) -> tuple[str, list[tuple[str, bo
 def choices_at(lines: list[str], i: int, shapes: set[str]) -> tuple[tuple[str, list[tuple[str, bool]]], int] | None:
     """The orders listed by the line at `i` (`inline_choices`) and the index after it: with the lines
     the wrapping seems to have made of it, or fewer; a choices line that ends near the margin is not
-    wrapped into the sentence below it (`Antworte auf ...`)."""
+    wrapped into the sentence below it (`Antworte auf ...`). A list wrapped between its items
+    (`report.wrap_items`: `spielen: 10S;` is never cut) goes on in lines indented deeper than its
+    first, whatever the first word of such a line, which alone may have fitted on the line above."""
     end = joined(lines, i)[1]
+    while end < len(lines) and not structural(lines, end) and indent(lines[end]) > indent(lines[i]):
+        end += 1
     for j in range(end, i, -1):
         choices = inline_choices(" ".join(line.strip() for line in lines[i:j]), shapes)
         if choices is not None:

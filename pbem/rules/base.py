@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from pbem import data_dir
+from pbem import data_dir, i18n
 from pbem.errors import SetupError
 from pbem.rng import Rng
 from pbem.rules.contract import (NAME, ContractError, Decision, Event, OnePlayer, Order, Ruleset, StandingMove,
@@ -124,6 +124,20 @@ def get_ruleset(name: str) -> Ruleset:
         if name not in RULESETS:
             raise SetupError(f"the module {KNOWN[name]!r} registers no ruleset {name!r}")
     return RULESETS[name]()
+
+
+def _load_outside(game: str) -> None:
+    """Import a game of the GM's own (`PBEM_RULESETS`) that is not yet, so that its words are looked up
+    in its own folder (pbem.i18n asks before the first lookup); a game that cannot be imported is left to
+    `get_ruleset` to name."""
+    if game in OUTSIDE and game not in RULESETS:
+        try:
+            get_ruleset(game)
+        except SetupError:
+            pass
+
+
+i18n.LOAD_OUTSIDE = _load_outside
 
 
 def files_of(game: str | None, kind: str) -> Path | None:

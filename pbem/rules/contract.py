@@ -2,8 +2,10 @@
 
 A game is a sequence of decisions. The engine says who must decide (`decision`) and what they may
 choose (`legal_orders`); an order is one such choice. Chance is the engine's own step, drawn from the
-`Rng` it is handed. The state is plain data (dicts, lists, ints, strings) that round-trips through YAML.
-Engines never read files, print, or use `random`.
+`Rng` it is handed (`rng.below(n, label)`, `rng.choice(items, label)`, `rng.shuffle(items, label)`, the
+label naming the draw; `pbem.rules.base.stack` makes a draw pile with a deck file's cards on top). The
+state is plain data (dicts, lists, ints, strings) that round-trips through YAML. Engines never read
+files, print, or use `random`.
 
 A game is a class derived from `Ruleset`, decorated with `pbem.rules.base.register` and named by one
 line of `pbem.rules.base.KNOWN` (a game of the GM's own: by `PBEM_RULESETS`). Beside it live its bot,
@@ -70,8 +72,9 @@ GAME_END = "game_end"
 RESULT_KEYS: dict[str, str] = {
     "player": "the player's name",
     "score": "his score, a number (the standings' column)",
-    "rank": "his place from 1; tied players share a rank (`pbem.rules.base.standings` ranks by score and "
-            "breaks ties by a `tiebreak` key, then shares the rank)",
+    "rank": "his place from 1; tied players share a rank (`pbem.rules.base.standings(players, scores, "
+            "tiebreak)` ranks by score, then by each player's `tiebreak` tuple of numbers, the higher better, "
+            "and gives players equal in all of them one rank)",
 }
 
 
@@ -82,7 +85,9 @@ class Decision(NamedTuple):
     applied while the decision is still his. Several players (`together`): each gives one order, and
     the decision keeps its turn until the last is in; the players already in leave `players`
     (`pbem.rules.simultaneous.SecretChoices` keeps such a round's choices secret until then).
-    `kind`: a word of the game naming the choice (`bid`, `draw`), said in `pbem status` and reminders."""
+    `kind`: a word of the game naming the choice (`bid`, `draw`, `lead`), said in `pbem status` and
+    reminders. `OnePlayer(kind)[player]` is a one-player decision made once and kept (which player and
+    which kind may hang on what only he holds: the orders he may give are `legal_orders`' alone)."""
 
     players: tuple[str, ...]
     kind: str
@@ -128,8 +133,8 @@ class Ruleset(ABC):
     example_order: ClassVar[str] = ""
     #: option name -> allowed values; the first value is the default
     options: ClassVar[dict[str, tuple[str, ...]]] = {}
-    #: each option's value in words for players (English, in the game's catalog): `edition riogrande`
-    #: reads `the Rio Grande edition (2006)`
+    #: each option's value in words for players (English, in the game's catalog, so written `N_()` of
+    #: `pbem.i18n`, which the catalog tool reads): `edition riogrande` reads `the Rio Grande edition (2006)`
     option_words: ClassVar[dict[tuple[str, str], str]] = {}
     #: the folder of a game that lives outside pbem/ (`PBEM_RULESETS`), holding its `templates/`,
     #: `schemas/` and `locale/` as pbem's own folders hold them for its games; None: pbem's own folders
@@ -177,8 +182,9 @@ class Ruleset(ABC):
     @abstractmethod
     def setup(self, players: list[str], options: dict[str, str], rng: Rng,
               deck: dict[str, Any] | None = None) -> tuple[State, list[Event]]:
-        """A new game, and what happened while setting it up. The state holds `REQUIRED_STATE_KEYS`
-        (`turn` is 1); the events are `EVENT_KEYS` dicts."""
+        """A new game, and what happened while setting it up. `options` is the full set, as
+        `check_options` gave it (every option, its default where none was chosen). The state holds
+        `REQUIRED_STATE_KEYS` (`turn` is 1); the events are `EVENT_KEYS` dicts."""
 
     @abstractmethod
     def decision(self, state: State) -> Decision | None:
@@ -295,14 +301,19 @@ FILES: list[tuple[str, bool, str]] = [
      "it reads the player's view alone and returns one of `legal`; the same view gives the same order"),
     ("MODULE.refusals or MODULE_refusals", True,
      "the refusals: `MESSAGES, REFUSALS, refuse = rules_refusals({id: N_(english), ...})` "
-     "(`pbem.refusals.rules_refusals`); may hold `STANDING_HELP`, the standing orders' help texts"),
+     "(`pbem.refusals.rules_refusals`, `pbem.i18n.N_`); its `refuse` knows pbem's `game-over`, "
+     "`not-your-decision` and `chosen-already` too; may hold `STANDING_HELP`, the standing orders' help texts"),
     ("templates/GAME/report.txt.j2", True, "the turn report: extends `common/report.txt.j2`"),
     ("templates/GAME/events.j2", True, "a macro `event(e)`: one line for an event"),
     ("templates/GAME/rules.txt.j2", True, "the rules in short, for the welcome mail and `rules` by mail"),
     ("templates/GAME/board.svg.j2", True, "the board picture, 720 units wide"),
     ("templates/GAME/board-phone.svg.j2", False, "the board for a phone, 360 units wide (else the board)"),
     ("schemas/GAME.orders.schema.json", True,
-     "an order's shape; its `message` says what a player reads of an order of no shape it knows"),
+     "ONE order's shape (JSON Schema 2020-12; an order is a word, `pass`, or a mapping, `play: QH`), "
+     "not the list; a `message` on any of its nodes is what a player reads when that node refuses his "
+     "order (`{value}`: what he sent; a missing or unknown key keeps pbem's words), and goes into the "
+     "game's catalog from the schema; a typed `play qh` is read as `play: QH` where the schema's "
+     "`pattern` or `enum` spells it so"),
     ("schemas/GAME.state.schema.json", True, "the state's shape; it requires `REQUIRED_STATE_KEYS`"),
     ("schemas/GAME.standing.schema.json", False, "a standing order's shape, for a game that takes them"),
     ("schemas/GAME.deck.schema.json", False, "a `--deck` file's shape"),
@@ -385,15 +396,17 @@ PICTURE_GLOBALS: dict[str, str] = {
     "_, ngettext": "the game's catalog, then pbem's (English: the text as written)",
     "WIDTH, FONT": "the picture's width (720) and its font",
     "ink, good_colour, card_parts, family_colours, pick, text_width": "drawing helpers (pbem.pictures)",
-    "common/board-parts.svg.j2": "macros `header(height, name, game, turn, viewer, status, line, when=)`, "
+    "common/board-parts.svg.j2": "macros `header(height, title, game, turn, viewer, status, line2=, when=)`, "
                                  "`legend(seats, y, viewer)`, `token(x, y, seat)`, imported with "
                                  "`{% import ... as parts %}`",
     "common/board-phone-parts.svg.j2": "the same for a phone (imported `with context`)",
 }
 #: the other templates: their context
 OTHER_CONTEXT: dict[str, str] = {
-    "events.j2": "a macro `event(e)` of one event (its `EVENT_KEYS` and `turn`; a notice of pbem's: "
-                 "`e.pipeline`, written `e.text`); the module gets `options`",
+    "events.j2": "a macro `event(e)` of one event (its `EVENT_KEYS` and `turn`; a notice of pbem's has "
+                 "`pipeline`, written `e.text`: ask `e.get(\"pipeline\")`, a game's event has no such key "
+                 "and the templates' undefined is strict); `game_end` comes from `common/events.j2` "
+                 "(`{% from \"common/events.j2\" import game_end %}`); the module gets `options`",
     "rules.txt.j2": "`view`: the GM's view of a game just begun",
 }
 
@@ -551,21 +564,27 @@ def page() -> str:
     out += _table(EVENT_KEYS, ("key", "what it is"))
     out += ["", "pbem writes these into each event itself; an engine never sets them:", ""]
     out += _table(RESERVED_EVENT_KEYS, ("key", "what it is"))
-    out += ["", f"An event of type `{GAME_END}` (the game is over) is mailed at once (`mail_events`).", "",
+    out += ["", f"An event of type `{GAME_END}` (the game is over) is mailed at once (`mail_events`); it carries "
+            "`standings`, the rows of `result`, which `common/events.j2`'s `game_end` macro writes.", "",
             "### Decisions of one or of several players", "", _summary(Decision.__doc__), "",
             "### Standings", ""]
     out += _table(RESULT_KEYS, ("key", "what it is"))
     out += ["", "### The files beside it", "",
             "`GAME` is its name, `MODULE` the module `KNOWN` names; templates, schemas and catalogs lie in "
             "pbem's folders (`templates/`, `schemas/`, `pbem/locale/`) or, for a game with `files`, in "
-            "that folder's own.", "",
+            "that folder's own. Its templates are named `GAME/...` wherever they lie: a report imports "
+            "`{% from \"GAME/events.j2\" import event %}`, a board `{% import \"GAME/parts.svg.j2\" as own %}` "
+            "(a template of its own beside the required ones, for what its boards share).", "",
             "| file | required | what it holds |", "| --- | --- | --- |"]
     out += [f"| `{f}` | {'yes' if req else 'no'} | {what} |" for f, req, what in FILES]
     out += ["", "### What the templates get", "", "The report (`report.txt.j2`) gets:", ""]
     out += _table(REPORT_CONTEXT, ("name", "what it is"))
     out += ["", "and these globals and filters:", ""]
     out += _table(REPORT_GLOBALS, ("name", "what it is"))
-    out += ["", "It sets, for the skeleton:", ""]
+    out += ["", "The skeleton writes the header, the events since the reader's last report (each by the game's "
+            "`event`), the final standings and the seed, YOUR MOVE's choices (`order_choices`), how to reply and "
+            "the order block, and whom the game waits for; a game writes only its own blocks. It sets, for the "
+            "skeleton:", ""]
     out += _table(REPORT_BLOCKS, ("name", "what it is"))
     out += ["", "A board picture (`board.svg.j2`, `board-phone.svg.j2`) gets:", ""]
     out += _table(PICTURE_CONTEXT, ("name", "what it is"))
