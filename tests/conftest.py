@@ -14,9 +14,17 @@ os.environ["PYTHONPATH"] = os.pathsep.join([TESTS, *filter(None, [os.environ.get
 
 import pytest  # noqa: E402
 
-from helpers import Pbem, fixed_clock  # noqa: E402
+from helpers import Pbem, fixed_clock, no_disk_flush  # noqa: E402
 
 __all__ = ["Pbem"]  # test_mail_servers imports it from here
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_disk_flush() -> None:
+    """What pbem writes in the tests' own process goes to the page cache and stays there: no test cuts
+    the power, and each fsync waits milliseconds on the disk. (A pbem the tests start as a process
+    flushes as a host's does.)"""
+    no_disk_flush()
 
 
 @pytest.fixture(autouse=True)
