@@ -8,7 +8,7 @@ LOCK   := requirements.lock
 # what pbem's tests and its docs site add to it, hashed the same way (`make lock` renews both)
 DEVLOCK := requirements-dev.lock
 
-.PHONY: install lock docs docs-serve test demo demo-florenz bench contract clean mail-servers browser fonts spamassassin catalogs
+.PHONY: install lock docs docs-serve test test-quick demo demo-florenz bench contract clean mail-servers browser fonts spamassassin catalogs
 
 install: $(STAMP) fonts
 
@@ -51,8 +51,22 @@ docs: install
 docs-serve: install
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve
 
+# The whole suite in 2 processes, each taking tests from the other's queue when its own runs out (the
+# files of the longest tests go first: tests/conftest.py's LONGEST_FIRST).
 test: install mail-servers browser spamassassin
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --dist worksteal
+
+# The quick subset for the edit-and-run loop, under a minute: the rules of every game, turn files and
+# schemas, reading a mail (its own text, its orders), the CLI's commands and refusals, the games dir and
+# its damaged files, the words and catalogs, what each command imports. It leaves to `make test` every
+# whole game (by CLI and by mail), the mail servers, pictures and the phone's HTML, the archive and the
+# browser, spamassassin, the docs' examples and the install. The list is the one place it is kept.
+QUICK := rng registry rooms medici_rules medici_examples medici_standing medici_strozzi_rules medina_rules \
+	medina_turnfile florenz_board florenz_solo florenz_scandal florenz_legal florenz_readings \
+	florenz_order_block turnfile mail own_text cli gamesdir corrupt_files hardening_cli verify_log \
+	i18n i18n_plurals i18n_refusals i18n_refusal_ids command_imports order_block docs_reference
+test-quick: install
+	$(PY) -m pytest -q -n 2 --dist worksteal $(patsubst %,tests/test_%.py,$(QUICK))
 
 # The mail tests run a real IMAP server (Debian's dovecot) on localhost; install it where it is missing.
 mail-servers:

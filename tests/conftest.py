@@ -14,9 +14,32 @@ os.environ["PYTHONPATH"] = os.pathsep.join([TESTS, *filter(None, [os.environ.get
 
 import pytest  # noqa: E402
 
-from helpers import Pbem, fixed_clock  # noqa: E402
+from helpers import Pbem, fixed_clock, no_disk_flush  # noqa: E402
 
 __all__ = ["Pbem"]  # test_mail_servers imports it from here
+
+# The files of the longest tests (a whole game by mail, an install, spamassassin), the longest first:
+# run first, so that in `make test` (two processes, each taking from the other's queue when its own
+# runs out) none starts last and keeps the other process waiting.
+LONGEST_FIRST = ("test_install.py", "test_spam.py", "test_lobby.py", "test_reply_keys.py", "test_typed_values.py",
+                 "test_i18n_mail.py", "test_secrets_at_rest.py", "test_mail_servers.py", "test_medina_cli.py",
+                 "test_mail_rounds.py", "test_standing_games.py", "test_private_for_good.py",
+                 "test_mail_clients.py", "test_docs.py", "test_determinism.py", "test_standings.py",
+                 "test_secrets.py", "test_florenz_games.py", "test_parsed_cache.py", "test_reply_generator.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of LONGEST_FIRST first, in its order; the others after them, as they were collected."""
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_disk_flush() -> None:
+    """What pbem writes in the tests' own process goes to the page cache and stays there: no test cuts
+    the power, and each fsync waits milliseconds on the disk. (A pbem the tests start as a process
+    flushes as a host's does.)"""
+    no_disk_flush()
 
 
 @pytest.fixture(autouse=True)

@@ -49,6 +49,23 @@ def fixed_clock(mp: pytest.MonkeyPatch) -> None:
         mp.setenv(key, "tests@localhost")
 
 
+def no_disk_flush() -> None:
+    """fsync, sync and syncfs in this process return at once, everything written left in the page cache:
+    what they do shows only after a crash of the machine, and each waits on the disk."""
+    import os
+
+    from pbem.store import files, gamesdir
+
+    def flushed(*_: Any) -> int:
+        return 0
+
+    os.fsync = flushed  # type: ignore[assignment]
+    os.sync = flushed  # type: ignore[assignment]
+    for module in (files, gamesdir):  # syncfs(2), through ctypes
+        if hasattr(module, "_syncfs"):
+            module._syncfs = lambda: flushed  # type: ignore[attr-defined]
+
+
 def seed_args(seed: str) -> list[str]:
     """`--seed SEED`, with `--weak-seed` when the seed is shorter than `pbem new` accepts: a test's short
     seed is meant."""
