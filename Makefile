@@ -64,7 +64,8 @@ test: install mail-servers browser spamassassin
 QUICK := rng registry rooms medici_rules medici_examples medici_standing medici_strozzi_rules medina_rules \
 	medina_turnfile florenz_board florenz_solo florenz_scandal florenz_legal florenz_readings \
 	florenz_order_block turnfile mail own_text cli gamesdir corrupt_files hardening_cli verify_log \
-	i18n i18n_plurals i18n_refusals i18n_refusal_ids command_imports order_block docs_reference
+	i18n i18n_plurals i18n_refusals i18n_refusal_ids i18n_words_once command_imports order_block docs_reference \
+	whist_rules games_answer reply_subjects
 test-quick: install
 	$(PY) -m pytest -q -n 2 --dist worksteal $(patsubst %,tests/test_%.py,$(QUICK))
 
