@@ -472,6 +472,7 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
             alert = _alert_before_delivery(gd, config, postman, run)
             run.delivery = postman.describe()
             crash_point("deliver")
+            gd.begin_index_history()  # git indexes the run's commits while the mail is delivered
             try:
                 run.sent, run.send_errors = postman.deliver()
             except PbemError as exc:

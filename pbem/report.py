@@ -124,9 +124,22 @@ class _QuietCache(jinja2.FileSystemBytecodeCache):
     its work); a cache that cannot be read or written is no cache, never an error."""
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        """The file read whole, its code unmarshalled from memory: marshal reading a file asks it for
+        each name and constant of the code, which costs four times as much."""
+        import io
+        import marshal
+        import pickle
+
         try:
-            super().load_bytecode(bucket)
-        except (OSError, ValueError, EOFError):
+            with open(self._get_cache_filename(bucket), "rb") as f:
+                data = f.read()
+            head = io.BytesIO(data)
+            if head.read(len(jinja2.bccache.bc_magic)) != jinja2.bccache.bc_magic or \
+                    pickle.load(head) != bucket.checksum:  # another jinja2's, or another source's
+                bucket.reset()
+                return
+            bucket.code = marshal.loads(memoryview(data)[head.tell():])
+        except (OSError, ValueError, EOFError, TypeError, pickle.UnpicklingError):
             bucket.reset()
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:

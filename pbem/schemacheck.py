@@ -185,8 +185,15 @@ class _Compiler:
 
     # -- strings ----------------------------------------------------------------------------------------
     def k_pattern(self, arg: str, node: dict[str, Any]) -> Check:
-        search = ecma(arg).search
-        return lambda v: not isinstance(v, str) or search(v) is not None
+        search: list[Callable[[str], Any]] = []  # compiled for its first string: many a field is absent
+
+        def check(v: Any) -> bool:
+            if not isinstance(v, str):
+                return True
+            if not search:
+                search.append(ecma(arg).search)
+            return search[0](v) is not None
+        return check
 
     def k_minLength(self, arg: int, node: dict[str, Any]) -> Check:
         return lambda v: not isinstance(v, str) or len(v) >= arg

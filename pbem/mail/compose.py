@@ -75,20 +75,21 @@ def mailto(address: str, subject: str, body: str) -> str:
 
 
 def report_html(body: str, picture: Picture, moves: Moves | None = None, reply_to: str | None = None,
-                subject: str = "", cid: str | None = None) -> str:
+                subject: str = "", cid: str | None = None, folded: bool = True) -> str:
     """The HTML part of a mail with a picture, for a phone's screen: the plain part's own text with
     its headings, tables, lists and order block as HTML (`pbem.mail.phone`), its board left to the
     picture; with `moves` and the mail's Reply-To address (it carries the player's reply key), a
     button under the listed choices for each order, a `mailto:` that replies with it; with `cid`, the
-    picture itself under the move."""
-    from pbem.mail.phone import Board, Buttons, phone_html
+    picture itself under the move. Not `folded`: before its lines are broken (see `phone_markup`)."""
+    from pbem.mail.phone import Board, Buttons, phone_html, phone_markup
 
     buttons = None
     if moves is not None:  # without the key's address, no buttons: the move is still where the board goes
         links = [(order, mailto(reply_to, reply_subject(subject), order)) for order in moves.orders] if reply_to else []
         buttons = Buttons(links, moves.listed, moves.label, moves.other)
     board = Board(cid, picture.alt) if cid else None
-    return phone_html(body, picture.above if cid else picture.note, buttons=buttons, board=board)
+    return (phone_html if folded else phone_markup)(body, picture.above if cid else picture.note, buttons=buttons,
+                                                    board=board)
 
 
 class _Policy(email.policy.EmailPolicy):
@@ -169,8 +170,14 @@ def compose(config: Config, to_name: str, to_address: str, subject: str, body: s
         mark = hashlib.sha256(message_id.encode()).hexdigest()[:24]
         cid = f"board.{mark}@{config.domain}"
         kept = _one_line(subject)
-        markup = report_html(body, picture, moves, reply_to, kept)
-        inside = len(markup.encode("utf-8")) >= HTML_HOLDS_THE_BOARD
+        # the HTML is ASCII, and folded never shorter: a long one is known before it is folded
+        markup = report_html(body, picture, moves, reply_to, kept, folded=False)
+        inside = len(markup) >= HTML_HOLDS_THE_BOARD
+        if not inside:
+            from pbem.mail.phone import fold
+
+            markup = fold(markup)
+            inside = len(markup) >= HTML_HOLDS_THE_BOARD
         if inside:
             markup = report_html(body, picture, moves, reply_to, kept, cid)
         msg.add_alternative(markup, subtype="html", charset="utf-8", cte=_html_encoding(markup))

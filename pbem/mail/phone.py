@@ -744,12 +744,17 @@ def phone_html(text: str, note: str = "", buttons: Buttons | None = None, board:
     """The HTML part of a mail: the text, its board left to the picture (`note` in the board's place:
     see `body_html`), with the move's `buttons` and the `board` in it where given. ASCII alone (any
     other character as a reference), in lines of at most `FOLD` characters but for a button's link."""
+    return fold(phone_markup(text, note, buttons, board))
+
+
+def phone_markup(text: str, note: str = "", buttons: Buttons | None = None, board: Board | None = None) -> str:
+    """`phone_html` before it is folded (`fold` only breaks lines: its HTML is never shorter)."""
     markup = ('<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
               '<meta name="viewport" content="width=device-width, initial-scale=1">'
               '<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">'
               f'</head><body style="{BODY}">\n<div style="max-width:640px">\n{body_html(text, note, buttons, board)}\n</div>\n'
               "</body></html>\n")
-    return fold(markup.encode("ascii", "xmlcharrefreplace").decode("ascii"))
+    return markup.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 # -- the board, drawn for a phone ----------------------------------------------------------------------

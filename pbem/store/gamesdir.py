@@ -156,25 +156,37 @@ class GamesDir(GitRepo):
         """Commit the GM's own changes of pbem.yaml (git keeps it; edited by hand it would stay modified
         in git for good), under the lock, before the command's own work: where pbem.yaml is valid and
         holds no password (git would keep that for every reader of the repository; `pbem doctor` says
-        so). Costs a stat and a small read where pbem.yaml has not changed since it was last seen;
-        returns whether it committed."""
+        so). Costs a stat and a small read where pbem.yaml has not changed since it was last seen, and
+        no git either where only its inode or times changed (a copy or a backup of the games dir put
+        back, an editor that saved it unchanged): the mark keeps the digest of what was seen; returns
+        whether it committed."""
         path = self.root / CONFIG_FILE
         mark = self.root / ".git" / CONFIG_MARK
         try:
             st = path.stat()
         except OSError:
             return False
-        stamp = f"{st.st_ino} {st.st_size} {st.st_mtime_ns}\n"
+        stamp = f"{st.st_ino} {st.st_size} {st.st_mtime_ns}"
         try:
-            if not (self.root / ".git").is_dir() or mark.read_text("utf-8") == stamp:
+            if not (self.root / ".git").is_dir():
                 return False
+            seen = mark.read_text("utf-8").split()
         except OSError:
-            pass
+            seen = []
+        if seen[:3] == stamp.split():
+            return False
+        try:
+            import hashlib
+
+            content = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            return False
         committed = False
-        if self.status_of([CONFIG_FILE]) and config_may_be_committed(path):
+        # the same bytes as when last seen: committed then, or refused then for what they hold
+        if seen[3:] != [content] and self.status_of([CONFIG_FILE]) and config_may_be_committed(path):
             committed = self.commit_paths([CONFIG_FILE], f"{CONFIG_FILE}: the GM's changes\n")
         with contextlib.suppress(OSError):
-            mark.write_text(stamp, "utf-8")
+            mark.write_text(f"{stamp} {content}\n", "utf-8")
         return committed
 
     # -- games ------------------------------------------------------------------------------
@@ -490,6 +502,7 @@ class GamesDir(GitRepo):
                     self.index_history()
                     self.commits_made = 0
             finally:
+                self.end_index_history()  # a graph write begun is not left to outlive the lock
                 self.holds_lock = False
                 _held_locks.remove(f.fileno())
                 with contextlib.suppress(OSError):
@@ -498,7 +511,7 @@ class GamesDir(GitRepo):
                 fcntl.flock(f, fcntl.LOCK_UN)
 
 
-CONFIG_MARK = "pbem-config-seen"  # in .git: pbem.yaml's inode, size and mtime when last looked at
+CONFIG_MARK = "pbem-config-seen"  # in .git: pbem.yaml's inode, size, mtime and digest when last looked at
 
 
 def config_may_be_committed(path: Path) -> bool:

@@ -38,6 +38,7 @@ SETTINGS_MARK = "pbem-git-settings"
 # sets the size only through this variable (read by `git commit-graph write` since 2.27) and keeps it
 # in the graph, where every git reading it takes it from; a graph that has filters keeps their size.
 BLOOM_BITS = {"GIT_TEST_BLOOM_SETTINGS_BITS_PER_ENTRY": "64"}
+GRAPH_WRITE = ("commit-graph", "write", "--reachable", "--changed-paths", "--split", "--no-progress")
 
 
 class GitRepo:
@@ -49,6 +50,7 @@ class GitRepo:
         self.holds_lock = False  # inside the games dir's lock: the git lock files are this process's to judge
         self._git_wait_left = GIT_WAIT
         self.commits_made = 0  # by this command: its end writes git's commit-graph anew (`index_history`)
+        self._graph: tuple[subprocess.Popen[bytes], int] | None = None  # a graph write begun, and for how many
 
     def check_owner(self, command: str = "pbem ...") -> None:
         """Refuse a games dir (or its .git) that belongs to another user than the one running pbem:
@@ -272,17 +274,41 @@ class GitRepo:
         with contextlib.suppress(OSError):
             mark.write_text(wanted, "utf-8")
 
+    def begin_index_history(self) -> None:
+        """Start `index_history`'s write for the commits made so far, while the command does its last
+        work (a run's delivery of its mail, which has its own wait on the disk); `index_history` waits
+        for it, and writes again what was committed since, or what it failed to write."""
+        if self._graph is not None or not self.commits_made or not (self.root / ".git").is_dir():
+            return
+        self.tune()
+        import subprocess
+
+        argv, child = dies_with_pbem(["git", *GRAPH_WRITE])
+        try:
+            proc = subprocess.Popen(argv, cwd=self.root, env={**_git_env(), **BLOOM_BITS}, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **child)
+        except OSError:
+            return  # `index_history` says why
+        self._graph = (proc, self.commits_made)
+
+    def end_index_history(self) -> bool:
+        """Wait for a graph write `begin_index_history` started; whether it wrote every commit made."""
+        graph, self._graph = self._graph, None
+        if graph is None:
+            return False
+        proc, made = graph
+        return proc.wait() == 0 and made == self.commits_made
+
     def index_history(self) -> None:
         """Write git's commit-graph anew after commits: a layer for the commits it lacks (`--split`;
         git merges the small layers), with their changed-path Bloom filters, so that `git log --
         GAME` and `pbem archive` walk a long history without reading the other games' trees. The
         first time it indexes the whole history (a minute for 100,000 commits of 10,000 games), then
         what each command added. Where it fails, a warning: git reads the history without it."""
-        if not (self.root / ".git").is_dir():
+        if self.end_index_history() or not (self.root / ".git").is_dir():
             return
         self.tune()
-        r = self._git("commit-graph", "write", "--reachable", "--changed-paths", "--split", "--no-progress",
-                      check=False, env=BLOOM_BITS)
+        r = self._git(*GRAPH_WRITE, check=False, env=BLOOM_BITS)
         if r.returncode != 0:
             self.warnings.append(f"git commit-graph write failed: {_first_line(r.stderr) or f'exit status {r.returncode}'}"
                                  f" (git reads the history without it, slower)")
