@@ -1,3 +1,3 @@
-from pbem.cli import main
+from pbem.cli import run
 
-main()
+run()
