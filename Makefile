@@ -51,10 +51,14 @@ docs: install
 docs-serve: install
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve
 
+# Python writes each module's bytecode once (as a host's pip install does) even where the environment
+# says not to (PYTHONDONTWRITEBYTECODE): else every `pbem` a test or benchmark starts compiles pbem anew.
+KEEP_BYTECODE := env -u PYTHONDONTWRITEBYTECODE
+
 # The whole suite in 2 processes, each taking tests from the other's queue when its own runs out (the
 # files of the longest tests go first: tests/conftest.py's LONGEST_FIRST).
 test: install mail-servers browser spamassassin
-	$(PY) -m pytest -q -n 2 --dist worksteal
+	$(KEEP_BYTECODE) $(PY) -m pytest -q -n 2 --dist worksteal
 
 # The quick subset for the edit-and-run loop, under a minute: the rules of every game, turn files and
 # schemas, reading a mail (its own text, its orders), the CLI's commands and refusals, the games dir and
@@ -67,7 +71,7 @@ QUICK := rng registry rooms medici_rules medici_examples medici_standing medici_
 	i18n i18n_plurals i18n_refusals i18n_refusal_ids i18n_words_once command_imports order_block docs_reference \
 	whist_rules games_answer reply_subjects
 test-quick: install
-	$(PY) -m pytest -q -n 2 --dist worksteal $(patsubst %,tests/test_%.py,$(QUICK))
+	$(KEEP_BYTECODE) $(PY) -m pytest -q -n 2 --dist worksteal $(patsubst %,tests/test_%.py,$(QUICK))
 
 # The mail tests run a real IMAP server (Debian's dovecot) on localhost; install it where it is missing.
 mail-servers:
@@ -115,7 +119,7 @@ demo-florenz: install
 	$(PY) -m pbem.demo --dir demo-games --ruleset florenz --players 3
 
 bench: install
-	$(PY) -m benchmarks.bench
+	$(KEEP_BYTECODE) $(PY) -m benchmarks.bench
 
 contract: install
 	../shared/tools/contract-check
