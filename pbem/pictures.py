@@ -190,7 +190,7 @@ def board_png(svg: str) -> bytes:
     about a third of the size of the full-colour image. The same SVG gives the same bytes."""
     from PIL import Image
 
-    image = indexed(_drawn(svg))
+    image = _indexed_drawing(_drawing(svg))
     # each row behind its filter byte (0, none): the image pasted one pixel right of a column of zeros
     framed = Image.new("P", (image.size[0] + 1, image.size[1]), 0)
     framed.paste(image, (1, 0))
@@ -207,6 +207,24 @@ def indexed(drawn: Any) -> Any:
                           Image.Resampling.NEAREST)
     palette = sample.quantize(PNG_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return drawn.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _indexed_drawing(drawing: Any) -> Any:
+    """A drawing (`pbem.raster.Drawing`) in palette colours (`indexed`). A kept board with its viewer's
+    words drawn over it takes the board's palette and the board's pixels in it, made once for all its
+    viewers, and only the words' pixels are matched to it: the same picture for the same SVG, whoever
+    was drawn before."""
+    from PIL import Image
+
+    base = drawing.base
+    if base is None:
+        return indexed(drawing.image)
+    if base.indexed is None:
+        base.indexed = indexed(base.shown)
+    image = base.indexed.copy()
+    for patch, at in drawing.patches:
+        image.paste(patch.quantize(palette=base.indexed, dither=Image.Dither.NONE), at)
+    return image
 
 
 def png_bytes(size: tuple[int, int], palette: bytes, pixels: bytes) -> bytes:
@@ -227,8 +245,13 @@ def _png(size: tuple[int, int], palette: bytes, rows: bytes) -> bytes:
 
 
 def _drawn(svg: str) -> Any:
-    """The RGB image of an SVG: drawn by Pillow (`pbem.raster`) when it is pbem's own vocabulary and
-    DejaVu Sans is there, else by resvg (all of SVG, and the system's fonts)."""
+    """The RGB image of an SVG (`_drawing`)."""
+    return _drawing(svg).image
+
+
+def _drawing(svg: str) -> Any:
+    """An SVG drawn (a `pbem.raster.Drawing`): by Pillow (`pbem.raster`) when it is pbem's own
+    vocabulary and DejaVu Sans is there, else by resvg (all of SVG, and the system's fonts)."""
     from PIL import Image
 
     from pbem import raster
@@ -236,7 +259,7 @@ def _drawn(svg: str) -> Any:
     fonts = _fonts()
     if len(fonts) == len(FONT_FILES):
         try:
-            return raster.draw(svg, (Path(fonts[0]), Path(fonts[1])))
+            return raster.drawing(svg, (Path(fonts[0]), Path(fonts[1])))
         except Exception:  # outside its vocabulary, a font FreeType cannot read...: resvg draws all SVG
             pass
     import resvg_py
@@ -244,4 +267,4 @@ def _drawn(svg: str) -> Any:
     rendered = bytes(resvg_py.svg_to_bytes(svg_string=svg, background="#ffffff", font_files=fonts or None,
                                            skip_system_fonts=bool(fonts)))
     with Image.open(io.BytesIO(rendered)) as image:
-        return image.convert("RGB")
+        return raster.Drawing(image.convert("RGB"))

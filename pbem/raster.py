@@ -55,9 +55,26 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
 def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
     """The picture of `svg` as an RGB image, its text in `fonts` (regular, bold); raises `Unsupported`.
     A board already drawn for another viewer but for his marked words is that drawing with these."""
+    return drawing(svg, fonts).image
+
+
+@dataclass
+class Drawing:
+    """A picture drawn (`drawing`): the whole of it; where it is a kept board with its viewer's words
+    drawn over a copy, that board (`base`) and the words' pixels as pasted over it (each patch, shrunk,
+    and its place)."""
+
+    image: Image.Image
+    base: Painted | None = None
+    patches: list[tuple[Image.Image, tuple[int, int]]] = field(default_factory=list)
+
+
+def drawing(svg: str, fonts: tuple[Path, Path]) -> Drawing:
+    """`draw`, saying where the picture is a kept board with its viewer's words over it (so that what
+    is made of the board, such as its PNG palette, is made once for its viewers too)."""
     marks = _MARKS.findall(svg)
     if not marks:
-        return _painted(svg, fonts).image.reduce(SUPERSAMPLE)
+        return Drawing(_painted(svg, fonts).image.reduce(SUPERSAMPLE))
     key = (_TITLE.sub("", _MARKS.sub("\0", svg)), fonts)
     base = _BASES.get(key)
     if base is None:
@@ -68,7 +85,7 @@ def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
     else:
         _BASES.move_to_end(key)
     shown = base.over(marks, fonts)
-    return shown if shown is not None else _painted(svg, fonts).image.reduce(SUPERSAMPLE)
+    return shown if shown is not None else Drawing(_painted(svg, fonts).image.reduce(SUPERSAMPLE))
 
 
 #: the attribute of words drawn as their viewer sees them, and how they stand in a board's SVG
@@ -96,14 +113,16 @@ class Painted:
     later: list[tuple[int, Box]]
     shown: Image.Image | None = None
     cleared: dict[tuple[int, Box], bool] = field(default_factory=dict)
+    #: `shown` in a palette's colours, where a caller made it once for all its viewers (pbem.pictures)
+    indexed: Image.Image | None = None
 
-    def over(self, marks: list[str], fonts: tuple[Path, Path]) -> Image.Image | None:
+    def over(self, marks: list[str], fonts: tuple[Path, Path]) -> Drawing | None:
         """The picture shrunk, with the viewer's words `marks` (their SVG, in order) drawn over it; None
         where that would not be the whole drawing's (a word under something painted after it, or two
         words in the same pixels)."""
         if len(marks) != len(self.slots) or self.shown is None:
             return None
-        shown = self.shown.copy()
+        shown = Drawing(self.shown.copy(), self)
         taken: list[Box] = []
         width, height = self.image.size
         for mark, (index, style) in zip(marks, self.slots):
@@ -126,7 +145,9 @@ class Painted:
             patch = self.image.crop(region)
             _text(patch, ImageDraw.Draw(patch), element, own, _colour(own["fill"]), fonts, self.scale,
                   origin=(int(region[0]), int(region[1])))
-            shown.paste(patch.reduce(k), (int(region[0]) // k, int(region[1]) // k))
+            shrunk, at = patch.reduce(k), (int(region[0]) // k, int(region[1]) // k)
+            shown.image.paste(shrunk, at)
+            shown.patches.append((shrunk, at))
         return shown
 
 

@@ -30,6 +30,7 @@ word under 10 units (9.4 pixels when shown 340 wide), drawn at twice its size.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass, field
@@ -567,86 +568,114 @@ SAFE = re.compile(r"<(?:/?(?:tr|td|th|li|ul|table|caption|h1|h2)\b|p\b|hr\b|br\b
 BLOCK = re.compile(r"<(?:p|li|td|th|h1|h2|caption|div)[ >]")
 
 
-#: what matters to `fold` outside a tag (where a line may break) and inside one (quotes, its end, a
-#: space, a style's `;` or a font list's `,`)
-_OUTSIDE = re.compile(r"[< ]")
-_INSIDE = re.compile(r"href=\"|['> ;,]")
+#: a tag read whole: a `>` in a quoted font name or a link's address does not end it, and one that a
+#: line ends inside (or a quote or link in it) runs to the line's end
+_TAG = re.compile(r"""<(?:[^'>h]|h(?!ref=")|'[^']*(?:'|$)|href="[^"]*(?:"|$))*>?""")
+#: what matters inside a tag: a quoted font name and a link are one word each; a space, a style's `;`,
+#: a font list's `,` and the tag's end may break the line
+_IN_TAG = re.compile(r"""'[^']*(?:'|$)|href="[^"]*(?:"|$)|[ ;,>]""")
+
+
+@functools.lru_cache(maxsize=4096)
+def _tag_pieces(tag: str) -> tuple[str, tuple[tuple[str, str], ...] | None, tuple[str, str], bool]:
+    """A tag cut where a line may break in it: the words before its first break (they continue the
+    line's piece before the tag), the pieces between (each with what comes before it), the last piece,
+    and whether the tag opens a <pre> (it ends with `>`). None for the pieces between where the tag
+    has no break in it."""
+    breaks_after = BLOCK.match(tag) is not None and not tag.startswith("<pre")
+    parts: list[tuple[str, str]] = []
+    start, sep, closed = 0, "", False
+    for m in _IN_TAG.finditer(tag, 1):
+        ch, j = m.group(), m.start()
+        if ch[0] in "'h":  # a quoted font name, a link
+            continue
+        if ch == " ":
+            parts.append((sep, tag[start:j]))
+            start, sep = j + 1, " "
+        elif ch != ">" or breaks_after:
+            parts.append((sep, tag[start:j + 1]))
+            start, sep = j + 1, ""
+        closed = ch == ">"
+    last = (sep, tag[start:])
+    if not parts:
+        return tag, None, last, closed and tag.startswith("<pre")
+    return parts[0][1], tuple(parts[1:]), last, closed and tag.startswith("<pre")
 
 
 def fold(markup: str) -> str:
     """HTML in lines of at most `FOLD` characters, broken where HTML takes a line's end as a space: at
     a space (not in a <pre>, nor in a quoted font name), after a style's `;`, or before the tag of a
-    block. ASCII lines that short let the mail carry the HTML as plain 7-bit text. (Each line is read
-    from one character that matters to the next, not character by character.)"""
+    block. ASCII lines that short let the mail carry the HTML as plain 7-bit text."""
     out: list[str] = []
-    pre = pending = False
+    pre = False
     for line in markup.split("\n"):
-        pieces: list[tuple[str, str]] = []  # (what comes before the piece, the piece)
-        start, sep = 0, ""
-        tag = quote = block = False
-        i = 0
-        while True:
-            if pre:
-                j = line.find("</pre>", i)
-                if j < 0:
-                    break
-                pre, tag, i = False, True, j + 1
-                continue
-            if tag:
-                if quote:  # inside a quoted font name only its closing quote counts
-                    j = line.find("'", i)
-                    if j < 0:
-                        break
-                    quote, i = False, j + 1
-                    continue
-                m = _INSIDE.search(line, i)
-                if m is None:
-                    break
-                j = m.start()
-                ch = line[j]
-                if ch == "h":  # a link is one word: a line's end inside it would be part of it
-                    end = line.find('"', j + 6)
-                    i = len(line) if end < 0 else end + 1
-                    continue
-                if ch == "'":
-                    quote = True
-                elif ch == ">":
-                    if block and not pending:  # a block's first words may start a line
-                        pieces.append((sep, line[start:j + 1]))
-                        start, sep = j + 1, ""
-                    tag, pre, pending = False, pending, False
-                elif ch == " ":
-                    pieces.append((sep, line[start:j]))
-                    start, sep = j + 1, " "
-                else:  # between two declarations of a style, two fonts
-                    pieces.append((sep, line[start:j + 1]))
-                    start, sep = j + 1, ""
-                i = j + 1
-                continue
-            m = _OUTSIDE.search(line, i)
-            if m is None:
-                break
-            j = m.start()
-            if line[j] == "<":
-                block = BLOCK.match(line, j) is not None
-                if SAFE.match(line, j) and j > start:
-                    pieces.append((sep, line[start:j]))
-                    start, sep = j, ""
-                tag, pending = True, line.startswith("<pre", j)
-            else:
-                pieces.append((sep, line[start:j]))
-                start, sep = j + 1, " "
-            i = j + 1
-        pieces.append((sep, line[start:]))
-        current = pieces[0][1]
-        for before, piece in pieces[1:]:
-            if len(current) + len(before) + len(piece) > FOLD:
-                out.append(current)
-                current = piece
-            else:
-                current += before + piece
-        out.append(current)
+        folded, pre = _fold_line(line, True) if pre else _folded(line)
+        out.append(folded)
     return "\n".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _folded(line: str) -> tuple[str, bool]:
+    """`_fold_line` of a line that starts outside a <pre>, once a process: the mails of a run repeat
+    most of their lines (a table's cells, the styles of its headings), a mail's two readings all."""
+    return _fold_line(line, False)
+
+
+def _fold_line(line: str, pre: bool) -> tuple[str, bool]:
+    """One line of HTML folded (`fold`), starting inside a <pre> or not; and whether it ends inside one.
+    It is read tag by tag, each tag cut once a process (`_tag_pieces`)."""
+    if pre:
+        j = line.find("</pre>")
+        if j < 0:
+            return line, True
+        cur, at, pre = line[:j + 6], j + 6, False
+    else:
+        cur, at = "", 0
+    pieces: list[tuple[str, str]] = []  # (what comes before the piece, the piece)
+    sep = ""
+    while True:
+        m = _TAG.search(line, at)
+        j = len(line) if m is None else m.start()
+        if j > at:  # words between tags break at their spaces
+            said = line[at:j].split(" ")
+            if len(said) == 1:
+                cur += said[0]
+            else:
+                pieces.append((sep, cur + said[0]))
+                pieces.extend((" ", w) for w in said[1:-1])
+                sep, cur = " ", said[-1]
+        if m is None:
+            break
+        if cur and SAFE.match(line, j):  # a block's tag may start a line
+            pieces.append((sep, cur))
+            sep, cur = "", ""
+        first, between, (last_sep, last), opens = _tag_pieces(m.group())
+        if between is None:
+            cur += first
+        else:
+            pieces.append((sep, cur + first))
+            pieces.extend(between)
+            sep, cur = last_sep, last
+        at = m.end()
+        if opens:
+            k = line.find("</pre>", at)
+            if k < 0:
+                cur += line[at:]
+                pre = True
+                break
+            cur += line[at:k + 6]
+            at = k + 6
+    pieces.append((sep, cur))
+    out: list[str] = []
+    current = pieces[0][1]
+    for before, piece in pieces[1:]:
+        if len(current) + len(before) + len(piece) > FOLD:
+            out.append(current)
+            current = piece
+        else:
+            current += before + piece
+    out.append(current)
+    return "\n".join(out), pre
 
 
 BOARDS = ("boxes", "grid")  # a board drawn in text: the picture shows it on a phone
@@ -703,6 +732,13 @@ def _the_move(found: list[Block], listed: list[str]) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=8)
+def _read(text: str) -> tuple[tuple[Block, str], ...]:
+    """The text's blocks, each with its HTML (none for a board drawn in text), read once for both
+    HTML parts a mail may be written with (with the picture in it or without)."""
+    return tuple((block, "" if block.kind in BOARDS else render(block)) for block in blocks(text))
+
+
 def body_html(text: str, note: str = "", buttons: Buttons | None = None, board: Board | None = None) -> str:
     """The text as HTML blocks, but for a board drawn in text (Florenz's boxes, Medina's city): the
     picture shows the board once, and `note` (a line that says where) stands in its place.
@@ -710,7 +746,8 @@ def body_html(text: str, note: str = "", buttons: Buttons | None = None, board: 
     With `buttons`, the buttons stand under the list of the move's choices. With `board`, the picture
     stands in the HTML: under the move (before the heading after its choices); where there is no move,
     in the place of the board drawn in text, else under the first section."""
-    found = list(blocks(text))
+    read = _read(text)
+    found = [block for block, _ in read]
     move = _the_move(found, buttons.listed) if buttons is not None else None
     headings = [k for k, b in enumerate(found) if b.kind == "heading"]
     drawn = next((k for k, b in enumerate(found) if b.kind in BOARDS), None)
@@ -724,14 +761,14 @@ def body_html(text: str, note: str = "", buttons: Buttons | None = None, board: 
             picture_at = headings[1] if len(headings) > 1 else len(found)
     out: list[str] = []
     noted = not note
-    for k, block in enumerate(found):
+    for k, (block, html_) in enumerate(read):
         if k == picture_at:
             out.append(board_html(board))  # type: ignore[arg-type]
         if block.kind in BOARDS:
             if not noted and picture_at != k:
                 out.append(f'<p style="margin:6px 0 10px;font-style:italic">{words(note)}</p>')
             noted = True
-        elif html_ := render(block):
+        elif html_:
             out.append(html_)
         if k == move and buttons is not None and buttons.links:
             out.append(buttons_html(buttons))
