@@ -66,7 +66,7 @@ def reply_to(g: MailGames, msg: Any, sender: str, body: str) -> list[Any]:
 def test_away_holds_the_clock_tells_the_others_once_shows_in_status_and_back_ends_it(g: MailGames) -> None:
     g.new("m1", ["anna", "ben", "cleo"])
     assert g.pbem("set", "m1", "--deadline", "48h").exit_code == 0
-    g.outbox.new()
+    g.outbox.skip()
     first = g.pbem.show("m1")["waiting_for"][0]
     before = due(g.state("m1"))
     sent = reply_to(g, g.welcome[first], f"{first}@players.test", "away until 3 Dec")
@@ -103,7 +103,7 @@ def test_an_absence_that_cannot_be_is_refused_in_the_players_language(g: MailGam
                                                                        message: str) -> None:
     g.new("m1", ["anna", "ben", "cleo"])
     assert g.pbem("set", "m1", "--language", f"anna={lang}").exit_code == 0
-    g.outbox.new()
+    g.outbox.skip()
     sent = reply_to(g, g.welcome["anna"], "anna@players.test", words)
     assert len(sent) == 1
     assert " ".join(plain(sent[0]).split()).startswith(message)
@@ -113,7 +113,7 @@ def test_an_absence_that_cannot_be_is_refused_in_the_players_language(g: MailGam
 def test_absence_max_comes_from_pbem_yaml(pbem: Pbem) -> None:
     g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games), absence={"max": "3d"})
     g.new("m1", ["anna", "ben", "cleo"])
-    g.outbox.new()
+    g.outbox.skip()
     sent = reply_to(g, g.welcome["anna"], "anna@players.test", "away until 3 Dec")
     assert " ".join(plain(sent[0]).split()).startswith(
         "you may be away for at most 3 days on this host, until 2026-11-24 at the latest")
@@ -125,7 +125,7 @@ def test_away_without_the_key_of_a_mail_pbem_sent_changes_nothing(g: MailGames) 
     """A fresh mail (no reply key) with anna's From, and a reply from another address in anna's thread:
     neither sets an absence (a From proves nothing)."""
     g.new("m1", ["anna", "ben", "cleo"])
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(player_mail("anna@players.test", "away until 3 Dec", subject="holiday"))
     g.advance()
     reply_to(g, g.welcome["anna"], "mallory@far.test", "away until 3 Dec")

@@ -17,7 +17,7 @@ from conftest_mail import FilesOut, MaildirDrop, MailGames, mail_lines, player_m
 def g(pbem: Pbem) -> MailGames:
     games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
     games.new("m1", ["anna", "ben", "cleo"])
-    games.outbox.new()
+    games.outbox.skip()
     return games
 
 
@@ -85,7 +85,7 @@ def test_the_total_and_its_window_come_from_pbem_yaml_and_are_said_in_the_player
     g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games), absence={"total": "5d", "window": "30d"})
     g.new("m1", ["anna", "ben", "cleo"])
     assert g.pbem("set", "m1", "--language", "anna=de").exit_code == 0
-    g.outbox.new()
+    g.outbox.skip()
     _, said = away(g, monkeypatch, "2026-11-21T12:00:00Z", "weg bis 30. Nov")
     assert said == ("auf diesem Server darfst du in jedem Zeitraum von 30 Tagen höchstens 5 Tage weg sein, und seit "
                     "Dienstag, 27. Oktober warst du 0 davon weg; Tage übrig: 5, also spätestens bis Donnerstag, "

@@ -293,7 +293,7 @@ def test_a_forged_stop_from_a_player_whose_only_game_is_paused_only_asks_him(g: 
 
     player = g.mover()[0]
     assert g.pbem("pause", "m1").exit_code == 0
-    g.outbox.new()
+    g.outbox.skip()
     lines, sent = run(g, player_mail(address(player), "stop\n", subject="stop"))
     assert len(lines) == 1 and "asked" in lines[0] and "to confirm" in lines[0], lines
     assert not never_mail(load_config(g.root), address(player))
@@ -306,7 +306,7 @@ def test_a_player_of_a_paused_game_gets_no_stop_line(g: MailGames) -> None:
     is paused."""
     player = g.mover()[0]
     assert g.pbem("pause", "m1").exit_code == 0
-    g.outbox.new()
+    g.outbox.skip()
     _, sent = run(g, player_mail(address(player), "games\n"))
     assert len(sent) == 1 and NEVER_AGAIN not in text(sent[0]) and "m1" in text(sent[0])
 

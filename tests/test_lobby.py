@@ -206,7 +206,7 @@ def test_status_and_games_list_the_open_games(g: MailGames) -> None:
 def a_player(g: MailGames, address: str = "anna@players.test") -> None:
     """A host where anna plays (so that she may challenge)."""
     g.new("m0")
-    g.outbox.new()
+    g.outbox.skip()
 
 
 def test_a_challenge_is_accepted_by_every_invitee_and_starts(g: MailGames) -> None:

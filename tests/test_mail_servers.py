@@ -420,7 +420,7 @@ def test_a_stale_turn_is_refused(served: MailGames) -> None:
     welcome = served.welcome[player]
     served.inbox.deliver(orders_mail(served, player, [order_line(served.legal_order(player))]))
     served.advance()
-    served.outbox.new()
+    served.outbox.skip()
     before = served.state()
     assert before["engine"]["turn"] == 2
     # the same player answers his welcome mail (turn 1) once more
@@ -809,7 +809,7 @@ def test_a_second_delivery_changes_nothing(served: MailGames) -> None:
     raw = orders_mail(served, player, [order_line(served.legal_order(player))])
     served.inbox.deliver(raw)
     served.advance()
-    served.outbox.new()
+    served.outbox.skip()
     state, head = served.state(), served.git("rev-parse", "HEAD")
     seen = (served.root / "mail" / "seen.log").read_text()
     assert digest(str(parse(raw)["Message-ID"])) in seen.split()
@@ -860,7 +860,7 @@ def test_a_second_delivery_of_a_mail_whose_message_id_has_a_comment(ondisk: Mail
                       message_id="<with.comment@players.test> (sent from my phone)")
     ondisk.inbox.deliver(raw)
     ondisk.advance()
-    ondisk.outbox.new()
+    ondisk.outbox.skip()
     state = ondisk.state()
     ondisk.inbox.deliver(raw)
     r = ondisk.advance()

@@ -117,7 +117,7 @@ def test_a_whole_game_by_one_line_replies_from_every_client(g: MailGames, rulese
     Mail, Outlook, a German phone and a bottom-poster write, to the end: every mail queued, none refused,
     no token anywhere in the players' mail, and the game takes exactly the orders sent."""
     new_game(g, ruleset, room(ruleset).PLAYERS)
-    g.outbox.new()
+    g.outbox.skip()
     sent: list[tuple[str, Any]] = []
     for n in range(2000):
         shown = g.pbem.show("g1")
@@ -132,7 +132,7 @@ def test_a_whole_game_by_one_line_replies_from_every_client(g: MailGames, rulese
         assert mail_lines(r.output) == [f"mail from {address(player)}: g1 turn {seen['turn']}: queued "
                                         f"{order_text(order)}"], (client.__name__, typed(order), r.output)
         sent.append((player, order))
-        g.outbox.new()
+        g.outbox.skip()
     assert g.pbem.show("g1")["status"] == "finished"
     log = g.state("g1")["log"]
     assert [(e["player"], e["order"]) for e in log if e.get("by") is None] == sent
@@ -150,7 +150,7 @@ def mover_reply(g: MailGames, body: str, **kw: Any) -> tuple[str, list[str], lis
 
 def test_two_lines_are_two_orders_and_a_greeting_is_passed_over(g: MailGames) -> None:
     g.new()
-    g.outbox.new()
+    g.outbox.skip()
     name = g.mover()[0].title()
     player, lines, (ack,) = mover_reply(g, f"Hi GM,\n\ndraw\nauction\n\nCheers,\n{name}\n")
     assert lines == [f"mail from {address(player)}: m1 turn 1: queued draw, auction"]
@@ -190,7 +190,7 @@ def test_a_bare_amount_is_a_bid_where_the_decision_takes_one_number(g: MailGames
 
 def test_orders_now_and_orders_sent_ahead_go_in_separate_mails(g: MailGames) -> None:
     g.new()
-    g.outbox.new()
+    g.outbox.skip()
     before = g.state()["log"]
     player, lines, (refusal,) = mover_reply(g, "draw\nnext: auction\n")
     assert lines == [f"mail from {address(player)}: refused: order line 2: orders for now and orders sent "
@@ -209,7 +209,7 @@ def test_standing_orders_in_a_one_line_reply(g: MailGames) -> None:
 
 def test_a_line_that_is_neither_an_order_nor_a_command_names_what_he_may_send(g: MailGames) -> None:
     g.new()
-    g.outbox.new()
+    g.outbox.skip()
     player, lines, (refusal,) = mover_reply(g, "When is the next auction?\n")
     assert lines == [f"mail from {address(player)}: refused: your reply is not valid:"]
     assert " ".join(plain(refusal).split("\n\n")[0].split()).endswith("could not be used, and nothing in the game changed:")
@@ -232,7 +232,7 @@ def test_a_reply_to_a_decision_that_has_passed_is_stale(g: MailGames) -> None:
     g.inbox.deliver(reply(first, player, "draw\n"))
     g.advance()
     assert g.pbem.show("m1")["turn"] == 2 and g.mover()[0] == player
-    g.outbox.new()
+    g.outbox.skip()
     log = g.state()["log"]
     g.inbox.deliver(reply(first, player, "draw\n"))  # the same reply again, to the turn-1 mail
     r = g.advance()
@@ -245,7 +245,7 @@ def test_orders_filled_into_the_quoted_report_are_named_as_such(g: MailGames) ->
     g.new()
     player, _ = g.mover()
     report = plain(latest(g, player)).replace("#  - draw", "  - draw")
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(reply(latest(g, player), player, f"On Sat, GM wrote:\n{quote(report)}\n"))
     r = g.advance()
     assert mail_lines(r.output) == [
@@ -257,7 +257,7 @@ def test_orders_filled_into_the_quoted_report_are_named_as_such(g: MailGames) ->
 # -- commands --------------------------------------------------------------------------------------------------
 
 def command(g: MailGames, player: str, word: str) -> tuple[list[str], str]:
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(reply(latest(g, player), player, f"{word}\n\nSent from my iPhone\n"))
     r = g.advance()
     (answer,) = answers(g)
@@ -298,7 +298,7 @@ def test_games_lists_his_games_and_a_fresh_mail_gets_them_too(g: MailGames) -> N
     assert "Your games on this host:" in text and "  m1 (Medici), turn 1:" in text
     assert f"  g2 ({get_ruleset(other).title}), turn 1:" in text
     # a fresh mail to the GM, with no key and no token, gets the same list and a line on how to reply
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(player_mail(address("anna"), "what's up?\n", subject="hello"))
     r = g.advance()
     (answer,) = answers(g)
@@ -326,7 +326,7 @@ def test_standing_and_undo(g: MailGames) -> None:
 
 def test_a_command_among_orders_is_refused(g: MailGames) -> None:
     g.new()
-    g.outbox.new()
+    g.outbox.skip()
     player, lines, _ = mover_reply(g, "draw\nhelp\n")
     assert lines[0].startswith(f"mail from {address(player)}: refused:")
     assert g.queued() == [] and g.state()["log"] == []
@@ -346,7 +346,7 @@ def test_a_key_from_another_address_moves_nothing(g: MailGames) -> None:
     before = g.state()
     report = latest(g, player)
     refs = [str(report["Message-ID"])]
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(player_mail("mallory@evil.test", "draw\n", in_reply_to=refs[0], references=refs,
                                 to=str(report["Reply-To"].addresses[0].addr_spec)))
     r = g.advance()
@@ -411,7 +411,7 @@ def test_a_replaced_seat_keys_are_worthless(g: MailGames) -> None:
     r = g.pbem("replace", "m1", mover, f"{mover}2={address(mover)}")
     assert r.exit_code == 0, r.output
     before = g.state()
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(reply(old, mover, "draw\n"))
     r = g.advance()
     assert "queued" not in r.output

@@ -88,7 +88,7 @@ def test_every_mail_of_a_game_is_answered_by_the_order_alone(g: MailGames, form:
     answer_with_the_order(g, report, form, "report")
 
     player, _ = next_order(g)
-    g.outbox.new()
+    g.outbox.skip()
     # each command's answer, then the refusals, each answered with the order
     for word in ("help", "status", "games", "standing"):
         g.inbox.deliver(reply(latest(g, player), player, f"{word}\n"))
@@ -96,7 +96,7 @@ def test_every_mail_of_a_game_is_answered_by_the_order_alone(g: MailGames, form:
         (answer,) = answers(g)
         answer_with_the_order(g, answer, form, word)
         player, _ = next_order(g)
-        g.outbox.new()
+        g.outbox.skip()
 
     # a refusal of a line that is no order: it lists what he may send now
     g.inbox.deliver(reply(latest(g, player), player, "When is the next auction?\n"))
@@ -107,7 +107,7 @@ def test_every_mail_of_a_game_is_answered_by_the_order_alone(g: MailGames, form:
 
     # a refusal that quotes the marker-line example (his marker lines had no end), answered with the order
     player, _ = next_order(g)
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(reply(latest(g, player), player, f"{BEGIN}\ndraw\n"))
     g.advance()
     (refused,) = answers(g)
@@ -117,7 +117,7 @@ def test_every_mail_of_a_game_is_answered_by_the_order_alone(g: MailGames, form:
     # the acknowledgement, where the same player moves again (the auctioneer who drew may draw again)
     for _ in range(12):
         player, _ = next_order(g)
-        g.outbox.new()
+        g.outbox.skip()
         answer_with_the_order(g, latest(g, player), form, "report")
         acks = [m for m in answers(g) if "were received" in plain(m)]
         if next_order(g)[0] == player and acks:
@@ -128,7 +128,7 @@ def test_every_mail_of_a_game_is_answered_by_the_order_alone(g: MailGames, form:
 
     # undo's answer
     player, _ = next_order(g)
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(quoted_plain(latest(g, player), player, "undo"))
     g.advance()
     (answer,) = answers(g)
@@ -139,7 +139,7 @@ def test_every_mail_of_a_game_is_answered_by_the_order_alone(g: MailGames, form:
     # the reminder before the deadline
     player, _ = next_order(g)
     monkeypatch.setenv("PBEM_NOW", (T0 + timedelta(hours=200)).isoformat())
-    g.outbox.new()
+    g.outbox.skip()
     g.advance()
     reminders = [m for m in g.outbox.new() if "remind" in str(m["Message-ID"]) and
                  m["To"].addresses[0].addr_spec == address(player)]
@@ -153,7 +153,7 @@ def test_a_reply_to_the_marker_line_refusal_with_draw_on_the_first_line_is_appli
     no order, even when the example in it looks filled in with his token."""
     tokens = new_game(g, "medici", ("anna", "ben", "cleo"))
     mover, order = next_order(g)
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(reply(latest(g, mover), mover, f"{BEGIN}\n{spoken(order)}\n"))
     g.advance()
     (refusal,) = answers(g)
@@ -173,7 +173,7 @@ def test_a_keyed_reply_without_an_order_of_its_own_is_told_the_order_alone_and_w
     new_game(g, "medici", ("anna", "ben", "cleo"))
     player, _ = next_order(g)
     report = latest(g, player)
-    g.outbox.new()
+    g.outbox.skip()
     text = body if "wrote" not in body else f"On Sat, 21 Nov 2026 at 12:00, Game Master <{GM}> wrote:\n" \
         + quote(plain(report).replace("#  - draw", "  - draw")) + "\n"
     g.inbox.deliver(reply(report, player, text))
@@ -188,7 +188,7 @@ def test_a_keyed_reply_without_an_order_of_its_own_is_told_the_order_alone_and_w
 def test_the_acknowledgement_names_the_lines_passed_over_in_his_language(g: MailGames) -> None:
     new_game(g, "medici", ("anna", "ben", "cleo"))
     player, order = next_order(g)
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(quoted_plain(latest(g, player), player, f"{spoken(order)}\nBob"))
     r = g.advance()
     assert [line for line in mail_lines(r.output) if ": queued " in line], r.output
@@ -201,7 +201,7 @@ def test_the_acknowledgement_names_the_lines_passed_over_in_his_language(g: Mail
 def test_a_near_miss_of_an_order_word_is_refused_with_the_word_meant(g: MailGames, line: str, meant: str) -> None:
     new_game(g, "medici", ("anna", "ben", "cleo"))
     player, _ = next_order(g)
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(quoted_plain(latest(g, player), player, f"{line}\nBob"))
     r = g.advance()
     word = line.split()[0]
@@ -249,7 +249,7 @@ def test_lines_below_a_top_posted_quote_count_only_when_none_above_give_an_order
 def test_a_name_under_the_order_is_passed_over_even_when_it_is_near_an_order_word(g: MailGames, name: str) -> None:
     new_game(g, "medici", ("anna", "ben", "cleo"))
     player, order = next_order(g)
-    g.outbox.new()
+    g.outbox.skip()
     g.inbox.deliver(quoted_plain(latest(g, player), player, f"{spoken(order)}\n{name}"))
     r = g.advance()
     assert [line.split(": queued ")[1] for line in mail_lines(r.output) if ": queued " in line] == [order_text(order)]

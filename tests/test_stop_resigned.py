@@ -28,7 +28,7 @@ def g(pbem: Pbem) -> MailGames:
     games.m1_welcome = games.welcome["ben"]  # type: ignore[attr-defined]
     games.m1_token = games.tokens["ben"]  # type: ignore[attr-defined]
     games.new("m2")
-    games.outbox.new()
+    games.outbox.skip()
     lines, sent = run(games, reply_to(games.m1_welcome, address("ben"), "stop"))  # type: ignore[attr-defined]
     assert lines == ["m1: mail from ben@players.test: m1: stop: asked ben to confirm the resignation"]
     lines, sent = run(games, reply_to(sent[0], address("ben"), "stop"))
@@ -67,13 +67,13 @@ def test_a_resigned_seat_takes_no_orders_by_its_key_or_its_token(g: MailGames) -
 def test_the_refusal_is_written_in_his_language(g: MailGames) -> None:
     r = g.pbem("set", "m1", "--language", "ben=de")
     assert r.exit_code == 0, r.output
-    g.outbox.new()
+    g.outbox.skip()
     lines, sent = run(g, reply_to(latest_m1(g), address("ben"), "undo"))
     assert "du bist aus der Partie m1 ausgestiegen (ben): für deinen Platz gilt jetzt die Regel der Partie für " \
            "fehlende Spieler, und er nimmt von dir keine Befehle und Kommandos mehr an" in text(sent[0])
     r = g.pbem("set", "m1", "--language", "ben=nl")
     assert r.exit_code == 0, r.output
-    g.outbox.new()
+    g.outbox.skip()
     lines, sent = run(g, reply_to(latest_m1(g), address("ben"), "status", message_id="<nl@players.test>"))
     assert "je bent uit partij m1 gestapt (ben)" in text(sent[0])
 

@@ -127,7 +127,7 @@ def test_a_number_longer_than_any_game_takes_is_refused_by_its_line() -> None:
 def g(pbem: Pbem) -> MailGames:
     games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
     games.new("m1", ["anna", "ben", "cleo"])
-    games.outbox.new()
+    games.outbox.skip()
     return games
 
 
@@ -196,7 +196,7 @@ def test_every_hostile_value_in_every_command_is_answered(g: MailGames, monkeypa
         r = g.advance()
         lines = mail_lines(r.output)
         assert len(lines) == sent and not [line for line in lines if "set aside" in line], r.output
-        g.outbox.new()
+        g.outbox.skip()
     assert g.inbox.set_aside() == []
 
 
