@@ -205,6 +205,7 @@ def play_every_kind(pbem: Pbem, monkeypatch: pytest.MonkeyPatch, game: str) -> l
     # orders sent ahead for the decision that is his now, which the rules refuse: dropped, he is told
     mover = g.pbem.show("g1")["waiting_for"][0]
     illegal = room(ruleset).ILLEGAL
+    illegal = illegal(g.pbem.show("g1", mover)["view"]) if callable(illegal) else illegal
     g.inbox.deliver(answer(g, mover, order_body(tokens[mover], ["turn: next", illegal])))
     g.advance()
     # an order, quoting the report: the acknowledgement and the reports it causes

@@ -23,7 +23,9 @@ of every game, a game that lacks it getting one parameter marked skip with that 
 games at once checks the others, then skips naming what was left out):
   EXAMPLE_ORDER  str: the order pbem shows a player as an example of the game (his rules'
                  `example_order`), written as a mail line.
-  ILLEGAL        str: an order line the rules refuse to the first player to decide, at the start.
+  ILLEGAL        str: an order line the rules refuse to the first player to decide, at the start (a
+                 well-formed order, refused by the rules, not by the schema); or callable(view) -> str
+                 for a game where which order that is depends on the deal (his view at the start).
   STANDING       list[dict]: valid standing orders, one entry of the game's standing schema each;
                  an empty list says the game takes no standing orders.
   STANDING_CHOICES  callable(random.Random) -> list[dict]: some standing orders a player might give

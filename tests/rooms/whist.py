@@ -16,9 +16,12 @@ PLAYERS = ("anna", "ben", "cleo", "dora")
 TABLES = [(3, {}), (4, {}), (3, {"hand": "7"}), (4, {"hand": "3"})]
 
 EXAMPLE_ORDER = "play: QH"
-#: anna leads the first trick: a card of nobody's hand at the start is one she does not hold, or an order
-#: that plays no card
-ILLEGAL = "play: 11H"
+
+
+def ILLEGAL(view: dict[str, Any]) -> str:  # noqa: N802 - a room's constant
+    """The card turned up for trump: in nobody's hand, so the rules refuse it to whoever leads."""
+    return f"play: {view['trump_card']}"
+
 STANDING: list[dict[str, Any]] = []
 #: any card: the rules take it if it is in his hand and follows suit when his turn comes
 AHEAD = [{"play": rank + suit} for suit in "CDHS" for rank in ("7", "8", "9", "10", "J", "Q", "K", "A")]
