@@ -57,7 +57,9 @@ USES = {
     "--help": {"gettext"},  # click says its own words through gettext (pbem's catalogs stay unread)
     "--version": {"gettext"},
     "status": {"gettext"},
-    "show": {"gettext", "jinja2", "markupsafe", "pbem.report", "pbem.game", "pbem.turnfile"},  # it renders the report
+    # a report kept from an earlier show is printed as it was: neither rendered nor its game loaded
+    "show": {"gettext"},
+    "show, a report not kept": {"gettext", "jinja2", "markupsafe", "pbem.report", "pbem.game", "pbem.turnfile"},
     "submit": {"gettext", "pbem.game", "pbem.turnfile"},  # it reads the turn file and checks it against the game
     # it checks pbem.yaml (read as a turn file is: line numbers, no duplicate keys) and opens the mailboxes
     "doctor": {"gettext", "pbem.turnfile", "pbem.mail", "pbem.mail.boxes", "pbem.mail.ids"},
@@ -70,6 +72,7 @@ CHILDREN = {
     "--version": [],
     "status": [["git", "ls-tree"]],  # a game whose folder is gone, which git still has
     "show": [],
+    "show, a report not kept": [],
     "submit": [],
     "doctor": None,  # it tries git, each of its checks
     "advance": [["git", "status"]],  # what a run that died left uncommitted
@@ -163,6 +166,7 @@ COMMANDS = {
     "--version": ["--version"],
     "status": ["status"],
     "show": ["show", "m1"],
+    "show, a report not kept": ["show", "m1", "--as", "anna"],
     "submit": ["submit", "turn.yaml"],
     "doctor": ["doctor"],
     "advance": ["advance"],
@@ -173,7 +177,11 @@ COMMANDS = {
 def test_a_command_loads_nothing_heavy_it_does_not_use(games: Path, games_to_submit_to: Path, command: str) -> None:
     if command == "submit":  # into a games dir of its own: the other commands see a game with nothing to do
         games = games_to_submit_to
+    if command == "show":  # shown once before: the report kept is printed
+        first = watched(games, *COMMANDS[command])[1]
     modules, printed, started, opened = watched(games, *COMMANDS[command])
+    if command == "show":
+        assert printed == first and "\nMEDICI m1 - turn 1 - GM view\n" in printed
     if command == "advance":
         assert printed == "m1: nothing to do\n"
     if command == "submit":
