@@ -77,29 +77,28 @@ def report_key(root: Path, game: str, viewer: str | None, language: str | None) 
 def code_fingerprint() -> tuple[str, str, bytes]:
     """pbem's version, Python's, and a digest of every file of pbem's package and its templates (name,
     size and time of change): an edited template, catalog or module gives another."""
-    digest = hashlib.sha256()
-    folders = [Path(pbem.__file__).parent, data_dir("pbem.templates")]
-    for folder in dict.fromkeys(folders):
-        _add_files(digest, str(folder))
-    return pbem.__version__, sys.version, digest.digest()
+    files: list[tuple[str, int, int]] = []
+    for folder in dict.fromkeys([Path(pbem.__file__).parent, data_dir("pbem.templates")]):
+        _add_files(files, str(folder))
+    return pbem.__version__, sys.version, hashlib.sha256(repr(files).encode()).digest()
 
 
-def _add_files(digest: "hashlib._Hash", folder: str) -> None:
+def _add_files(files: list[tuple[str, int, int]], folder: str) -> None:
+    # in the order the folder lists them: another order is only another key, and one render more
     try:
-        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        entries = list(os.scandir(folder))
     except OSError:
         return
     for entry in entries:
-        if entry.name == "__pycache__":
-            continue
         if entry.is_dir():
-            _add_files(digest, entry.path)
+            if entry.name != "__pycache__":
+                _add_files(files, entry.path)
             continue
         try:
             stat = entry.stat()
         except OSError:
             continue
-        digest.update(f"{entry.path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+        files.append((entry.path, stat.st_size, stat.st_mtime_ns))
 
 
 def _read(where: Path) -> tuple[bytes, dict[bytes, str]] | None:
