@@ -402,15 +402,26 @@ def in_shard(game: str | None, shard: tuple[int, int] | None) -> bool:
     return int.from_bytes(hashlib.sha256(game.encode("utf-8")).digest()[:8], "big") % n == k - 1
 
 
+LOBBY_FOLDER = "lobby"  # pbem.lobby.LOBBY_DIR, named here to look for it without loading pbem.lobby
+
+
+def has_lobby(gd: GamesDir) -> bool:
+    """Whether the games dir has a lobby: without one there is no game to fill or challenge to lapse,
+    and a run loads neither the lobby nor the start of games."""
+    return (gd.root / LOBBY_FOLDER).is_dir()
+
+
 def _intake_has_work(gd: GamesDir, config: Config) -> bool:
     """Whether reading the inbox has anything to do: mail in it (an IMAP inbox may always have), or a
     challenge in the lobby whose invitations lapse now (the intake tells its players). A run with
     neither loads no mail stack, templates or pictures."""
+    if not inbox_empty(config):
+        return True
+    if not has_lobby(gd):
+        return False
     from pbem import lobby
     from pbem.clock import now_moment
 
-    if not inbox_empty(config):
-        return True
     at = now_moment()
     return any(lobby.lapsed(entry, at) for entry in lobby.entries(gd))
 
@@ -446,7 +457,7 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
                 run.host_failures.append(exc)
             except PbemError as exc:
                 run.mail = [f"mail could not be read: {exc}"]
-        if in_shard(None, shard):  # the lobby is the first shard's
+        if in_shard(None, shard) and has_lobby(gd):  # the lobby is the first shard's
             from pbem.starting import fill_open_games
 
             try:

@@ -49,6 +49,7 @@ HEAVY = {
     "pbem.game": "the game pipeline", "pbem.turnfile": "the turn-file reader", "pbem.report": "the reports",
     "pbem.pictures": "the pictures", "pbem.raster": "the pictures", "pbem.archive": "the web site",
     "pbem.standings": "the standings", "pbem.rules.medici_bot": "Medici's bot",
+    "pbem.lobby": "the lobby", "pbem.starting": "the start of games",
     **{module: f"the rules of {game}" for game, module in KNOWN.items() if game != GAME},
 }
 # what a command may load of them, because it uses it: a library by its name (and all of it), pbem's
@@ -56,12 +57,16 @@ HEAVY = {
 USES = {
     "--help": {"gettext"},  # click says its own words through gettext (pbem's catalogs stay unread)
     "--version": {"gettext"},
-    "status": {"gettext"},
-    "show": {"gettext", "jinja2", "markupsafe", "pbem.report", "pbem.game", "pbem.turnfile"},  # it renders the report
+    "status": {"gettext", "pbem.lobby"},  # it lists the games not begun
+    # a report kept from an earlier show is printed as it was: neither rendered nor its game loaded
+    "show": {"gettext"},
+    "show, a report not kept": {"gettext", "jinja2", "markupsafe", "pbem.report", "pbem.game", "pbem.turnfile"},
     "submit": {"gettext", "pbem.game", "pbem.turnfile"},  # it reads the turn file and checks it against the game
-    # it checks pbem.yaml (read as a turn file is: line numbers, no duplicate keys) and opens the mailboxes
-    "doctor": {"gettext", "pbem.turnfile", "pbem.mail", "pbem.mail.boxes", "pbem.mail.ids"},
-    "advance": {"gettext", "pbem.mail", "pbem.mail.boxes", "pbem.game", "pbem.turnfile"},  # it looks into the empty inbox
+    # it checks pbem.yaml (read as a turn file is: line numbers, no duplicate keys), opens the mailboxes
+    # and reads the lobby's files
+    "doctor": {"gettext", "pbem.turnfile", "pbem.mail", "pbem.mail.boxes", "pbem.mail.ids", "pbem.lobby"},
+    # it looks into the empty inbox (and into no lobby: the games dir has none)
+    "advance": {"gettext", "pbem.mail", "pbem.mail.boxes", "pbem.game", "pbem.turnfile"},
 }
 # the child processes each command starts (the program and its first argument; a git through setpriv
 # counts as the git): only what its work needs
@@ -70,6 +75,7 @@ CHILDREN = {
     "--version": [],
     "status": [["git", "ls-tree"]],  # a game whose folder is gone, which git still has
     "show": [],
+    "show, a report not kept": [],
     "submit": [],
     "doctor": None,  # it tries git, each of its checks
     "advance": [["git", "status"]],  # what a run that died left uncommitted
@@ -163,6 +169,7 @@ COMMANDS = {
     "--version": ["--version"],
     "status": ["status"],
     "show": ["show", "m1"],
+    "show, a report not kept": ["show", "m1", "--as", "anna"],
     "submit": ["submit", "turn.yaml"],
     "doctor": ["doctor"],
     "advance": ["advance"],
@@ -173,7 +180,11 @@ COMMANDS = {
 def test_a_command_loads_nothing_heavy_it_does_not_use(games: Path, games_to_submit_to: Path, command: str) -> None:
     if command == "submit":  # into a games dir of its own: the other commands see a game with nothing to do
         games = games_to_submit_to
+    if command == "show":  # shown once before: the report kept is printed
+        first = watched(games, *COMMANDS[command])[1]
     modules, printed, started, opened = watched(games, *COMMANDS[command])
+    if command == "show":
+        assert printed == first and "\nMEDICI m1 - turn 1 - GM view\n" in printed
     if command == "advance":
         assert printed == "m1: nothing to do\n"
     if command == "submit":
@@ -199,6 +210,13 @@ def test_setpriv_is_asked_once_and_its_answer_kept(games: Path, tmp_path: Path,
     second = [child(argv) for argv in watched(games, "status")[2]]
     assert first[0] == ["setpriv", "--pdeathsig"] and first[1:] == second == [["git", "ls-tree"]]
     assert (tmp_path / "cache" / "setpriv-pdeathsig").read_text().endswith("\nyes")
+
+
+def test_advance_looks_for_the_lobby_where_the_lobby_keeps_its_games() -> None:
+    """A run looks for the lobby's folder without loading pbem.lobby: by the very name the lobby uses."""
+    from pbem import advance, lobby
+
+    assert advance.LOBBY_FOLDER == lobby.LOBBY_DIR
 
 
 def test_help_and_version_load_no_games_dir_and_no_game() -> None:
