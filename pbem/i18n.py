@@ -10,9 +10,13 @@ canonical form of every order, whatever words a player wrote it in.
 from __future__ import annotations
 
 import gettext
+import hashlib
+import os
 import re
+import struct
 from datetime import date, datetime, timezone, tzinfo
 from functools import cache
+from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -239,22 +243,53 @@ def _locale_dir(game: str | None) -> Path:
 
 @cache
 def _catalog(lang: str, domain: str) -> gettext.NullTranslations:
-    """One domain's catalog for a language, read from its .po file (no catalog: the English words)."""
+    """One domain's catalog for a language, from its .po file (no catalog: the English words)."""
     path = _locale_dir(domain) / lang / "LC_MESSAGES" / f"{domain}.po"
     if lang == DEFAULT_LANGUAGE or not path.is_file():
         return gettext.NullTranslations()
-    from io import BytesIO
+    return gettext.GNUTranslations(BytesIO(_compiled(path.read_bytes(), lang, domain)))
 
+
+#: the first bytes of a compiled catalog (.mo), in either byte order
+_MO_MAGIC = (b"\xde\x12\x04\x95", b"\x95\x04\x12\xde")
+
+
+def _compiled(source: bytes, lang: str, domain: str) -> bytes:
+    """The compiled catalog (.mo) of a .po file's bytes: kept in the user's cache folder by the first
+    process that needed it, since reading a .po takes Babel, whose import and parse cost more than
+    most commands; compiled here (and kept) where the cache holds no copy of these very bytes. Each
+    domain and language keeps its latest copy alone."""
+    from pbem.config import user_cache
+
+    folder = Path(user_cache()) / "catalogs"
+    kept = folder / f"{domain}.{lang}.{hashlib.sha256(source).hexdigest()[:32]}.mo"
+    try:
+        data = kept.read_bytes()
+        gettext.GNUTranslations(BytesIO(data))  # a file cut short or spoilt is compiled again
+        return data
+    except (OSError, ValueError, IndexError, UnicodeDecodeError, struct.error):
+        pass
+    data = _compile_po(source, lang, domain)
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        for old in folder.glob(f"{domain}.{lang}.*.mo"):
+            old.unlink(missing_ok=True)
+        part = kept.with_name(f"{kept.name}.{os.getpid()}.part")
+        part.write_bytes(data)
+        os.replace(part, kept)
+    except OSError:  # a cache that cannot be written is no cache: the catalog was compiled all the same
+        pass
+    return data
+
+
+def _compile_po(source: bytes, lang: str, domain: str) -> bytes:
+    """A .po file's bytes compiled to a .mo (its fuzzy entries left out)."""
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
-    from babel.support import Translations
 
-    with path.open("rb") as f:
-        catalog = read_po(f, locale=lang, domain=domain)
     compiled = BytesIO()
-    write_mo(compiled, catalog, use_fuzzy=False)
-    compiled.seek(0)
-    return Translations(compiled, domain=domain)
+    write_mo(compiled, read_po(BytesIO(source), locale=lang, domain=domain), use_fuzzy=False)
+    return compiled.getvalue()
 
 
 @cache
