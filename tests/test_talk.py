@@ -18,6 +18,18 @@ def g(pbem: Pbem) -> MailGames:
     return started_game(pbem)
 
 
+def talk_table(pbem: Pbem, talk_mode: str) -> tuple[MailGames, dict[str, object]]:
+    """Game m1 of anna, ben and cleo whose table talks as `talk_mode` says, and each one's welcome mail
+    by his address."""
+    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    g.write_config()
+    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", talk_mode,
+             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
+    assert r.exit_code == 0, r.output
+    return g, {to(m): m for m in g.outbox.new()}
+
+
+
 def test_say_goes_to_every_other_player_without_an_address(g: MailGames) -> None:
     lines, sent = run(g, reply_to(g.welcome["anna"], "anna", "say: Good luck, everyone!"))
     assert lines == ["m1: mail from anna@players.test: m1: anna said 1 line(s) of talk to ben, cleo"]
@@ -93,12 +105,7 @@ def test_private_talk_needs_a_game_that_allows_it(g: MailGames) -> None:
 
 
 def test_private_talk_reaches_one_player_and_stays_out_of_git(pbem: Pbem) -> None:
-    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    g.write_config()
-    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "private",
-             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
-    assert r.exit_code == 0, r.output
-    welcome = {to(m): m for m in g.outbox.new()}
+    g, welcome = talk_table(pbem, "private")
     lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say to ben: meet me at the port"))
     assert [to(m) for m in sent] == [address("ben")]
     assert "anna says to you: meet me at the port" in text(sent[0])
@@ -107,12 +114,7 @@ def test_private_talk_reaches_one_player_and_stays_out_of_git(pbem: Pbem) -> Non
 
 
 def test_no_talk_in_a_game_without_it_and_the_limits(pbem: Pbem) -> None:
-    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    g.write_config()
-    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "none",
-             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
-    assert r.exit_code == 0, r.output
-    welcome = {to(m): m for m in g.outbox.new()}
+    g, welcome = talk_table(pbem, "none")
     lines, sent = run(g, reply_to(welcome[address("anna")], "anna", "say: hello"))
     assert lines == ["m1: mail from anna@players.test: m1: talk refused: game m1 has no table talk; nothing was "
                      "passed on"]
@@ -161,12 +163,7 @@ def test_the_archive_of_a_finished_game_shows_its_public_talk_escaped_and_no_pri
     from pbem import bots
     from pbem.game import apply_orders, show, waiting_for
 
-    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    g.write_config()
-    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "private",
-             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
-    assert r.exit_code == 0, r.output
-    welcome = {to(m): m for m in g.outbox.new()}
+    g, welcome = talk_table(pbem, "private")
     run(g, reply_to(welcome[address("anna")], "anna", "say: <b>bold</b> & good luck"),
         reply_to(welcome[address("ben")], "ben", "say to cleo: our secret plan"))
     state = g.state()
@@ -221,12 +218,7 @@ def test_talk_in_a_game_with_a_bot_goes_to_the_people_only(pbem: Pbem) -> None:
 ])
 def test_help_names_the_talk_the_game_allows(pbem: Pbem, talk_mode: str, lang: str, shown: list[str],
                                              not_shown: list[str]) -> None:
-    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    g.write_config()
-    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", talk_mode,
-             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
-    assert r.exit_code == 0, r.output
-    welcome = {to(m): m for m in g.outbox.new()}
+    g, welcome = talk_table(pbem, talk_mode)
     if lang != "en":
         assert pbem("set", "m1", "--language", f"anna={lang}").exit_code == 0
     _, sent = run(g, reply_to(welcome[address("anna")], "anna", {"en": "help", "de": "hilfe", "nl": "help"}[lang]))
@@ -302,12 +294,7 @@ def test_a_resigned_seat_no_longer_talks(pbem: Pbem) -> None:
 
 def test_help_names_another_seat_in_its_example_of_private_talk(pbem: Pbem) -> None:
     """ben's help shows private talk to the seat after his, never to himself."""
-    g = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    g.write_config()
-    r = pbem("new", "medici", "m1", "--weak-seed", "--seed", "s", "--talk", "private",
-             *[a for p in ("anna", "ben", "cleo") for a in ("--player", f"{p}={address(p)}")])
-    assert r.exit_code == 0, r.output
-    welcome = {to(m): m for m in g.outbox.new()}
+    g, welcome = talk_table(pbem, "private")
     _, sent = run(g, reply_to(welcome[address("ben")], "ben", "help"))
     body = sent[0].get_body(("plain",)).get_content()
     assert "say to cleo: ..." in body and "a line to cleo alone" in body
