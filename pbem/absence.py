@@ -21,13 +21,14 @@ from typing import Any
 from pbem.errors import PbemError, Refusal
 from pbem.refusals import AWAY_NOTICE  # noqa: F401 (a notice: its format lives with the others)
 from pbem.refusals import refuse
+from pbem.patterns import Pattern
 
 AWAY_WORDS = ("away until", "away till", "weg bis", "weg tot", "afwezig tot")
 BACK_WORDS = ("back", "wieder da", "weer terug", "terug van weg")
-AWAY_LINE = re.compile(rf"^(?:{'|'.join(AWAY_WORDS)})\b\s*:?\s*(.*)$", re.IGNORECASE)
+AWAY_LINE = Pattern(rf"^(?:{'|'.join(AWAY_WORDS)})\b\s*:?\s*(.*)$", re.IGNORECASE)
 DEFAULT_MAX_DAYS = 14
 DEFAULT_TOTAL_DAYS, DEFAULT_WINDOW_DAYS = 30, 90
-ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+ISO_DAY = Pattern(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 SHOWN_CHARS = 60  # of what the player wrote, echoed in a refusal (a 10,000-character word is not)
 
 

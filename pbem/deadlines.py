@@ -9,16 +9,16 @@ told whom the game waits for); after the due time plus the grace period the game
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 from typing import Any
 
 from pbem.clock import moment, show_hours, stamp
 from pbem.errors import PbemError
+from pbem.patterns import Pattern
 
 POLICIES = ("wait", "default", "bot")
 MAX_HOURS = 366 * 24
-_DURATION = re.compile(r"^([0-9]+)\s*([mhdw])\Z")  # digits 0-9 alone, as YAML reads numbers
+_DURATION = Pattern(r"^([0-9]+)\s*([mhdw])\Z")  # digits 0-9 alone, as YAML reads numbers
 _UNIT_HOURS = {"m": 1 / 60, "h": 1, "d": 24, "w": 168}
 
 

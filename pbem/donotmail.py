@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pbem.config import Config
 from pbem.i18n import N_
+from pbem.patterns import Pattern
 
 LIST_FILE = ("lobby", "never-mail.txt")  # in git, as the lobby is
 STOP_WORDS = ("stop", "stopp", "unsubscribe")
@@ -42,7 +43,7 @@ def address_hash(config: Config, address: str) -> str:
     return "s" + hashlib.sha256(f"pbem-never-mail\0{address}".encode()).hexdigest()
 
 
-HASH = re.compile(r"^(?:k[a-z2-7]{1,64}|s[0-9a-f]{64})$")  # how `address_hash` names an address
+HASH = Pattern(r"^(?:k[a-z2-7]{1,64}|s[0-9a-f]{64})$")  # how `address_hash` names an address
 
 
 def _listed(root: Path) -> frozenset[str]:

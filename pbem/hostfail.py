@@ -16,13 +16,13 @@ again the next failure counts anew.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import PbemError
+from pbem.patterns import Pattern
 
 if TYPE_CHECKING:
     from pbem.config import Config
@@ -118,7 +118,7 @@ def password_source(section: dict[str, Any], name: str) -> str:
     return f"{name}.user in pbem.yaml: no password is set for it"
 
 
-TIMING = re.compile(r" \((?:\d+\.\d+ \+ )*\d+\.\d+ secs\)\.?$")
+TIMING = Pattern(r" \((?:\d+\.\d+ \+ )*\d+\.\d+ secs\)\.?$")
 
 
 def said(exc: BaseException) -> str:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from pbem.errors import SetupError
+from pbem.patterns import Pattern
 
 if TYPE_CHECKING:
     import jinja2
@@ -58,7 +59,7 @@ def check_timezone(name: str) -> str:
                      f"{', '.join(ZONE_EXAMPLES)}")
 
 
-_ZONE_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*")
+_ZONE_NAME = Pattern(r"[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*")
 
 
 @cache

@@ -15,15 +15,15 @@ and the state file's schema holds the same pattern (`PATTERN`).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from pbem.errors import PbemError, SetupError
 from pbem.i18n import N_
+from pbem.patterns import Pattern
 
 LONGEST = 24
 PATTERN = "^[a-z][a-z0-9_-]{0,23}$"  # schemas/state.schema.json holds this very pattern
-NAME = re.compile(r"^[a-z][a-z0-9_-]{0,23}\Z")
+NAME = Pattern(r"^[a-z][a-z0-9_-]{0,23}\Z")
 RULE = f"lower-case letters, digits, '-' or '_', starting with a letter, at most {LONGEST} characters"
 NOT_A_NAME = N_("%(name)r cannot be a player's name: lower-case letters, digits, '-' or '_', starting with "
                 "a letter, at most 24 characters")

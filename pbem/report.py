@@ -20,6 +20,7 @@ from pbem.errors import Listing, Refusal
 from pbem.game import show
 from pbem.i18n import DEFAULT_LANGUAGE, common_words, day_text, install, localize, moment_text, number_text, translator
 from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
+from pbem.patterns import Pattern
 
 BEGIN = "----- pbem orders begin -----"
 END = "----- pbem orders end -----"
@@ -414,7 +415,7 @@ def refusal_words(refusal: Refusal, lang: str = DEFAULT_LANGUAGE, game: str | No
     return words
 
 
-_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_ISO_DAY = Pattern(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 PERSONS = {"player", "players", "owner", "game", "title", "person", "one", "other"}  # values written as they are
 # values kept as the sender or the schema wrote them: a place in a file (`orders[2].bid`), a file name, a
 # marker line; and a sentence with no id (what YAML's parser said, unknown to pbem). A key (`bid`) is

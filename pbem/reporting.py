@@ -6,12 +6,14 @@ over every game needs neither)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from pbem.config import load_config
 from pbem.errors import PbemError
 from pbem.game import player_names, ruleset_of, waiting_for
+from pbem.mail import OBSERVERS_DIR
 from pbem.mail.boxes import Postman
 from pbem.rules.base import Event
 from pbem.store import GamesDir
@@ -69,11 +71,23 @@ def write_reports(gd: GamesDir, state: dict[str, Any], postman: Postman | None =
                 post_report(postman, state, player, seq, text)
         state["reports_sent"][player] = seq
         state["reported"][player] = len(state["events"])
-    if postman is not None:
+    if postman is not None and may_be_watched(gd, state["game"]):
         from pbem.mail.observers import post_public_reports
 
         post_public_reports(gd, state, postman)
     return paths
+
+
+def may_be_watched(gd: GamesDir, game: str) -> bool:
+    """Whether `game` may have observers: its file of them is there, or cannot be looked at (which
+    `pbem.mail.observers` mends). A game nobody ever watched does not load the observers' mail."""
+    try:
+        os.stat(gd.root.joinpath(*OBSERVERS_DIR, f"{game}.json"))
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 REPORTS = ("moves", "all")  # a player's choice: mail when it matters (the default), or for every change

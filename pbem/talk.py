@@ -18,6 +18,7 @@ import json
 import re
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from pbem.patterns import Pattern
 
 if TYPE_CHECKING:  # the store is imported where it is used: `pbem --help` reads only the choices
     from pbem.store import GamesDir
@@ -31,7 +32,7 @@ PRIVATE_DIR = ("mail", "talk")  # <game>.jsonl (talk to one player) and <game>.r
 MAX_LENGTH = 500  # characters of one line of talk
 PER_DAY = 20  # lines of talk one seat may say in one game in a day
 
-TALK_LINE = re.compile(r"^\s*(?:say|sag|sage|zeg)(?:\s+(?:to|zu|an|tegen|aan)\s+([^\s:]+))?\s*:\s*(.*)$",
+TALK_LINE = Pattern(r"^\s*(?:say|sag|sage|zeg)(?:\s+(?:to|zu|an|tegen|aan)\s+([^\s:]+))?\s*:\s*(.*)$",
                        re.IGNORECASE)
 
 def table_of(gd: GamesDir, game: str) -> dict[str, str]:

@@ -25,6 +25,7 @@ from pbem.errors import Refusal, TurnFileError
 from pbem.refusals import at, listing, problem, refuse
 from pbem.rules.base import Order
 from pbem.schemacheck import Check, Unsupported, compile_schema
+from pbem.patterns import Pattern
 
 if TYPE_CHECKING:
     import jsonschema  # imported when something is validated: a command that validates nothing starts faster
@@ -124,7 +125,7 @@ def _is_int(value: str) -> bool:
     return yaml.resolver.Resolver().resolve(yaml.ScalarNode, value, (True, False)) == "tag:yaml.org,2002:int"
 
 
-LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as the end of a line
+LINE_BREAK = Pattern("\r\n|[\r\n\x85\u2028\u2029]")  # what YAML counts as the end of a line
 
 
 def _not_yaml(text: str, what: Refusal | str, exc: yaml.YAMLError) -> Refusal:
@@ -697,7 +698,7 @@ def without_line(refusal: Refusal | str) -> Refusal | str:
     return refusal
 
 
-_WORD = re.compile(r"^(?:-?\d+|[A-Za-z0-9_]+)$")  # a number, or a word of letters and digits (`QH`, `10S`, `C7`)
+_WORD = Pattern(r"^(?:-?\d+|[A-Za-z0-9_]+)$")  # a number, or a word of letters and digits (`QH`, `10S`, `C7`)
 
 
 def _as_pair(item: Any, part: dict[str, Any]) -> Any:

@@ -3,7 +3,9 @@ process of its own over a games dir with a Medici game, a Maildir inbox and a fo
 modules it had loaded when it exited are listed; the mail stack, the templates, Pillow, Babel, the
 schema library, the catalogs and the rules of the other games come back into none that does not use
 them, and it starts no child process but the ones its work needs (git where it reads the repository;
-never one to ask setpriv what it can do, whose answer the user's cache folder keeps)."""
+never one to ask setpriv what it can do, whose answer the user's cache folder keeps). A run of
+`pbem advance` that applies one order and mails its reports with a picture is held to its own list:
+each heavy module it loads is named with what it is for, and nothing named goes unloaded."""
 
 from __future__ import annotations
 
@@ -50,23 +52,46 @@ HEAVY = {
     "pbem.pictures": "the pictures", "pbem.raster": "the pictures", "pbem.archive": "the web site",
     "pbem.standings": "the standings", "pbem.rules.medici_bot": "Medici's bot",
     "pbem.lobby": "the lobby", "pbem.starting": "the start of games",
+    "html": "the stdlib's table of HTML entities", "xml": "an XML parser", "ctypes": "libc through ctypes",
+    "logging": "the logging package", "concurrent": "a pool of worker processes",
+    "multiprocessing": "a pool of worker processes", "importlib.metadata": "the installed packages' metadata",
+    "zoneinfo": "the time zone database",
     **{module: f"the rules of {game}" for game, module in KNOWN.items() if game != GAME},
 }
-# what a command may load of them, because it uses it: a library by its name (and all of it), pbem's
-# own modules one by one
-USES = {
-    "--help": {"gettext"},  # click says its own words through gettext (pbem's catalogs stay unread)
-    "--version": {"gettext"},
-    "status": {"gettext", "pbem.lobby"},  # it lists the games not begun
+# what a command may load of them, because it uses it, and why: a library by its name (and all of it),
+# pbem's own modules one by one
+CATALOGS = {"gettext": "click says its own words through gettext (pbem's catalogs stay unread)"}
+GAME_READ = {"pbem.game": "it plays the queue of the game", "pbem.turnfile": "pbem.game checks the queued orders as turn files"}
+USES: dict[str, dict[str, str]] = {
+    "--help": CATALOGS,
+    "--version": CATALOGS,
+    "status": {**CATALOGS, "pbem.lobby": "it lists the games not begun"},
     # a report kept from an earlier show is printed as it was: neither rendered nor its game loaded
-    "show": {"gettext"},
-    "show, a report not kept": {"gettext", "jinja2", "markupsafe", "pbem.report", "pbem.game", "pbem.turnfile"},
-    "submit": {"gettext", "pbem.game", "pbem.turnfile"},  # it reads the turn file and checks it against the game
+    "show": CATALOGS,
+    "show, a report not kept": {**CATALOGS, **GAME_READ, "jinja2": "the report is rendered from its template",
+                                "markupsafe": "Jinja2's", "pbem.report": "the report"},
+    "submit": {**CATALOGS, **GAME_READ},  # it reads the turn file and checks it against the game
     # it checks pbem.yaml (read as a turn file is: line numbers, no duplicate keys), opens the mailboxes
     # and reads the lobby's files
-    "doctor": {"gettext", "pbem.turnfile", "pbem.mail", "pbem.mail.boxes", "pbem.mail.ids", "pbem.lobby"},
+    "doctor": {**CATALOGS, "pbem.turnfile": "pbem.yaml is read as a turn file is", "pbem.mail": "the mailboxes",
+               "pbem.mail.boxes": "the mailboxes", "pbem.mail.ids": "the reply keys' secret", "pbem.lobby": "its files"},
     # it looks into the empty inbox (and into no lobby: the games dir has none)
-    "advance": {"gettext", "pbem.mail", "pbem.mail.boxes", "pbem.game", "pbem.turnfile"},
+    "advance": {**CATALOGS, **GAME_READ, "pbem.mail": "the inbox", "pbem.mail.boxes": "it looks into the empty inbox"},
+    # one order applied and its reports mailed to the outbox's files, with a picture of the board: no mail
+    # read (the inbox is empty), no observer (nobody watches), no bot, no lobby
+    "advance, one order": {
+        **CATALOGS, **GAME_READ,
+        "pbem.mail": "the inbox and the outbox", "pbem.mail.boxes": "the inbox looked into, the outbox written",
+        "jinja2": "the reports are rendered from their templates", "markupsafe": "Jinja2's",
+        "pbem.report": "the players' reports", "email": "each report goes as a mail (email.message, .policy, "
+                                                        ".generator: the mail's bytes)",
+        "pbem.mail.post": "the reports posted", "pbem.mail.compose": "each mail written",
+        "pbem.mail.ids": "each mail's Message-ID and the player's reply key",
+        "pbem.mail.phone": "the HTML part beside the picture", "PIL": "the picture of the board drawn as PNG",
+        "pbem.pictures": "the picture of the board", "pbem.raster": "the picture drawn from its SVG",
+        "xml": "the raster reads the picture's SVG", "ctypes": "syncfs(2): the games dir's file system synced once",
+        "logging": "Pillow's ImageFile, which Image.tobytes imports for its buffer size",
+    },
 }
 # the child processes each command starts (the program and its first argument; a git through setpriv
 # counts as the git): only what its work needs
@@ -79,6 +104,9 @@ CHILDREN = {
     "submit": [],
     "doctor": None,  # it tries git, each of its checks
     "advance": [["git", "status"]],  # what a run that died left uncommitted
+    # what a run that died left uncommitted; the run's commit through one fast-import, its files into the
+    # index; the commit-graph written anew after commits
+    "advance, one order": [["git", "status"], ["git", "fast-import"], ["git", "update-index"], ["git", "commit-graph"]],
 }
 
 
@@ -97,7 +125,7 @@ def heavy(module: str) -> str | None:
     return None
 
 
-def used(module: str, uses: set[str]) -> bool:
+def used(module: str, uses: dict[str, str]) -> bool:
     return module in uses or (not module.startswith("pbem.") and module.split(".")[0] in uses)
 
 
@@ -132,6 +160,20 @@ def user_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A games dir with one Medici game, its inbox empty, and a turn file of its player to move."""
     return games_dir(tmp_path_factory.mktemp("cmds") / "games")
+
+
+@pytest.fixture(scope="module")
+def games_with_one_order(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Another such games dir, with pictures in the mail, and one order submitted (its game's welcome
+    mails are in the outbox already): a run applies it and mails the reports."""
+    root = games_dir(tmp_path_factory.mktemp("one-order") / "games")
+    with (root / "pbem.yaml").open("a") as config:
+        config.write("pictures: true\n")
+    submitted = subprocess.run([sys.executable, "-m", "pbem", "submit", "turn.yaml"], cwd=root.parent,
+                               env=dict(os.environ, PBEM_GAMES_DIR=str(root)), capture_output=True, text=True,
+                               timeout=120)
+    assert submitted.returncode == 0 and submitted.stdout.startswith("Queued "), submitted.stdout + submitted.stderr
+    return root
 
 
 @pytest.fixture(scope="module")
@@ -173,13 +215,18 @@ COMMANDS = {
     "submit": ["submit", "turn.yaml"],
     "doctor": ["doctor"],
     "advance": ["advance"],
+    "advance, one order": ["advance"],
 }
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
-def test_a_command_loads_nothing_heavy_it_does_not_use(games: Path, games_to_submit_to: Path, command: str) -> None:
+def test_a_command_loads_nothing_heavy_it_does_not_use(games: Path, games_to_submit_to: Path,
+                                                       games_with_one_order: Path, command: str) -> None:
     if command == "submit":  # into a games dir of its own: the other commands see a game with nothing to do
         games = games_to_submit_to
+    if command == "advance, one order":
+        games = games_with_one_order
+        mails = set((games / "mail" / "outbox").iterdir())
     if command == "show":  # shown once before: the report kept is printed
         first = watched(games, *COMMANDS[command])[1]
     modules, printed, started, opened = watched(games, *COMMANDS[command])
@@ -189,8 +236,14 @@ def test_a_command_loads_nothing_heavy_it_does_not_use(games: Path, games_to_sub
         assert printed == "m1: nothing to do\n"
     if command == "submit":
         assert printed.startswith("Queued ")
+    if command == "advance, one order":  # the order applied, and a mail with the picture for who moves next
+        assert printed.startswith("m1: applied ") and " mail" in printed, printed
+        written = [path.read_bytes() for path in set((games / "mail" / "outbox").iterdir()) - mails]
+        assert written and any(b"Content-Type: image/png" in mail for mail in written)
     unused = sorted(f"{m} ({heavy(m)})" for m in modules if heavy(m) and not used(m, USES[command]))
     assert unused == [], f"pbem {' '.join(COMMANDS[command])} loads what it does not use"
+    named = sorted(use for use in USES[command] if not any(m == use or m.startswith(use + ".") for m in modules))
+    assert named == [], f"pbem {' '.join(COMMANDS[command])} is said to use what it does not load"
     assert opened == [], f"pbem {' '.join(COMMANDS[command])} reads catalogs, and writes no player's text"
     children = [child(argv) for argv in started]
     assert ["setpriv", "--pdeathsig"] not in children, "setpriv is asked again, though the cache holds its answer"

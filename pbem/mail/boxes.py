@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import glob
 import hashlib
 import os
 import re
@@ -66,6 +65,8 @@ class MaildirInbox:
 
     def _file(self, key: str) -> Path:
         """The file of a mail: new/<key>, or cur/<key>:<flags>."""
+        import glob  # a mail read: a run that reads none does not load it
+
         for sub in ("new", "cur"):
             folder = self.path / sub
             if (folder / key).is_file():

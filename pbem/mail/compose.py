@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.config import Config
 from pbem.donotmail import unsubscribe_header
-from pbem.mail.incoming import LOOP_HEADER, one_line as _one_line
+from pbem.mail import LOOP_HEADER, one_line as _one_line
 from pbem.report import wrap72
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.config import Config
 from pbem.errors import PbemError
+from pbem.patterns import Pattern
 
 if TYPE_CHECKING:
     from pbem.mail.incoming import Incoming
@@ -23,8 +24,8 @@ _GAME = r"([a-z0-9][a-z0-9_-]{0,39})"
 _PLAYER = r"([a-z][a-z0-9_-]{0,23})"
 # the ids of the mail pbem sends for a game and player, each naming game, player and turn:
 THREAD_ID = re.compile(rf"^<pbem\.{_GAME}\.{_PLAYER}\.(\d+)\.t(\d+)@[^>]+>$")  # reports, the welcome
-REMINDER_ID = re.compile(rf"^<pbem\.remind\.{_GAME}\.{_PLAYER}\.t(\d+)\.(\d+)@[^>]+>$")
-REPLY_ID = re.compile(rf"^<pbem\.reply\.{_GAME}\.{_PLAYER}\.t(\d+)\.([0-9a-f]+)@[^>]+>$")  # acks, refusals
+REMINDER_ID = Pattern(rf"^<pbem\.remind\.{_GAME}\.{_PLAYER}\.t(\d+)\.(\d+)@[^>]+>$")
+REPLY_ID = Pattern(rf"^<pbem\.reply\.{_GAME}\.{_PLAYER}\.t(\d+)\.([0-9a-f]+)@[^>]+>$")  # acks, refusals
 
 
 def thread_id(config: Config, game: str, player: str, seq: int, turn: int) -> str:

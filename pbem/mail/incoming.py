@@ -15,16 +15,11 @@ from functools import cache
 
 from pbem.config import Config
 from pbem.errors import TurnFileError
+from pbem.mail import LOOP_HEADER, one_line
 from pbem.mail.ids import split_key
 from pbem.refusals import refuse
 
-LOOP_HEADER = "X-Pbem-Loop"
 ATTACHMENT_SUFFIXES = (".yaml", ".yml", ".txt")
-
-
-def one_line(text: str) -> str:
-    """A header value from text a stranger may have written: no line breaks, capped."""
-    return " ".join(text.split())[:200]
 
 
 @dataclass

@@ -20,6 +20,7 @@ from typing import Any
 
 from pbem.config import Config
 from pbem.i18n import N_, translator
+from pbem.mail import OBSERVERS_DIR
 from pbem.mail.boxes import Postman
 from pbem.mail.incoming import Incoming
 from pbem.mail.proof import UNWATCH, WATCH, Proof, allows
@@ -32,7 +33,6 @@ COMMAND = re.compile(r"^(watch|zuschauen|meekijken|unwatch|nicht\s+zuschauen|nie
 WATCH_ID = re.compile(r"^<pbem\.watch\.([a-z0-9][a-z0-9_-]{0,39})\.([0-9a-f]{24})\.k([a-z2-7]+)@[^>]+>$")
 # a public report to an observer: the game, the events sent so far, the address's digest, the key
 WATCHING_ID = re.compile(r"^<pbem\.watching\.([a-z0-9][a-z0-9_-]{0,39})\.\d+\.[0-9a-f]{16}\.k([a-z2-7]+)@[^>]+>$")
-OBSERVERS_DIR = ("mail", "observers")  # <game>.json: each observer's address, language, events sent (out of git)
 
 NO_GAME = N_("there is no game %(game)r on this host")
 NO_OBSERVERS = N_("game %(game)s takes no observers")

@@ -31,7 +31,6 @@ word under 10 units (9.4 pixels when shown 340 wide), drawn at twice its size.
 from __future__ import annotations
 
 import functools
-import html
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -451,8 +450,20 @@ def pipe_table(lines: list[str], i: int) -> tuple[list[tuple[str, list[list[str]
 
 # -- HTML -------------------------------------------------------------------------------------------------
 
+# as html.escape writes them (the stdlib's html module is not loaded for it: its table of entities
+# costs more to import than all the escaping of a run)
+_TEXT_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+_QUOTED_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
+
+
 def esc(text: str) -> str:
-    return html.escape(text, quote=False)
+    """Text in HTML's text: &, < and > escaped."""
+    return text.translate(_TEXT_ESCAPES)
+
+
+def quoted(text: str) -> str:
+    """Text in an HTML attribute's double quotes: &, <, >, " and ' escaped."""
+    return text.translate(_QUOTED_ESCAPES)
 
 
 def words(text: str) -> str:
@@ -710,7 +721,7 @@ class Board:
 
 def buttons_html(buttons: Buttons) -> str:
     """The buttons, each a link of its own on a line of its own, the line above and the line under them."""
-    links = "\n".join(f'<a href="{html.escape(href)}" style="{BUTTON}">{esc(order)}</a>' for order, href in buttons.links)
+    links = "\n".join(f'<a href="{quoted(href)}" style="{BUTTON}">{esc(order)}</a>' for order, href in buttons.links)
     other = f'\n<p style="margin:0 0 10px">{words(buttons.other)}</p>' if buttons.other else ""
     return (f'<div class="pbem-buttons" style="margin:10px 0 0">\n<p style="margin:0 0 6px">{words(buttons.label)}</p>\n'
             f'<div style="margin:0 0 2px">\n{links}\n</div>{other}\n</div>')
@@ -718,7 +729,7 @@ def buttons_html(buttons: Buttons) -> str:
 
 def board_html(board: Board) -> str:
     """The picture at the screen's width, on its own white (it is opaque: dark mode leaves it as drawn)."""
-    return (f'<div style="margin:10px 0 12px"><img src="cid:{html.escape(board.cid)}" alt="{html.escape(board.alt)}" '
+    return (f'<div style="margin:10px 0 12px"><img src="cid:{quoted(board.cid)}" alt="{quoted(board.alt)}" '
             'style="display:block;width:100%;max-width:720px;height:auto;border:0;background-color:#FFFFFF"></div>')
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -18,6 +17,7 @@ import yaml
 
 from pbem import data_dir, i18n
 from pbem.errors import SetupError
+from pbem.patterns import Pattern
 from pbem.rng import Rng
 from pbem.rules.contract import (NAME, ContractError, Decision, Event, OnePlayer, Order, Ruleset, StandingMove,
                                  State)
@@ -64,7 +64,7 @@ RULESETS: dict[str, type[Ruleset]] = {}  # the rulesets imported so far
 #: the GM's own games, which live outside pbem/: `PBEM_RULESETS=goofspiel=tests.goofspiel.rules` (pairs
 #: of name and module, separated by commas or spaces), read once when pbem starts
 ENVIRONMENT = "PBEM_RULESETS"
-MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
+MODULE = Pattern(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
 
 def outside_rulesets(text: str) -> tuple[dict[str, str], list[str]]:

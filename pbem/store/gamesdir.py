@@ -25,6 +25,7 @@ from pbem.store.public import (PRIVATE_IGNORED, PUBLIC_FILE, change_over, game_f
 from pbem.store.statefile import (OLD_FORMAT, STATE_FILE, check_history, check_state_file, from_old_format,
                                   state_body, state_file_text, written_by_pbem)
 from pbem.names import NAME
+from pbem.patterns import Pattern
 
 # mail in and out stays on the GM's machine (welcome mails carry tokens), and so does what a running
 # game keeps secret (see pbem.store.public)
@@ -548,7 +549,7 @@ def enclosing_games_dir(start: Path) -> Path | None:
     return None
 
 
-TEMP_FILE = re.compile(r"^\..+\.(\d+)-\d+\.tmp\Z")  # what write_atomic writes first: .NAME.PID-N.tmp
+TEMP_FILE = Pattern(r"^\..+\.(\d+)-\d+\.tmp\Z")  # what write_atomic writes first: .NAME.PID-N.tmp
 
 
 def remove_dead_temps(root: Path) -> list[Path]:

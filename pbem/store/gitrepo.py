@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import stat
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import StoreError
+from pbem.patterns import Pattern
 from pbem.store.processes import crash_point, dies_with_pbem, git_at_work, process_start
 
 if TYPE_CHECKING:  # git is started only by the commands that commit: `show` and `submit` run none
@@ -22,8 +22,8 @@ if TYPE_CHECKING:  # git is started only by the commands that commit: `show` and
 GIT_LOCKS = ("index.lock", "HEAD.lock", "ORIG_HEAD.lock", "config.lock", "packed-refs.lock",
              "objects/info/commit-graph.lock", "objects/info/commit-graphs/commit-graph-chain.lock")
 GIT_WAIT = 5.0  # seconds a command waits in all for a git at work to let go of its lock files
-_DUBIOUS = re.compile(r"dubious ownership in repository at '([^'\n]+)'")  # git 2.35.2 and later
-_LOCK_TAKEN = re.compile(r"\.lock': File exists")  # what git says when another git holds a lock it needs
+_DUBIOUS = Pattern(r"dubious ownership in repository at '([^'\n]+)'")  # git 2.35.2 and later
+_LOCK_TAKEN = Pattern(r"\.lock': File exists")  # what git says when another git holds a lock it needs
 
 # What keeps a games dir of many games and a long history fast (README, "Many games, a long history"):
 # git's settings, made once (SETTINGS_MARK in .git says they are), and its commit-graph, written anew

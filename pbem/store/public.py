@@ -23,12 +23,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from pbem.patterns import Pattern
 from pbem.store.files import _SafeLoader, dump_yaml, make_private, write_atomic
 from pbem.store.statefile import CHECKSUM, STATE_FILE
 
@@ -42,7 +42,7 @@ PRIVATE_PARTS = (STATE_FILE, "events.yaml", "log.yaml", "reports", "rejected")
 PRIVATE_IGNORED = "".join(f"/*/{part}{'/' if '.' not in part else ''}\n" for part in PRIVATE_PARTS) \
     + "!/lobby/*.yaml\n"
 OLD_SEEN_LINE = "!mail/seen.txt"
-TEMP_FILE = re.compile(r"^\..+\.tmp\Z")
+TEMP_FILE = Pattern(r"^\..+\.tmp\Z")
 HEADER = ("# What every player may know of this game. Its state (the seed, what is still hidden), history\n"
           "# and reports stay out of git until the game is over; then git gets them all.\n")
 

@@ -14,17 +14,17 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import re
 from datetime import date, timedelta
 from pathlib import Path
 
+from pbem.patterns import Pattern
 from pbem.store.files import private_folder, write_atomic
 
 SEEN_LOG = ("mail", "seen.log")
 OLD_SEEN_LIST = ("mail", "seen.txt")
 KEEP_DAYS = 400  # longer than a game waits for a reply, shorter than forever
 DIGEST_CHARS = 32  # hex characters of SHA-256 kept: 128 bits, no two ids alike by chance
-CUT_SHORT = re.compile(r"^[0-9-]{0,10}(?: [0-9a-f]{0,32})?$")  # the start of a line of the log
+CUT_SHORT = Pattern(r"^[0-9-]{0,10}(?: [0-9a-f]{0,32})?$")  # the start of a line of the log
 
 
 def digest(message_id: str) -> str:
