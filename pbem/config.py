@@ -149,13 +149,6 @@ SECRET_KEPT = 60.0  # seconds: one run asks a password_command once; a watch's n
 PASSWORD_COMMAND_TIMEOUT = 60.0  # seconds: a keyring may ask for its own unlock, an OAuth2 helper fetch a token
 
 
-def user_cache() -> str:
-    """The folder of this user's caches (compiled templates, what a setpriv can do): $PBEM_CACHE, else
-    $XDG_CACHE_HOME/pbem, else ~/.cache/pbem. Anything in it can be removed; pbem makes it again."""
-    return os.environ.get("PBEM_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "pbem")
-
-
 def read_password_file(path: Path, what: str) -> str:
     """The password in a file: its first line, without the line end. A file every user may read is
     refused (`what` names where it was given, for the message)."""

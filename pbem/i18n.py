@@ -260,7 +260,7 @@ def _compiled(source: bytes, lang: str, domain: str) -> bytes:
     process that needed it, since reading a .po takes Babel, whose import and parse cost more than
     most commands; compiled here (and kept) where the cache holds no copy of these very bytes. Each
     domain and language keeps its latest copy alone."""
-    from pbem.config import user_cache
+    from pbem.usercache import user_cache
 
     folder = Path(user_cache()) / "catalogs"
     kept = folder / f"{domain}.{lang}.{hashlib.sha256(source).hexdigest()[:32]}.mo"

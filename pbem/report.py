@@ -155,7 +155,7 @@ def bytecode_cache(kind: str) -> jinja2.BytecodeCache | None:
     compile differently), under $PBEM_CACHE, else $XDG_CACHE_HOME/pbem, else ~/.cache/pbem; none
     where it cannot be made. A template's cached code is used only while its source is unchanged
     (jinja2 checks a checksum)."""
-    from pbem.config import user_cache
+    from pbem.usercache import user_cache
 
     folder = os.path.join(user_cache(), f"{kind}-py{sys.version_info[0]}{sys.version_info[1]}")
     try:

@@ -113,7 +113,7 @@ def _setpriv() -> str | None:
     except OSError:
         return None
     asked = f"{found} {st.st_size} {st.st_mtime_ns} {st.st_ino}"
-    from pbem.config import user_cache
+    from pbem.usercache import user_cache
 
     kept = os.path.join(user_cache(), SETPRIV_ANSWER)
     try:
