@@ -441,8 +441,15 @@ def _text_box(element: ET.Element, style: dict[str, str], fonts: tuple[Path, Pat
     if words_at is None:
         return None
     font, size, words, anchor, x, y = words_at
-    left, top, right, bottom = _font(font, size).getbbox(words, anchor=anchor)
+    left, top, right, bottom = _ink_box(font, size, words, anchor)
     return x + left, y + top, x + right, y + bottom
+
+
+@lru_cache(maxsize=8192)
+def _ink_box(font: str, size: int, words: str, anchor: str) -> tuple[int, int, int, int]:
+    """The box of the ink of `words` from their anchor point (laid out once: the same words come on
+    every board, and again where a board is shared)."""
+    return _font(font, size).getbbox(words, anchor=anchor)
 
 
 _BLANKS = re.compile(r"[ \t\r\n]+")
@@ -455,7 +462,7 @@ def _words(font: str, size: int, words: str, anchor: str) -> tuple[Image.Image, 
     """The ink of `words` (a mask), and where its corner lies from the anchor point: drawn once, then
     pasted wherever the same words come again (seat numbers, labels, values: most of a board's text)."""
     face = _font(font, size)
-    left, top, right, bottom = face.getbbox(words, anchor=anchor)
+    left, top, right, bottom = _ink_box(font, size, words, anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), words, fill=255, font=face, anchor=anchor)
     return mask, left, top
