@@ -591,7 +591,20 @@ def _text(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, sty
     x += left
     y += top
     width, height = mask.size
-    image.im.paste(fill, (x, y, x + width, y + height), mask.im)  # Image.paste's own call, without its checks
+    box = (x, y, x + width, y + height)
+    under = image.im.crop(box)
+    ground = under.getcolors(1)  # one colour under the words (a card, a token, the white): inked once
+    if not ground:
+        image.im.paste(fill, box, mask.im)  # Image.paste's own call, without its checks
+        return
+    key = (font, size, words, anchor, fill, ground[0][1])
+    inked = _INKED.get(key)
+    if inked is None:
+        if len(_INKED) > 4096:
+            _INKED.clear()
+        under.paste(fill, (0, 0, width, height), mask.im)
+        inked = _INKED[key] = under
+    image.im.paste(inked, box)
 
 
 def _words_at(element: ET.Element, style: dict[str, str], fill: tuple[int, int, int] | None,
@@ -633,6 +646,9 @@ def _ink_box(font: str, size: int, words: str, anchor: str) -> tuple[int, int, i
 _BLANKS = re.compile(r"[ \t\r\n]+")
 #: the words drawn so far (by font, size and anchor): a second time, they are kept as a mask
 _SEEN: set[tuple[str, int, str, str]] = set()
+#: words pasted on a ground of one colour, by font, size, anchor, ink and that colour: the pixels they
+#: give, pasted as they are where the same words come on the same ground (most of a board's words)
+_INKED: dict[tuple[str, int, str, str, tuple[int, int, int], object], object] = {}
 
 
 @lru_cache(maxsize=4096)
