@@ -13,6 +13,13 @@ his own name in bold). A board that is the same for several viewers but for thes
 (`draw` keeps the last few), and each viewer's words are drawn over a copy, in the few pixels they
 cover: the pixels of the whole drawing, since a board is only shared where nothing drawn after such
 words lies under them.
+
+A group marked `data-layer="still"` is a board's still part: what every board of its template, language
+and size draws alike (Medici's goods tracks, their labels and steps). It is painted once a process and
+kept (`KEPT_STILL`), and each board is painted over a copy: what comes before the group after it (the
+same pixels, as none of it meets the group: else the board is painted in order), then what comes after
+it; only the squares (`TILE`) something was painted in are shrunk anew, the rest are the still part's
+own shrunk pixels. Words on a ground of one colour are inked once for that ground, then pasted.
 """
 
 from __future__ import annotations
