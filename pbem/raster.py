@@ -31,7 +31,6 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Iterator
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
@@ -411,15 +410,6 @@ def _white_fill_alone(element: ET.Element, style: dict[str, str]) -> bool:
 _SVG_RECT = f"{SVG_NS}rect"
 
 
-def _walk(element: ET.Element, style: dict[str, str], groups: dict[ET.Element, dict[str, str]] | None = None
-          ) -> Iterator[tuple[ET.Element, dict[str, str]]]:
-    """Every element in document order (the order SVG paints in), with its presentation attributes;
-    `groups`: each word marked as its viewer's, with those its groups give it."""
-    found: list[tuple[ET.Element, dict[str, str]]] = []
-    _collect(element, style, found, groups)
-    return iter(found)
-
-
 #: the attributes each element may have: its own, the presentation attributes, and those ignored
 _ALLOWED = {tag: frozenset((*INHERITED, *names, *IGNORED)) for tag, names in SHAPE.items()}
 _INHERITED = frozenset(INHERITED)
@@ -427,8 +417,9 @@ _INHERITED = frozenset(INHERITED)
 
 def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.Element, dict[str, str]]],
              groups: dict[ET.Element, dict[str, str]] | None, layer: list[int] | None = None) -> None:
-    """`_walk`'s list, made by one call an element (no generator a level); `layer`: where the first
-    group marked as the still part begins and ends in it."""
+    """Every element in document order (the order SVG paints in) into `found`, with its presentation
+    attributes; `groups`: each word marked as its viewer's, with those its groups give it; `layer`: where
+    the first group marked as the still part begins and ends in `found`."""
     tag = element.tag.removeprefix(SVG_NS)
     allowed = _ALLOWED.get(tag)
     if allowed is None:
