@@ -173,10 +173,13 @@ def _fonts() -> list[str]:
 #: the octree merges the pale fills of the tracks and bonus steps into white)
 PNG_COLOURS = 64
 #: the palette is chosen from every `PALETTE_SAMPLE`-th pixel of every `PALETTE_SAMPLE`-th row, and each pixel
-#: then takes its nearest colour in it: measured on Medici boards for a phone (720x1236), 3.3 ms where the
-#: octree over every pixel takes 5.4, for 1% more bytes and colours nearer the drawing's (a mean error of
-#: 2.5 a channel, not 2.7); every third pixel is faster again but may miss a line a pixel wide
-PALETTE_SAMPLE = 2
+#: then takes its nearest colour in it: measured on Medici boards for a phone (720x1236), the octree over
+#: every pixel takes 5.4 ms, over every second pixel of every second row 3.3 ms (a mean error of 2.5 a
+#: channel), over every third about 16M instructions less a game of the Medici run than every second,
+#: for a mean error of 2.6 (at most 2.9, and 0.03% of pixels off by more than 24, as at every second)
+#: and PNGs of the same size; a line a pixel wide may be missed by the sample either way, and then takes
+#: the nearest colour
+PALETTE_SAMPLE = 3
 #: zlib's level for a board's pixels, measured on a Medici board for a phone (720x1236, 64 colours, rows
 #: unfiltered): level 3 takes 2.2 ms for 42 KB, level 1 1.8 ms for 46 KB, level 4 3.1 ms for 39 KB and
 #: level 6 5 ms for 36 KB; the Up filter makes every level bigger (the palette's indices are no gradient)

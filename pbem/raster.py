@@ -13,6 +13,13 @@ his own name in bold). A board that is the same for several viewers but for thes
 (`draw` keeps the last few), and each viewer's words are drawn over a copy, in the few pixels they
 cover: the pixels of the whole drawing, since a board is only shared where nothing drawn after such
 words lies under them.
+
+A group marked `data-layer="still"` is a board's still part: what every board of its template, language
+and size draws alike (Medici's goods tracks, their labels and steps). It is painted once a process and
+kept (`KEPT_STILL`), and each board is painted over a copy: what comes before the group after it (the
+same pixels, as none of it meets the group: else the board is painted in order), then what comes after
+it; only the squares (`TILE`) something was painted in are shrunk anew, the rest are the still part's
+own shrunk pixels. Words on a ground of one colour are inked once for that ground, then pasted.
 """
 
 from __future__ import annotations
@@ -24,7 +31,6 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Iterator
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
@@ -74,18 +80,18 @@ def drawing(svg: str, fonts: tuple[Path, Path]) -> Drawing:
     is made of the board, such as its PNG palette, is made once for its viewers too)."""
     marks = _MARKS.findall(svg)
     if not marks:
-        return Drawing(_painted(svg, fonts).image.reduce(SUPERSAMPLE))
+        return Drawing(_painted(svg, fonts).shrunk())
     key = (_TITLE.sub("", _MARKS.sub("\0", svg)), fonts)
     base = _BASES.get(key)
     if base is None:
         base = _BASES[key] = _painted(svg, fonts, apart=True)
-        base.shown = base.image.reduce(SUPERSAMPLE)
+        base.shown = base.shrunk()
         while len(_BASES) > KEPT:
             _BASES.popitem(last=False)
     else:
         _BASES.move_to_end(key)
     shown = base.over(marks, fonts)
-    return shown if shown is not None else Drawing(_painted(svg, fonts).image.reduce(SUPERSAMPLE))
+    return shown if shown is not None else Drawing(_painted(svg, fonts).shrunk())
 
 
 #: the attribute of words drawn as their viewer sees them, and how they stand in a board's SVG
@@ -115,6 +121,26 @@ class Painted:
     cleared: dict[tuple[int, Box], bool] = field(default_factory=dict)
     #: `shown` in a palette's colours, where a caller made it once for all its viewers (pbem.pictures)
     indexed: Image.Image | None = None
+    #: painted over a copy of a board's still part: that part, and the box of everything painted over it
+    still: Still | None = None
+    dirty: list[Box] | None = None
+
+    def shrunk(self) -> Image.Image:
+        """The picture at its size, each pixel the mean of the `SUPERSAMPLE` x `SUPERSAMPLE` it was
+        painted as; over a still part, its own shrunk pixels but in the squares something was painted in."""
+        still = self.still
+        if still is None or self.dirty is None or (still.shown is None and not still.shrunk_once):
+            if still is not None:  # the first board over a still part: the still part is shrunk when a second comes
+                still.shrunk_once = True
+            return self.image.reduce(SUPERSAMPLE)
+        if still.shown is None:
+            still.shown = still.image.reduce(SUPERSAMPLE)
+        shown = still.shown.copy()
+        k, tile = SUPERSAMPLE, TILE * SUPERSAMPLE
+        width, height = self.image.size
+        for left, top, right, bottom in _squares(self.dirty, tile, width, height):
+            shown.paste(self.image.reduce(k, box=(left, top, right, bottom)), (left // k, top // k))
+        return shown
 
     def over(self, marks: list[str], fonts: tuple[Path, Path]) -> Drawing | None:
         """The picture shrunk, with the viewer's words `marks` (their SVG, in order) drawn over it; None
@@ -154,6 +180,40 @@ class Painted:
 _BASES: OrderedDict[tuple[str, tuple[Path, Path]], Painted] = OrderedDict()
 
 
+def _squares(boxes: list[Box], tile: int, width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """The squares of side `tile` of a picture `width` x `height` that any of `boxes` meets, as few
+    rectangles: each row's runs of squares, a run as wide as the one above it joined to it."""
+    columns, rows = -(-width // tile), -(-height // tile)
+    met = [bytearray(columns) for _ in range(rows)]
+    for x0, y0, x1, y1 in boxes:
+        if x1 <= x0 or y1 <= y0:
+            continue
+        c0, c1 = max(0, int(x0 // tile)), min(columns - 1, int(x1 // tile))
+        if c0 > c1:
+            continue
+        run = b"\1" * (c1 - c0 + 1)
+        for r in range(max(0, int(y0 // tile)), min(rows - 1, int(y1 // tile)) + 1):
+            met[r][c0:c1 + 1] = run
+    done: list[tuple[int, int, int, int]] = []
+    open_runs: dict[tuple[int, int], int] = {}  # a run of squares (its first and last column): its top row
+    for r, row in enumerate(met + [bytearray(columns)]):
+        runs, c = set(), 0
+        while True:
+            c = row.find(1, c)
+            if c < 0:
+                break
+            e = row.find(0, c)
+            e = columns if e < 0 else e
+            runs.add((c, e))
+            c = e
+        for run in [run for run in open_runs if run not in runs]:
+            top = open_runs.pop(run)
+            done.append((run[0] * tile, top * tile, min(width, run[1] * tile), min(height, r * tile)))
+        for run in runs:
+            open_runs.setdefault(run, r)
+    return done
+
+
 def _clear(painted: Painted, index: int, box: Box) -> bool:
     """Whether nothing painted after the `index`-th element meets `box` (asked once a box and place)."""
     known = painted.cleared.get((index, box))
@@ -167,8 +227,10 @@ def _meet(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False) -> Painted:
-    """`svg` painted `SUPERSAMPLE` times its size; `apart`: without its viewer's words."""
+def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False, still: bool = True) -> Painted:
+    """`svg` painted `SUPERSAMPLE` times its size; `apart`: without its viewer's words. Its still part
+    (the group `data-layer="still"`) is painted once and kept, and the rest painted over a copy, where
+    nothing painted before that group meets it (else, or without `still`, all is painted in order)."""
     root = ET.fromstring(svg)
     if root.tag != f"{SVG_NS}svg":
         raise Unsupported(f"the root is {root.tag!r}, not svg")
@@ -182,13 +244,130 @@ def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False) -> Painted
     if scale is None:
         raise Unsupported(f"the viewBox {root.get('viewBox')!r} is not the picture's size")
     size = (int(width) * SUPERSAMPLE, int(height) * SUPERSAMPLE)
+    s = SUPERSAMPLE * scale
+    groups: dict[ET.Element, dict[str, str]] | None = {} if apart else None
+    found: list[tuple[ET.Element, dict[str, str]]] = []
+    layer: list[int] = []
+    _collect(root, DEFAULTS, found, groups, layer if still else None)
+    kept = _still(found, layer, groups, fonts, s, size)
+    if kept is not None:
+        return _painted_over(kept, found, layer, groups, fonts, s)
+    return _painted_in_order(found, groups, fonts, s, size)
+
+
+@dataclass
+class Still:
+    """A board's still part painted on white, `SUPERSAMPLE` times larger (`image`); the box of each of
+    its shapes and words, and whether it painted nothing at all; shrunk (`shown`) once a second board
+    is painted over it (a process that posts one board shrinks that board alone)."""
+
+    image: Image.Image
+    extents: list[Box]
+    blank: bool
+    shown: Image.Image | None = None
+    shrunk_once: bool = False
+
+
+#: the value of `data-layer` that marks a board's still part: what every board of its template,
+#: language and size draws alike (the frame, tracks, printed labels), painted once a process
+STILL = "still"
+#: the still parts kept (a run posts the boards of a game or two templates, in a language or two)
+KEPT_STILL = 4
+_STILLS: OrderedDict[tuple[object, ...], Still] = OrderedDict()
+#: the side of the squares, in pixels of the picture, that are shrunk anew where something was painted
+#: over the still part (the rest is the still part's own shrunk pixels)
+TILE = 16
+
+
+def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[int],
+           groups: dict[ET.Element, dict[str, str]] | None, fonts: tuple[Path, Path], s: int,
+           size: tuple[int, int]) -> Still | None:
+    """The still part of a board (`layer`: where its elements lie in `found`), painted or kept; None
+    where there is none, or a viewer's word lies in it."""
+    if not layer:
+        return None
+    start, end = layer
+    part = found[start:end]
+    if not part or (groups and any(element in groups for element, _ in part)):
+        return None
+    key = (size, s, fonts, tuple((element.tag, tuple(element.attrib.items()), element.text, tuple(style.items()))
+                                 for element, style in part))
+    still = _STILLS.get(key)
+    if still is not None:
+        _STILLS.move_to_end(key)
+        return still
     image = Image.new("RGB", size, "#FFFFFF")
     pen = ImageDraw.Draw(image)
-    s = SUPERSAMPLE * scale
+    blank = True
+    for element, style in part:
+        if blank and _white_fill_alone(element, style):
+            continue
+        blank = False
+        _paint(image, pen, element, style, fonts, s)
+    still = _STILLS[key] = Still(image, [_extent(element, style, fonts, s) for element, style in part], blank)
+    while len(_STILLS) > KEPT_STILL:
+        _STILLS.popitem(last=False)
+    return still
+
+
+def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], layer: list[int],
+                  groups: dict[ET.Element, dict[str, str]] | None, fonts: tuple[Path, Path], s: int
+                  ) -> Painted:
+    """`_painted` over a copy of the still part: what comes before it painted after it (the same pixels,
+    as none of it meets the still part), then what comes after it; `_painted` in order where something
+    before it meets it."""
+    start, end = layer
+    blank = True
+    before: list[tuple[int, Box]] = []  # what is painted before the still part, and its box
+    for index in range(start):
+        element, style = found[index]
+        if groups is not None and element in groups:
+            continue
+        if blank and _white_fill_alone(element, style):
+            continue
+        blank = False
+        box = _extent(element, style, fonts, s)
+        if any(_meet(box, other) for other in still.extents):
+            return _painted_in_order(found, groups, fonts, s, still.image.size)
+        before.append((index, box))
+    painted = Painted(still.image.copy(), s, [], [], dirty=[])
+    pen = ImageDraw.Draw(painted.image)
+    boxes = dict(before)
+    blank = blank and still.blank
+    for index, (element, style) in enumerate(found):
+        if groups is not None and element in groups:
+            painted.slots.append((index, groups[element]))
+            continue
+        if start <= index < end:
+            if painted.slots:
+                painted.later.append((index, still.extents[index - start]))
+            continue
+        box = boxes.get(index)
+        if index < start and box is None:
+            continue  # a white ground on a white picture, before the still part
+        if box is None:
+            box = _extent(element, style, fonts, s)
+        if painted.slots:
+            painted.later.append((index, box))
+        if index >= end:
+            if blank and _white_fill_alone(element, style):
+                continue
+            blank = False
+        painted.dirty.append(box)
+        _paint(painted.image, pen, element, style, fonts, s)
+    painted.still = still
+    return painted
+
+
+def _painted_in_order(found: list[tuple[ET.Element, dict[str, str]]],
+                      groups: dict[ET.Element, dict[str, str]] | None, fonts: tuple[Path, Path], s: int,
+                      size: tuple[int, int]) -> Painted:
+    """Every element painted in document order on white (the still part among them)."""
+    image = Image.new("RGB", size, "#FFFFFF")
+    pen = ImageDraw.Draw(image)
     painted = Painted(image, s, [], [])
-    groups: dict[ET.Element, dict[str, str]] | None = {} if apart else None
     blank = True  # nothing painted yet: the picture is white all over
-    for index, (element, style) in enumerate(_walk(root, DEFAULTS, groups)):
+    for index, (element, style) in enumerate(found):
         if groups is not None and element in groups:
             painted.slots.append((index, groups[element]))
             continue
@@ -231,23 +410,16 @@ def _white_fill_alone(element: ET.Element, style: dict[str, str]) -> bool:
 _SVG_RECT = f"{SVG_NS}rect"
 
 
-def _walk(element: ET.Element, style: dict[str, str], groups: dict[ET.Element, dict[str, str]] | None = None
-          ) -> Iterator[tuple[ET.Element, dict[str, str]]]:
-    """Every element in document order (the order SVG paints in), with its presentation attributes;
-    `groups`: each word marked as its viewer's, with those its groups give it."""
-    found: list[tuple[ET.Element, dict[str, str]]] = []
-    _collect(element, style, found, groups)
-    return iter(found)
-
-
 #: the attributes each element may have: its own, the presentation attributes, and those ignored
 _ALLOWED = {tag: frozenset((*INHERITED, *names, *IGNORED)) for tag, names in SHAPE.items()}
 _INHERITED = frozenset(INHERITED)
 
 
 def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.Element, dict[str, str]]],
-             groups: dict[ET.Element, dict[str, str]] | None) -> None:
-    """`_walk`'s list, made by one call an element (no generator a level)."""
+             groups: dict[ET.Element, dict[str, str]] | None, layer: list[int] | None = None) -> None:
+    """Every element in document order (the order SVG paints in) into `found`, with its presentation
+    attributes; `groups`: each word marked as its viewer's, with those its groups give it; `layer`: where
+    the first group marked as the still part begins and ends in `found`."""
     tag = element.tag.removeprefix(SVG_NS)
     allowed = _ALLOWED.get(tag)
     if allowed is None:
@@ -270,8 +442,12 @@ def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.El
         return
     if tag != "g" and tag != "svg":
         found.append((element, style))
+    still = layer is not None and not layer and attributes.get("data-layer") == STILL
+    start = len(found)
     for child in element:
-        _collect(child, style, found, groups)
+        _collect(child, style, found, groups, layer)
+    if still:
+        layer[:] = [start, len(found)]
 
 
 def _number(element: ET.Element, name: str, default: float = 0.0) -> float:
@@ -413,7 +589,20 @@ def _text(image: Image.Image, pen: ImageDraw.ImageDraw, element: ET.Element, sty
     x += left
     y += top
     width, height = mask.size
-    image.im.paste(fill, (x, y, x + width, y + height), mask.im)  # Image.paste's own call, without its checks
+    box = (x, y, x + width, y + height)
+    under = image.im.crop(box)
+    ground = under.getcolors(1)  # one colour under the words (a card, a token, the white): inked once
+    if not ground:
+        image.im.paste(fill, box, mask.im)  # Image.paste's own call, without its checks
+        return
+    key = (font, size, words, anchor, fill, ground[0][1])
+    inked = _INKED.get(key)
+    if inked is None:
+        if len(_INKED) > 4096:
+            _INKED.clear()
+        under.paste(fill, (0, 0, width, height), mask.im)
+        inked = _INKED[key] = under
+    image.im.paste(inked, box)
 
 
 def _words_at(element: ET.Element, style: dict[str, str], fill: tuple[int, int, int] | None,
@@ -441,13 +630,23 @@ def _text_box(element: ET.Element, style: dict[str, str], fonts: tuple[Path, Pat
     if words_at is None:
         return None
     font, size, words, anchor, x, y = words_at
-    left, top, right, bottom = _font(font, size).getbbox(words, anchor=anchor)
+    left, top, right, bottom = _ink_box(font, size, words, anchor)
     return x + left, y + top, x + right, y + bottom
+
+
+@lru_cache(maxsize=8192)
+def _ink_box(font: str, size: int, words: str, anchor: str) -> tuple[int, int, int, int]:
+    """The box of the ink of `words` from their anchor point (laid out once: the same words come on
+    every board, and again where a board is shared)."""
+    return _font(font, size).getbbox(words, anchor=anchor)
 
 
 _BLANKS = re.compile(r"[ \t\r\n]+")
 #: the words drawn so far (by font, size and anchor): a second time, they are kept as a mask
 _SEEN: set[tuple[str, int, str, str]] = set()
+#: words pasted on a ground of one colour, by font, size, anchor, ink and that colour: the pixels they
+#: give, pasted as they are where the same words come on the same ground (most of a board's words)
+_INKED: dict[tuple[str, int, str, str, tuple[int, int, int], object], object] = {}
 
 
 @lru_cache(maxsize=4096)
@@ -455,7 +654,7 @@ def _words(font: str, size: int, words: str, anchor: str) -> tuple[Image.Image, 
     """The ink of `words` (a mask), and where its corner lies from the anchor point: drawn once, then
     pasted wherever the same words come again (seat numbers, labels, values: most of a board's text)."""
     face = _font(font, size)
-    left, top, right, bottom = face.getbbox(words, anchor=anchor)
+    left, top, right, bottom = _ink_box(font, size, words, anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), words, fill=255, font=face, anchor=anchor)
     return mask, left, top

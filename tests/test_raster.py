@@ -202,7 +202,7 @@ def test_a_broken_svg_is_left_to_resvg_which_refuses_it_by_raising() -> None:
 
 def whole(svg: str) -> bytes:
     """The pixels of `svg` drawn whole, as if no viewer's board were kept."""
-    return raster._painted(svg, FONTS).image.reduce(raster.SUPERSAMPLE).tobytes()
+    return raster._painted(svg, FONTS, still=False).image.reduce(raster.SUPERSAMPLE).tobytes()
 
 
 @needs_fonts
@@ -217,18 +217,68 @@ def test_each_viewer_of_a_board_shared_gets_the_pixels_of_his_whole_drawing(
 
     painted = []
     real = raster._painted
-    monkeypatch.setattr(raster, "_painted", lambda svg, fonts, apart=False: painted.append(apart) or real(svg, fonts, apart))
+    monkeypatch.setattr(raster, "_painted", lambda svg, fonts, apart=False, still=True: painted.append(apart) or real(svg, fonts, apart, still))
     states = list(bot_game(tmp_path, ruleset, names, options, f"shared-{ruleset}-{len(names)}", 30))
     for state in [states[1], states[len(states) // 2], states[-1]]:
         raster._BASES.clear()
         svgs = [phone_board_svg(state, viewer) for viewer in names]
         assert all(raster.VIEWER_MARK in svg for svg in svgs)
+        wholes = [whole(svg) for svg in svgs]
         painted.clear()
-        for svg in svgs:
-            assert raster.draw(svg, FONTS).tobytes() == real(svg, FONTS).image.reduce(raster.SUPERSAMPLE).tobytes()
+        for svg, pixels in zip(svgs, wholes):
+            assert raster.draw(svg, FONTS).tobytes() == pixels
         bases = {raster._TITLE.sub("", raster._MARKS.sub("", svg)) for svg in svgs}
         assert painted.count(True) == len(bases)  # each board painted once, however many see it
         assert painted.count(False) == 0  # no viewer's words had to be drawn with the rest of his board
+
+
+@needs_fonts
+@pytest.mark.parametrize(("ruleset", "names", "options"), every_table())
+def test_a_board_painted_over_its_still_part_has_the_pixels_of_its_whole_drawing(
+        tmp_path: Path, ruleset: str, names: list[str], options: dict[str, str]) -> None:
+    """Every board of every table, for a phone and for the archive, early, midway and at the end: painted
+    over its still part (kept from the boards before it, or painted for it), the pixels of the whole
+    board painted in document order; a board whose template marks a still part is painted over it."""
+    from pbem.mail.phone import phone_board_svg
+
+    raster._STILLS.clear()
+    states = list(bot_game(tmp_path, ruleset, names, options, f"still-{ruleset}-{len(names)}", 30))
+    for state in [states[1], states[len(states) // 2], states[-1]]:
+        for svg in [phone_board_svg(state, names[0]), phone_board_svg(state, None), board_svg(state, names[-1])]:
+            painted = raster._painted(svg, FONTS)
+            assert painted.shrunk().tobytes() == whole(svg)
+            assert (painted.still is not None) == (f'data-layer="{raster.STILL}"' in svg)
+    if ruleset == "medici":
+        assert raster._STILLS  # Medici's boards for a phone have a still part
+
+
+STILL_PART = ('<g data-layer="still"><rect x="20" y="20" width="40" height="20" fill="#F4F4F4" stroke="#999999"/>'
+              '<text x="22" y="34" font-size="9">step</text></g>')
+
+
+@needs_fonts
+def test_a_still_part_is_painted_once_for_boards_that_differ_elsewhere() -> None:
+    """Two boards alike in their still part alone: it is painted once, and each is its own whole
+    drawing, what lies over the still part (a marker) included."""
+    raster._STILLS.clear()
+    boards = [svg_of(f'<text x="4" y="12" font-size="9">turn {turn}</text>' + STILL_PART
+                     + f'<circle cx="{cx}" cy="30" r="6" fill="#E69F00" stroke="#000000"/>')
+              for turn, cx in ((1, 30), (2, 50))]
+    painted = [raster._painted(svg, FONTS) for svg in boards]
+    assert [p.shrunk().tobytes() for p in painted] == [whole(svg) for svg in boards]
+    assert len(raster._STILLS) == 1 and painted[0].still is painted[1].still
+    assert painted[0].shrunk().tobytes() != painted[1].shrunk().tobytes()
+
+
+@needs_fonts
+def test_what_is_painted_before_a_still_part_and_meets_it_gets_the_board_painted_in_order() -> None:
+    """A shape before the still part that the still part covers in part: the board painted in document
+    order (the still part over the shape), not the shape over a copy of the still part."""
+    raster._STILLS.clear()
+    svg = svg_of('<rect x="10" y="25" width="46" height="10" fill="#D55E00"/>' + STILL_PART)
+    painted = raster._painted(svg, FONTS)
+    assert painted.still is None and painted.shrunk().tobytes() == whole(svg)
+    assert painted.shrunk().getpixel((52, 30)) == (0xF4, 0xF4, 0xF4)  # the still part over the shape
 
 
 MARKED = '<text x="4" y="12" font-size="9" data-mark="viewer"{bold}>{name}</text>'
