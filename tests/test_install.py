@@ -145,7 +145,7 @@ def test_the_wheel_holds_every_package_and_data_folder_of_the_source_tree(wheel:
         assert rules in folders or f"{rules}.py" in files, rules
         assert f"pbem/templates/{game}" in folders, game
     metadata = zipfile.ZipFile(wheel).read("pbem-0.1.0.dist-info/entry_points.txt").decode()
-    assert "pbem = pbem.cli:main" in metadata
+    assert "pbem = pbem.cli:run" in metadata
 
 
 def test_the_wheel_holds_no_benchmark_code(wheel: Path) -> None:
