@@ -66,7 +66,7 @@ test: install mail-servers browser spamassassin
 # whole game (by CLI and by mail), the mail servers, pictures and the phone's HTML, the archive and the
 # browser, spamassassin, the docs' examples and the install. The list is the one place it is kept.
 QUICK := rng registry rooms medici_rules medici_examples medici_standing medici_strozzi_rules medina_rules \
-	medina_turnfile florenz_board florenz_solo florenz_scandal florenz_legal florenz_readings \
+	medina_turnfile florenz_board florenz_scandal florenz_legal florenz_readings \
 	florenz_order_block turnfile mail own_text cli gamesdir corrupt_files hardening_cli verify_log \
 	i18n i18n_plurals i18n_refusals i18n_refusal_ids i18n_words_once command_imports order_block docs_reference \
 	whist_rules games_answer reply_subjects
