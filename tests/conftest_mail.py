@@ -425,6 +425,14 @@ def answer(g: "MailGames", msg: Any, sender: str, body: str) -> tuple[list[str],
     return send(g, sender, body, subject=f"Re: {msg['Subject']}", in_reply_to=str(msg["Message-ID"]))
 
 
+def mail_host(pbem: Any) -> "MailGames":
+    """A games dir with its pbem.yaml and mail folder, over a Maildir inbox and files out, no game yet."""
+    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
+    games.write_config()
+    (pbem.games / "mail").mkdir()
+    return games
+
+
 def started_game(pbem: Any) -> "MailGames":
     """Game m1 of anna, ben and cleo over a Maildir inbox and files out, its welcome mails read."""
     games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import FilesOut, MaildirDrop, MailGames, address, answer, send, to
+from conftest_mail import mail_host, FilesOut, MaildirDrop, MailGames, address, answer, send, to
 from test_i18n_mail import html_text
 from test_i18n_table_mails import LANGS, latest, table
 from test_lobby import plain
@@ -172,10 +172,7 @@ def test_a_missed_deadline_reads_in_german_and_dutch(pbem: Pbem, monkeypatch: py
 
 @pytest.fixture
 def g(pbem: Pbem) -> MailGames:
-    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    games.write_config()
-    (pbem.games / "mail").mkdir()
-    return games
+    return mail_host(pbem)
 
 
 def test_every_lobby_flow_reads_in_german_and_dutch(g: MailGames, monkeypatch: pytest.MonkeyPatch) -> None:

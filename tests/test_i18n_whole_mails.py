@@ -13,7 +13,7 @@ import pytest
 
 import helpers
 from conftest import Pbem
-from conftest_mail import FilesOut, MaildirDrop, MailGames
+from conftest_mail import mail_host, FilesOut, MaildirDrop, MailGames
 from pbem import lobby
 from test_i18n_mail import english_words, html_text
 from test_lobby import answer, plain, send, to
@@ -29,10 +29,7 @@ FOREIGN = {"de": re.compile(r"\b(?:partij|een|niet|jouw|jij|het)\b"), "nl": re.c
 
 @pytest.fixture
 def g(pbem: Pbem) -> MailGames:
-    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    games.write_config()
-    (pbem.games / "mail").mkdir()
-    return games
+    return mail_host(pbem)
 
 
 def read_in(msg: Any, lang: str) -> None:

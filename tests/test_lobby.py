@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import GM, FilesOut, MaildirDrop, MailGames, answer, mail_lines, parse, player_mail, send, to
+from conftest_mail import mail_host, GM, FilesOut, MaildirDrop, MailGames, answer, mail_lines, parse, player_mail, send, to
 from helpers import assert_error
 from pbem import bots, lobby
 from pbem.mail.ids import split_key
@@ -23,10 +23,7 @@ from rooms import GAMES, QUICK
 
 @pytest.fixture
 def g(pbem: Pbem) -> MailGames:
-    games = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    games.write_config()
-    (pbem.games / "mail").mkdir()
-    return games
+    return mail_host(pbem)
 
 
 def plain(msg: Any) -> str:

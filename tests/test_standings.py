@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from conftest import Pbem
-from conftest_mail import FilesOut, MaildirDrop, MailGames, player_mail
+from conftest_mail import mail_host, FilesOut, MaildirDrop, MailGames, player_mail
 from helpers import assert_error
 from pbem import game as games
 from pbem.rules.base import get_ruleset
@@ -160,10 +160,7 @@ def test_two_players_of_one_name_are_told_apart_without_their_addresses(pbem: Pb
 
 @pytest.fixture
 def g(pbem: Pbem) -> MailGames:
-    games_ = MailGames(pbem, MaildirDrop(pbem.games), FilesOut(pbem.games))
-    games_.write_config()
-    (pbem.games / "mail").mkdir()
-    return games_
+    return mail_host(pbem)
 
 
 def plain(msg: Any) -> str:
