@@ -15,6 +15,7 @@ from typing import Any
 from pbem.clock import moment, show_hours, stamp
 from pbem.errors import PbemError
 from pbem.patterns import Pattern
+from pbem.refusals import refuse
 
 POLICIES = ("wait", "default", "bot")
 MAX_HOURS = 366 * 24
@@ -27,10 +28,12 @@ def parse_duration(text: str, what: str = "deadline") -> float:
     m = _DURATION.match(text.strip().lower())
     said = text if len(text) <= 40 else text[:37] + "..."  # a 10,000-character word is not echoed whole
     if not m or not m.group(1).strip("0") and what == "deadline":
-        raise PbemError(f"{what} {said!r} is not a duration such as 48h, 2d, 90m or 1w")
+        raise PbemError(refuse("deadline-not-a-duration", said=said) if what == "deadline"
+                        else f"{what} {said!r} is not a duration such as 48h, 2d, 90m or 1w")
     digits = m.group(1).lstrip("0") or "0"
     if len(digits) > 9 or int(digits) * _UNIT_HOURS[m.group(2)] > MAX_HOURS:
-        raise PbemError(f"{what} {said!r} is longer than a year")
+        raise PbemError(refuse("deadline-over-a-year", said=said) if what == "deadline"
+                        else f"{what} {said!r} is longer than a year")
     return int(digits) * _UNIT_HOURS[m.group(2)]
 
 

@@ -91,7 +91,7 @@ def new_game(gd: GamesDir, ruleset_name: str, game: str, players: list[tuple[str
     options = ruleset.check_options(options)
     fixed = ruleset.check_deck(deck, names, options) if deck is not None else None
     if gd.exists(game) or gd.is_game_folder(game):  # a game whose state file is lost is still a game
-        raise SetupError(f"game {game!r} already exists in {gd.root}")
+        raise SetupError(refuse("game-taken", game=game, where=str(gd.root)))
     import secrets
 
     seed = seed if seed is not None else secrets.token_hex(16)

@@ -379,6 +379,23 @@ def _blanks(game: str, lang: str) -> tuple[re.Pattern[str] | None, dict[str, str
     return re.compile(_TOKEN.format("|".join(map(re.escape, sorted(shown, key=len, reverse=True))))), shown
 
 
+@cache
+def _option_words(game: str) -> dict[str, str]:
+    """Each word a player may name one of a game's options or values by, in any language (its own
+    spelling too), and that option or value as the rules spell it (words/options.yaml)."""
+    import yaml
+
+    path = _locale_dir(game) / "words" / "options.yaml"
+    data = ((yaml.safe_load(path.read_text("utf-8")) if path.is_file() else None) or {}).get(game) or {}
+    return {str(w).casefold(): str(word) for word, langs in data.items() for spelt in langs.values() for w in spelt}
+
+
+def option_word(game: str, said: str) -> str:
+    """An option's name or value as a player wrote it (`Ausgabe`, `uitgave`), as the rules spell it
+    (`edition`); a word the game does not know stays as written, for the rules to refuse."""
+    return _option_words(game).get(said.casefold(), said.casefold())
+
+
 def _pattern(spellings: list[str]) -> re.Pattern[str] | None:
     alternatives = sorted({s for s in spellings if s}, key=lambda s: (-len(s), s))
     if not alternatives:

@@ -24,8 +24,9 @@ import yaml
 
 from pbem.config import Config
 from pbem.deadlines import moment, stamp
-from pbem.errors import PbemError, SetupError
+from pbem.errors import PbemError, Refusal, SetupError
 from pbem.i18n import N_
+from pbem.refusals import refuse
 from pbem.store import GAME_ID, GamesDir, dump_yaml, write_atomic
 
 LOBBY_DIR = "lobby"
@@ -45,7 +46,12 @@ class LobbyError(PbemError):
     def text(self, lang: str) -> str:
         from pbem.i18n import translator
 
-        return translator(lang).gettext(self.fmt) % self.values
+        values = self.values
+        if any(isinstance(v, Refusal) for v in values.values()):  # a refusal it holds, in the same language
+            from pbem.report import refusal_text
+
+            values = {k: refusal_text(v, lang) if isinstance(v, Refusal) else v for k, v in values.items()}
+        return translator(lang).gettext(self.fmt) % values
 
 
 DAMAGED = N_("game %(game)r cannot be read on this host just now; the GM has been told, try again later")
@@ -425,11 +431,10 @@ def new_entry(gd: GamesDir, kind: str, ruleset: str, game: str, options: dict[st
                          f"starting with a letter or digit)")
     gd.game_dir(game)  # refuses a name pbem uses for its own folders
     if taken(gd, game):
-        raise SetupError(f"game {game!r} already exists in {gd.root}")
-    if not rules.min_players <= seats + bots <= rules.max_players:
-        count = (f"{rules.min_players}" if rules.min_players == rules.max_players
-                 else f"{rules.min_players} to {rules.max_players}")
-        raise SetupError(f"{rules.title} needs {count} players, not {seats + bots}")
+        raise SetupError(refuse("game-taken", game=game, where=str(gd.root)))
+    refusal = rules.players_refusal(seats + bots)
+    if refusal is not None:
+        raise SetupError(refusal)
     import secrets
 
     return {"format": FORMAT, "game": game, "nonce": secrets.token_hex(4), "ruleset": rules.name, "kind": kind,

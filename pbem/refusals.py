@@ -182,6 +182,15 @@ MESSAGES = {
     "away-no-day-left": N_("on this host you may be away for at most %(total)s days in any %(window)s days, and "
                            "since %(since)s you have been away for %(taken)s of them; no day is left now: you may "
                            "be away again from %(day)s"),
+    # -- setting a game up (a challenge by mail, `pbem new`): the rules' options and table, a deadline
+    "no-option": N_("%(game)s has no option %(option)r (options: %(known)s)"),
+    "no-options": N_("%(game)s has no option %(option)r (options: none)"),
+    "option-value": N_("option %(option)s=%(value)r is not allowed for %(game)s (choose one of: %(values)s)"),
+    "players-exactly": N_("%(title)s needs %(count)s players, not %(n)s"),
+    "players-between": N_("%(title)s needs %(least)s to %(most)s players, not %(n)s"),
+    "game-taken": N_("game %(game)r already exists in %(where)s"),
+    "deadline-not-a-duration": N_("deadline %(said)r is not a duration such as 48h, 2d, 90m or 1w"),
+    "deadline-over-a-year": N_("deadline %(said)r is longer than a year"),
     # -- what YAML refuses (pbem.turnfile), appended here
     "number-too-long": N_("a number of %(n)s characters; no number pbem reads has more than %(most)s"),
 }

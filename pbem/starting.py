@@ -18,6 +18,7 @@ from pbem.config import Config
 from pbem.errors import SetupError
 from pbem.game import new_game, set_seat
 from pbem.i18n import N_
+from pbem.refusals import refuse
 from pbem.names import setup_check
 from pbem.reporting import write_reports
 from pbem.rules.base import get_ruleset
@@ -45,7 +46,7 @@ def start_game(gd: GamesDir, ruleset: str, game: str, people: list[tuple[str, st
         state = settings(state)
     with gd.lock() if lock else nullcontext():
         if gd.exists(game) or gd.is_game_folder(game):
-            raise SetupError(f"game {game!r} already exists in {gd.root}")
+            raise SetupError(refuse("game-taken", game=game, where=str(gd.root)))
         gd.ensure_repo()
         from pbem.talk import write_table
 

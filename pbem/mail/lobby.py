@@ -24,7 +24,7 @@ from pbem import lobby
 from pbem.config import Config
 from pbem.deadlines import moment
 from pbem.errors import PbemError
-from pbem.i18n import LANGUAGES, N_, language_of, translator
+from pbem.i18n import LANGUAGES, N_, language_of, option_word, translator
 from pbem.mail.boxes import Postman
 from pbem.mail.compose import compose
 from pbem.mail.ids import keyring
@@ -212,7 +212,8 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
         elif what == "game":
             command.game = value.casefold()
         else:
-            command.options[key] = value.casefold()
+            game = command.ruleset or ""  # known by now: an unknown game was refused above
+            command.options[option_word(game, key)] = option_word(game, value)
     return command
 
 
@@ -450,6 +451,8 @@ def _carry_out(work: Lobby, command: Command, lang: str) -> str:
 
 def _challenge(work: Lobby, command: Command, lang: str) -> str:
     gd, config, sender, at = work.gd, work.config, work.sender, work.at
+    left_out: list[str] = []  # a rematch's players who left the game it follows
+    ended = None
     if command.verb == "new" and command.bots and not command.invitees:  # a game against bots alone
         from pbem.mail.tablebots import against_bots
 
@@ -467,6 +470,21 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
         me, others = lobby.rematch_invitees(state, sender)
         seat = lobby.Seat(me.name, sender, me.language)
         robots = bot_seats(state)
+        others, left_out = _still_at_table(work, state, others)
+        if left_out and not others and not robots:
+            raise lobby.LobbyError(N_("nobody is left to invite to a rematch of game %(game)s: %(names)s left it; "
+                                      "to play again, challenge others with 'new %(ruleset)s with ADDRESS, ADDRESS'"),
+                                   game=ended, names=", ".join(left_out), ruleset=state["ruleset"])
+        if left_out:
+            from pbem.rules.base import get_ruleset
+
+            refusal = get_ruleset(state["ruleset"]).players_refusal(1 + len(others) + len(robots))
+            if refusal is not None:
+                raise lobby.LobbyError(N_("a rematch of game %(game)s would be %(n)s players without %(names)s, who "
+                                          "left it, and %(refusal)s; challenge others with 'new %(ruleset)s with "
+                                          "ADDRESS, ADDRESS'"),
+                                       game=ended, n=1 + len(others) + len(robots), names=", ".join(left_out),
+                                       refusal=refusal, ruleset=state["ruleset"])
         if robots and not others:  # the same bots again
             from pbem.mail.tablebots import start_against_bots
 
@@ -527,7 +545,8 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
                                   N_("an invitation to play"), their, "invite", None, **_context(entry, their),
                                   by=sender, name=invite["name"]))
     mails.append(work.written(sender, entry["game"], entry["nonce"], "common/lobby-challenge.txt.j2",
-                              N_("your invitations are sent"), lang, "challenge", work.mail, **context))
+                              N_("your invitations are sent"), lang, "challenge", work.mail, **context,
+                              left_out=", ".join(left_out), ended=ended))
     strangers = [i["email"] for i in entry["invited"]
                  if not (lobby.plays_here(gd, i["email"]) or lobby.seated_here(gd, i["email"]))]
     if strangers and not strangers_may_get(gd, len(strangers), today, config.lobby_strangers_per_day):
@@ -539,7 +558,19 @@ def _challenge(work: Lobby, command: Command, lang: str) -> str:
                         f"{', '.join(i['name'] for i in entry['invited'])} to {entry['ruleset']}\n")
     for name, msg in mails:
         work.postman.post(name, msg)
-    return f"{entry['game']}: challenged {', '.join(i['email'] for i in entry['invited'])}"
+    return f"{entry['game']}: challenged {', '.join(i['email'] for i in entry['invited'])}" + \
+        (f" (not invited: {', '.join(left_out)}, who left {ended})" if left_out else "")
+
+
+def _still_at_table(work: Lobby, state: dict[str, Any], others: list[lobby.Seat]) -> tuple[list[lobby.Seat], list[str]]:
+    """The players of a finished game its rematch invites: all but those who resigned from it (`stop`)
+    or asked this host never to write to them; and the seats' names of those left out."""
+    from pbem.donotmail import never_mail
+    from pbem.gamestate import resigned_seats
+
+    gone = set(resigned_seats(work.gd, state["game"]))
+    left = [o for o in others if o.name in gone or never_mail(work.config, o.email)]
+    return [o for o in others if o not in left], [o.name for o in left]
 
 
 #: the subjects of the lobby's mails (after `[pbem] GAME: `): a reply's subject tells the language read

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, Union
 
-from pbem.errors import IllegalOrder, SetupError
+from pbem.errors import IllegalOrder, Refusal, SetupError
 from pbem.refusals import refuse
 from pbem.rng import Rng
 
@@ -157,22 +157,28 @@ class Ruleset(ABC):
         out = {k: v[0] for k, v in self.options.items()}
         for key, value in given.items():
             if key not in self.options:
-                known = ", ".join(sorted(self.options)) or "none"
-                raise SetupError(f"{self.name} has no option {key!r} (options: {known})")
+                if not self.options:
+                    raise SetupError(refuse("no-options", game=self.name, option=key))
+                raise SetupError(refuse("no-option", game=self.name, option=key, known=", ".join(sorted(self.options))))
             if value not in self.options[key]:
-                raise SetupError(
-                    f"option {key}={value!r} is not allowed for {self.name} "
-                    f"(choose one of: {', '.join(self.options[key])})")
+                raise SetupError(refuse("option-value", option=key, value=value, game=self.name,
+                                        values=", ".join(self.options[key])))
             out[key] = value
         return out
 
     def check_players(self, players: list[str]) -> None:
         """`SetupError` unless the table has `min_players` to `max_players` players."""
-        n = len(players)
-        if not self.min_players <= n <= self.max_players:
-            count = (f"{self.min_players}" if self.min_players == self.max_players
-                     else f"{self.min_players} to {self.max_players}")
-            raise SetupError(f"{self.title} needs {count} players, not {n}")
+        refusal = self.players_refusal(len(players))
+        if refusal is not None:
+            raise SetupError(refusal)
+
+    def players_refusal(self, n: int) -> Refusal | None:
+        """Why a table of `n` players cannot play this game (None: it can)."""
+        if self.min_players <= n <= self.max_players:
+            return None
+        if self.min_players == self.max_players:
+            return refuse("players-exactly", title=self.title, count=self.min_players, n=n)
+        return refuse("players-between", title=self.title, least=self.min_players, most=self.max_players, n=n)
 
     @abstractmethod
     def check_deck(self, deck: Any, players: list[str], options: dict[str, str]) -> dict[str, Any]:
