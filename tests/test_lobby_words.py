@@ -41,6 +41,21 @@ def test_an_option_is_read_in_the_players_words(g: MailGames, player: str, body:
     assert lobby.load(g.gd, "medici-1")["options"] == {"edition": option}
 
 
+@pytest.mark.parametrize("player, body, hours", [
+    ("anna", "neu medici mit dan@x.test, eve@x.test frist 2 Tage", 48),
+    ("anna", "neu medici mit dan@x.test, eve@x.test Frist: 36 Stunden", 36),
+    ("anna", "neu medici mit dan@x.test, eve@x.test frist 1 Woche", 168),
+    ("ben", "nieuw medici met dan@x.test, eve@x.test termijn 3 dagen", 72),
+    ("ben", "nieuw medici met dan@x.test, eve@x.test bedenktijd 48 uur", 48),
+    ("anna", "new medici with dan@x.test, eve@x.test deadline 2 days", 48),
+    ("anna", "new medici with dan@x.test, eve@x.test deadline 90 minutes", 1.5),
+])
+def test_a_deadline_is_read_in_the_players_words(g: MailGames, player: str, body: str, hours: float) -> None:
+    lines, sent = send(g, f"{player}@players.test", body)
+    assert lines == [f"mail from {player}@players.test: medici-1: challenged dan@x.test, eve@x.test"]
+    assert lobby.load(g.gd, "medici-1")["deadline"]["hours"] == hours
+
+
 @pytest.mark.parametrize("player, body, english, words", [
     ("anna", "neu medici mit dan@x.test", "Medici needs 3 to 6 players, not 2",
      "Medici braucht 3 bis 6 Spieler, nicht 2"),
@@ -57,7 +72,7 @@ def test_an_option_is_read_in_the_players_words(g: MailGames, player: str, body:
      "die Option edition='alt' gibt es bei medici nicht (wähle eine von: riogrande, amigo)"),
     ("anna", "neu medici mit dan@x.test, eve@x.test frist bald",
      "deadline 'bald' is not a duration such as 48h, 2d, 90m or 1w",
-     "die Frist 'bald' ist keine Dauer wie 48h, 2d, 90m oder 1w (Stunden, Tage, Minuten, Wochen)"),
+     "die Frist 'bald' ist keine Dauer wie 48 Stunden, 2 Tage, 90 Minuten oder 1 Woche"),
     ("ben", "nieuw medici met dan@x.test, eve@x.test termijn 9999d", "deadline '9999d' is longer than a year",
      "de termijn '9999d' is langer dan een jaar"),
 ])
@@ -93,6 +108,7 @@ def lobby_table(page: str) -> list[tuple[list[str], list[str]]]:
 
 @pytest.mark.parametrize("lang", sorted(GUIDES))
 def test_every_command_of_the_players_guide_is_read_as_written(lang: str) -> None:
+    from pbem.deadlines import parse_duration
     from pbem.mail.lobby import parse
     from pbem.mail.observers import COMMAND
 
@@ -106,7 +122,8 @@ def test_every_command_of_the_players_guide_is_read_as_written(lang: str) -> Non
                 for option in quoted:
                     more = parse([f"{said} {option}"])
                     assert more is not None, option
-                    read = (more.options, more.deadline, more.language_option)
-                    assert read in (({"edition": "amigo"}, None, None), ({}, "48h", None),
+                    hours = parse_duration(more.deadline) if more.deadline is not None else None
+                    read = (more.options, hours, more.language_option)
+                    assert read in (({"edition": "amigo"}, None, None), ({}, 48, None),
                                     *(({}, None, language) for language in GUIDES)), \
                         f"{GUIDES[lang]}: {option!r} is read as {read}"

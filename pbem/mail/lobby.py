@@ -206,7 +206,9 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
             raise CommandError(N_("%(said)r: the option %(key)r has no value"), said=said, key=key)
         what = OPTION_WORDS.get(key, key)
         if what == "deadline":
-            command.deadline = value
+            if value.isdigit() and rest and rest[0].casefold().rstrip(".") in UNIT_WORDS:  # `frist 2 Tage`
+                value += " " + rest.pop(0)
+            command.deadline = as_duration(value)
         elif what == "language":
             command.language_option = value.casefold()
         elif what == "game":
@@ -215,6 +217,25 @@ def _new(words: list[str], language: str | None, said: str) -> Command:
             game = command.ruleset or ""  # known by now: an unknown game was refused above
             command.options[option_word(game, key)] = option_word(game, value)
     return command
+
+
+#: the words a player writes a deadline's unit in, English, German or Dutch (`2 Tage`, `48 uur`), and the
+#: letter pbem's durations write it with (`2d`)
+UNIT_WORDS = {
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes", "minuten", "minuut"), "m"),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours", "std", "stunde", "stunden", "u", "uur", "uren"), "h"),
+    **dict.fromkeys(("d", "day", "days", "t", "tag", "tage", "tagen", "dag", "dagen"), "d"),
+    **dict.fromkeys(("w", "wk", "week", "weeks", "woche", "wochen", "weken"), "w"),
+}
+
+
+def as_duration(said: str) -> str:
+    """A deadline as a player wrote it (`2 Tage`, `48 Stunden`, `3 dagen`, `1 week`) as pbem writes
+    durations (`2d`); what it cannot read stays as written, for the deadline's check to refuse."""
+    found = re.fullmatch(r"([0-9]+)\s*([^\W\d_]+)\.?", said.strip().casefold())
+    if found is None or found.group(2) not in UNIT_WORDS:
+        return said
+    return found.group(1) + UNIT_WORDS[found.group(2)]
 
 
 def _counted_bots(low: list[str], i: int) -> bool:
