@@ -9,6 +9,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.utils import getaddresses
 from functools import cache
@@ -101,8 +102,25 @@ def sender_of(msg: EmailMessage) -> tuple[str, str, str | None]:
     return address, name, None
 
 
+class _ParsedOnce(HeaderRegistry):
+    """The default policy's headers, each parsed once for its mail: the email package parses a header
+    anew whenever it is asked for (every `get_content_type` of a part parses its Content-Type again),
+    and the intake asks for the same ones many times. A header object is never changed once made."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._parsed: dict[tuple[str, str], Any] = {}
+
+    def __call__(self, name: str, value: str) -> Any:
+        key = (name, value)
+        if key not in self._parsed:  # (a header that cannot be parsed raises, as it would each time)
+            self._parsed[key] = super().__call__(name, value)
+        return self._parsed[key]
+
+
 def read_mail(raw: bytes) -> Incoming:
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    # the default policy, but for a header registry of this mail's own (one per mail: none outlives it)
+    msg = email.message_from_bytes(raw, policy=email.policy.default.clone(header_factory=_ParsedOnce()))
     address, name, doubt = sender_of(msg)
     found = re.search(r"<[^<>\s]+>", _header(msg, "Message-ID"))
     # a mail without a usable id is still read once: its content names it. pbem's own mail coming back

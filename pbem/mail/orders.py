@@ -26,10 +26,12 @@ LINE_KEYS = ENVELOPE_KEYS + ("reports",)  # the keys an order line may give besi
 def between_markers(text: str) -> tuple[str, int] | None:
     """The lines between the marker lines, and how many lines of `text` come before them."""
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if typed(line) == BEGIN]
+    # (as_typed maps no character to or from `\n`: the whole text at once, as each of its lines)
+    seen = [line.strip() for line in as_typed(text).split("\n")]
+    starts = [i for i, line in enumerate(seen) if line == BEGIN]
     if not starts:
         return None
-    ends = [i for i, line in enumerate(lines) if typed(line) == END and i > starts[0]]
+    ends = [i for i, line in enumerate(seen) if line == END and i > starts[0]]
     if not ends:
         raise TurnFileError(refuse("no-end-line", begin=repr(BEGIN), end=repr(END)))
     return "\n".join(lines[starts[0] + 1:ends[0]]), starts[0] + 1
