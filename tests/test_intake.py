@@ -374,3 +374,86 @@ def test_the_no_seat_answer_is_in_the_language_of_his_words(g: MailGames) -> Non
     assert len(sent) == 1 and "Mit dieser Adresse spielst du hier keine Partie." in " ".join(text(sent[0]).split()), \
         text(sent[0])
     assert "\n  Adresse." not in text(sent[0])  # the closing line wrapped once, at the margin
+
+
+# -- a mail read once ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["order", "refused order", "fresh mail", "stranger's games"])
+def test_one_mail_is_read_once_for_its_handling(g: MailGames, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """Its parts, its texts and the kinds of its body's lines are read once, however many steps of the
+    run ask for them (before: a reply's parts were read ten times, its body's lines nine)."""
+    import pbem.mail.incoming as incoming
+    import pbem.mail.own_text as own_text
+
+    player = g.mover()[0]
+    report = g.last_report(player)
+    raw = {"order": lambda: threaded_reply(report, player, legal(g, player)),
+           "refused order": lambda: threaded_reply(report, player, "bid: 99999"),
+           "fresh mail": lambda: player_mail(address(player), "hello\n"),
+           "stranger's games": lambda: player_mail("x@far.test", "games\n")}[kind]()
+    calls: Counter[str] = Counter()
+    for module, name in ((incoming, "parts"), (incoming, "mail_texts"), (own_text, "_header_block")):
+        def counting(*args: Any, _real: Any = getattr(module, name), _name: str = name, **kw: Any) -> Any:
+            calls[_name] += 1
+            return _real(*args, **kw)
+        monkeypatch.setattr(module, name, counting)
+    getattr(own_text.line_kinds, "cache_clear", lambda: None)()  # (no body read before counts)
+    lines, sent = run(g, raw)
+    assert len(lines) == 1 and sent, lines
+    assert calls["parts"] == 1 and calls["mail_texts"] == 1, (calls, lines)
+    run_reads = calls["_header_block"]
+    calls.clear()
+    own_text.line_kinds.cache_clear()
+    own_text.line_kinds(incoming.parts(incoming.read_mail(raw).message)[1] or "")
+    assert run_reads == calls["_header_block"] > 0, (run_reads, calls)  # the body's lines, read once
+
+
+def test_a_mails_headers_read_as_the_default_policy_reads_them_parsed_once() -> None:
+    """Each header of a mail read reads as the email package's default policy reads it (its text, its
+    kind, its addresses, its parameters, its defects); asked again it is not parsed again; and no
+    mail shares the headers another parsed."""
+    import email
+    import email.policy
+    from email.headerregistry import HeaderRegistry
+    from pathlib import Path
+
+    from pbem.mail.incoming import read_mail
+
+    corpus = sorted((Path(__file__).parent / "fixtures" / "replies").glob("*.eml"))
+    assert len(corpus) > 100
+    raws = [p.read_bytes() for p in corpus] + [
+        b"From: =?utf-8?q?J=C3=B6rg?= <j@x.test>, b@x.test\nTo: <<bad\nContent-Type: text/plain; charset=\"utf-8\"\n"
+        b"Subject: =?utf-8?b?w5Zs?=\n\nhi\n"]
+    for raw in raws:
+        mail = read_mail(raw)
+        plain = email.message_from_bytes(raw, policy=email.policy.default)
+        for part, same in zip(mail.message.walk(), plain.walk()):
+            for name in set(part.keys()):
+                ours, theirs = part.get_all(name), same.get_all(name)
+                assert [str(h) for h in ours] == [str(h) for h in theirs], name
+                assert [type(h).__mro__[1:] for h in ours] == [type(h).__mro__[1:] for h in theirs], name
+                assert [len(h.defects) for h in ours] == [len(h.defects) for h in theirs], name
+                for h, t in zip(ours, theirs):
+                    assert getattr(h, "addresses", None) == getattr(t, "addresses", None), name
+                    assert getattr(h, "params", None) == getattr(t, "params", None), name
+            assert part.get_content_type() == same.get_content_type()
+            assert part.get_filename() == same.get_filename()
+    mail = read_mail(raws[-1])  # (reading it parsed its From: and its Content-Type, not yet its To:)
+    parsed = [0]
+    real = HeaderRegistry.__call__
+
+    def parsing(self: HeaderRegistry, name: str, value: str) -> Any:
+        parsed[0] += 1
+        return real(self, name, value)
+
+    try:
+        HeaderRegistry.__call__ = parsing  # type: ignore[method-assign]
+        first = [mail.message.get_content_type(), str(mail.message["To"]), str(mail.message["From"])]
+        once = parsed[0]
+        for _ in range(5):
+            assert [mail.message.get_content_type(), str(mail.message["To"]), str(mail.message["From"])] == first
+        assert parsed[0] == once == 1
+        assert mail.message["From"] is mail.message["From"]
+        assert read_mail(raws[-1]).message["From"] is not mail.message["From"]
+    finally:
+        HeaderRegistry.__call__ = real  # type: ignore[method-assign]

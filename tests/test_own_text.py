@@ -107,3 +107,23 @@ def test_a_line_alone_is_read_as_its_kind(line: str, kind: str) -> None:
     from pbem.mail.own_text import line_kinds
 
     assert line_kinds(line) == kind
+
+
+def test_a_body_read_at_once_reads_as_its_lines_one_by_one() -> None:
+    """Typed characters mended over a whole body give each line as mending it alone gives it (no
+    character is mended into or out of a line's end), and the quote marks of a quoted report come off
+    each line as they come off it alone: over bodies of every mix of blanks, quote marks, invisible and
+    wide characters and line ends."""
+    import random
+    import re
+
+    from pbem.mail.orders import QUOTE_MARKS
+    from pbem.mail.own_text import _seen, as_typed
+
+    signs = ["\n", "\r", "\r\n", " ", "\t", ">", "a", "\u200b", "\u00a0", "\u201c", "\x0b", "\x0c", "\u2028", "\x85",
+             "\u3000", "\ufeff", "\u2060"]
+    pick = random.Random(7)
+    for _ in range(20000):
+        body = "".join(pick.choice(signs) for _ in range(pick.randint(0, 16))).replace("\r\n", "\n")
+        assert [line.strip() for line in as_typed(body).split("\n")] == [_seen(line) for line in body.split("\n")]
+        assert QUOTE_MARKS.sub("", body) == "\n".join(re.sub(r"^(\s*>)+ ?", "", line) for line in body.split("\n"))

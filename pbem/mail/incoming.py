@@ -9,9 +9,11 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.utils import getaddresses
 from functools import cache
+from typing import Any, Callable, TypeVar
 
 from pbem.config import Config
 from pbem.errors import TurnFileError
@@ -35,6 +37,20 @@ class Incoming:
     size: int
     doubt: str | None = None  # why the sender is not clear (several addresses, a malformed From:...)
     thread: list[str] = field(default_factory=list)  # the ids it answers, the closest first
+    # what reading the mail found (its parts, its own lines, its game), kept for its whole handling:
+    # a mail does not change once read, and each step of the intake asks again
+    memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+
+T = TypeVar("T")
+
+
+def once(mail: Incoming, what: str, read: Callable[[], T]) -> T:
+    """`read()` the first time `what` is asked of this mail, its answer kept from then on (an error is
+    not kept: it is raised again by reading again)."""
+    if what not in mail.memo:
+        mail.memo[what] = read()
+    return mail.memo[what]  # type: ignore[no-any-return]
 
 
 ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
@@ -86,8 +102,25 @@ def sender_of(msg: EmailMessage) -> tuple[str, str, str | None]:
     return address, name, None
 
 
+class _ParsedOnce(HeaderRegistry):
+    """The default policy's headers, each parsed once for its mail: the email package parses a header
+    anew whenever it is asked for (every `get_content_type` of a part parses its Content-Type again),
+    and the intake asks for the same ones many times. A header object is never changed once made."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._parsed: dict[tuple[str, str], Any] = {}
+
+    def __call__(self, name: str, value: str) -> Any:
+        key = (name, value)
+        if key not in self._parsed:  # (a header that cannot be parsed raises, as it would each time)
+            self._parsed[key] = super().__call__(name, value)
+        return self._parsed[key]
+
+
 def read_mail(raw: bytes) -> Incoming:
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    # the default policy, but for a header registry of this mail's own (one per mail: none outlives it)
+    msg = email.message_from_bytes(raw, policy=email.policy.default.clone(header_factory=_ParsedOnce()))
     address, name, doubt = sender_of(msg)
     found = re.search(r"<[^<>\s]+>", _header(msg, "Message-ID"))
     # a mail without a usable id is still read once: its content names it. pbem's own mail coming back
@@ -175,6 +208,12 @@ def not_for_pbem(mail: Incoming, config: Config) -> str | None:
     return None
 
 
+def mail_parts(mail: Incoming) -> tuple[list[tuple[str, str]], str | None, str | None]:
+    """`parts` of a mail's message, read once for the mail."""
+    attachments, plain, markup = once(mail, "parts", lambda: parts(mail.message))
+    return list(attachments), plain, markup
+
+
 def parts(msg: EmailMessage) -> tuple[list[tuple[str, str]], str | None, str | None]:
     """(attachments that may hold a turn file, the plain-text body, the HTML body)."""
     attachments: list[tuple[str, str]] = []
@@ -202,6 +241,11 @@ def parts(msg: EmailMessage) -> tuple[list[tuple[str, str]], str | None, str | N
             elif ctype == "text/html" and markup is None:
                 markup = text
     return attachments, plain, markup
+
+
+def texts_of(mail: Incoming) -> list[str]:
+    """`mail_texts` of a mail's message, read once for the mail."""
+    return list(once(mail, "texts", lambda: mail_texts(mail.message)))
 
 
 def mail_texts(msg: EmailMessage) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 from pbem.talk import TALK_LINE
 from pbem.errors import Refusal, TurnFileError, mapped
 from pbem.mail.ids import mail_thread
-from pbem.mail.incoming import Incoming, parts as _parts
+from pbem.mail.incoming import Incoming, mail_parts, once
 from pbem.mail.own_text import as_typed, own_text, typed
 from pbem.mail.seats import Proven
 from pbem.mail.secrets import ENVELOPE_LINE, TOKEN_LINE, hide_tokens, tokens_in_text
@@ -26,10 +26,12 @@ LINE_KEYS = ENVELOPE_KEYS + ("reports",)  # the keys an order line may give besi
 def between_markers(text: str) -> tuple[str, int] | None:
     """The lines between the marker lines, and how many lines of `text` come before them."""
     lines = text.split("\n")
-    starts = [i for i, line in enumerate(lines) if typed(line) == BEGIN]
+    # (as_typed maps no character to or from `\n`: the whole text at once, as each of its lines)
+    seen = [line.strip() for line in as_typed(text).split("\n")]
+    starts = [i for i, line in enumerate(seen) if line == BEGIN]
     if not starts:
         return None
-    ends = [i for i, line in enumerate(lines) if typed(line) == END and i > starts[0]]
+    ends = [i for i, line in enumerate(seen) if line == END and i > starts[0]]
     if not ends:
         raise TurnFileError(refuse("no-end-line", begin=repr(BEGIN), end=repr(END)))
     return "\n".join(lines[starts[0] + 1:ends[0]]), starts[0] + 1
@@ -75,7 +77,7 @@ def orders_in(mail: Incoming, proven: Proven | None = None) -> Found:
     A mail that holds orders in more than one of these places is refused: pbem does not guess.
     With `proven` (the mail carries its sender's reply key) no token is needed, and without marker
     lines the player's own text, above the quote and his signature, is his order lines."""
-    attachments, plain, markup = _parts(mail.message)
+    attachments, plain, markup = mail_parts(mail)
     body = _own(plain, markup, keep_places=True, below_quote=False)
     marked = between_markers(body) if body is not None else None
     block, before = marked if marked is not None else (None, 0)
@@ -135,13 +137,16 @@ class NoOwnOrder(TurnFileError):
     """A reply whose own lines give no order (a greeting alone, a name)."""
 
 
+# the `>` marks that begin a line, with the blanks between them (a blank is never the `\n` that ends a line)
+QUOTE_MARKS = re.compile(r"^(?:[^\S\n]*>)+ ?", re.MULTILINE)
+
+
 def _orders_in_quote(body: str, proven: bool = False) -> bool:
     """Whether the player filled in the order block of the report his mail quotes (with '>', or below a
     reply header, where `own_text` does not look): a token there is his own writing (a report only ever
     shows the placeholder). A common slip, which gets its own answer."""
-    unquoted = [re.sub(r"^(\s*>)+ ?", "", line) for line in body.replace("\r\n", "\n").split("\n")]
     try:
-        marked = between_markers("\n".join(unquoted))
+        marked = between_markers(QUOTE_MARKS.sub("", body.replace("\r\n", "\n")))
     except TurnFileError:
         return False
     # (with a reply key he needs no token: an order line there without its '#' is his writing too)
@@ -529,7 +534,7 @@ def _token_line(text: str, label: Refusal) -> str:
 def reads_as_lines(mail: Incoming) -> bool:
     """Whether a reply is read as lines of its own: no attachment, no marker lines, no turn file in its
     own text (a keyed reply that gives nothing at all is one too)."""
-    attachments, plain, markup = _parts(mail.message)
+    attachments, plain, markup = mail_parts(mail)
     if attachments:
         return False
     body = _own(plain, markup, below_quote=False) or ""
@@ -542,8 +547,12 @@ def reads_as_lines(mail: Incoming) -> bool:
 def own_lines(mail: Incoming) -> list[str]:
     """The lines a reply's sender wrote himself (above the quote and the signature), as he meant them,
     without blank lines or the greetings and closings around them. Empty when the mail carries a turn
-    file, an attachment or marker lines (those are read as orders)."""
-    attachments, plain, markup = _parts(mail.message)
+    file, an attachment or marker lines (those are read as orders). Read once for the mail."""
+    return list(once(mail, "own lines", lambda: _own_lines(mail)))
+
+
+def _own_lines(mail: Incoming) -> list[str]:
+    attachments, plain, markup = mail_parts(mail)
     if attachments:
         return []
     own = {w.casefold() for w in (mail.sender_name, *mail.sender_name.split()[:1]) if w}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -222,10 +222,12 @@ def _header_block(seen: list[str], i: int) -> int:
     return 0
 
 
+@lru_cache(maxsize=16)  # a mail's body is read several times in its handling (each time with other options)
 def line_kinds(body: str) -> str:
     """One letter a line of `body` (split at `\\n`): what kind of line each is (see the letters above)."""
     words = reply_words()
-    seen = [_seen(line) for line in body.replace("\r\n", "\n").split("\n")]
+    # (as_typed maps no character to or from `\n`: the whole body at once, as each of its lines)
+    seen = [line.strip() for line in as_typed(body.replace("\r\n", "\n")).split("\n")]
     kinds = [BLANK if not s else QUOTE if s.startswith(">") else "" for s in seen]
     i = 0
     while i < len(seen):

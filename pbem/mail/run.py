@@ -21,7 +21,7 @@ from pbem.errors import AuthError, PbemError, TurnFileError, mapped
 from pbem.game import apply_orders, describe_turn, check_submission, submit, waiting_for
 from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.ids import keyring, mail_thread, split_key
-from pbem.mail.incoming import Incoming, not_for_pbem, read_mail
+from pbem.mail.incoming import Incoming, not_for_pbem, once, read_mail
 from pbem.mail.lobby import handle_lobby, open_lines, without_paths
 from pbem.visible import CONTROLS, visible
 from pbem.i18n import N_, language_of, localize, timezone_of, translator
@@ -60,11 +60,15 @@ def thread_key(mail: Incoming) -> str:
 
 def own_digest(mail: Incoming) -> str:
     """A short digest of what the sender wrote himself (his own lines, else the subject), by which the
-    same text sent again is known."""
-    from pbem.mail.incoming import mail_texts
+    same text sent again is known. Read once for the mail."""
+    return once(mail, "digest", lambda: _own_digest(mail))
+
+
+def _own_digest(mail: Incoming) -> str:
+    from pbem.mail.incoming import texts_of
 
     try:
-        own = "\n".join(own_lines(mail)) or "\n".join(mail_texts(mail.message))
+        own = "\n".join(own_lines(mail)) or "\n".join(texts_of(mail))
     except Exception:
         own = ""
     text = own or re.sub(r"^(?:(?:re|aw|antw|fwd?|wg)\s*:\s*)+", "", mail.subject.strip(), flags=re.I)
@@ -205,7 +209,12 @@ def remember(gd: GamesDir, ids: SeenMail) -> None:
 
 def game_of(mail: Incoming) -> str | None:
     """The game a mail's orders name, else the game of the mail of pbem's it answers (the mail stays in
-    the inbox until that game's run commits; a shard's host takes the mail of its own games)."""
+    the inbox until that game's run commits; a shard's host takes the mail of its own games). Read
+    once for the mail."""
+    return once(mail, "game", lambda: _game_of(mail))
+
+
+def _game_of(mail: Incoming) -> str | None:
     try:
         game = find_orders(mail).get("game")
     except Exception:  # no turn file or token: a reply of his own lines, a command, or nothing

@@ -6,7 +6,7 @@ import re
 from typing import Any, Iterable
 
 from pbem.game import token_hash
-from pbem.mail.incoming import Incoming, mail_texts
+from pbem.mail.incoming import Incoming, once, texts_of
 
 # a line that gives the token: `token: x`, `Token = x`, `"token": "x"`, `- token:x`, `token x`
 TOKEN_LINE = re.compile(r"""^[\s>*#-]*["']?token["']?(?![\w-])""", re.IGNORECASE)
@@ -28,14 +28,16 @@ def tokens_in_text(text: str) -> list[str]:
 
 
 def tokens_in(mail: Incoming) -> list[str]:
-    """Every word a mail gives as a token, anywhere in it: what no message about it may show."""
-    return list(dict.fromkeys(t for text in mail_texts(mail.message) for t in tokens_in_text(text)))
+    """Every word a mail gives as a token, anywhere in it: what no message about it may show. Read
+    once for the mail."""
+    return list(once(mail, "tokens", lambda: list(dict.fromkeys(t for text in texts_of(mail)
+                                                                 for t in tokens_in_text(text)))))
 
 
 def game_tokens_in(mail: Incoming, state: dict[str, Any]) -> list[str]:
     """The words of a mail that are a token of the game (a token pasted without `token:`)."""
     hashes = {p["token_sha256"] for p in state["players"]}
-    words = {w for text in mail_texts(mail.message) for w in re.findall(r"[A-Za-z0-9_-]{8,64}", text)}
+    words = {w for text in texts_of(mail) for w in re.findall(r"[A-Za-z0-9_-]{8,64}", text)}
     return sorted(w for w in words if token_hash(w) in hashes)
 
 

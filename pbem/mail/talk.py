@@ -30,11 +30,12 @@ class TalkRefused(Exception):
 def talk_lines(mail: Incoming) -> tuple[list[tuple[str | None, str]], bool, bool]:
     """The `say:` lines of a mail's own text, whether it has other lines of its own, and whether it
     carries attachments."""
-    from pbem.mail.orders import _parts, own_lines
+    from pbem.mail.incoming import mail_parts
+    from pbem.mail.orders import own_lines
     from pbem.mail.html import html_to_text
     from pbem.mail.own_text import own_text
 
-    attachments, plain, markup = _parts(mail.message)
+    attachments, plain, markup = mail_parts(mail)
     if attachments or (mail.message.is_multipart() and any(True for _ in mail.message.iter_attachments())):
         body = own_text(plain) if plain is not None else own_text(html_to_text(markup)) if markup is not None else ""
         said, _ = talk.split_talk([line.strip() for line in body.split("\n") if line.strip()])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -24,6 +25,7 @@ SEEN_LOG = ("mail", "seen.log")
 OLD_SEEN_LIST = ("mail", "seen.txt")
 KEEP_DAYS = 400  # longer than a game waits for a reply, shorter than forever
 DIGEST_CHARS = 32  # hex characters of SHA-256 kept: 128 bits, no two ids alike by chance
+_DIGEST = re.compile(f"[0-9a-f]{{{DIGEST_CHARS}}}")  # a whole digest, as `digest` writes it
 CUT_SHORT = Pattern(r"^[0-9-]{0,10}(?: [0-9a-f]{0,32})?$")  # the start of a line of the log
 
 
@@ -35,7 +37,7 @@ def digest(message_id: str) -> str:
 def _entry(line: str) -> tuple[str, str] | None:
     """(day, digest) of a whole line of the log; None for anything else (a line cut short)."""
     day, _, name = line.partition(" ")
-    if len(day) == 10 and len(name) == DIGEST_CHARS and all(c in "0123456789abcdef" for c in name):
+    if len(day) == 10 and _DIGEST.fullmatch(name):
         return day, name
     return None
 
