@@ -19,7 +19,9 @@ from typing import Any, Iterable
 
 import yaml
 
+import helpers
 from helpers import seed_args
+from pbem.game import waiting_for
 from pbem.report import BEGIN, END
 from pbem.store import GamesDir
 from rooms import EXAMPLE, room
@@ -493,3 +495,17 @@ def run_mails(g: "MailGames", *mails: bytes) -> tuple[list[str], list[Any]]:
 def flat_text(msg: Any) -> str:
     """A mail's plain text with its lines joined, to look for a sentence wherever the lines break."""
     return " ".join(msg.get_body(("plain",)).get_content().split())
+
+
+def fast_forward(g: "MailGames") -> tuple[str, Any]:
+    """The game played by its bots to its last decision, saved as a run would (the next run commits
+    it); returns the last decision's player and order, for him to send by mail."""
+    gd = g.gd
+    ahead = gd.load("g1")
+    while True:  # each bot_move is apply_orders of the bot's order to a copy: `state` stays as it was
+        state, player, before = ahead, waiting_for(ahead)[0], len(ahead["log"])
+        ahead = helpers.bot_move(state)
+        if ahead["status"] != "active":
+            break
+    gd.save("g1", state)
+    return player, ahead["log"][before]["order"]

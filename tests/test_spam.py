@@ -32,14 +32,12 @@ from typing import Any, Iterator
 
 import pytest
 
-import helpers
 from conftest import Pbem
-from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, order_body, order_line, parse, player_mail,
-                           turn_file)
+from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, fast_forward, order_body, order_line, parse,
+                           player_mail, turn_file)
 from mailservers import free_port
 from rooms import GAMES, room, room_file, tables
 from pbem import bots
-from pbem.game import waiting_for
 from test_mail_hardening import answer, new_game
 from test_reply_keys import latest, reply, typed
 
@@ -174,20 +172,6 @@ def at(monkeypatch: pytest.MonkeyPatch, when: datetime) -> None:
 def bot_order(g: MailGames, player: str) -> Any:
     seen = g.pbem.show("g1", player)
     return bots.choose(g.pbem.show("g1")["ruleset"], seen["view"], player, seen["legal_orders"])
-
-
-def fast_forward(g: MailGames) -> tuple[str, Any]:
-    """The game played by its bots to its last decision, saved as a run would (the next run commits
-    it); returns the last decision's player and order, for him to send by mail."""
-    gd = g.gd
-    ahead = gd.load("g1")
-    while True:  # each bot_move is apply_orders of the bot's order to a copy: `state` stays as it was
-        state, player, before = ahead, waiting_for(ahead)[0], len(ahead["log"])
-        ahead = helpers.bot_move(state)
-        if ahead["status"] != "active":
-            break
-    gd.save("g1", state)
-    return player, ahead["log"][before]["order"]
 
 
 def play_every_kind(pbem: Pbem, monkeypatch: pytest.MonkeyPatch, game: str) -> list[Path]:
