@@ -19,7 +19,9 @@ from typing import Any, Iterable
 
 import yaml
 
+import helpers
 from helpers import seed_args
+from pbem.game import waiting_for
 from pbem.report import BEGIN, END
 from pbem.store import GamesDir
 from rooms import EXAMPLE, room
@@ -34,8 +36,31 @@ def address(player: str) -> str:
     return f"{player}@players.test"
 
 
+class _HeadersOnce(email.policy.EmailPolicy):
+    """email's default policy, each header value parsed once: the tests read a mail's To, Subject and
+    Content-Type over and over (every `msg["To"]`, every get_content_type() of a walk parses the header
+    again, through the slow headerregistry). A header object is immutable, so the same one serves every
+    mail that has the same header; a header set anew is parsed anew."""
+
+    def header_fetch_parse(self, name: str, value: str) -> Any:
+        if hasattr(value, "name"):
+            return value
+        key = (name, value)
+        held = _HEADERS.get(key)
+        if held is None:
+            if len(_HEADERS) > 50_000:  # a whole session's mails: bounded, as a cache of the tests' own
+                _HEADERS.clear()
+            held = _HEADERS[key] = super().header_fetch_parse(name, value)
+        return held
+
+
+_HEADERS: dict[tuple[str, str], Any] = {}
+POLICY = _HeadersOnce()
+
+
 def parse(raw: bytes) -> EmailMessage:
-    return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
+    """A mail as a client reads it (email's default policy)."""
+    return email.message_from_bytes(raw, policy=POLICY)  # type: ignore[return-value]
 
 
 _serial = iter(range(1, 10**9))
@@ -227,19 +252,29 @@ class FilesOut:
     def __init__(self, root: Path, path: str = "mail/outbox") -> None:
         self.root, self.path = root, path
         self.taken: set[str] = set()
+        self._parsed: dict[str, tuple[bytes, EmailMessage]] = {}  # by file name: its bytes, the mail
 
     def section(self) -> dict[str, Any]:
         return {"type": "files", "path": self.path}
 
+    def message(self, path: Path) -> EmailMessage:
+        """The mail in `path`, parsed once while its bytes stay the same (all() and new() read every
+        file of the outbox again, each time; a parse of a mail with its picture costs milliseconds)."""
+        raw = path.read_bytes()
+        held = self._parsed.get(path.name)
+        if held is None or held[0] != raw:
+            held = self._parsed[path.name] = (raw, parse(raw))
+        return held[1]
+
     def all(self) -> list[EmailMessage]:
         folder = self.root / self.path
-        return [parse(p.read_bytes()) for p in sorted(folder.glob("*.eml"))] if folder.is_dir() else []
+        return [self.message(p) for p in sorted(folder.glob("*.eml"))] if folder.is_dir() else []
 
     def new(self) -> list[EmailMessage]:
         folder = self.root / self.path
         paths = sorted(p for p in folder.glob("*.eml") if p.name not in self.taken) if folder.is_dir() else []
         self.taken.update(p.name for p in paths)
-        return [parse(p.read_bytes()) for p in paths]
+        return [self.message(p) for p in paths]
 
     def skip(self) -> None:
         """What new() would return now counts as returned, unread: for a test that looks at none of
@@ -460,3 +495,17 @@ def run_mails(g: "MailGames", *mails: bytes) -> tuple[list[str], list[Any]]:
 def flat_text(msg: Any) -> str:
     """A mail's plain text with its lines joined, to look for a sentence wherever the lines break."""
     return " ".join(msg.get_body(("plain",)).get_content().split())
+
+
+def fast_forward(g: "MailGames") -> tuple[str, Any]:
+    """The game played by its bots to its last decision, saved as a run would (the next run commits
+    it); returns the last decision's player and order, for him to send by mail."""
+    gd = g.gd
+    ahead = gd.load("g1")
+    while True:  # each bot_move is apply_orders of the bot's order to a copy: `state` stays as it was
+        state, player, before = ahead, waiting_for(ahead)[0], len(ahead["log"])
+        ahead = helpers.bot_move(state)
+        if ahead["status"] != "active":
+            break
+    gd.save("g1", state)
+    return player, ahead["log"][before]["order"]

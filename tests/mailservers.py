@@ -15,8 +15,6 @@ Import the fixtures into a test module (`from mailservers import certs, dovecot,
 from __future__ import annotations
 
 import contextlib
-import email
-import email.policy
 import grp
 import imaplib
 import logging
@@ -32,6 +30,7 @@ import threading
 import time
 import warnings
 from dataclasses import dataclass
+from functools import cached_property
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any, Iterator
@@ -65,7 +64,10 @@ def wait_for_port(port: int, timeout: float = 15.0, alive: Any = None) -> None:
 
 
 def parse(raw: bytes) -> EmailMessage:
-    return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
+    """A mail as a client reads it: conftest_mail's parse (email's default policy, its headers parsed once)."""
+    from conftest_mail import parse as read
+
+    return read(raw)
 
 
 # -- certificates ---------------------------------------------------------------------------------------
@@ -116,8 +118,9 @@ class Received:
     login: str | None
     mechanism: str | None
 
-    @property
+    @cached_property
     def message(self) -> EmailMessage:
+        """The mail, parsed once (a test reads the server's mails again after every run)."""
         return parse(self.raw)
 
 

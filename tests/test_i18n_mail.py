@@ -6,6 +6,7 @@ the stranger's answer in the host's language, a reminder's due time in the playe
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
@@ -102,17 +103,29 @@ def english_words(text: str, lang: str, names: tuple[str, ...] = ()) -> list[str
 
     text = re.sub(re.escape(BEGIN) + r".*?" + re.escape(END), " ", text, flags=re.S)
     found = []
+    left_out = _names_left_out((*names, *titles()))
     for line in text.split("\n"):
         if line.startswith(("Message-ID", "References", "In-Reply-To")) or "sha256" in line:
             continue
         bare = PBEM_KEYS.sub(" ", line)
-        for name in (*names, *titles()):
-            bare = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", " ", bare)
-        for word in re.findall(r"[^\W\d_][\w']*", bare):
+        for name, pattern in left_out:
+            if name in bare:  # the pattern finds nothing where the name is not in the line at all
+                bare = pattern.sub(" ", bare)
+        for word in WORD.findall(bare):
             word = word.strip("'")
             if word in STOP and word not in SHARED[lang]:
                 found.append(f"{word!r} in {line.strip()!r}")
     return found
+
+
+WORD = re.compile(r"[^\W\d_][\w']*")
+
+
+@functools.lru_cache(maxsize=64)
+def _names_left_out(names: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each name with the pattern that finds it as a whole word, in the order they are left out (a
+    line's words are looked up line by line, hundreds of thousands of them a game)."""
+    return tuple((name, re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")) for name in names)
 
 
 def html_text(msg: Any) -> str:

@@ -359,7 +359,7 @@ def mails_of_every_kind(g: MailGames, tmp_path: Path) -> dict[str, EmailMessage]
     """A game by mail to its end: the welcome mail, a report, the answer to `status`, the final
     report (each of its mover where there is one), and a short mail with buttons."""
     from test_mail_hardening import answer
-    from test_spam import fast_forward
+    from conftest_mail import fast_forward
     from conftest_mail import turn_file
 
     tokens = start(g, EXAMPLE)

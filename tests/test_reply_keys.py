@@ -48,7 +48,7 @@ def latest(g: MailGames, player: str) -> Any:
     order they were written, as his inbox shows them."""
     folder = g.root / "mail" / "outbox"
     for path in sorted(folder.glob("*.eml"), key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True):
-        msg = parse(path.read_bytes())
+        msg = g.outbox.message(path) if isinstance(g.outbox, FilesOut) else parse(path.read_bytes())
         if player_of(msg) == player:
             return msg
     return g.welcome[player]

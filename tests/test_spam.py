@@ -17,8 +17,6 @@ reminder less than an hour later.
 
 from __future__ import annotations
 
-import email
-import email.policy
 import os
 import re
 import shutil
@@ -27,20 +25,19 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from email.message import EmailMessage
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
-import helpers
 from conftest import Pbem
-from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, order_body, order_line, player_mail,
-                           turn_file)
+from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, fast_forward, order_body, order_line, parse,
+                           player_mail, turn_file)
 from mailservers import free_port
 from rooms import GAMES, room, room_file, tables
 from pbem import bots
-from pbem.game import apply_orders, waiting_for
 from test_mail_hardening import answer, new_game
 from test_reply_keys import latest, reply, typed
 
@@ -177,24 +174,6 @@ def bot_order(g: MailGames, player: str) -> Any:
     return bots.choose(g.pbem.show("g1")["ruleset"], seen["view"], player, seen["legal_orders"])
 
 
-def fast_forward(g: MailGames) -> tuple[str, Any]:
-    """The game played by its bots to its last decision, saved as a run would (the next run commits
-    it); returns the last decision's player and order, for him to send by mail."""
-    gd = g.gd
-    state = gd.load("g1")
-    moves: list[tuple[str, Any]] = []
-    ahead = state
-    while ahead["status"] == "active":
-        player = waiting_for(ahead)[0]
-        before = len(ahead["log"])
-        ahead = helpers.bot_move(ahead)
-        moves.append((player, ahead["log"][before]["order"]))
-    for player, order in moves[:-1]:
-        state, _ = apply_orders(state, player, state["engine"]["turn"], [order])
-    gd.save("g1", state)
-    return moves[-1]
-
-
 def play_every_kind(pbem: Pbem, monkeypatch: pytest.MonkeyPatch, game: str) -> list[Path]:
     """A short game of `game` by mail that makes pbem write every kind of mail; the outbox's files."""
     ruleset, players, options = tables_of_every_game()[game]
@@ -251,10 +230,10 @@ def play_every_kind(pbem: Pbem, monkeypatch: pytest.MonkeyPatch, game: str) -> l
     return sorted((pbem.games / "mail" / "outbox").glob("*.eml"))
 
 
-def kind_of(name: str, raw: bytes) -> str:
+def kind_of(name: str, raw: bytes | EmailMessage) -> str:
     """What a mail is, told by its file's name, its subject and its words (only to name it, and to see
     every kind scored)."""
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    msg = parse(raw) if isinstance(raw, bytes) else raw
     subject, text = str(msg["Subject"]), msg.get_body(("plain",)).get_content()
     if ".remind-" in name:
         return "reminder"
@@ -275,11 +254,11 @@ def kind_of(name: str, raw: bytes) -> str:
     return "report"
 
 
-def shape_of(raw: bytes) -> str:
+def shape_of(raw: bytes | EmailMessage) -> str:
     """How a mail with a picture shows it, or that it has the buttons of a move: `buttons` (a mail
     with buttons), `board in the HTML` (multipart/related, by `cid:`), `board after the text`
     (multipart/mixed), or `text` (no picture)."""
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    msg = parse(raw) if isinstance(raw, bytes) else raw
     part = msg.get_body(("html",))
     if part is not None and 'href="mailto:' in part.get_content():
         return "buttons"
@@ -302,7 +281,13 @@ def test_every_mail_pbem_writes_scores_at_most_1_point(pbem: Pbem, monkeypatch: 
         for path in play_every_kind(pbem, monkeypatch, game):
             raw = path.read_bytes()
             mails.append((game, path.name, raw))
-    kinds = {(game, kind_of(name, raw)) for game, name, raw in mails}
+    # each mail read once, for its kind and its shape (a parse of a mail with its picture costs milliseconds)
+    kind_of_mail, shape_of_mail = [], []
+    for _, name, raw in mails:
+        msg = parse(raw)
+        kind_of_mail.append(kind_of(name, msg))
+        shape_of_mail.append(shape_of(msg))
+    kinds = {(game, kind) for (game, _, _), kind in zip(mails, kind_of_mail)}
     assert {(game, kind) for game in played for kind in KINDS} <= kinds, kinds
     t0 = time.monotonic()
     with ThreadPoolExecutor(max(2, os.cpu_count() or 2)) as pool:
@@ -310,26 +295,25 @@ def test_every_mail_pbem_writes_scores_at_most_1_point(pbem: Pbem, monkeypatch: 
     print(f"\n{len(mails)} mails scored in {time.monotonic() - t0:.1f} s")
     if os.environ.get("PBEM_SPAM_SCORES"):
         with open(os.environ["PBEM_SPAM_SCORES"], "w") as f:
-            for (game, name, raw), sc in zip(mails, scores):
-                f.write(f"{game}\t{name}\t{kind_of(name, raw)}\t{sc.points}\t{' '.join(sc.rules)}\n")
+            for (game, name, _), kind, sc in zip(mails, kind_of_mail, scores):
+                f.write(f"{game}\t{name}\t{kind}\t{sc.points}\t{' '.join(sc.rules)}\n")
     worst: dict[str, tuple[float, str]] = {}
-    for (game, name, raw), s in zip(mails, scores):
-        kind = kind_of(name, raw)
+    for (game, name, _), kind, s in zip(mails, kind_of_mail, scores):
         if s.points > worst.get(kind, (-99.0, ""))[0]:
             worst[kind] = (s.points, f"{game}/{name}: {', '.join(s.rules)}")
     print("\nthe highest score of each kind of mail:")
     for kind, (points, what) in sorted(worst.items()):
         print(f"  {kind:16} {points:5.1f}  {what}")
-    too_high = [f"{game}/{name} ({kind_of(name, raw)}): {s.points} points: {', '.join(s.rules)}"
-                for (game, name, raw), s in zip(mails, scores) if s.points > MOST]
+    too_high = [f"{game}/{name} ({kind}): {s.points} points: {', '.join(s.rules)}"
+                for (game, name, _), kind, s in zip(mails, kind_of_mail, scores) if s.points > MOST]
     assert not too_high, "\n".join(too_high)
     # the mails that show the board in their HTML, and those with the buttons of a move (either shape),
     # score nothing at all; both shapes are among them
-    shown = {shape_of(raw) for _, _, raw in mails}
+    shown = set(shape_of_mail)
     assert {"board in the HTML", "board after the text", "buttons"} <= shown, shown
-    scored = [f"{game}/{name} ({kind_of(name, raw)}): {s.points} points: {', '.join(s.rules)}"
-              for (game, name, raw), s in zip(mails, scores)
-              if shape_of(raw) in ("board in the HTML", "buttons") and s.points > 0.0]
+    scored = [f"{game}/{name} ({kind}): {s.points} points: {', '.join(s.rules)}"
+              for (game, name, _), kind, shape, s in zip(mails, kind_of_mail, shape_of_mail, scores)
+              if shape in ("board in the HTML", "buttons") and s.points > 0.0]
     assert not scored, "\n".join(scored)
     if lacking:
         pytest.skip(f"a game's mails are not scored: {'; '.join(sorted(set(lacking)))}")
