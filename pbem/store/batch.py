@@ -1,12 +1,25 @@
-"""The commits of a run, made by one `git fast-import` without the index."""
+"""The commits of a run, made without the index: a few written by pbem itself as git's loose objects,
+the rest by one `git fast-import`."""
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 from pbem.errors import StoreError
 from pbem.store.gitrepo import _clean_message, _first_line, _git_env, _ident, _scratch_file, bounded_message
+from pbem.store.objects import SHA_HEX, LooseObjects, NotLoose, Tree
 from pbem.store.processes import crash_point, dies_with_pbem
+
+# what pbem writes itself before it leaves the rest of a run's commits to fast-import: about what
+# fast-import unpacks into loose objects itself (fastimport.unpackLimit, 100), and a bound on their
+# bytes (a games dir of 10,000 games has a top tree of 300 KB, written anew by each commit)
+LOOSE_OBJECTS = 100
+LOOSE_BYTES = 1 << 20
+# what sends git elsewhere, or makes it write objects otherwise than pbem would: then git writes them all
+_ELSEWHERE = ("GIT_DIR", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+              "GIT_INDEX_FILE", "GIT_COMMON_DIR", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT")
+_CONFIG_OTHERWISE = (b"sharedrepository", b"objectformat", b"compression", b"grafts", b"replace")
 
 if TYPE_CHECKING:
     import subprocess
@@ -15,12 +28,14 @@ if TYPE_CHECKING:
 
 
 class CommitBatch:
-    """The commits of one run, made without the index by one `git fast-import`: one process for the
-    run instead of three git calls a game, and no index for parallel workers to fight over. Each
-    commit holds the files a game's run wrote, on top of the previous one; `close` moves the branch
-    (nothing is committed before: a run that dies leaves the files for the next run to commit) and
-    brings the index up to date, so `git status` is clean. The commits are those `GamesDir.commit`
-    would make, with the same messages, in the same order."""
+    """The commits of one run, made without the index: no index for parallel workers to fight over,
+    and no git process a commit. Each commit holds the files a game's run wrote, on top of the previous
+    one. The first ones pbem writes itself, as git's loose objects (a run of a few games starts no git
+    for them); the rest, or all where pbem cannot read what it builds on (packed objects), go to one
+    `git fast-import`. `close` moves the branch (nothing is committed before: a run that dies leaves
+    the files for the next run to commit), with git's own lock and only from where it was, and brings
+    the index up to date, so `git status` is clean. The commits are those `GamesDir.commit` would
+    make, with the same messages, in the same order."""
 
     def __init__(self, gd: GamesDir) -> None:
         self.gd = gd
@@ -29,18 +44,81 @@ class CommitBatch:
         self.paths: list[str] = []
         self.count = 0
         self._errors: Any = None
+        self._begun = False
+        self._objects: LooseObjects | None = None  # None: pbem writes no more objects itself
+        self._root: Tree | None = None  # the tree of the last commit pbem wrote itself
+        self._base = ""  # the branch when the run began (hex), which `close` moves from
+        self._tip = ""  # the last commit pbem wrote itself (hex)
+        self._synced = -1  # GamesDir.syncs when pbem last wrote an object
+        self._failed: StoreError | None = None  # an object pbem could not write: no commit after it
 
-    def _start(self) -> None:
+    def _begin(self) -> None:
+        """Before the first commit: the branch, and no git at work on the index."""
         gd = self.gd
         self.branch = self._branch()
         # a git at work (the GM's?) holds the index, which the run brings up to date last: it is given
         # a few seconds, then the commits are left to the next run, as `git commit` would
-        if gd.holds_lock:  # and a killed git's lock on the branch would stop fast-import at the end
+        if gd.holds_lock:  # and a killed git's lock on the branch would stop the branch's move at the end
             gd.remove_stale_git_locks()
         lock = gd.root / ".git" / "index.lock"
         if lock.exists():
             raise StoreError(f"git commit failed: Unable to create '{lock}': File exists "
                              f"(a git is at work in the games dir)")
+        self._begun = True
+        self._objects = self._loose_objects()
+
+    def _loose_objects(self) -> LooseObjects | None:
+        """The object folder, where pbem may write the commits itself: a plain repository of SHA-1
+        objects in .git, its branch a commit whose tree is a loose object. Otherwise None: git does."""
+        git_dir = self.gd.root / ".git"
+        if any(key in os.environ for key in _ELSEWHERE) or not self.gd._git_folder_here():
+            return None
+        try:
+            config = (git_dir / "config").read_bytes().lower()
+        except OSError:
+            return None
+        if any(key in config for key in _CONFIG_OTHERWISE) or (git_dir / "info" / "grafts").exists() \
+                or (git_dir / "shallow").exists():
+            return None
+        base = self._ref_value()
+        if base is None:
+            return None
+        objects = LooseObjects(str(git_dir / "objects"))
+        try:
+            commit = objects.read(base, b"commit")
+            if not commit.startswith(b"tree ") or commit[5 + SHA_HEX:6 + SHA_HEX] != b"\n":
+                return None
+            self._root = Tree.load(objects, commit[5:5 + SHA_HEX].decode("ascii"))
+        except (NotLoose, ValueError):
+            return None
+        self._base = self._tip = base
+        return objects
+
+    def _ref_value(self) -> str | None:
+        """The commit the branch is at (hex), read as git keeps it: its own file, else packed-refs."""
+        git_dir = self.gd.root / ".git"
+        try:
+            value = (git_dir / self.branch).read_bytes().strip()
+        except FileNotFoundError:
+            value = b""
+            try:
+                with open(git_dir / "packed-refs", "rb") as f:
+                    wanted = b" " + self.branch.encode("utf-8")
+                    value = next((line[:SHA_HEX] for line in f if line.rstrip(b"\n").endswith(wanted)
+                                  and line[SHA_HEX:SHA_HEX + 1] == b" "), b"")
+            except OSError:
+                return None
+        except OSError:
+            return None
+        try:
+            if len(value) == SHA_HEX and bytes.fromhex(value.decode("ascii")):
+                return value.decode("ascii")
+        except ValueError:
+            pass
+        return None
+
+    def _start(self) -> None:
+        gd = self.gd
         self._errors = _scratch_file()
         env = _git_env()
         # fast-import allocates and frees zlib's buffers for every object; glibc's default hands them
@@ -72,17 +150,28 @@ class CommitBatch:
         present = [p for p in paths if (self.gd.root / p).is_file()]
         if not present:
             return False
+        if self._failed is not None:
+            raise self._failed
+        if not self._begun:
+            self._begin()
+        ident = _ident()
+        text = _clean_message(bounded_message(message)).encode("utf-8", "surrogateescape")
+        files = [(path, (self.gd.root / path).read_bytes()) for path in present]
+        if self._objects is not None and self._write_commit(ident, text, files):
+            self.paths += present
+            self.count += 1
+            return True
         if self.proc is None:
             self._start()
         assert self.proc is not None and self.proc.stdin is not None
-        ident = _ident()
         out = [f"commit {self.branch}\n".encode(), f"author {ident}\ncommitter {ident}\n".encode()]
-        text = _clean_message(bounded_message(message)).encode("utf-8", "surrogateescape")
         out.append(b"data %d\n%s\n" % (len(text), text))
-        if self.count == 0:  # on the branch as it is now (fast-import's own spelling of that)
+        if self._tip:  # on the last commit pbem wrote itself
+            out.append(f"from {self._tip}\n".encode())
+            self._tip = ""
+        elif self.count == 0:  # on the branch as it is now (fast-import's own spelling of that)
             out.append(f"from {self.branch}^0\n".encode())
-        for path in present:
-            data = (self.gd.root / path).read_bytes()
+        for path, data in files:
             out.append(b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode("utf-8"), len(data), data))
         crash_point("git-commit")
         try:
@@ -91,6 +180,34 @@ class CommitBatch:
             raise StoreError(f"{self.gd.root}: git fast-import failed: {self._error_text()}") from None
         self.paths += present
         self.count += 1
+        return True
+
+    def _write_commit(self, ident: str, text: bytes, files: list[tuple[str, bytes]]) -> bool:
+        """Write one commit as loose objects; False (nothing written) where pbem leaves it to git: a
+        tree it builds on that is not a loose object, or enough written already (LOOSE_OBJECTS)."""
+        objects, root = self._objects, self._root
+        assert objects is not None and root is not None
+        if objects.written >= LOOSE_OBJECTS or objects.bytes >= LOOSE_BYTES:
+            self._objects = None
+            return False
+        try:
+            for path, data in files:  # every tree on the way loaded before anything is written
+                root.put(objects, path.encode("utf-8").split(b"/"), b"")
+        except NotLoose:
+            self._objects = None
+            return False
+        crash_point("git-commit")
+        try:
+            for path, data in files:
+                root.put(objects, path.encode("utf-8").split(b"/"), bytes.fromhex(objects.write(b"blob", data)))
+            tree = root.write(objects).hex()
+            body = b"tree %s\nparent %s\nauthor %s\ncommitter %s\n\n%s" % (
+                tree.encode(), self._tip.encode(), ident.encode("utf-8"), ident.encode("utf-8"), text)
+            self._tip = objects.write(b"commit", body)
+        except OSError as exc:  # a full disk...: the commits are left to the next run, as a dead git's
+            self._failed = StoreError(f"{self.gd.root}: git's objects could not be written: {exc.strerror or exc}")
+            raise self._failed from None
+        self._synced = self.gd.syncs
         return True
 
     def release(self) -> None:
@@ -120,13 +237,23 @@ class CommitBatch:
 
     def close(self) -> None:
         """Finish the commits: the branch moves to the last one, and the index follows."""
-        if self.proc is None:
+        if self._failed is not None:
+            raise self._failed
+        if self.proc is not None:
+            self.finish()
+            if self.proc.wait() != 0:
+                raise StoreError(f"{self.gd.root}: git fast-import failed: {self._error_text()}")
+            self._errors.close()
+            self.proc = None
+        elif self._tip and self._tip != self._base:
+            if self._synced == self.gd.syncs:  # the objects durable before a branch points at them
+                self.gd.sync()
+            # git's lock on the branch, and only from where the run found it (a GM's commit meanwhile
+            # is not lost: the run's commits are then left to the next run)
+            self.gd._git("update-ref", "-m", f"pbem: {self.count} commit{'s' * (self.count != 1)}",
+                         self.branch, self._tip, self._base, what=f"git update-ref {self.branch}")
+        else:
             return
-        self.finish()
-        if self.proc.wait() != 0:
-            raise StoreError(f"{self.gd.root}: git fast-import failed: {self._error_text()}")
-        self._errors.close()
-        self.proc = None
         # the index learns the files' ids and stat data; fast-import wrote the objects already
         import subprocess
 

@@ -1,0 +1,154 @@
+"""A run's commits written by pbem itself as git's loose objects (pbem.store.objects): the very commits
+`git fast-import` makes of the same files, the same bytes, which git reads as its own; fast-import
+takes over where pbem cannot read what it builds on (packed objects) or has written enough; the
+branch moves only from where the run found it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import helpers
+from helpers import git
+from pbem.errors import StoreError
+from pbem.store import CommitBatch, GamesDir, batch
+
+IDENT = "pbem <pbem@localhost> 1795000000 +0000"
+# one game's files, then another's in folders git has not seen; names whose order in a tree is git's
+# own (a folder sorts as if its name ended in "/": "a-b", "a.txt", the folder "a", then "a0")
+COMMITS = [
+    ("g1: turn 2\n\n- anna bids 3.\n", {"g1/public.yaml": b"turn: 2\n", "g1/reports/anna/0002.txt": b"hello\n"}),
+    ("g2: new game\n", {"g2/a-b": b"1\n", "g2/a/x": b"2\n", "g2/a0": b"3\n", "g2/a.txt": b"4\n",
+                        "g2/reports/ben/deep/er/0001.txt": "Grüße\n".encode()}),
+    ("g1: turn 3\n", {"g1/public.yaml": b"turn: 3\n"}),
+    ("g1: turn 4, nothing new\n", {"g1/public.yaml": b"turn: 3\n"}),  # a commit that changes no file
+]
+
+
+@pytest.fixture
+def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A games dir with one committed game."""
+    helpers.fixed_clock(monkeypatch)
+    monkeypatch.setattr(batch, "_ident", lambda: IDENT)
+    root = tmp_path / "games"
+    gd = GamesDir(root, create=True)
+    gd.ensure_repo()
+    for path, data in {"g1/public.yaml": b"turn: 1\n", "g1/reports/anna/0001.txt": b"hi\n"}.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_bytes(data)
+    assert gd.commit_paths(["g1"], "g1: new game\n")
+    return root
+
+
+def commit_all(root: Path, commits: list[tuple[str, dict[str, bytes]]] = COMMITS) -> CommitBatch:
+    """The batch's commits of `commits`, each game's files written first, as a run does; not closed."""
+    made = CommitBatch(GamesDir(root))
+    for message, files in commits:
+        for path, data in files.items():
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_bytes(data)
+        assert made.commit(message, list(files))
+    return made
+
+
+def copy(root: Path, name: str) -> Path:
+    other = root.parent / name
+    shutil.copytree(root, other, symlinks=True)
+    return other
+
+
+def loose_and_packed(root: Path) -> tuple[int, int]:
+    counts = dict(line.split(": ") for line in git(root, "count-objects", "-v").splitlines())
+    return int(counts["count"]), int(counts["in-pack"])
+
+
+def assert_sound(root: Path) -> None:
+    """git finds nothing wrong, and nothing uncommitted."""
+    subprocess.run(["git", "fsck", "--strict", "--no-dangling"], cwd=root, check=True, capture_output=True)
+    assert git(root, "status", "--porcelain") == ""
+
+
+def test_pbems_own_commits_are_those_fast_import_makes(games: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    by_git = copy(games, "by-git")
+    loose_before = loose_and_packed(games)
+    commit_all(games).close()
+    with monkeypatch.context() as m:
+        m.setattr(batch, "LOOSE_OBJECTS", 0)  # every commit through fast-import
+        made = commit_all(by_git)
+        assert made.proc is not None
+        made.close()
+    assert git(games, "rev-parse", "HEAD") == git(by_git, "rev-parse", "HEAD")
+    assert git(games, "log", "--format=%B", "-1") == "g1: turn 4, nothing new\n\n"
+    assert git(games, "show", "HEAD:g2/reports/ben/deep/er/0001.txt") == "Grüße\n"
+    # none of it packed (the branch itself was a loose object): no git process wrote it
+    loose, packed = loose_and_packed(games)
+    assert packed == 0 and loose > loose_before[0]
+    assert not list((games / ".git" / "objects").rglob("tmp_obj_*"))
+    for root in (games, by_git):
+        assert_sound(root)
+    assert git(games, "reflog", "-1", "--format=%gs") == "pbem: 4 commits\n"
+
+
+def test_fast_import_takes_over_after_what_pbem_writes_itself(games: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    by_git = copy(games, "by-git")
+    monkeypatch.setattr(batch, "LOOSE_OBJECTS", 6)  # the first commit pbem's (7 objects), the others fast-import's
+    made = commit_all(games)
+    assert made.proc is not None
+    made.close()
+    monkeypatch.setattr(batch, "LOOSE_OBJECTS", 0)
+    commit_all(by_git).close()
+    assert git(games, "rev-parse", "HEAD") == git(by_git, "rev-parse", "HEAD")
+    assert git(games, "log", "--format=%s").splitlines() == [m.splitlines()[0] for m, _ in reversed(COMMITS)] \
+        + ["g1: new game", "pbem games repository"]
+    assert_sound(games)
+
+
+def test_a_branch_git_has_packed_is_left_to_fast_import(games: Path) -> None:
+    """pbem reads loose objects alone: after `git gc` the commit it builds on is in a pack."""
+    by_pbem = copy(games, "by-pbem")
+    git(games, "gc", "-q")
+    assert not (games / ".git" / "refs" / "heads" / "main").exists()  # packed too
+    made = commit_all(games)
+    assert made.proc is not None
+    made.close()
+    commit_all(by_pbem).close()
+    assert git(games, "rev-parse", "HEAD") == git(by_pbem, "rev-parse", "HEAD")
+    assert_sound(games)
+
+
+def test_the_branch_moves_only_from_where_the_run_found_it(games: Path) -> None:
+    """A commit the GM made while the run wrote its own stands; the run's commits are not made (the
+    next run commits its files as a run's that died)."""
+    made = commit_all(games, COMMITS[:1])
+    (games / "notes.txt").write_text("the GM's\n")
+    git(games, "add", "notes.txt")
+    git(games, "commit", "-q", "-m", "the GM's notes")
+    theirs = git(games, "rev-parse", "HEAD")
+    with pytest.raises(StoreError, match="update-ref"):
+        made.close()
+    assert git(games, "rev-parse", "HEAD") == theirs
+    assert GamesDir(games).uncommitted() == {"g1"}
+
+
+def test_objects_that_cannot_be_written_stop_the_batch(games: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full disk: that commit and every one after it fail (each would build on it), the branch stays."""
+    import errno
+
+    from pbem.store import objects
+
+    head = git(games, "rev-parse", "HEAD")
+    made = CommitBatch(GamesDir(games))
+    (games / "g1" / "public.yaml").write_bytes(b"turn: 9\n")
+
+    def full(self: objects.LooseObjects, kind: bytes, body: bytes) -> str:
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(objects.LooseObjects, "write", full)
+    for _ in range(2):
+        with pytest.raises(StoreError, match="git's objects could not be written: No space left on device"):
+            made.commit("g1: turn 9\n", ["g1/public.yaml"])
+    with pytest.raises(StoreError, match="No space left on device"):
+        made.close()
+    assert made.proc is None and git(games, "rev-parse", "HEAD") == head
