@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from pbem.errors import StoreError
 from pbem.store.gitrepo import _clean_message, _first_line, _git_env, _ident, _scratch_file, bounded_message
-from pbem.store.objects import SHA_HEX, LooseObjects, NotLoose, Tree
 from pbem.store.processes import crash_point, dies_with_pbem
 
 # what pbem writes itself before it leaves the rest of a run's commits to fast-import: about what
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
     import subprocess
 
     from pbem.store.gamesdir import GamesDir
+    from pbem.store.objects import LooseObjects, Tree
 
 
 class CommitBatch:
@@ -70,6 +70,8 @@ class CommitBatch:
     def _loose_objects(self) -> LooseObjects | None:
         """The object folder, where pbem may write the commits itself: a plain repository of SHA-1
         objects in .git, its branch a commit whose tree is a loose object. Otherwise None: git does."""
+        from pbem.store.objects import SHA_HEX, LooseObjects, NotLoose, Tree  # a run that commits nothing needs none
+
         git_dir = self.gd.root / ".git"
         if any(key in os.environ for key in _ELSEWHERE) or not self.gd._git_folder_here():
             return None
@@ -96,6 +98,8 @@ class CommitBatch:
 
     def _ref_value(self) -> str | None:
         """The commit the branch is at (hex), read as git keeps it: its own file, else packed-refs."""
+        from pbem.store.objects import SHA_HEX
+
         git_dir = self.gd.root / ".git"
         try:
             value = (git_dir / self.branch).read_bytes().strip()
@@ -185,6 +189,8 @@ class CommitBatch:
     def _write_commit(self, ident: str, text: bytes, files: list[tuple[str, bytes]]) -> bool:
         """Write one commit as loose objects; False (nothing written) where pbem leaves it to git: a
         tree it builds on that is not a loose object, or enough written already (LOOSE_OBJECTS)."""
+        from pbem.store.objects import NotLoose
+
         objects, root = self._objects, self._root
         assert objects is not None and root is not None
         if objects.written >= LOOSE_OBJECTS or objects.bytes >= LOOSE_BYTES:
