@@ -1,7 +1,7 @@
 """A run's commits written by pbem itself as git's loose objects (pbem.store.objects): the very commits
-`git fast-import` makes of the same files, the same bytes, which git reads as its own; fast-import
-takes over where pbem cannot read what it builds on (packed objects) or has written enough; the
-branch moves only from where the run found it."""
+`git fast-import` makes of the same files, the same bytes, which git reads as its own, built on what
+git wrote, loose or packed (deltas too); fast-import takes over where pbem does not read what it
+builds on or has written enough; the branch moves only from where the run found it."""
 
 from __future__ import annotations
 
@@ -106,17 +106,64 @@ def test_fast_import_takes_over_after_what_pbem_writes_itself(games: Path, monke
     assert_sound(games)
 
 
-def test_a_branch_git_has_packed_is_left_to_fast_import(games: Path) -> None:
-    """pbem reads loose objects alone: after `git gc` the commit it builds on is in a pack."""
+@pytest.mark.parametrize("offsets", ["true", "false"])  # a delta's base named by where it is, or by its SHA-1
+def test_a_branch_git_has_packed_is_built_on_as_fast_import_would(games: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   offsets: str) -> None:
+    """After `git gc` the branch, its commits and trees are in a pack, most trees as deltas of others."""
+    gd = GamesDir(games)
+    for n in range(2, 60):  # a game a commit: versions of a top tree, which git stores as deltas
+        name = f"g{n % 40 + 2}"
+        (games / name).mkdir(exist_ok=True)
+        (games / name / "public.yaml").write_text(f"turn: {n}\n")
+        assert gd.commit_paths([name], f"{name}: turn {n}\n")
+    by_git = copy(games, "by-git")
+    for root in (games, by_git):
+        git(root, "-c", f"repack.useDeltaBaseOffset={offsets}", "gc", "-q", "--aggressive")
+    assert not (games / ".git" / "refs" / "heads" / "main").exists() and loose_and_packed(games)[0] == 0
+    pack = next((games / ".git" / "objects" / "pack").glob("*.idx"))
+    deltas = [line for line in git(games, "verify-pack", "-v", str(pack)).splitlines() if " tree " in line
+              and len(line.split()) > 5]
+    assert len(deltas) > 20  # trees git stored as deltas, some of deltas
+    made = commit_all(games)
+    assert made.proc is None  # pbem wrote them all
+    made.close()
+    monkeypatch.setattr(batch, "LOOSE_OBJECTS", 0)
+    commit_all(by_git).close()
+    assert git(games, "rev-parse", "HEAD") == git(by_git, "rev-parse", "HEAD")
+    assert_sound(games)
+
+
+def test_what_pbem_does_not_read_is_left_to_fast_import(games: Path) -> None:
+    """The branch's objects in another repository's folder (objects/info/alternates, as `git clone
+    --shared` makes): pbem does not look there, git does, and commits."""
     by_pbem = copy(games, "by-pbem")
-    git(games, "gc", "-q")
-    assert not (games / ".git" / "refs" / "heads" / "main").exists()  # packed too
+    lender = copy(games, "lender")
+    objects = games / ".git" / "objects"
+    shutil.rmtree(objects)
+    (objects / "info").mkdir(parents=True)
+    (objects / "pack").mkdir()
+    (objects / "info" / "alternates").write_text(f"{lender / '.git' / 'objects'}\n")
     made = commit_all(games)
     assert made.proc is not None
     made.close()
     commit_all(by_pbem).close()
     assert git(games, "rev-parse", "HEAD") == git(by_pbem, "rev-parse", "HEAD")
-    assert_sound(games)
+
+
+def test_a_pack_index_pbem_does_not_know_is_not_read(games: Path) -> None:
+    from pbem.store.objects import LeftToGit, Objects
+
+    git(games, "repack", "-a", "-d", "-q")
+    git(games, "prune-packed")
+    head = git(games, "rev-parse", "HEAD").strip()
+    assert Objects(str(games / ".git" / "objects")).read(head, b"commit").startswith(b"tree ")
+    for index in (games / ".git" / "objects" / "pack").glob("*.idx"):
+        index.chmod(0o644)
+        data = bytearray(index.read_bytes())
+        data[7] = 3  # a version of the index pbem does not read
+        index.write_bytes(bytes(data))
+    with pytest.raises(LeftToGit):
+        Objects(str(games / ".git" / "objects")).read(head, b"commit")
 
 
 def test_the_branch_moves_only_from_where_the_run_found_it(games: Path) -> None:
@@ -143,9 +190,9 @@ def test_objects_that_cannot_be_written_stop_the_batch(games: Path, monkeypatch:
     made = CommitBatch(GamesDir(games))
     (games / "g1" / "public.yaml").write_bytes(b"turn: 9\n")
 
-    def full(self: objects.LooseObjects, kind: bytes, body: bytes) -> str:
+    def full(self: objects.Objects, kind: bytes, body: bytes) -> str:
         raise OSError(errno.ENOSPC, "No space left on device")
-    monkeypatch.setattr(objects.LooseObjects, "write", full)
+    monkeypatch.setattr(objects.Objects, "write", full)
     for _ in range(2):
         with pytest.raises(StoreError, match="git's objects could not be written: No space left on device"):
             made.commit("g1: turn 9\n", ["g1/public.yaml"])

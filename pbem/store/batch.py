@@ -24,15 +24,15 @@ if TYPE_CHECKING:
     import subprocess
 
     from pbem.store.gamesdir import GamesDir
-    from pbem.store.objects import LooseObjects, Tree
+    from pbem.store.objects import Objects, Tree
 
 
 class CommitBatch:
     """The commits of one run, made without the index: no index for parallel workers to fight over,
     and no git process a commit. Each commit holds the files a game's run wrote, on top of the previous
     one. The first ones pbem writes itself, as git's loose objects (a run of a few games starts no git
-    for them); the rest, or all where pbem cannot read what it builds on (packed objects), go to one
-    `git fast-import`. `close` moves the branch (nothing is committed before: a run that dies leaves
+    for them), on the objects git wrote, loose or packed; the rest, or all where pbem does not read what
+    it builds on, go to one `git fast-import`. `close` moves the branch (nothing is committed before: a run that dies leaves
     the files for the next run to commit), with git's own lock and only from where it was, and brings
     the index up to date, so `git status` is clean. The commits are those `GamesDir.commit` would
     make, with the same messages, in the same order."""
@@ -45,7 +45,7 @@ class CommitBatch:
         self.count = 0
         self._errors: Any = None
         self._begun = False
-        self._objects: LooseObjects | None = None  # None: pbem writes no more objects itself
+        self._objects: Objects | None = None  # None: pbem writes no more objects itself
         self._root: Tree | None = None  # the tree of the last commit pbem wrote itself
         self._base = ""  # the branch when the run began (hex), which `close` moves from
         self._tip = ""  # the last commit pbem wrote itself (hex)
@@ -67,10 +67,10 @@ class CommitBatch:
         self._begun = True
         self._objects = self._loose_objects()
 
-    def _loose_objects(self) -> LooseObjects | None:
+    def _loose_objects(self) -> Objects | None:
         """The object folder, where pbem may write the commits itself: a plain repository of SHA-1
-        objects in .git, its branch a commit whose tree is a loose object. Otherwise None: git does."""
-        from pbem.store.objects import SHA_HEX, LooseObjects, NotLoose, Tree  # a run that commits nothing needs none
+        objects in .git, its branch a commit whose tree pbem reads. Otherwise None: git does."""
+        from pbem.store.objects import SHA_HEX, LeftToGit, Objects, Tree  # a run that commits nothing needs none
 
         git_dir = self.gd.root / ".git"
         if any(key in os.environ for key in _ELSEWHERE) or not self.gd._git_folder_here():
@@ -85,13 +85,14 @@ class CommitBatch:
         base = self._ref_value()
         if base is None:
             return None
-        objects = LooseObjects(str(git_dir / "objects"))
+        objects = Objects(str(git_dir / "objects"))
         try:
             commit = objects.read(base, b"commit")
             if not commit.startswith(b"tree ") or commit[5 + SHA_HEX:6 + SHA_HEX] != b"\n":
-                return None
+                raise LeftToGit(base)
             self._root = Tree.load(objects, commit[5:5 + SHA_HEX].decode("ascii"))
-        except (NotLoose, ValueError):
+        except (LeftToGit, ValueError):
+            objects.close()
             return None
         self._base = self._tip = base
         return objects
@@ -188,19 +189,19 @@ class CommitBatch:
 
     def _write_commit(self, ident: str, text: bytes, files: list[tuple[str, bytes]]) -> bool:
         """Write one commit as loose objects; False (nothing written) where pbem leaves it to git: a
-        tree it builds on that is not a loose object, or enough written already (LOOSE_OBJECTS)."""
-        from pbem.store.objects import NotLoose
+        tree it builds on that it does not read, or enough written already (LOOSE_OBJECTS)."""
+        from pbem.store.objects import LeftToGit
 
         objects, root = self._objects, self._root
         assert objects is not None and root is not None
         if objects.written >= LOOSE_OBJECTS or objects.bytes >= LOOSE_BYTES:
-            self._objects = None
+            self._leave_to_git()
             return False
         try:
             for path, data in files:  # every tree on the way loaded before anything is written
                 root.put(objects, path.encode("utf-8").split(b"/"), b"")
-        except NotLoose:
-            self._objects = None
+        except LeftToGit:
+            self._leave_to_git()
             return False
         crash_point("git-commit")
         try:
@@ -216,8 +217,15 @@ class CommitBatch:
         self._synced = self.gd.syncs
         return True
 
+    def _leave_to_git(self) -> None:
+        """pbem writes no more objects itself: fast-import makes the rest of the commits."""
+        if self._objects is not None:
+            self._objects.close()
+        self._objects = self._root = None
+
     def release(self) -> None:
         """An unfinished fast-import is stopped before `done`: git then moves no branch."""
+        self._leave_to_git()
         if self.proc is not None:
             self.proc.kill()
             self.proc.wait()
@@ -243,6 +251,7 @@ class CommitBatch:
 
     def close(self) -> None:
         """Finish the commits: the branch moves to the last one, and the index follows."""
+        self._leave_to_git()
         if self._failed is not None:
             raise self._failed
         if self.proc is not None:

@@ -1,49 +1,92 @@
-"""git's loose objects, read and written by pbem itself: the few a run's commits need (a blob for each
-file, the trees above it, the commit), as `git fast-import` would have left them for a small run
-(it unpacks a pack of fewer than 100 objects into loose ones), without starting git for them. What
-pbem cannot read itself (a packed object, another object format) is left to git: `NotLoose`."""
+"""git's objects, read and written by pbem itself: the few a run's commits need (a blob for each file,
+the trees above it, the commit), written as the loose objects `git fast-import` leaves of a small run
+(it unpacks a pack of fewer than 100 objects into loose ones), without starting git for them. They
+build on objects git wrote, loose or in a pack, read as git keeps them. What pbem does not read
+itself (another object format, a pack it does not know, an object elsewhere) is left to git:
+`LeftToGit`. Every object read is checked against its name (SHA-1), so a misreading is never built on."""
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import itertools
+import mmap
 import os
 import zlib
 
 TREE_MODE = b"40000"
 FILE_MODE = b"100644"
 SHA_HEX = 40  # SHA-1, git's default object format; a repository of another one is left to git
+KINDS = {1: b"commit", 2: b"tree", 3: b"blob", 4: b"tag"}  # a pack's object types; 6 and 7 are deltas
+OFS_DELTA, REF_DELTA = 6, 7
+DELTA_DEPTH = 100  # git's own limit is 50 (pack.depth); a longer chain is left to git
 _TEMP_NUMBER = itertools.count()
 
 
-class NotLoose(Exception):
-    """An object pbem does not read itself (packed, missing, of another kind): git must."""
+class LeftToGit(Exception):
+    """An object pbem does not read itself (missing, in a form it does not know, of another kind)."""
 
 
-class LooseObjects:
-    """The object folder of a repository (.git/objects), read and written as git does: zlib-deflated
-    "KIND SIZE\\0BODY" in objects/XX/YYYY..., named by its SHA-1, written to a temporary file beside
-    it first (one git's prune removes when a killed process left it), at git's level for loose
-    objects (core.looseCompression: 1)."""
+class Objects:
+    """The object folder of a repository (.git/objects), read and written as git does: a loose object
+    is zlib-deflated "KIND SIZE\\0BODY" in objects/XX/YYYY..., named by its SHA-1, written to a
+    temporary file beside it first (one git's prune removes when a killed process left it), at git's
+    level for loose objects (core.looseCompression: 1); a packed one is found through its pack's
+    index (version 2) and undeltified."""
 
     def __init__(self, folder: str) -> None:
         self.folder = folder
         self.written = 0  # objects this process wrote
         self.bytes = 0  # and their size, deflated
+        self._packs: list[_Pack] | None = None
 
     def read(self, hexsha: str, kind: bytes) -> bytes:
-        """The body of the object `hexsha`, which must be of `kind`; NotLoose where it is not a loose
-        object pbem can read."""
+        """The body of the object `hexsha`, which must be of `kind`; LeftToGit where pbem cannot
+        read it."""
+        found_kind, body = self._read(bytes.fromhex(hexsha), 0)
+        if found_kind != kind or hashlib.sha1(b"%s %d\0%s" % (kind, len(body), body)).hexdigest() != hexsha:
+            raise LeftToGit(hexsha)
+        return body
+
+    def _read(self, sha: bytes, depth: int) -> tuple[bytes, bytes]:
+        """An object's kind and body, loose or packed (not checked against its name)."""
+        hexsha = sha.hex()
         try:
             with open(f"{self.folder}/{hexsha[:2]}/{hexsha[2:]}", "rb") as f:
                 raw = zlib.decompress(f.read())
+        except FileNotFoundError:
+            return self._packed(sha, depth)
         except (OSError, zlib.error):
-            raise NotLoose(hexsha) from None
+            raise LeftToGit(hexsha) from None
         header, _, body = raw.partition(b"\0")
-        if header != b"%s %d" % (kind, len(body)):
-            raise NotLoose(hexsha)
-        return body
+        kind, _, size = header.partition(b" ")
+        if size != b"%d" % len(body):
+            raise LeftToGit(hexsha)
+        return kind, body
+
+    def _packed(self, sha: bytes, depth: int) -> tuple[bytes, bytes]:
+        if self._packs is None:
+            self._packs = []
+            folder = f"{self.folder}/pack"
+            with contextlib.suppress(OSError):
+                for name in sorted(os.listdir(folder)):
+                    if name.endswith(".idx") and os.path.exists(f"{folder}/{name[:-4]}.pack"):
+                        with contextlib.suppress(OSError, ValueError, LeftToGit):
+                            self._packs.append(_Pack(f"{folder}/{name[:-4]}"))
+        for pack in self._packs:
+            try:
+                at = pack.find(sha)
+                if at is not None:
+                    return pack.read(at, self, depth)
+            except (IndexError, ValueError, OSError):  # a pack not as pbem reads it
+                raise LeftToGit(sha.hex()) from None
+        raise LeftToGit(sha.hex())
+
+    def close(self) -> None:
+        for pack in self._packs or ():
+            pack.close()
+        self._packs = None
 
     def write(self, kind: bytes, body: bytes) -> str:
         """Store an object (unless it is there already: then its time is renewed, as git does, so that
@@ -95,18 +138,21 @@ class Tree:
         self.sha = sha  # as last loaded or written
 
     @classmethod
-    def load(cls, objects: LooseObjects, hexsha: str) -> Tree:
+    def load(cls, objects: Objects, hexsha: str) -> Tree:
         body = objects.read(hexsha, b"tree")
         entries = {}
         at, end = 0, len(body)
-        while at < end:
-            space = body.index(b" ", at)
-            nul = body.index(b"\0", space)
-            entries[body[space + 1:nul]] = (body[at:space], body[nul + 1:nul + 21])
-            at = nul + 21
+        try:
+            while at < end:
+                space = body.index(b" ", at)
+                nul = body.index(b"\0", space)
+                entries[body[space + 1:nul]] = (body[at:space], body[nul + 1:nul + 21])
+                at = nul + 21
+        except ValueError:
+            raise LeftToGit(hexsha) from None
         return cls(entries, bytes.fromhex(hexsha))
 
-    def put(self, objects: LooseObjects, parts: list[bytes], sha: bytes) -> None:
+    def put(self, objects: Objects, parts: list[bytes], sha: bytes) -> None:
         """Set the file at `parts` (its folders, then its name) to the blob `sha`, as fast-import's
         `M 100644` does: a folder missing on the way is made, a file or link in its place replaced, a
         folder where the file goes replaced by it."""
@@ -130,7 +176,7 @@ class Tree:
         tree.entries[name] = (FILE_MODE, sha)
         tree.changed = True
 
-    def write(self, objects: LooseObjects) -> bytes:
+    def write(self, objects: Objects) -> bytes:
         """Store this tree and the subtrees that changed; its SHA-1."""
         for name, sub in self.subtrees.items():
             if sub.changed:
@@ -147,3 +193,158 @@ class Tree:
 
 def _is_tree(mode: bytes) -> bool:
     return mode.lstrip(b"0") == TREE_MODE
+
+
+class _Pack:
+    """One pack of objects and its index (version 2), mapped into memory."""
+
+    def __init__(self, stem: str) -> None:
+        with open(f"{stem}.idx", "rb") as f:
+            self.index = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            with open(f"{stem}.pack", "rb") as f:
+                self.pack = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        except BaseException:
+            self.index.close()
+            raise
+        if self.index[:8] != b"\377tOc\0\0\0\2" or self.pack[:4] != b"PACK":
+            self.close()
+            raise LeftToGit(stem)
+        self.count = int.from_bytes(self.index[8 + 255 * 4:8 + 256 * 4], "big")
+        self.names = 8 + 256 * 4  # where the sorted SHA-1s begin
+
+    def find(self, sha: bytes) -> int | None:
+        """Where the object `sha` begins in the pack, or None."""
+        first = sha[0]
+        lo = int.from_bytes(self.index[8 + (first - 1) * 4:8 + first * 4], "big") if first else 0
+        hi = int.from_bytes(self.index[8 + first * 4:12 + first * 4], "big")
+        names = _Names(self.index, self.names)
+        at = bisect.bisect_left(names, sha, lo, hi)
+        if at >= hi or names[at] != sha:
+            return None
+        offsets = self.names + self.count * 24  # past the names and their CRCs
+        offset = int.from_bytes(self.index[offsets + at * 4:offsets + at * 4 + 4], "big")
+        if offset & 0x80000000:  # in the table of large offsets
+            large = offsets + self.count * 4 + (offset & 0x7FFFFFFF) * 8
+            offset = int.from_bytes(self.index[large:large + 8], "big")
+        return offset
+
+    def read(self, at: int, objects: Objects, depth: int) -> tuple[bytes, bytes]:
+        """The kind and body of the object that begins at `at`, its deltas applied."""
+        if depth > DELTA_DEPTH:
+            raise LeftToGit(f"a delta chain longer than {DELTA_DEPTH}")
+        pack, begins = self.pack, at
+        byte = pack[at]
+        kind, size, shift = (byte >> 4) & 7, byte & 15, 4
+        at += 1
+        while byte & 0x80:
+            byte = pack[at]
+            size |= (byte & 0x7F) << shift
+            shift += 7
+            at += 1
+        if kind in KINDS:
+            return KINDS[kind], _inflate(pack, at, size)
+        if kind == OFS_DELTA:
+            byte = pack[at]
+            back = byte & 0x7F
+            at += 1
+            while byte & 0x80:
+                byte = pack[at]
+                back = ((back + 1) << 7) | (byte & 0x7F)
+                at += 1
+            start = at
+            base_kind, base = self.read(begins - back, objects, depth + 1)
+        elif kind == REF_DELTA:
+            base_kind, base = objects._read(bytes(pack[at:at + 20]), depth + 1)
+            at += 20
+            start = at
+        else:
+            raise LeftToGit(f"a pack object of type {kind}")
+        return base_kind, _apply_delta(base, _inflate(pack, start, size))
+
+    def close(self) -> None:
+        self.pack.close()
+        self.index.close()
+
+
+class _Names:
+    """A pack index's sorted SHA-1s, as a sequence `bisect` searches without copying them out."""
+
+    __slots__ = ("index", "at")
+
+    def __init__(self, index: mmap.mmap, at: int) -> None:
+        self.index, self.at = index, at
+
+    def __getitem__(self, i: int) -> bytes:
+        return self.index[self.at + i * 20:self.at + i * 20 + 20]
+
+    def __len__(self) -> int:
+        raise TypeError  # bisect is always given its bounds
+
+
+def _inflate(data: mmap.mmap, at: int, size: int) -> bytes:
+    """The `size` bytes of the zlib stream that begins at `at`."""
+    stream = zlib.decompressobj()
+    out = []
+    step = max(size + 64, 4096)
+    try:
+        while not stream.eof:
+            piece = data[at:at + step]
+            if not piece:
+                raise LeftToGit("a pack object cut short")
+            out.append(stream.decompress(piece))
+            at += len(piece)
+    except zlib.error:
+        raise LeftToGit("a pack object git would not read either") from None
+    body = b"".join(out)
+    if len(body) != size:
+        raise LeftToGit("a pack object of another size")
+    return body
+
+
+def _varint(delta: bytes, at: int) -> tuple[int, int]:
+    value, shift = 0, 0
+    while True:
+        byte = delta[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, at
+
+
+def _apply_delta(base: bytes, delta: bytes) -> bytes:
+    """The object a git delta makes of `base`: copies from it and inserted bytes."""
+    try:
+        source, at = _varint(delta, 0)
+        target, at = _varint(delta, at)
+        if source != len(base):
+            raise LeftToGit("a delta of another base")
+        out = []
+        end = len(delta)
+        while at < end:
+            op = delta[at]
+            at += 1
+            if op & 0x80:  # copy: offset in up to 4 bytes, size in up to 3 (none: 0x10000)
+                offset = size = 0
+                for bit in range(4):
+                    if op & (1 << bit):
+                        offset |= delta[at] << (8 * bit)
+                        at += 1
+                for bit in range(3):
+                    if op & (0x10 << bit):
+                        size |= delta[at] << (8 * bit)
+                        at += 1
+                size = size or 0x10000
+                out.append(base[offset:offset + size])
+            elif op:  # insert the next `op` bytes
+                out.append(delta[at:at + op])
+                at += op
+            else:
+                raise LeftToGit("a delta with a reserved instruction")
+    except IndexError:
+        raise LeftToGit("a delta cut short") from None
+    result = b"".join(out)
+    if len(result) != target:
+        raise LeftToGit("a delta of the wrong size")
+    return result
