@@ -1,7 +1,7 @@
-"""A run's commits written by pbem itself as git's loose objects (pbem.store.objects): the very commits
-`git fast-import` makes of the same files, the same bytes, which git reads as its own, built on what
-git wrote, loose or packed (deltas too); fast-import takes over where pbem does not read what it
-builds on or has written enough; the branch moves only from where the run found it."""
+"""A small run's commits written by pbem itself as git's loose objects (pbem.store.objects): the very
+commits `git fast-import` makes of the same files, the same bytes, which git reads as its own, built
+on what git wrote, loose or packed (deltas too); fast-import makes those of a bigger run, and those
+where pbem does not read what they build on; the branch moves only from where the run found it."""
 
 from __future__ import annotations
 
@@ -43,6 +43,11 @@ def games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return root
 
 
+def made_by(root: Path) -> str:
+    """Who moved the branch last: pbem itself ("pbem: N commits") or fast-import ("fast-import")."""
+    return git(root, "reflog", "-1", "--format=%gs").strip()
+
+
 def commit_all(root: Path, commits: list[tuple[str, dict[str, bytes]]] = COMMITS) -> CommitBatch:
     """The batch's commits of `commits`, each game's files written first, as a run does; not closed."""
     made = CommitBatch(GamesDir(root))
@@ -76,7 +81,7 @@ def test_pbems_own_commits_are_those_fast_import_makes(games: Path, monkeypatch:
     loose_before = loose_and_packed(games)
     commit_all(games).close()
     with monkeypatch.context() as m:
-        m.setattr(batch, "LOOSE_OBJECTS", 0)  # every commit through fast-import
+        m.setattr(batch, "LOOSE_COMMITS", 0)  # every commit through fast-import
         made = commit_all(by_git)
         assert made.proc is not None
         made.close()
@@ -89,18 +94,20 @@ def test_pbems_own_commits_are_those_fast_import_makes(games: Path, monkeypatch:
     assert not list((games / ".git" / "objects").rglob("tmp_obj_*"))
     for root in (games, by_git):
         assert_sound(root)
-    assert git(games, "reflog", "-1", "--format=%gs") == "pbem: 4 commits\n"
+    assert (made_by(games), made_by(by_git)) == ("pbem: 4 commits", "fast-import")
 
 
-def test_fast_import_takes_over_after_what_pbem_writes_itself(games: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    by_git = copy(games, "by-git")
-    monkeypatch.setattr(batch, "LOOSE_OBJECTS", 6)  # the first commit pbem's (7 objects), the others fast-import's
+def test_a_run_of_more_commits_goes_to_fast_import_whole(games: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    by_pbem = copy(games, "by-pbem")
+    monkeypatch.setattr(batch, "LOOSE_COMMITS", 2)
     made = commit_all(games)
-    assert made.proc is not None
+    assert made.proc is not None  # started at the third, with the two held
     made.close()
-    monkeypatch.setattr(batch, "LOOSE_OBJECTS", 0)
-    commit_all(by_git).close()
-    assert git(games, "rev-parse", "HEAD") == git(by_git, "rev-parse", "HEAD")
+    assert made_by(games) == "fast-import"
+    monkeypatch.setattr(batch, "LOOSE_COMMITS", 16)
+    commit_all(by_pbem).close()
+    assert made_by(by_pbem) == "pbem: 4 commits"
+    assert git(games, "rev-parse", "HEAD") == git(by_pbem, "rev-parse", "HEAD")
     assert git(games, "log", "--format=%s").splitlines() == [m.splitlines()[0] for m, _ in reversed(COMMITS)] \
         + ["g1: new game", "pbem games repository"]
     assert_sound(games)
@@ -124,10 +131,9 @@ def test_a_branch_git_has_packed_is_built_on_as_fast_import_would(games: Path, m
     deltas = [line for line in git(games, "verify-pack", "-v", str(pack)).splitlines() if " tree " in line
               and len(line.split()) > 5]
     assert len(deltas) > 20  # trees git stored as deltas, some of deltas
-    made = commit_all(games)
-    assert made.proc is None  # pbem wrote them all
-    made.close()
-    monkeypatch.setattr(batch, "LOOSE_OBJECTS", 0)
+    commit_all(games).close()
+    assert made_by(games) == "pbem: 4 commits"
+    monkeypatch.setattr(batch, "LOOSE_COMMITS", 0)
     commit_all(by_git).close()
     assert git(games, "rev-parse", "HEAD") == git(by_git, "rev-parse", "HEAD")
     assert_sound(games)
@@ -143,9 +149,8 @@ def test_what_pbem_does_not_read_is_left_to_fast_import(games: Path) -> None:
     (objects / "info").mkdir(parents=True)
     (objects / "pack").mkdir()
     (objects / "info" / "alternates").write_text(f"{lender / '.git' / 'objects'}\n")
-    made = commit_all(games)
-    assert made.proc is not None
-    made.close()
+    commit_all(games).close()
+    assert made_by(games) == "fast-import"
     commit_all(by_pbem).close()
     assert git(games, "rev-parse", "HEAD") == git(by_pbem, "rev-parse", "HEAD")
 
@@ -167,35 +172,40 @@ def test_a_pack_index_pbem_does_not_know_is_not_read(games: Path) -> None:
 
 
 def test_the_branch_moves_only_from_where_the_run_found_it(games: Path) -> None:
-    """A commit the GM made while the run wrote its own stands; the run's commits are not made (the
-    next run commits its files as a run's that died)."""
+    """A commit the GM made after the run wrote its own stands; the run's commits are not made (the
+    next run commits its files as a run's that died). One made before they were written is built on."""
     made = commit_all(games, COMMITS[:1])
     (games / "notes.txt").write_text("the GM's\n")
     git(games, "add", "notes.txt")
     git(games, "commit", "-q", "-m", "the GM's notes")
+    made.finish()  # written now, on the GM's commit
+    git(games, "commit", "-q", "--allow-empty", "-m", "the GM's second thought")
     theirs = git(games, "rev-parse", "HEAD")
     with pytest.raises(StoreError, match="update-ref"):
         made.close()
     assert git(games, "rev-parse", "HEAD") == theirs
     assert GamesDir(games).uncommitted() == {"g1"}
+    again = CommitBatch(GamesDir(games))
+    assert again.commit(COMMITS[0][0], list(COMMITS[0][1]))
+    again.close()
+    assert git(games, "log", "--format=%s", "-3").splitlines() == [
+        "g1: turn 2", "the GM's second thought", "the GM's notes"]
+    assert_sound(games)
 
 
 def test_objects_that_cannot_be_written_stop_the_batch(games: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A full disk: that commit and every one after it fail (each would build on it), the branch stays."""
+    """A full disk: none of the run's commits stands, the branch stays (the next run commits the files)."""
     import errno
 
     from pbem.store import objects
 
     head = git(games, "rev-parse", "HEAD")
-    made = CommitBatch(GamesDir(games))
-    (games / "g1" / "public.yaml").write_bytes(b"turn: 9\n")
 
     def full(self: objects.Objects, kind: bytes, body: bytes) -> str:
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(objects.Objects, "write", full)
-    for _ in range(2):
-        with pytest.raises(StoreError, match="git's objects could not be written: No space left on device"):
-            made.commit("g1: turn 9\n", ["g1/public.yaml"])
-    with pytest.raises(StoreError, match="No space left on device"):
+    made = commit_all(games)
+    with pytest.raises(StoreError, match="git's objects could not be written: No space left on device"):
         made.close()
     assert made.proc is None and git(games, "rev-parse", "HEAD") == head
+    assert GamesDir(games).uncommitted() == {"g1", "g2"}

@@ -152,6 +152,19 @@ class Tree:
             raise LeftToGit(hexsha) from None
         return cls(entries, bytes.fromhex(hexsha))
 
+    def reach(self, objects: Objects, parts: list[bytes]) -> None:
+        """Read the trees on the way to the file at `parts` that there are (`put` then needs none),
+        changing nothing."""
+        tree = self
+        for name in parts[:-1]:
+            sub = tree.subtrees.get(name)
+            if sub is None:
+                entry = tree.entries.get(name)
+                if entry is None or not _is_tree(entry[0]):
+                    return
+                sub = tree.subtrees[name] = Tree.load(objects, entry[1].hex())
+            tree = sub
+
     def put(self, objects: Objects, parts: list[bytes], sha: bytes) -> None:
         """Set the file at `parts` (its folders, then its name) to the blob `sha`, as fast-import's
         `M 100644` does: a folder missing on the way is made, a file or link in its place replaced, a
