@@ -104,7 +104,7 @@ def test_a_run_of_more_commits_goes_to_fast_import_whole(games: Path, monkeypatc
     assert made.proc is not None  # started at the third, with the two held
     made.close()
     assert made_by(games) == "fast-import"
-    monkeypatch.setattr(batch, "LOOSE_COMMITS", 16)
+    monkeypatch.setattr(batch, "LOOSE_COMMITS", 8)
     commit_all(by_pbem).close()
     assert made_by(by_pbem) == "pbem: 4 commits"
     assert git(games, "rev-parse", "HEAD") == git(by_pbem, "rev-parse", "HEAD")

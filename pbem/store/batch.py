@@ -13,7 +13,7 @@ from pbem.store.processes import crash_point, dies_with_pbem
 # A run of at most LOOSE_COMMITS commits (LOOSE_BYTES of files) is written by pbem: some objects each,
 # each a small file, where fast-import costs some milliseconds to start (and unpacks a pack of fewer
 # than 100 objects into loose ones itself). A bigger run goes to fast-import whole, which packs it.
-LOOSE_COMMITS = 16
+LOOSE_COMMITS = 8
 LOOSE_BYTES = 1 << 20
 # what sends git elsewhere, or makes it write objects otherwise than pbem would: then git writes them all
 _ELSEWHERE = ("GIT_DIR", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
