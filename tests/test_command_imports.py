@@ -104,9 +104,9 @@ CHILDREN = {
     "submit": [],
     "doctor": None,  # it tries git, each of its checks
     "advance": [["git", "status"]],  # what a run that died left uncommitted
-    # what a run that died left uncommitted; the run's commit through one fast-import, its files into the
-    # index; the commit-graph written anew after commits
-    "advance, one order": [["git", "status"], ["git", "fast-import"], ["git", "update-index"], ["git", "commit-graph"]],
+    # what a run that died left uncommitted; the run's commit written by pbem (git's objects), the branch
+    # moved to it, its files into the index (the commit-graph is not written for the one commit it lacks)
+    "advance, one order": [["git", "status"], ["git", "update-ref"], ["git", "update-index"]],
 }
 
 

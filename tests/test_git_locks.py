@@ -290,8 +290,9 @@ os.execv({git!r}, [{git!r}, *sys.argv[1:]])
 
 def test_every_git_pbem_starts_has_the_death_signal(table: helpers.Table, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run with a game committed on its own (git add, diff, commit) and one by the batch (fast-import,
-    update-index), then the archive (git log): every git is started with SIGKILL as its death signal."""
+    """A run with a game committed on its own (git add, diff, commit) and one by the batch (its objects
+    written by pbem, the branch moved by update-ref, the index by update-index), then the archive (git
+    log): every git is started with SIGKILL as its death signal."""
     pbem = table.pbem
     r = pbem("new", "medici", "m2", *helpers.player_args(*PLAYERS), "--seed", SEED)
     assert r.exit_code == 0, r.output
@@ -309,6 +310,6 @@ def test_every_git_pbem_starts_has_the_death_signal(table: helpers.Table, tmp_pa
     r = pbem("archive", "m1", "--out", str(tmp_path / "site"))
     assert r.exit_code == 0, r.output
     calls = [line.split(" ", 1) for line in log.read_text().splitlines()]
-    assert {"add", "commit", "fast-import", "update-index", "log"} <= {command for _, command in calls}, calls
+    assert {"add", "commit", "update-ref", "update-index", "log"} <= {command for _, command in calls}, calls
     assert [sig for sig, _ in calls] == [str(int(signal.SIGKILL))] * len(calls), calls
     assert git(table.games, "status", "--porcelain") == ""

@@ -1,5 +1,6 @@
 """A games dir of many games and a long history: git's commit-graph with changed-path Bloom filters,
-written after every command that commits, and the settings pbem gives the repository; the bench's
+written after a command that commits once GRAPH_LAG commits are not in it, and the settings pbem gives
+the repository; the bench's
 games dir built straight into a git pack (`benchmarks.bench_scale`), which git must read as its own. The big
 measurements are the bench's (`python -m benchmarks.bench --only scale`); these are small."""
 
@@ -16,7 +17,8 @@ import helpers
 from helpers import git
 from benchmarks import bench_scale
 from pbem.store import GamesDir
-from pbem.store.gitrepo import REPO_SETTINGS, SETTINGS_MARK
+from pbem.store import gitrepo
+from pbem.store.gitrepo import GRAPH_MARK, REPO_SETTINGS, SETTINGS_MARK
 
 PLAYERS = ("anna", "ben", "cleo")
 SEED = "scale-seed-0001"
@@ -58,16 +60,27 @@ def table(pbem: helpers.Pbem, tmp_path: Path) -> helpers.Table:
     return t
 
 
-def test_a_command_that_commits_writes_the_commit_graph_with_its_bloom_filters(table: helpers.Table) -> None:
+def test_a_command_that_commits_writes_the_commit_graph_with_its_bloom_filters(table: helpers.Table,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     games = table.games
     layers = graph_layers(games)
     assert layers and all(bloom_settings(layer) == (7, 64) for layer in layers)
+    assert not (games / ".git" / GRAPH_MARK).exists()  # the first command wrote the whole history
+    monkeypatch.setattr(gitrepo, "GRAPH_LAG", 3)
     table.play(table.waiting(), ["auction"])
+    # one commit the graph lacks (no layer written for it): git reads it as it would without a graph,
+    # and the mark counts it
+    assert (games / ".git" / GRAPH_MARK).read_text() == "1\n"
+    assert graph_layers(games) == layers
+    assert git(games, "log", "--format=%s", "--", "m1/").splitlines()[0] == f"m1: turn 1: orders of {PLAYERS[0]}"
+    table.play(table.waiting(), ["pass"])
+    assert (games / ".git" / GRAPH_MARK).read_text() == "2\n"
+    table.play(table.waiting(), ["pass"])  # the third: the graph is written anew, with every commit
+    assert not (games / ".git" / GRAPH_MARK).exists()
     assert all(bloom_settings(layer) == (7, 64) for layer in graph_layers(games))
-    # every commit is in the graph, with its filter: git reads none of them without
     stats = bloom_statistics(games, "--", "m1/")
     assert stats["filter_not_present"] == 0
-    assert git(games, "log", "--format=%s", "--", "m1/").splitlines()[0] == f"m1: turn 1: orders of {PLAYERS[0]}"
+    assert len(git(games, "log", "--format=%s", "--", "m1/").splitlines()) == 4
     subprocess.run(["git", "commit-graph", "verify"], cwd=games, check=True, capture_output=True)
 
 

@@ -33,7 +33,8 @@ The package, by what each part does:
     gitrepo     git in the games dir: its lock files, status, commits of some paths, bounded messages
     public      what git holds of a running game; the change-over of a games dir of an older pbem
     seen        the Message-IDs of the mail read, hashed, outside git
-    batch       a run's commits through one `git fast-import`
+    batch       a run's commits: a few written by pbem itself, the rest through one `git fast-import`
+    objects     git's loose objects, read and written as git does
     gamesdir    the games dir itself (GamesDir): games, state, queue, reports, pbem's lock
 
 The names other modules use are all importable from here.

@@ -60,6 +60,7 @@ class GamesDir(GitRepo):
         self.sync_later = False
         self._reserved: frozenset[str] | None = None
         self.stamps: dict[str, str] = {}  # each game's state file as loaded or saved (see `public_behind`)
+        self.syncs = 0  # calls of `sync`: what was written before the last one is durable
 
     # -- what a games dir is ----------------------------------------------------------------
 
@@ -371,6 +372,7 @@ class GamesDir(GitRepo):
 
     def sync(self) -> None:
         """Make everything written so far durable, in one call for the file system of the games dir."""
+        self.syncs += 1
         fd = os.open(self.root, os.O_RDONLY)
         try:
             syncfs = _syncfs()

@@ -27,7 +27,7 @@ _LOCK_TAKEN = Pattern(r"\.lock': File exists")  # what git says when another git
 
 # What keeps a games dir of many games and a long history fast (README, "Many games, a long history"):
 # git's settings, made once (SETTINGS_MARK in .git says they are), and its commit-graph, written anew
-# after each command that committed. The untracked cache lets `git status --untracked-files=all` (each
+# after a command that committed once GRAPH_LAG commits or more are not in it. The untracked cache lets `git status --untracked-files=all` (each
 # run asks it) look only into the folders that changed; git uses it for that option only when it is
 # the configured one.
 REPO_SETTINGS = (("core.untrackedCache", "true"), ("status.showUntrackedFiles", "all"))
@@ -39,6 +39,12 @@ SETTINGS_MARK = "pbem-git-settings"
 # in the graph, where every git reading it takes it from; a graph that has filters keeps their size.
 BLOOM_BITS = {"GIT_TEST_BLOOM_SETTINGS_BITS_PER_ENTRY": "64"}
 GRAPH_WRITE = ("commit-graph", "write", "--reachable", "--changed-paths", "--split", "--no-progress")
+# The commits the graph may lack: git reads each of those as it does without a graph (its two top trees
+# compared, some 500 microseconds at 10,000 games), while a write is a process of some milliseconds,
+# which a run of one order would pay for one commit. GRAPH_MARK in .git counts them (none: no lag).
+GRAPH_LAG = 16
+GRAPH_MARK = "pbem-graph-lag"
+GRAPH_FILES = ("objects/info/commit-graphs/commit-graph-chain", "objects/info/commit-graph")
 
 
 class GitRepo:
@@ -51,6 +57,7 @@ class GitRepo:
         self._git_wait_left = GIT_WAIT
         self.commits_made = 0  # by this command: its end writes git's commit-graph anew (`index_history`)
         self._graph: tuple[subprocess.Popen[bytes], int] | None = None  # a graph write begun, and for how many
+        self._graph_counted = 0  # the commits `begin_index_history` counted as lacking in the graph (none due)
 
     def check_owner(self, command: str = "pbem ...") -> None:
         """Refuse a games dir (or its .git) that belongs to another user than the one running pbem:
@@ -274,13 +281,46 @@ class GitRepo:
         with contextlib.suppress(OSError):
             mark.write_text(wanted, "utf-8")
 
+    def _graph_lag(self, new: int) -> int | None:
+        """The commits not in the commit-graph once `new` more are counted; None: there is no graph
+        (git's own file or pbem's), or its mark cannot be read."""
+        git_dir = self.root / ".git"
+        if not any((git_dir / name).is_file() for name in GRAPH_FILES):
+            return None
+        try:
+            before = int((git_dir / GRAPH_MARK).read_text("ascii"))
+        except FileNotFoundError:
+            before = 0  # written after every command by an older pbem
+        except (OSError, ValueError):
+            return None
+        return before + new
+
+    def _graph_due(self, new: int) -> bool:
+        """Whether the commit-graph is to be written now, with `new` commits made that it lacks
+        (GRAPH_LAG); if not, the mark counts them."""
+        lag = self._graph_lag(new)
+        if lag is None or lag >= GRAPH_LAG:
+            return True
+        if new:
+            with contextlib.suppress(OSError):  # unwritten, the next command counts fewer: a few more lag
+                (self.root / ".git" / GRAPH_MARK).write_text(f"{lag}\n", "ascii")
+        return False
+
+    def _graph_written(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            (self.root / ".git" / GRAPH_MARK).unlink()
+
     def begin_index_history(self) -> None:
-        """Start `index_history`'s write for the commits made so far, while the command does its last
-        work (a run's delivery of its mail, which has its own wait on the disk); `index_history` waits
-        for it, and writes again what was committed since, or what it failed to write."""
+        """Start `index_history`'s write for the commits made so far, when it is due, while the command
+        does its last work (a run's delivery of its mail, which has its own wait on the disk);
+        `index_history` waits for it, and writes again what was committed since, or what it failed to
+        write."""
         if self._graph is not None or not self.commits_made or not (self.root / ".git").is_dir():
             return
         self.tune()
+        if not self._graph_due(self.commits_made):
+            self._graph_counted = self.commits_made
+            return
         import subprocess
 
         argv, child = dies_with_pbem(["git", *GRAPH_WRITE])
@@ -300,16 +340,26 @@ class GitRepo:
         return proc.wait() == 0 and made == self.commits_made
 
     def index_history(self) -> None:
-        """Write git's commit-graph anew after commits: a layer for the commits it lacks (`--split`;
-        git merges the small layers), with their changed-path Bloom filters, so that `git log --
-        GAME` and `pbem archive` walk a long history without reading the other games' trees. The
-        first time it indexes the whole history (a minute for 100,000 commits of 10,000 games), then
-        what each command added. Where it fails, a warning: git reads the history without it."""
-        if self.end_index_history() or not (self.root / ".git").is_dir():
+        """Write git's commit-graph anew after commits, once GRAPH_LAG commits are not in it: a layer
+        for the commits it lacks (`--split`; git merges the small layers), with their changed-path
+        Bloom filters, so that `git log -- GAME` and `pbem archive` walk a long history without
+        reading the other games' trees. The first time it indexes the whole history (a minute for
+        100,000 commits of 10,000 games), then what the commands since added. Where it fails, a
+        warning: git reads the history without it."""
+        begun, counted = self._graph is not None, self._graph_counted
+        self._graph_counted = 0
+        if self.end_index_history():
+            self._graph_written()
+            return
+        if not (self.root / ".git").is_dir():
             return
         self.tune()
+        if not begun and not self._graph_due(self.commits_made - counted):
+            return
         r = self._git(*GRAPH_WRITE, check=False, env=BLOOM_BITS)
-        if r.returncode != 0:
+        if r.returncode == 0:
+            self._graph_written()
+        else:
             self.warnings.append(f"git commit-graph write failed: {_first_line(r.stderr) or f'exit status {r.returncode}'}"
                                  f" (git reads the history without it, slower)")
 
