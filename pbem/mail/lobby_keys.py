@@ -44,6 +44,18 @@ def lobby_id(config: Config, game: str, nonce: str, about: str) -> str:
     return f"<pbem.lobby.{game}.{nonce}.{digest}@{config.domain}>"
 
 
+def lobby_answer_id(config: Config, mail: Incoming, about: str) -> str:
+    """The Message-ID of an answer to a mail that names no entry (the lobby's help), with the key of
+    its sender's address where pbem keys its mail: his reply to it proves that the address is his, so
+    that `join GAME` in that reply takes the seat at once."""
+    mid = lobby_id(config, "lobby", NO_ENTRY, f"{about}\0{mail.sender}\0{mail.message_id}")
+    keys = keyring(config)
+    if keys is None or not mail.sender:
+        return mid
+    key = lobby_key(keys, "lobby", NO_ENTRY, mail.sender)
+    return f"{mid[:mid.rindex('@')]}.k{key}{mid[mid.rindex('@'):]}"
+
+
 def address_keys(gd: GamesDir, config: Config, mail: Incoming) -> tuple[frozenset[str], bool]:
     """The entries whose lobby mail to the sender this mail answers with its key, and whether it
     carries a valid key of any lobby mail pbem sent the sender (an answer, a refusal: it proves that

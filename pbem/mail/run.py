@@ -23,6 +23,7 @@ from pbem.mail.boxes import Inbox, Postman, open_inbox, peek_inbox
 from pbem.mail.ids import keyring, mail_thread, split_key
 from pbem.mail.incoming import Incoming, not_for_pbem, once, read_mail
 from pbem.mail.lobby import handle_lobby, open_lines, without_paths
+from pbem.mail.lobby_keys import lobby_answer_id
 from pbem.visible import CONTROLS, visible
 from pbem.i18n import N_, language_of, localize, timezone_of, translator
 from pbem.mail.commands import (command_in, games_lines, help_context, language_choices, mentions_command,
@@ -511,7 +512,7 @@ def answer_stranger_help(gd: GamesDir, postman: Postman, mail: Incoming, who: Se
 
     lang = word_language(line) or who.language
     told = reply(postman, mail, "common/lobby-help.txt.j2", lang=lang, open_games=open_lines(gd),
-                 once_a_day=not who.proof.address, who=who)
+                 once_a_day=not who.proof.address, who=who, message_id=lobby_answer_id(postman.config, mail, "help"))
     return f"mail from {mail.sender}: answered 'help' with the lobby's commands" + NOT_TOLD * (not told)
 
 
