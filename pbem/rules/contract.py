@@ -326,6 +326,9 @@ FILES: list[tuple[str, bool, str]] = [
     ("locale/de/LC_MESSAGES/GAME.po, locale/nl/...", True,
      "its words in German and Dutch (`make catalogs GAME=GAME` makes them; then fill in the msgstr)"),
     ("locale/words/GAME.yaml", False, "its order words in each language (`bid`: `bieten`, `bieden`)"),
+    ("locale/words/options.yaml", False,
+     "how players name its options and their values in a challenge by mail, in each language "
+     "(`GAME: {edition: {de: [ausgabe], nl: [uitgave]}}`); read, never written"),
 ]
 TEMPLATES = ("report.txt.j2", "events.j2", "rules.txt.j2", "board.svg.j2")
 SCHEMAS = ("orders", "state")
