@@ -31,10 +31,10 @@ WIDTH = 72  # mail is read in plain-text clients at 72 columns, and on phones
 # of a word and its number (`'prijs: 0'`: a phone shows it as code, and a reader copies it whole)
 _UNITS = ("VP|time|points?|gifts?|cards?|tiles?|SP|Zeiteinheit(?:en)?|Punkte?|Geschenke?|Karten?|Plättchen"
           "|WP|tijdseenhe(?:id|den)|punt(?:en)?|geschenk(?:en)?|kaart(?:en)?|tegels?")
-_GLUED = re.compile(rf"(?<=\d) (?=(?:{_UNITS})\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)|(?<=\w:) (?=\d+')")
+_GLUED = Pattern(rf"(?<=\d) (?=(?:{_UNITS})\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)|(?<=\w:) (?=\d+')")
 _GLUE = "\x00"
 # a short quoted command (`'standing: []'`, `'sag zu ben: ...'`) is never broken: a reader copies it whole
-_QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,30}'(?![\w'])")
+_QUOTED = Pattern(r"(?<![\w'])'[^'\n]{1,30}'(?![\w'])")
 
 
 def _fill(text: str, width: int, first: str, rest: str) -> list[str]:
@@ -310,7 +310,7 @@ def summarize_orders(orders: list[Order], lang: str = DEFAULT_LANGUAGE, game: st
     return out
 
 
-BLANK = re.compile(r"[A-Z](\.[A-Z])?\Z")  # what a player fills in: N, X, L.P, M...
+BLANK = Pattern(r"[A-Z](\.[A-Z])?\Z")  # what a player fills in: N, X, L.P, M...
 
 
 def turn_file(state: dict[str, Any], player: str, legal: list[Order], lang: str = DEFAULT_LANGUAGE) -> str:
