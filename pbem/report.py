@@ -11,7 +11,7 @@ import textwrap
 import os
 import sys
 from functools import cache
-from typing import Any
+from typing import Any, Iterator
 
 import jinja2
 
@@ -171,10 +171,21 @@ def _moment(stamp: Any) -> Any:
     return stamp if isinstance(stamp, datetime) else datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
 
 
+class _Templates(jinja2.Environment):
+    """The reports' environment. Its words are installed by `pbem.i18n.install`; jinja2.ext.i18n,
+    which reads `{% trans %}`, is loaded where a template is first read from its source (jinja2 asks
+    for the extensions only there), not for one whose compiled code the cache holds."""
+
+    def iter_extensions(self) -> Iterator[Any]:
+        if not self.extensions:  # (it has no other)
+            self.add_extension("jinja2.ext.i18n")
+        return super().iter_extensions()
+
+
 def _environment(lang: str, game: str | None) -> jinja2.Environment:
-    e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=False, keep_trailing_newline=True,
-                           undefined=jinja2.StrictUndefined, bytecode_cache=bytecode_cache("reports"),
-                           extensions=["jinja2.ext.i18n"])
+    e = _Templates(loader=jinja2.FunctionLoader(_load), autoescape=False, keep_trailing_newline=True,
+                   undefined=jinja2.StrictUndefined, bytecode_cache=bytecode_cache("reports"))
+    install(e, lang, game)
     # `words`: an order in the reader's order words; `number`: a number as his language writes it (English:
     # the digits alone); `moment`: an ISO stamp as his language writes a date and time (the template
     # passes the reader's `zone`)
@@ -192,9 +203,7 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
 @cache
 def env() -> jinja2.Environment:
     """The templates in English, as written."""
-    e = _environment(DEFAULT_LANGUAGE, None)
-    e.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # English: as written
-    return e
+    return _environment(DEFAULT_LANGUAGE, None)
 
 
 @cache
@@ -203,9 +212,7 @@ def env_for(lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> jinja2.Env
     `env()` itself. One environment per language and game, made once."""
     if lang == DEFAULT_LANGUAGE:
         return env()
-    e = _environment(lang, game)
-    install(e, lang, game)
-    return e
+    return _environment(lang, game)
 
 
 # marks a report template writes around three parts, which `move_first` takes out and puts in their place
