@@ -229,7 +229,10 @@ def _taken(text: str, mark: str) -> tuple[str, str]:
 
 
 def _blank_lines(text: str) -> str:
-    return re.sub(r"\n{3,}", "\n\n", text)
+    """`text` with at most one blank line in a row."""
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text
 
 
 def move_first(text: str) -> str:
