@@ -13,7 +13,6 @@ steps, for the tests that kill a run at each of them.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -32,22 +31,25 @@ from pbem.store import (PUBLIC_FILE, STATE_FILE, CommitBatch, GamesDir, crash_po
                         queue_slot, write_atomic)
 
 
-@dataclass
-class Outcome:
+class Outcome:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
     """What one run did to one game."""
 
-    game: str
-    applied: list[str] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)
-    reports: list[Path] = field(default_factory=list)
-    committed: bool = False
-    error: str | None = None
-    finished: bool = False
-    substitutes: list[str] = field(default_factory=list)
-    reminded: list[str] = field(default_factory=list)
-    overdue: list[str] = field(default_factory=list)  # their deadline passed under `wait`: the game needs the GM
-    pending: tuple[str, list[str]] | None = None  # a deferred commit: its message and the files written
-    dequeue: list[Path] = field(default_factory=list)  # queue files the run clears after its one sync
+    def __init__(self, game: str, error: str | None = None) -> None:
+        self.game = game
+        self.applied: list[str] = []
+        self.refused: list[str] = []
+        self.reports: list[Path] = []
+        self.committed = False
+        self.error = error
+        self.finished = False
+        self.substitutes: list[str] = []
+        self.reminded: list[str] = []
+        self.overdue: list[str] = []  # their deadline passed under `wait`: the game needs the GM
+        self.pending: tuple[str, list[str]] | None = None  # a deferred commit: its message and the files written
+        self.dequeue: list[Path] = []  # queue files the run clears after its one sync
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.game!r}, {self.summary()!r})"
 
     def summary(self) -> str:
         if self.error:
@@ -310,20 +312,20 @@ def advance_game(gd: GamesDir, game: str, postman: Postman | None = None, at: da
     return outcome
 
 
-@dataclass
-class Run:
+class Run:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
     """What one `pbem advance` did."""
 
-    outcomes: list[Outcome] = field(default_factory=list)
-    mail: list[str] = field(default_factory=list)
-    sent: int = 0
-    delivery: str = ""
-    send_errors: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)  # what failed besides the games (exit 1)
-    host_failures: list[HostFailure] = field(default_factory=list)  # a mail server failed (exit: its kind's code)
-    set_aside: int = 0  # mails the run set aside
-    failing_since: str | None = None  # the first of the failing runs in a row (this one failed)
-    alerted: bool = False  # this run mailed the GM that the host fails
+    def __init__(self) -> None:
+        self.outcomes: list[Outcome] = []
+        self.mail: list[str] = []
+        self.sent = 0
+        self.delivery = ""
+        self.send_errors: list[str] = []
+        self.errors: list[str] = []  # what failed besides the games (exit 1)
+        self.host_failures: list[HostFailure] = []  # a mail server failed (exit: its kind's code)
+        self.set_aside = 0  # mails the run set aside
+        self.failing_since: str | None = None  # the first of the failing runs in a row (this one failed)
+        self.alerted = False  # this run mailed the GM that the host fails
 
     @property
     def exit_code(self) -> int:

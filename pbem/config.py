@@ -7,7 +7,6 @@ to `mail/outbox`, both in the games dir; nothing leaves the machine.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -83,35 +82,47 @@ outbox:
 """
 
 
-@dataclass
-class Config:
-    root: Path
-    gm_name: str = "pbem"
-    gm_address: str = "pbem@localhost"
-    subject_prefix: str = "[pbem]"
-    max_mail_bytes: int = 262144
-    pictures: bool = True  # a picture of the board in report mails
-    reply_keys: bool = True  # mail to a player carries his reply key; a reply with it needs no token
-    reply_address: str = "plus"  # plus: the key also in Reply-To (gm+KEY@host); none: Message-ID only
-    language: str = "en"  # the players' language where a seat sets none
-    timezone: str | None = None  # the players' time zone where a seat sets none (None: UTC)
-    # who may challenge others by mail: "players" (addresses that play or played here), "anyone",
-    # "nobody", or a list of addresses and @domains
-    lobby_create: str | list[str] = "players"
-    lobby_invitations: int = 3  # unanswered challenges one address may have at once
-    lobby_strangers_per_day: int = 30  # mails a day to addresses that never wrote to pbem, all senders together
-    lobby_lapse_hours: float = 7 * 24  # an invitation unanswered this long lapses
-    # who may start a game against bots by mail: True (whoever lobby_create lets challenge), False, or
-    # a rule as lobby_create's
-    lobby_bots: bool | str | list[str] = True
-    absence_max_days: int = 14  # the longest absence a player may set (`away until ...`)
-    archive: dict[str, Any] = field(default_factory=dict)  # out, update (auto | manual), language, commit_url
-    absence_total_days: int = 30  # the days a player may be away in any `absence_window_days`, all together
-    absence_window_days: int = 90
-    inbox: dict[str, Any] = field(default_factory=lambda: {"type": "maildir", "path": "mail/inbox"})
-    outbox: dict[str, Any] = field(default_factory=lambda: {"type": "files", "path": "mail/outbox"})
-    # the secrets a password_command gave, with when: asked again after SECRET_KEPT seconds
-    _secrets: dict[str, tuple[float, str]] = field(default_factory=dict, repr=False, compare=False)
+class Config:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
+    """The settings of a games dir, pbem.yaml's or their defaults."""
+
+    def __init__(self, root: Path, gm_name: str = "pbem", gm_address: str = "pbem@localhost",
+                 subject_prefix: str = "[pbem]", max_mail_bytes: int = 262144, pictures: bool = True,
+                 reply_keys: bool = True, reply_address: str = "plus", language: str = "en",
+                 timezone: str | None = None, lobby_create: str | list[str] = "players", lobby_invitations: int = 3,
+                 lobby_strangers_per_day: int = 30, lobby_lapse_hours: float = 7 * 24,
+                 lobby_bots: bool | str | list[str] = True, absence_max_days: int = 14,
+                 archive: dict[str, Any] | None = None, absence_total_days: int = 30, absence_window_days: int = 90,
+                 inbox: dict[str, Any] | None = None, outbox: dict[str, Any] | None = None) -> None:
+        self.root = root
+        self.gm_name = gm_name
+        self.gm_address = gm_address
+        self.subject_prefix = subject_prefix
+        self.max_mail_bytes = max_mail_bytes
+        self.pictures = pictures  # a picture of the board in report mails
+        self.reply_keys = reply_keys  # mail to a player carries his reply key; a reply with it needs no token
+        self.reply_address = reply_address  # plus: the key also in Reply-To (gm+KEY@host); none: Message-ID only
+        self.language = language  # the players' language where a seat sets none
+        self.timezone = timezone  # the players' time zone where a seat sets none (None: UTC)
+        # who may challenge others by mail: "players" (addresses that play or played here), "anyone",
+        # "nobody", or a list of addresses and @domains
+        self.lobby_create = lobby_create
+        self.lobby_invitations = lobby_invitations  # unanswered challenges one address may have at once
+        self.lobby_strangers_per_day = lobby_strangers_per_day  # mails a day to addresses that never wrote to pbem, all senders together
+        self.lobby_lapse_hours = lobby_lapse_hours  # an invitation unanswered this long lapses
+        # who may start a game against bots by mail: True (whoever lobby_create lets challenge), False, or
+        # a rule as lobby_create's
+        self.lobby_bots = lobby_bots
+        self.absence_max_days = absence_max_days  # the longest absence a player may set (`away until ...`)
+        self.archive = {} if archive is None else archive  # out, update (auto | manual), language, commit_url
+        self.absence_total_days = absence_total_days  # the days a player may be away in any `absence_window_days`, all together
+        self.absence_window_days = absence_window_days
+        self.inbox = {"type": "maildir", "path": "mail/inbox"} if inbox is None else inbox
+        self.outbox = {"type": "files", "path": "mail/outbox"} if outbox is None else outbox
+        # the secrets a password_command gave, with when: asked again after SECRET_KEPT seconds
+        self._secrets: dict[str, tuple[float, str]] = {}
+
+    def __repr__(self) -> str:
+        return f"Config(root={self.root!r}, gm_address={self.gm_address!r})"
 
     def path(self, relative: str) -> Path:
         return (self.root / relative).resolve()

@@ -6,7 +6,6 @@ from __future__ import annotations
 import copy
 import marshal
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Collection
 
@@ -256,17 +255,21 @@ def _finish_if_over(state: dict[str, Any]) -> None:
         state["unrated"] = unrated_reasons(state)  # while the seats still have their addresses
 
 
-@dataclass
-class Submitted:
-    game: str
-    player: str
-    turn: int | str | None              # a decision number, NEXT (a premove), or None (standing orders alone)
-    orders: list[Order]
-    queued: Path | None
-    replaced: int
-    paused: bool = False  # the game is paused: the orders wait in the queue until it resumes
-    standing: list[dict[str, Any]] | None = None  # the standing orders it sets ([] clears them)
-    reports: str | None = None  # when he wants mail, if the turn file says
+class Submitted:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
+    """A turn file taken: its game, seat, turn (a decision number, NEXT: a premove, or None: standing
+    orders alone) and orders, the queue file it went to and how many queued before it replaces."""
+
+    def __init__(self, game: str, player: str, turn: int | str | None, orders: list[Order], queued: Path | None,
+                 replaced: int, paused: bool = False, standing: list[dict[str, Any]] | None = None,
+                 reports: str | None = None) -> None:
+        self.game, self.player, self.turn, self.orders = game, player, turn, orders
+        self.queued, self.replaced = queued, replaced
+        self.paused = paused  # the game is paused: the orders wait in the queue until it resumes
+        self.standing = standing  # the standing orders it sets ([] clears them)
+        self.reports = reports  # when he wants mail, if the turn file says
+
+    def __repr__(self) -> str:
+        return f"Submitted({self.game!r}, {self.player!r}, {self.turn!r}, {self.orders!r})"
 
 
 def check_submission(gd: GamesDir, data: bytes, sender: str | None = None, source: str = "file",
@@ -404,16 +407,19 @@ def _refresh_standing(ruleset: Ruleset, state: dict[str, Any]) -> None:
         del state["standing"]
 
 
-@dataclass
-class QueueResult:
-    """What became of one queued turn file."""
+class QueueResult:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
+    """What became of one queued turn file: its key (the queue file, or whatever the caller keyed it
+    by), player, turn and orders, the outcome (applied | refused | held | replaced | dropped: a premove
+    not legal then) and the refusal's message."""
 
-    key: Any                      # the queue file (or whatever the caller keyed it by)
-    player: str
-    turn: Any
-    orders: list[Order]
-    outcome: str                  # applied | refused | held | replaced | dropped (a premove not legal then)
-    message: str = ""
+    __slots__ = ("key", "player", "turn", "orders", "outcome", "message")
+
+    def __init__(self, key: Any, player: str, turn: Any, orders: list[Order], outcome: str, message: str = "") -> None:
+        self.key, self.player, self.turn, self.orders, self.outcome, self.message = \
+            key, player, turn, orders, outcome, message
+
+    def __repr__(self) -> str:
+        return f"QueueResult({self.key!r}, {self.player!r}, {self.turn!r}, {self.orders!r}, {self.outcome!r})"
 
 
 def play_queue(state: dict[str, Any], queue: list[tuple[Any, dict[str, Any]]],

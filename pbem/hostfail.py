@@ -16,7 +16,6 @@ again the next failure counts anew.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,13 +27,16 @@ if TYPE_CHECKING:
     from pbem.config import Config
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
     """One cause of a failing host: its name, the exit code of `pbem advance`, and what it means."""
 
-    name: str
-    code: int
-    meaning: str
+    __slots__ = ("name", "code", "meaning")
+
+    def __init__(self, name: str, code: int, meaning: str) -> None:
+        self.name, self.code, self.meaning = name, code, meaning
+
+    def __repr__(self) -> str:
+        return f"Kind({self.name!r}, {self.code}, {self.meaning!r})"
 
 
 #: every exit code of pbem's commands; the host failures are `pbem advance`'s (the first one wins)

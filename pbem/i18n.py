@@ -320,8 +320,41 @@ def common_words(lang: str) -> Any:
 
 
 def install(environment: "jinja2.Environment", lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> None:
-    """Give a template environment the words of `lang` (English: the text as written)."""
-    environment.install_gettext_translations(translator(lang, game), newstyle=True)  # type: ignore[attr-defined]
+    """Give a template environment the words of `lang` (English: the text as written): `_`, `gettext`,
+    `ngettext`, `pgettext` and `npgettext` in the new style (each text a format whose `%(name)s` its
+    keywords fill in, their values escaped where the environment escapes; `num` and `context` given),
+    as jinja2.ext.i18n installs them. Set here, they need no extension: that one reads `{% trans %}`
+    where a template is compiled, and a template read compiled from the cache never needs it."""
+    from jinja2 import pass_context
+    from markupsafe import Markup
+
+    words = translator(lang, game)
+
+    def said(context: Any, text: str, values: dict[str, Any]) -> str:
+        return (Markup(text) if context.eval_ctx.autoescape else text) % values
+
+    @pass_context
+    def gettext(context: Any, message: str, /, **values: Any) -> str:
+        return said(context, words.gettext(message), values)
+
+    @pass_context
+    def ngettext(context: Any, singular: str, plural: str, num: int, /, **values: Any) -> str:
+        values.setdefault("num", num)
+        return said(context, words.ngettext(singular, plural, num), values)
+
+    @pass_context
+    def pgettext(context: Any, where: str, message: str, /, **values: Any) -> str:
+        values.setdefault("context", where)
+        return said(context, words.pgettext(where, message), values)
+
+    @pass_context
+    def npgettext(context: Any, where: str, singular: str, plural: str, num: int, /, **values: Any) -> str:
+        values.setdefault("context", where)
+        values.setdefault("num", num)
+        return said(context, words.npgettext(where, singular, plural, num), values)
+
+    environment.globals.update(_=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
+    environment.newstyle_gettext = True  # type: ignore[attr-defined]  # how jinja2.ext.i18n compiles `{% trans %}`
 
 
 # -- order words ------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import textwrap
 import os
 import sys
 from functools import cache
-from typing import Any
+from typing import Any, Iterator
 
 import jinja2
 
@@ -31,10 +31,10 @@ WIDTH = 72  # mail is read in plain-text clients at 72 columns, and on phones
 # of a word and its number (`'prijs: 0'`: a phone shows it as code, and a reader copies it whole)
 _UNITS = ("VP|time|points?|gifts?|cards?|tiles?|SP|Zeiteinheit(?:en)?|Punkte?|Geschenke?|Karten?|Plättchen"
           "|WP|tijdseenhe(?:id|den)|punt(?:en)?|geschenk(?:en)?|kaart(?:en)?|tegels?")
-_GLUED = re.compile(rf"(?<=\d) (?=(?:{_UNITS})\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)|(?<=\w:) (?=\d+')")
+_GLUED = Pattern(rf"(?<=\d) (?=(?:{_UNITS})\b)|(?<=\w) (?=\(?[+-]\d|-?\d+->)| (?=>)|(?<=\w:) (?=\d+')")
 _GLUE = "\x00"
 # a short quoted command (`'standing: []'`, `'sag zu ben: ...'`) is never broken: a reader copies it whole
-_QUOTED = re.compile(r"(?<![\w'])'[^'\n]{1,30}'(?![\w'])")
+_QUOTED = Pattern(r"(?<![\w'])'[^'\n]{1,30}'(?![\w'])")
 
 
 def _fill(text: str, width: int, first: str, rest: str) -> list[str]:
@@ -171,10 +171,21 @@ def _moment(stamp: Any) -> Any:
     return stamp if isinstance(stamp, datetime) else datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
 
 
+class _Templates(jinja2.Environment):
+    """The reports' environment. Its words are installed by `pbem.i18n.install`; jinja2.ext.i18n,
+    which reads `{% trans %}`, is loaded where a template is first read from its source (jinja2 asks
+    for the extensions only there), not for one whose compiled code the cache holds."""
+
+    def iter_extensions(self) -> Iterator[Any]:
+        if not self.extensions:  # (it has no other)
+            self.add_extension("jinja2.ext.i18n")
+        return super().iter_extensions()
+
+
 def _environment(lang: str, game: str | None) -> jinja2.Environment:
-    e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=False, keep_trailing_newline=True,
-                           undefined=jinja2.StrictUndefined, bytecode_cache=bytecode_cache("reports"),
-                           extensions=["jinja2.ext.i18n"])
+    e = _Templates(loader=jinja2.FunctionLoader(_load), autoescape=False, keep_trailing_newline=True,
+                   undefined=jinja2.StrictUndefined, bytecode_cache=bytecode_cache("reports"))
+    install(e, lang, game)
     # `words`: an order in the reader's order words; `number`: a number as his language writes it (English:
     # the digits alone); `moment`: an ISO stamp as his language writes a date and time (the template
     # passes the reader's `zone`)
@@ -192,9 +203,7 @@ def _environment(lang: str, game: str | None) -> jinja2.Environment:
 @cache
 def env() -> jinja2.Environment:
     """The templates in English, as written."""
-    e = _environment(DEFAULT_LANGUAGE, None)
-    e.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # English: as written
-    return e
+    return _environment(DEFAULT_LANGUAGE, None)
 
 
 @cache
@@ -203,9 +212,7 @@ def env_for(lang: str = DEFAULT_LANGUAGE, game: str | None = None) -> jinja2.Env
     `env()` itself. One environment per language and game, made once."""
     if lang == DEFAULT_LANGUAGE:
         return env()
-    e = _environment(lang, game)
-    install(e, lang, game)
-    return e
+    return _environment(lang, game)
 
 
 # marks a report template writes around three parts, which `move_first` takes out and puts in their place
@@ -222,7 +229,10 @@ def _taken(text: str, mark: str) -> tuple[str, str]:
 
 
 def _blank_lines(text: str) -> str:
-    return re.sub(r"\n{3,}", "\n\n", text)
+    """`text` with at most one blank line in a row."""
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text
 
 
 def move_first(text: str) -> str:
@@ -310,7 +320,7 @@ def summarize_orders(orders: list[Order], lang: str = DEFAULT_LANGUAGE, game: st
     return out
 
 
-BLANK = re.compile(r"[A-Z](\.[A-Z])?\Z")  # what a player fills in: N, X, L.P, M...
+BLANK = Pattern(r"[A-Z](\.[A-Z])?\Z")  # what a player fills in: N, X, L.P, M...
 
 
 def turn_file(state: dict[str, Any], player: str, legal: list[Order], lang: str = DEFAULT_LANGUAGE) -> str:

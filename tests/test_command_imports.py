@@ -5,7 +5,9 @@ schema library, the catalogs and the rules of the other games come back into non
 them, and it starts no child process but the ones its work needs (git where it reads the repository;
 never one to ask setpriv what it can do, whose answer the user's cache folder keeps). A run of
 `pbem advance` that applies one order and mails its reports with a picture is held to its own list:
-each heavy module it loads is named with what it is for, and nothing named goes unloaded."""
+each heavy module it loads is named with what it is for, and nothing named goes unloaded. Of a library
+a command uses, it loads no part it does not: no template is compiled where the cache holds it, so
+no Jinja2 extension is loaded."""
 
 from __future__ import annotations
 
@@ -93,6 +95,10 @@ USES: dict[str, dict[str, str]] = {
         "logging": "Pillow's ImageFile, which Image.tobytes imports for its buffer size",
     },
 }
+# parts of a library that no command loads, though it uses the library: the fixtures' first commands
+# compile the templates, and the ones measured read them compiled from the user's cache (jinja2.ext's
+# i18n extension reads `{% trans %}` where a template is compiled; pbem.i18n gives the words)
+UNUSED_PARTS = {"jinja2.ext": "Jinja2's extensions, for templates compiled already"}
 # the child processes each command starts (the program and its first argument; a git through setpriv
 # counts as the git): only what its work needs
 CHILDREN = {
@@ -165,8 +171,18 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def games_with_one_order(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Another such games dir, with pictures in the mail, and one order submitted (its game's welcome
-    mails are in the outbox already): a run applies it and mails the reports."""
-    root = games_dir(tmp_path_factory.mktemp("one-order") / "games")
+    mails are in the outbox already): a run applies it and mails the reports. A twin of it is advanced
+    first, so that the run reads its templates compiled, as a host's every run but its first does."""
+    twin = one_order_dir(tmp_path_factory.mktemp("one-order-twin") / "games")
+    advanced = subprocess.run([sys.executable, "-m", "pbem", "advance"], env=dict(os.environ, PBEM_GAMES_DIR=str(twin)),
+                              capture_output=True, text=True, timeout=120)
+    assert advanced.returncode == 0 and advanced.stdout.startswith("m1: applied "), advanced.stdout + advanced.stderr
+    return one_order_dir(tmp_path_factory.mktemp("one-order") / "games")
+
+
+def one_order_dir(root: Path) -> Path:
+    """`games_dir` at `root` with pictures in the mail and the turn file beside it submitted."""
+    games_dir(root)
     with (root / "pbem.yaml").open("a") as config:
         config.write("pictures: true\n")
     submitted = subprocess.run([sys.executable, "-m", "pbem", "submit", "turn.yaml"], cwd=root.parent,
@@ -244,6 +260,8 @@ def test_a_command_loads_nothing_heavy_it_does_not_use(games: Path, games_to_sub
     assert unused == [], f"pbem {' '.join(COMMANDS[command])} loads what it does not use"
     named = sorted(use for use in USES[command] if not any(m == use or m.startswith(use + ".") for m in modules))
     assert named == [], f"pbem {' '.join(COMMANDS[command])} is said to use what it does not load"
+    parts = sorted(f"{m} ({UNUSED_PARTS[m]})" for m in set(UNUSED_PARTS) & modules)
+    assert parts == [], f"pbem {' '.join(COMMANDS[command])} loads parts of a library it does not use"
     assert opened == [], f"pbem {' '.join(COMMANDS[command])} reads catalogs, and writes no player's text"
     children = [child(argv) for argv in started]
     assert ["setpriv", "--pdeathsig"] not in children, "setpriv is asked again, though the cache holds its answer"

@@ -10,7 +10,6 @@ that no words describe a setting the schema does not have.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import posixpath
 import re
@@ -101,13 +100,7 @@ def code_defaults() -> dict[str, Any]:
     `lobby_create`)."""
     from pbem.config import Config
 
-    found = {}
-    for f in dataclasses.fields(Config):
-        if f.name == "root":
-            continue
-        value = f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default  # type: ignore[misc]
-        found[f.name] = value
-    return found
+    return {name: value for name, value in vars(Config(Path("."))).items() if name != "root" and not name.startswith("_")}
 
 
 def default_of(key: str, texts: dict[str, dict[str, str]], defaults: dict[str, Any]) -> str:

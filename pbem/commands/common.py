@@ -4,7 +4,6 @@ malformed value is a usage error, exit 2, like click's own), the options of a ga
 from __future__ import annotations
 
 import functools
-import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -105,6 +104,8 @@ def games_dir_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def emit_json(value: Any) -> None:
+    import json  # the commands that print no JSON (and `pbem --help`, which imports every command) load none
+
     click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 

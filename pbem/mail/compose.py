@@ -5,7 +5,6 @@ from __future__ import annotations
 import email.policy
 import hashlib
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from email.headerregistry import Address
 from email.message import EmailMessage
@@ -15,33 +14,41 @@ from typing import Any
 from pbem.config import Config
 from pbem.donotmail import unsubscribe_header
 from pbem.mail import LOOP_HEADER, one_line as _one_line
+from pbem.patterns import Pattern
 from pbem.report import wrap72
 
-@dataclass(frozen=True)
-class Picture:
+class Picture:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
     """A picture of the board: PNG bytes, the words that say what it shows (its alt text and
     Content-Description), its file name, and the lines that stand in the HTML where the text draws its
     board (which the HTML leaves to the picture): `note` where the picture is a part after the text,
     `above` where it stands in the HTML under the move."""
 
-    png: bytes
-    alt: str
-    filename: str
-    note: str = ""
-    above: str = ""
+    __slots__ = ("png", "alt", "filename", "note", "above")
+
+    def __init__(self, png: bytes, alt: str, filename: str, note: str = "", above: str = "") -> None:
+        self.png, self.alt, self.filename, self.note, self.above = png, alt, filename, note, above
+
+    def __repr__(self) -> str:
+        return f"Picture({len(self.png)} bytes, {self.alt!r}, {self.filename!r})"
 
 
-@dataclass(frozen=True)
-class Moves:
+class Moves:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
     """The orders a mail that asks for a move offers as buttons on a phone, each as the player types it
     in his language (`orders`); `listed`, the choices the report lists (the buttons stand under that
     list); `label`, the line above the buttons; `other`, the line that says how to write any other
     order (empty when every legal order has its button)."""
 
-    orders: list[str]
-    listed: list[str]
-    label: str
-    other: str = ""
+    __slots__ = ("orders", "listed", "label", "other")
+
+    def __init__(self, orders: list[str], listed: list[str], label: str, other: str = "") -> None:
+        self.orders, self.listed, self.label, self.other = orders, listed, label, other
+
+    def __repr__(self) -> str:
+        return f"Moves({self.orders!r}, {self.listed!r}, {self.label!r}, {self.other!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Moves) and (self.orders, self.listed, self.label, self.other) == \
+            (other.orders, other.listed, other.label, other.other)
 
 
 #: The HTML of at least this many bytes carries the board in itself, by `cid:`, under the move; a
@@ -53,7 +60,7 @@ HTML_HOLDS_THE_BOARD = 4096
 #: the prefixes mail clients put before the subject of a reply, in the languages of pbem's players and
 #: of the clients they use (Re, German Outlook's AW and Antwort, Dutch Outlook's Antw, SV, VS, Odp,
 #: RIF), each perhaps with a count (`Re[2]:`, `Re^2:`)
-_REPLY_PREFIX = re.compile(r"\s*(?:re|aw|antw|antwort|sv|vs|odp|rif)\s*(?:\[\d+\]|\^\d+)?\s*:", re.IGNORECASE)
+_REPLY_PREFIX = Pattern(r"\s*(?:re|aw|antw|antwort|sv|vs|odp|rif)\s*(?:\[\d+\]|\^\d+)?\s*:", re.IGNORECASE)
 
 
 def reply_subject(subject: str) -> str:

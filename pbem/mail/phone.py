@@ -32,10 +32,10 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from pbem.i18n import DEFAULT_LANGUAGE
+from pbem.patterns import Pattern
 from pbem.report import BEGIN, END, WIDTH, _GLUED
 
 # Styles are written without spaces: they stand on every element (mail clients strip <style> in places),
@@ -53,14 +53,14 @@ TABLE = "border-collapse:collapse;max-width:100%;margin:4px 0 10px;font-size:14p
 CELL = f"padding:3px 3px;border-bottom:1px solid {LINE};text-align:left"
 FOLD = 76  # the HTML's lines: short enough for the mail to go as 7-bit text, not quoted-printable
 
-EVENT = re.compile(r"(\s*)\[\s*(\d+)\] (.*)")
-BOX_RULE = re.compile(r"\s*\+-[-+]*\+\s*")
-INLINE_CHOICES = re.compile(r"(\s*)(You may \w+): (.*)")
-LABELLED = re.compile(r"\s*\S[^:]{0,40}: \S.*")  # `Sie dürfen senden: ziehen; versteigern.`
-SHAPE = re.compile(r"#\s*-\s+(\S.*)")  # an order of the block, commented out: `#  - bid: N`
-TICKED = re.compile(r"`([^`\n]+)`")
-GAP = re.compile(r"(?<=\S) {2,}(?=\S)")
-CHIPS = re.compile(r"(?<=\S) {3,}(?=\S)")  # between the columns of a line of aligned pairs
+EVENT = Pattern(r"(\s*)\[\s*(\d+)\] (.*)")
+BOX_RULE = Pattern(r"\s*\+-[-+]*\+\s*")
+INLINE_CHOICES = Pattern(r"(\s*)(You may \w+): (.*)")
+LABELLED = Pattern(r"\s*\S[^:]{0,40}: \S.*")  # `Sie dürfen senden: ziehen; versteigern.`
+SHAPE = Pattern(r"#\s*-\s+(\S.*)")  # an order of the block, commented out: `#  - bid: N`
+TICKED = Pattern(r"`([^`\n]+)`")
+GAP = Pattern(r"(?<=\S) {2,}(?=\S)")
+CHIPS = Pattern(r"(?<=\S) {3,}(?=\S)")  # between the columns of a line of aligned pairs
 
 
 # -- the text's lines ---------------------------------------------------------------------------------
@@ -123,12 +123,22 @@ def joined(lines: list[str], i: int) -> tuple[str, int]:
 
 # -- blocks ---------------------------------------------------------------------------------------------
 
-@dataclass
-class Block:
-    kind: str  # heading, rule, line, events, choices, list, orders, table, boxes, grid, gap
-    text: str = ""
-    level: int = 0  # heading level; a line's depth
-    items: list = field(default_factory=list)
+class Block:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
+    """A piece of the text: its kind (heading, rule, line, events, choices, list, orders, table, boxes,
+    grid, gap), its words, its level (a heading's; a line's depth) and its items."""
+
+    __slots__ = ("kind", "text", "level", "items")
+
+    def __init__(self, kind: str, text: str = "", level: int = 0, items: list[Any] | None = None) -> None:
+        self.kind, self.text, self.level = kind, text, level
+        self.items = [] if items is None else items
+
+    def __repr__(self) -> str:
+        return f"Block({self.kind!r}, {self.text!r}, {self.level}, {self.items!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Block) and (self.kind, self.text, self.level, self.items) == \
+            (other.kind, other.text, other.level, other.items)
 
 
 def order_shapes(lines: list[str]) -> set[str]:
@@ -575,16 +585,16 @@ def table_html(caption: str, rows: list[list[str]]) -> str:
     return f'<table style="{TABLE}">{cap}<tr valign="bottom">{cells("th", rows[0])}</tr>{body}</table>'
 
 
-SAFE = re.compile(r"<(?:/?(?:tr|td|th|li|ul|table|caption|h1|h2)\b|p\b|hr\b|br\b|div>|/div>\s*<div>)")
-BLOCK = re.compile(r"<(?:p|li|td|th|h1|h2|caption|div)[ >]")
+SAFE = Pattern(r"<(?:/?(?:tr|td|th|li|ul|table|caption|h1|h2)\b|p\b|hr\b|br\b|div>|/div>\s*<div>)")
+BLOCK = Pattern(r"<(?:p|li|td|th|h1|h2|caption|div)[ >]")
 
 
 #: a tag read whole: a `>` in a quoted font name or a link's address does not end it, and one that a
 #: line ends inside (or a quote or link in it) runs to the line's end
-_TAG = re.compile(r"""<(?:[^'>h]|h(?!ref=")|'[^']*(?:'|$)|href="[^"]*(?:"|$))*>?""")
+_TAG = Pattern(r"""<(?:[^'>h]|h(?!ref=")|'[^']*(?:'|$)|href="[^"]*(?:"|$))*>?""")
 #: what matters inside a tag: a quoted font name and a link are one word each; a space, a style's `;`,
 #: a font list's `,` and the tag's end may break the line
-_IN_TAG = re.compile(r"""'[^']*(?:'|$)|href="[^"]*(?:"|$)|[ ;,>]""")
+_IN_TAG = Pattern(r"""'[^']*(?:'|$)|href="[^"]*(?:"|$)|[ ;,>]""")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -698,25 +708,31 @@ BUTTON = ("display:inline-block;box-sizing:border-box;min-width:48px;min-height:
           "overflow-wrap:anywhere")
 
 
-@dataclass(frozen=True)
-class Buttons:
+class Buttons:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
     """The orders of a mail that asks for a move, as buttons: `links`, each order's words and the
     `mailto:` that replies with it (none: no buttons, the move still placed); `listed`, the choices the
     report lists (the buttons stand under that list); `label`, the line above them; `other`, the line
     under them that says how to write any other order."""
 
-    links: list[tuple[str, str]]
-    listed: list[str]
-    label: str
-    other: str = ""
+    __slots__ = ("links", "listed", "label", "other")
+
+    def __init__(self, links: list[tuple[str, str]], listed: list[str], label: str, other: str = "") -> None:
+        self.links, self.listed, self.label, self.other = links, listed, label, other
+
+    def __repr__(self) -> str:
+        return f"Buttons({self.links!r}, {self.listed!r}, {self.label!r}, {self.other!r})"
 
 
-@dataclass(frozen=True)
-class Board:
+class Board:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
     """The picture of the board in the HTML: its part's Content-ID and the words that say what it shows."""
 
-    cid: str
-    alt: str
+    __slots__ = ("cid", "alt")
+
+    def __init__(self, cid: str, alt: str) -> None:
+        self.cid, self.alt = cid, alt
+
+    def __repr__(self) -> str:
+        return f"Board({self.cid!r}, {self.alt!r})"
 
 
 def buttons_html(buttons: Buttons) -> str:

@@ -24,14 +24,13 @@ import importlib
 import importlib.util
 import inspect
 import json
-import re
 import sys
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, Union
 
 from pbem.errors import IllegalOrder, Refusal, SetupError
+from pbem.patterns import Pattern
 from pbem.refusals import refuse
 from pbem.rng import Rng
 
@@ -40,7 +39,7 @@ Event = dict[str, Any]
 State = dict[str, Any]
 
 #: what a game's name may be: it names its files, its catalog domain and its games' ids
-NAME = re.compile(r"[a-z][a-z0-9-]{0,23}\Z")
+NAME = Pattern(r"[a-z][a-z0-9-]{0,23}\Z")
 
 #: the keys every state must hold, and what pbem reads in each (the state schema requires them too)
 REQUIRED_STATE_KEYS: dict[str, str] = {
@@ -107,13 +106,22 @@ class OnePlayer(dict[str, Decision]):
         return made
 
 
-@dataclass
-class StandingMove:
-    """What a player's standing orders do at his decision now."""
+class StandingMove:  # not a dataclass: one costs its module's import ~3M instructions, compiling its methods
+    """What a player's standing orders do at his decision now: the order they give (None: they do not
+    answer this decision), his standing orders afterwards, and those dropped now, each with why (he is
+    told)."""
 
-    order: Order | None                     # the order they give (None: they do not answer this decision)
-    entries: list[dict[str, Any]]           # his standing orders afterwards
-    dropped: list[str]                      # standing orders dropped now, each with why (he is told)
+    __slots__ = ("order", "entries", "dropped")
+
+    def __init__(self, order: Order | None, entries: list[dict[str, Any]], dropped: list[str]) -> None:
+        self.order, self.entries, self.dropped = order, entries, dropped
+
+    def __repr__(self) -> str:
+        return f"StandingMove({self.order!r}, {self.entries!r}, {self.dropped!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StandingMove) and \
+            (self.order, self.entries, self.dropped) == (other.order, other.entries, other.dropped)
 
 
 class Ruleset(ABC):
