@@ -12,6 +12,12 @@ import pytest
 from conftest import Pbem
 from conftest_mail import MailGames, mail_host, send, to
 from pbem import lobby
+from pbem.rules.base import get_ruleset
+from rooms import GAMES, QUICK
+
+#: a game without options, and as many addresses to invite as its smallest table holds beside the challenger
+NO_OPTIONS = next(game for game in GAMES if not get_ruleset(game).options)
+AT_ITS_TABLE = ", ".join(f"p{n}@x.test" for n in range(1, get_ruleset(NO_OPTIONS).min_players))
 
 
 @pytest.fixture
@@ -61,12 +67,12 @@ def test_a_deadline_is_read_in_the_players_words(g: MailGames, player: str, body
      "Medici braucht 3 bis 6 Spieler, nicht 2"),
     ("ben", "nieuw medici met dan@x.test", "Medici needs 3 to 6 players, not 2",
      "Medici heeft 3 tot 6 spelers nodig, niet 2"),
-    ("anna", "neu medici-strozzi mit dan@x.test, eve@x.test", "Medici vs Strozzi needs 2 players, not 3",
-     "Medici vs Strozzi braucht 2 Spieler, nicht 3"),
+    ("anna", f"neu {QUICK} mit dan@x.test, eve@x.test", f"{get_ruleset(QUICK).title} needs 2 players, not 3",
+     f"{get_ruleset(QUICK).title} braucht 2 Spieler, nicht 3"),
     ("anna", "neu medici mit dan@x.test, eve@x.test farbe rot", "medici has no option 'farbe' (options: edition)",
      "medici hat keine Option 'farbe' (Optionen: edition)"),
-    ("ben", "nieuw medina met dan@x.test, eve@x.test kleur rood", "medina has no option 'kleur' (options: none)",
-     "medina heeft geen optie 'kleur' (opties: geen)"),
+    ("ben", f"nieuw {NO_OPTIONS} met {AT_ITS_TABLE} kleur rood",
+     f"{NO_OPTIONS} has no option 'kleur' (options: none)", f"{NO_OPTIONS} heeft geen optie 'kleur' (opties: geen)"),
     ("anna", "neu medici mit dan@x.test, eve@x.test ausgabe alt",
      "option edition='alt' is not allowed for medici (choose one of: riogrande, amigo)",
      "die Option edition='alt' gibt es bei medici nicht (wähle eine von: riogrande, amigo)"),

@@ -13,16 +13,19 @@ from conftest import Pbem
 from conftest_mail import MailGames, address, answer, mail_host, player_of, to, token_of
 from helpers import seed_args
 from pbem import bots, lobby
-from pbem.rules.base import order_text
+from pbem.rules.base import get_ruleset, order_text
+from rooms import LEFT_BY_ONE
 
 
 def plain(msg: Any) -> str:
     return " ".join(msg.get_body(("plain",)).get_content().split())
 
 
-def table(g: MailGames, ruleset: str, players: tuple[str, ...], *options: str) -> dict[str, Any]:
+def table(g: MailGames, ruleset: str, players: tuple[str, ...], options: dict[str, str]) -> dict[str, Any]:
     """Game m1 of `ruleset` by mail; each player's latest mail from pbem (his welcome)."""
-    args = ["new", ruleset, "m1", *seed_args("rematch-seed"), "--json", *options]
+    args = ["new", ruleset, "m1", *seed_args("rematch-seed"), "--json"]
+    for key, value in options.items():
+        args += ["--option", f"{key}={value}"]
     for p in players:
         args += ["--player", f"{p}={address(p)}"]
     r = g.pbem(*args)
@@ -68,9 +71,10 @@ def g(pbem: Pbem) -> MailGames:
 
 
 def test_a_rematch_invites_those_still_at_the_table_and_says_who_was_left_out(g: MailGames) -> None:
-    latest = table(g, "goofspiel", ("anna", "ben", "cleo"), "--option", "cards=5")
+    game, options = LEFT_BY_ONE["two may play"]
+    latest = table(g, game, ("anna", "ben", "cleo"), options)
     resign(g, latest, "ben")
-    play_to_the_end(g, latest, "goofspiel")
+    play_to_the_end(g, latest, game)
     lines, sent = answer(g, latest["anna"], address("anna"), "rematch")
     assert lines == ["mail from anna@players.test: m1-1: challenged cleo@players.test (not invited: ben, who left m1)"]
     assert sorted(to(m) for m in sent) == [address("anna"), address("cleo")]
@@ -83,27 +87,30 @@ def test_a_rematch_invites_those_still_at_the_table_and_says_who_was_left_out(g:
 
 
 def test_a_rematch_too_few_would_play_is_refused_in_the_players_language(g: MailGames) -> None:
-    latest = table(g, "whist", ("anna", "ben", "cleo"), "--option", "hand=3")
+    game, options = LEFT_BY_ONE["two may not"]
+    rules = get_ruleset(game)
+    latest = table(g, game, ("anna", "ben", "cleo"), options)
     r = g.pbem("set", "m1", "--language", "anna=de")
     assert r.exit_code == 0, r.output
     resign(g, latest, "ben")
-    play_to_the_end(g, latest, "whist")
+    play_to_the_end(g, latest, game)
     g.outbox.new()
     lines, sent = answer(g, latest["anna"], address("anna"), "revanche")
     assert lines == ["mail from anna@players.test: refused 'rematch': a rematch of game m1 would be 2 players without "
-                     "ben, who left it, and Whist needs 3 to 4 players, not 2; challenge others with 'new whist with "
-                     "ADDRESS, ADDRESS'"]
+                     f"ben, who left it, and {rules.title} needs {rules.min_players} to {rules.max_players} players, "
+                     f"not 2; challenge others with 'new {game} with ADDRESS, ADDRESS'"]
     assert [to(m) for m in sent] == [address("anna")]
-    assert "eine Revanche der Partie m1 hätte ohne die Ausgestiegenen (ben) nur 2 Spieler, und Whist braucht 3 bis " \
-           "4 Spieler, nicht 2" in plain(sent[0])
+    assert "eine Revanche der Partie m1 hätte ohne die Ausgestiegenen (ben) nur 2 Spieler, und " \
+           f"{rules.title} braucht {rules.min_players} bis {rules.max_players} Spieler, nicht 2" in plain(sent[0])
     assert lobby.entries(g.gd) == []
 
 
 def test_a_rematch_with_nobody_left_is_refused(g: MailGames) -> None:
-    latest = table(g, "goofspiel", ("anna", "ben"), "--option", "cards=5")
+    game, options = LEFT_BY_ONE["two may play"]
+    latest = table(g, game, ("anna", "ben"), options)
     resign(g, latest, "ben")
-    play_to_the_end(g, latest, "goofspiel")
+    play_to_the_end(g, latest, game)
     lines, sent = answer(g, latest["anna"], address("anna"), "rematch")
     assert lines == ["mail from anna@players.test: refused 'rematch': nobody is left to invite to a rematch of game "
-                     "m1: ben left it; to play again, challenge others with 'new goofspiel with ADDRESS, ADDRESS'"]
+                     f"m1: ben left it; to play again, challenge others with 'new {game} with ADDRESS, ADDRESS'"]
     assert [to(m) for m in sent] == [address("anna")]

@@ -113,6 +113,11 @@ EXAMPLE = "medici"
 #: soonest. The guard in tests/test_rooms.py lets a test name it through this name alone.
 QUICK = "medici-strozzi"
 
+#: the games a test of the pipeline plays to their end at a table of three that one player leaves (a
+#: rematch without him), each with the options that end it soonest: one that the two left may play
+#: again, and one that two may not play. Any games of such tables would do; these end soonest.
+LEFT_BY_ONE = {"two may play": ("goofspiel", {"cards": "5"}), "two may not": ("whist", {"hand": "3"})}
+
 #: names enough for the largest table of any game
 NAMES = ("anna", "ben", "cleo", "dora", "emil", "fred", "gina", "hugo")
 #: the longest names a player may have (24 characters), and the longest game id (40)
