@@ -14,12 +14,12 @@ his own name in bold). A board that is the same for several viewers but for thes
 cover: the pixels of the whole drawing, since a board is only shared where nothing drawn after such
 words lies under them.
 
-A group marked `data-layer="still"` is a board's still part: what every board of its template, language
-and size draws alike (Medici's goods tracks, their labels and steps). It is painted once a process and
-kept (`KEPT_STILL`), and each board is painted over a copy: what comes before the group after it (the
-same pixels, as none of it meets the group: else the board is painted in order), then what comes after
-it; only the squares (`TILE`) something was painted in are shrunk anew, the rest are the still part's
-own shrunk pixels. Words on a ground of one colour are inked once for that ground, then pasted.
+The groups marked `data-layer="still"` are a board's still part: what every board of its template,
+language and size draws alike (Medici's goods tracks, their labels and steps; Florenz's locations, their
+names and cup slots). It is painted once a process and kept (`KEPT_STILL`), and each board is painted
+over a copy: the rest in document order after it, the same pixels as long as nothing of the rest meets a
+still shape or word that comes after it (else the board is painted in order); only the squares (`TILE`)
+something was painted in are shrunk anew, the rest are the still part's own shrunk pixels. Words on a ground of one colour are inked once for that ground, then pasted.
 """
 
 from __future__ import annotations
@@ -229,8 +229,9 @@ def _meet(a: Box, b: Box) -> bool:
 
 def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False, still: bool = True) -> Painted:
     """`svg` painted `SUPERSAMPLE` times its size; `apart`: without its viewer's words. Its still part
-    (the group `data-layer="still"`) is painted once and kept, and the rest painted over a copy, where
-    nothing painted before that group meets it (else, or without `still`, all is painted in order)."""
+    (the groups `data-layer="still"`) is painted once and kept, and the rest painted over a copy, where
+    nothing of the rest meets a still shape or word after it (else, or without `still`, all is painted
+    in order)."""
     root = ET.fromstring(svg)
     if root.tag != f"{SVG_NS}svg":
         raise Unsupported(f"the root is {root.tag!r}, not svg")
@@ -247,7 +248,7 @@ def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False, still: boo
     s = SUPERSAMPLE * scale
     groups: dict[ET.Element, dict[str, str]] | None = {} if apart else None
     found: list[tuple[ET.Element, dict[str, str]]] = []
-    layer: list[int] = []
+    layer: list[tuple[int, int]] = []
     _collect(root, DEFAULTS, found, groups, layer if still else None)
     kept = _still(found, layer, groups, fonts, s, size)
     if kept is not None:
@@ -266,6 +267,31 @@ class Still:
     blank: bool
     shown: Image.Image | None = None
     shrunk_once: bool = False
+    #: the still shapes and words (their places in `extents`) by the squares of side `CELL` they meet
+    cells: dict[tuple[int, int], list[int]] | None = None
+
+    def meets(self, box: Box, after: int) -> bool:
+        """Whether `box` meets a still shape or word from the `after`-th on (those painted after it)."""
+        if after >= len(self.extents) or box[2] <= box[0] or box[3] <= box[1]:
+            return False
+        cells = self.cells
+        if cells is None:
+            cells = self.cells = {}
+            for k, extent in enumerate(self.extents):
+                if extent[2] > extent[0] and extent[3] > extent[1]:
+                    for cell in _cells(extent):
+                        cells.setdefault(cell, []).append(k)
+        extents = self.extents
+        return any(k >= after and _meet(box, extents[k]) for cell in _cells(box) for k in cells.get(cell, ()))
+
+
+#: the side, in painted pixels, of the squares a still part's shapes are found by
+CELL = 128
+
+
+def _cells(box: Box) -> list[tuple[int, int]]:
+    return [(x, y) for x in range(int(box[0] // CELL), int(box[2] // CELL) + 1)
+            for y in range(int(box[1] // CELL), int(box[3] // CELL) + 1)]
 
 
 #: the value of `data-layer` that marks a board's still part: what every board of its template,
@@ -279,15 +305,12 @@ _STILLS: OrderedDict[tuple[object, ...], Still] = OrderedDict()
 TILE = 16
 
 
-def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[int],
+def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int, int]],
            groups: dict[ET.Element, dict[str, str]] | None, fonts: tuple[Path, Path], s: int,
            size: tuple[int, int]) -> Still | None:
-    """The still part of a board (`layer`: where its elements lie in `found`), painted or kept; None
-    where there is none, or a viewer's word lies in it."""
-    if not layer:
-        return None
-    start, end = layer
-    part = found[start:end]
+    """The still part of a board (`layer`: where its groups' elements lie in `found`), painted or kept;
+    None where there is none, or a viewer's word lies in it."""
+    part = [found[index] for start, end in layer for index in range(start, end)]
     if not part or (groups and any(element in groups for element, _ in part)):
         return None
     key = (size, s, fonts, tuple((element.tag, tuple(element.attrib.items()), element.text, tuple(style.items()))
@@ -310,49 +333,49 @@ def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[int],
     return still
 
 
-def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], layer: list[int],
+def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int, int]],
                   groups: dict[ET.Element, dict[str, str]] | None, fonts: tuple[Path, Path], s: int
                   ) -> Painted:
-    """`_painted` over a copy of the still part: what comes before it painted after it (the same pixels,
-    as none of it meets the still part), then what comes after it; `_painted` in order where something
-    before it meets it."""
-    start, end = layer
-    blank = True
-    before: list[tuple[int, Box]] = []  # what is painted before the still part, and its box
-    for index in range(start):
-        element, style = found[index]
+    """`_painted` over a copy of the still part: the rest painted in order after it (the same pixels, as
+    nothing of the rest meets a still shape or word that comes after it); `_painted` in order where
+    something does."""
+    kept = bytearray(len(found))
+    for start, end in layer:
+        kept[start:end] = b"\1" * (end - start)
+    blank = True  # nothing painted yet, in document order: a white ground there changes no pixel
+    boxes: dict[int, Box] = {}  # the rest as painted (a white ground on white is not), and its box
+    passed = 0  # the still shapes and words before the element
+    for index, (element, style) in enumerate(found):
+        if kept[index]:
+            passed += 1
+            if blank and not _white_fill_alone(element, style):
+                blank = False
+            continue
         if groups is not None and element in groups:
             continue
         if blank and _white_fill_alone(element, style):
             continue
         blank = False
-        box = _extent(element, style, fonts, s)
-        if any(_meet(box, other) for other in still.extents):
+        box = boxes[index] = _extent(element, style, fonts, s)
+        if still.meets(box, passed):
             return _painted_in_order(found, groups, fonts, s, still.image.size)
-        before.append((index, box))
     painted = Painted(still.image.copy(), s, [], [], dirty=[])
     pen = ImageDraw.Draw(painted.image)
-    boxes = dict(before)
-    blank = blank and still.blank
+    passed = 0
     for index, (element, style) in enumerate(found):
         if groups is not None and element in groups:
             painted.slots.append((index, groups[element]))
             continue
-        if start <= index < end:
+        if kept[index]:
             if painted.slots:
-                painted.later.append((index, still.extents[index - start]))
+                painted.later.append((index, still.extents[passed]))
+            passed += 1
             continue
         box = boxes.get(index)
-        if index < start and box is None:
-            continue  # a white ground on a white picture, before the still part
         if box is None:
-            box = _extent(element, style, fonts, s)
+            continue  # a white ground on a white picture
         if painted.slots:
             painted.later.append((index, box))
-        if index >= end:
-            if blank and _white_fill_alone(element, style):
-                continue
-            blank = False
         painted.dirty.append(box)
         _paint(painted.image, pen, element, style, fonts, s)
     painted.still = still
@@ -416,10 +439,10 @@ _INHERITED = frozenset(INHERITED)
 
 
 def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.Element, dict[str, str]]],
-             groups: dict[ET.Element, dict[str, str]] | None, layer: list[int] | None = None) -> None:
+             groups: dict[ET.Element, dict[str, str]] | None, layer: list[tuple[int, int]] | None = None) -> None:
     """Every element in document order (the order SVG paints in) into `found`, with its presentation
     attributes; `groups`: each word marked as its viewer's, with those its groups give it; `layer`: where
-    the first group marked as the still part begins and ends in `found`."""
+    where each outermost group marked as the still part begins and ends in `found`."""
     tag = element.tag.removeprefix(SVG_NS)
     allowed = _ALLOWED.get(tag)
     if allowed is None:
@@ -442,12 +465,14 @@ def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.El
         return
     if tag != "g" and tag != "svg":
         found.append((element, style))
-    still = layer is not None and not layer and attributes.get("data-layer") == STILL
+    still = layer is not None and attributes.get("data-layer") == STILL
     start = len(found)
     for child in element:
         _collect(child, style, found, groups, layer)
-    if still:
-        layer[:] = [start, len(found)]
+    if still and len(found) > start:
+        while layer and layer[-1][0] >= start:  # a still group inside this one is of it
+            layer.pop()
+        layer.append((start, len(found)))
 
 
 def _number(element: ET.Element, name: str, default: float = 0.0) -> float:
