@@ -5,6 +5,7 @@ resvg, and the PNG written from the palette image decodes to the same pixels."""
 from __future__ import annotations
 
 import io
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -310,3 +311,34 @@ def test_boards_that_differ_beyond_their_viewers_words_are_drawn_each_its_own() 
     drawn = [raster.draw(svg, FONTS).tobytes() for svg in hands]
     assert drawn == [whole(svg) for svg in hands] and drawn[0] != drawn[1]
     assert len(raster._BASES) == 2
+
+
+@needs_fonts
+@pytest.mark.parametrize(("ruleset", "names", "options"), every_table())
+def test_every_board_marks_a_still_part_that_a_second_viewers_board_is_painted_over(
+        tmp_path: Path, ruleset: str, names: list[str], options: dict[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game's boards, for a phone and for the archive, mark a still part; the board of a second viewer
+    of the same turn is painted over it as kept from the first's: what lies outside it alone is painted."""
+    from pbem.mail.phone import phone_board_svg
+
+    painted: list[object] = []
+    real = raster._paint
+    monkeypatch.setattr(raster, "_paint", lambda *args, **kw: painted.append(args[2]) or real(*args, **kw))
+    states = list(bot_game(tmp_path, ruleset, names, options, f"kept-{ruleset}-{len(names)}", 30))
+    state = states[len(states) // 2]
+    second = names[1] if len(names) > 1 else None
+    for board in (phone_board_svg, board_svg):
+        raster._STILLS.clear()
+        raster._painted(board(state, names[0]), FONTS)
+        svg = board(state, second)
+        found: list[tuple[object, dict[str, str]]] = []
+        layer: list[tuple[int, int]] = []
+        raster._collect(ET.fromstring(svg), raster.DEFAULTS, found, None, layer)
+        still = {id(found[index][0]) for start, end in layer for index in range(start, end)}
+        assert still, f"{board.__name__} of {ruleset} marks no still part"
+        painted.clear()
+        over = raster._painted(svg, FONTS)
+        assert over.still is not None and len(raster._STILLS) == 1  # the first board's, not painted again
+        assert painted and not still.intersection(map(id, painted))
+        assert over.shrunk().tobytes() == whole(svg)
