@@ -16,7 +16,8 @@ words lies under them.
 
 The groups marked `data-layer="still"` are a board's still part: what every board of its template,
 language and size draws alike (Medici's goods tracks, their labels and steps; Florenz's locations, their
-names and cup slots). It is painted once a process and kept (`KEPT_STILL`), and each board is painted
+names and cup slots). It is painted once and kept (`KEPT_STILL` a process, `KEPT_ON_DISK` in the user's
+cache for the processes after, named by everything that decides its pixels), and each board is painted
 over a copy: the rest in document order after it, the same pixels as long as nothing of the rest meets a
 still shape or word that comes after it (else the board is painted in order); only the squares (`TILE`)
 something was painted in are shrunk anew, the rest are the still part's own shrunk pixels. Words on a ground of one colour are inked once for that ground, then pasted.
@@ -24,8 +25,12 @@ something was painted in are shrunk anew, the rest are the still part's own shru
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 import re
+import struct
+import zlib
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -33,6 +38,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
+from PIL import __version__ as PIL_VERSION
 
 #: how many times larger than the picture it is drawn before being shrunk (edges get 4 shades)
 SUPERSAMPLE = 2
@@ -319,18 +325,127 @@ def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int
     if still is not None:
         _STILLS.move_to_end(key)
         return still
-    image = Image.new("RGB", size, "#FFFFFF")
-    pen = ImageDraw.Draw(image)
-    blank = True
-    for element, style in part:
-        if blank and _white_fill_alone(element, style):
-            continue
-        blank = False
-        _paint(image, pen, element, style, fonts, s)
-    still = _STILLS[key] = Still(image, [_extent(element, style, fonts, s) for element, style in part], blank)
+    kept = _kept_file(key, fonts)
+    still = _read_still(kept, size, len(part)) if kept is not None else None
+    if still is None:
+        image = Image.new("RGB", size, "#FFFFFF")
+        pen = ImageDraw.Draw(image)
+        blank = True
+        for element, style in part:
+            if blank and _white_fill_alone(element, style):
+                continue
+            blank = False
+            _paint(image, pen, element, style, fonts, s)
+        still = Still(image, [_extent(element, style, fonts, s) for element, style in part], blank)
+        if kept is not None:
+            _write_still(kept, still)
+    _STILLS[key] = still
     while len(_STILLS) > KEPT_STILL:
         _STILLS.popitem(last=False)
     return still
+
+
+# -- the still parts kept between processes ------------------------------------------------------------
+
+#: the still parts kept in the user's cache (pbem.usercache), each the pixels of the squares its shapes
+#: and words may paint, painted and shrunk (a Medici board's for a phone: about 5 MB): the newest used
+KEPT_ON_DISK = 8
+#: the first bytes of a still part's file; a file of another format, cut short or another's is painted again
+STILL_MAGIC = b"pbem-still 2\n"
+#: its key, the board's size, blank, how many extents and pieces of pixels, the crc32 of what follows
+#: up to the pixels (the extents and the pieces' boxes)
+_STILL_HEAD = struct.Struct(">32sIIBIII")
+#: the side of the squares, in painted pixels, whose pixels are kept where a still shape or word meets them
+KEPT_SQUARE = TILE * SUPERSAMPLE
+
+
+def _kept_file(key: tuple[object, ...], fonts: tuple[Path, Path]) -> Path | None:
+    """Where the still part of `key` is kept between processes: named by everything that decides its
+    pixels (its shapes and words, the fonts' files, Pillow, this module's code); None without fonts."""
+    from pbem.usercache import user_cache
+
+    try:
+        stamps = [(str(font), font.stat().st_size, font.stat().st_mtime_ns) for font in fonts]
+    except OSError:
+        return None
+    digest = hashlib.sha256(repr((key, stamps, PIL_VERSION, _source())).encode()).hexdigest()
+    return Path(user_cache()) / "stills" / f"{digest}.still"
+
+
+@cache
+def _source() -> str:
+    """The digest of this module's source: a change to how it paints paints every still part again."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def _write_still(path: Path, still: Still) -> None:
+    """Keep a still part in `path`: the pixels, painted and shrunk (`still.shown`, made now), of the
+    squares its shapes and words meet (white elsewhere), in Pillow's own layout of four bytes a pixel;
+    written whole or not at all, and the oldest files beyond `KEPT_ON_DISK` removed. A cache that
+    cannot be written is none."""
+    size = still.image.size
+    k = SUPERSAMPLE
+    pieces = [] if still.blank else _squares(still.extents, KEPT_SQUARE, *size)
+    still.shown = Image.new("RGB", (size[0] // k, size[1] // k), "#FFFFFF")
+    pixels = []
+    for box in pieces:
+        piece = still.image.crop(box)
+        shrunk = piece.reduce(k)
+        still.shown.paste(shrunk, (box[0] // k, box[1] // k))
+        pixels += [piece.tobytes("raw", "RGBX"), shrunk.tobytes("raw", "RGBX")]
+    boxes = struct.pack(f">{4 * len(still.extents)}d{4 * len(pieces)}I",
+                        *(v for e in still.extents for v in e), *(v for box in pieces for v in box))
+    head = _STILL_HEAD.pack(bytes.fromhex(path.stem), *size, still.blank, len(still.extents), len(pieces),
+                            zlib.crc32(boxes))
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        part_file = path.with_name(f"{path.name}.{os.getpid()}.part")
+        part_file.write_bytes(b"".join([STILL_MAGIC, head, boxes, *pixels]))
+        os.replace(part_file, path)
+        kept = sorted(path.parent.glob("*.still"), key=lambda f: f.stat().st_mtime_ns, reverse=True)
+        for old in kept[KEPT_ON_DISK:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _read_still(path: Path, size: tuple[int, int], count: int) -> Still | None:
+    """The still part kept in `path` for a board of `size` with `count` still shapes and words; None
+    where there is none, or the file is cut short, spoilt or another's."""
+    try:
+        data = memoryview(path.read_bytes())
+    except OSError:
+        return None
+    at = len(STILL_MAGIC) + _STILL_HEAD.size
+    if len(data) < at or data[:len(STILL_MAGIC)] != STILL_MAGIC:
+        return None
+    key, width, height, blank, extents, count_pieces, crc = _STILL_HEAD.unpack_from(data, len(STILL_MAGIC))
+    layout = struct.Struct(f">{4 * extents}d{4 * count_pieces}I")
+    if (key != bytes.fromhex(path.stem) or (width, height) != size or extents != count
+            or len(data) < at + layout.size or zlib.crc32(data[at:at + layout.size]) != crc):
+        return None
+    numbers = layout.unpack_from(data, at)
+    at += layout.size
+    k = SUPERSAMPLE
+    pieces = [numbers[i:i + 4] for i in range(4 * extents, len(numbers), 4)]
+    if any(not (0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height) or (x0 | y0 | x1 | y1) % k
+           for x0, y0, x1, y1 in pieces) \
+            or len(data) != at + 4 * sum((x1 - x0) * (y1 - y0) + (x1 - x0) // k * ((y1 - y0) // k)
+                                          for x0, y0, x1, y1 in pieces):
+        return None
+    image = Image.new("RGB", size, "#FFFFFF")
+    shown = Image.new("RGB", (width // k, height // k), "#FFFFFF")
+    for x0, y0, x1, y1 in pieces:
+        for picture, scale in ((image, 1), (shown, k)):
+            w, h = (x1 - x0) // scale, (y1 - y0) // scale
+            picture.paste(Image.frombytes("RGB", (w, h), data[at:at + 4 * w * h], "raw", "RGBX"),
+                          (x0 // scale, y0 // scale))
+            at += 4 * w * h
+    try:
+        os.utime(path)  # the newest used is the last removed
+    except OSError:
+        pass
+    return Still(image, [tuple(numbers[i:i + 4]) for i in range(0, 4 * extents, 4)], bool(blank), shown)  # type: ignore[misc]
 
 
 def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int, int]],
