@@ -20,7 +20,8 @@ names and cup slots). It is painted once and kept (`KEPT_STILL` a process, `KEPT
 cache for the processes after, named by everything that decides its pixels), and each board is painted
 over a copy: the rest in document order after it, the same pixels as long as nothing of the rest meets a
 still shape or word that comes after it (else the board is painted in order); only the squares (`TILE`)
-something was painted in are shrunk anew, the rest are the still part's own shrunk pixels. Words on a ground of one colour are inked once for that ground, then pasted.
+something was painted in are shrunk anew, the rest are the still part's own shrunk pixels. Words on a
+ground of one colour are inked once for that ground, then pasted.
 """
 
 from __future__ import annotations
