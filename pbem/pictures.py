@@ -87,9 +87,16 @@ def text_width(text: str, size: float, bold: bool = False) -> float:
     fonts = _fonts()
     if len(fonts) < len(FONT_FILES):
         return len(text) * size * 0.62
+    return float(_measuring_font(fonts[1 if bold else 0]).getlength(text)) * size / 100
+
+
+@cache
+def _measuring_font(path: str) -> Any:
+    """DejaVu Sans at 100 units, read once a process (FreeType's loading of a face costs more than
+    measuring a board's words)."""
     from PIL import ImageFont
 
-    return float(ImageFont.truetype(fonts[1 if bold else 0], 100).getlength(text)) * size / 100
+    return ImageFont.truetype(path, 100)
 
 
 def _environment(extensions: list[str]) -> jinja2.Environment:

@@ -14,18 +14,24 @@ his own name in bold). A board that is the same for several viewers but for thes
 cover: the pixels of the whole drawing, since a board is only shared where nothing drawn after such
 words lies under them.
 
-A group marked `data-layer="still"` is a board's still part: what every board of its template, language
-and size draws alike (Medici's goods tracks, their labels and steps). It is painted once a process and
-kept (`KEPT_STILL`), and each board is painted over a copy: what comes before the group after it (the
-same pixels, as none of it meets the group: else the board is painted in order), then what comes after
-it; only the squares (`TILE`) something was painted in are shrunk anew, the rest are the still part's
-own shrunk pixels. Words on a ground of one colour are inked once for that ground, then pasted.
+The groups marked `data-layer="still"` are a board's still part: what every board of its template,
+language and size draws alike (Medici's goods tracks, their labels and steps; Florenz's locations, their
+names and cup slots). It is painted once and kept (`KEPT_STILL` a process, `KEPT_ON_DISK` in the user's
+cache for the processes after, named by everything that decides its pixels), and each board is painted
+over a copy: the rest in document order after it, the same pixels as long as nothing of the rest meets a
+still shape or word that comes after it (else the board is painted in order); only the squares (`TILE`)
+something was painted in are shrunk anew, the rest are the still part's own shrunk pixels. Words on a
+ground of one colour are inked once for that ground, then pasted.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
+import os
 import re
+import struct
+import zlib
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -33,6 +39,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
+from PIL import __version__ as PIL_VERSION
 
 #: how many times larger than the picture it is drawn before being shrunk (edges get 4 shades)
 SUPERSAMPLE = 2
@@ -229,8 +236,9 @@ def _meet(a: Box, b: Box) -> bool:
 
 def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False, still: bool = True) -> Painted:
     """`svg` painted `SUPERSAMPLE` times its size; `apart`: without its viewer's words. Its still part
-    (the group `data-layer="still"`) is painted once and kept, and the rest painted over a copy, where
-    nothing painted before that group meets it (else, or without `still`, all is painted in order)."""
+    (the groups `data-layer="still"`) is painted once and kept, and the rest painted over a copy, where
+    nothing of the rest meets a still shape or word after it (else, or without `still`, all is painted
+    in order)."""
     root = ET.fromstring(svg)
     if root.tag != f"{SVG_NS}svg":
         raise Unsupported(f"the root is {root.tag!r}, not svg")
@@ -247,7 +255,7 @@ def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False, still: boo
     s = SUPERSAMPLE * scale
     groups: dict[ET.Element, dict[str, str]] | None = {} if apart else None
     found: list[tuple[ET.Element, dict[str, str]]] = []
-    layer: list[int] = []
+    layer: list[tuple[int, int]] = []
     _collect(root, DEFAULTS, found, groups, layer if still else None)
     kept = _still(found, layer, groups, fonts, s, size)
     if kept is not None:
@@ -266,6 +274,31 @@ class Still:
     blank: bool
     shown: Image.Image | None = None
     shrunk_once: bool = False
+    #: the still shapes and words (their places in `extents`) by the squares of side `CELL` they meet
+    cells: dict[tuple[int, int], list[int]] | None = None
+
+    def meets(self, box: Box, after: int) -> bool:
+        """Whether `box` meets a still shape or word from the `after`-th on (those painted after it)."""
+        if after >= len(self.extents) or box[2] <= box[0] or box[3] <= box[1]:
+            return False
+        cells = self.cells
+        if cells is None:
+            cells = self.cells = {}
+            for k, extent in enumerate(self.extents):
+                if extent[2] > extent[0] and extent[3] > extent[1]:
+                    for cell in _cells(extent):
+                        cells.setdefault(cell, []).append(k)
+        extents = self.extents
+        return any(k >= after and _meet(box, extents[k]) for cell in _cells(box) for k in cells.get(cell, ()))
+
+
+#: the side, in painted pixels, of the squares a still part's shapes are found by
+CELL = 128
+
+
+def _cells(box: Box) -> list[tuple[int, int]]:
+    return [(x, y) for x in range(int(box[0] // CELL), int(box[2] // CELL) + 1)
+            for y in range(int(box[1] // CELL), int(box[3] // CELL) + 1)]
 
 
 #: the value of `data-layer` that marks a board's still part: what every board of its template,
@@ -279,15 +312,12 @@ _STILLS: OrderedDict[tuple[object, ...], Still] = OrderedDict()
 TILE = 16
 
 
-def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[int],
+def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int, int]],
            groups: dict[ET.Element, dict[str, str]] | None, fonts: tuple[Path, Path], s: int,
            size: tuple[int, int]) -> Still | None:
-    """The still part of a board (`layer`: where its elements lie in `found`), painted or kept; None
-    where there is none, or a viewer's word lies in it."""
-    if not layer:
-        return None
-    start, end = layer
-    part = found[start:end]
+    """The still part of a board (`layer`: where its groups' elements lie in `found`), painted or kept;
+    None where there is none, or a viewer's word lies in it."""
+    part = [found[index] for start, end in layer for index in range(start, end)]
     if not part or (groups and any(element in groups for element, _ in part)):
         return None
     key = (size, s, fonts, tuple((element.tag, tuple(element.attrib.items()), element.text, tuple(style.items()))
@@ -296,63 +326,172 @@ def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[int],
     if still is not None:
         _STILLS.move_to_end(key)
         return still
-    image = Image.new("RGB", size, "#FFFFFF")
-    pen = ImageDraw.Draw(image)
-    blank = True
-    for element, style in part:
-        if blank and _white_fill_alone(element, style):
-            continue
-        blank = False
-        _paint(image, pen, element, style, fonts, s)
-    still = _STILLS[key] = Still(image, [_extent(element, style, fonts, s) for element, style in part], blank)
+    kept = _kept_file(key, fonts)
+    still = _read_still(kept, size, len(part)) if kept is not None else None
+    if still is None:
+        image = Image.new("RGB", size, "#FFFFFF")
+        pen = ImageDraw.Draw(image)
+        blank = True
+        for element, style in part:
+            if blank and _white_fill_alone(element, style):
+                continue
+            blank = False
+            _paint(image, pen, element, style, fonts, s)
+        still = Still(image, [_extent(element, style, fonts, s) for element, style in part], blank)
+        if kept is not None:
+            _write_still(kept, still)
+    _STILLS[key] = still
     while len(_STILLS) > KEPT_STILL:
         _STILLS.popitem(last=False)
     return still
 
 
-def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], layer: list[int],
+# -- the still parts kept between processes ------------------------------------------------------------
+
+#: the still parts kept in the user's cache (pbem.usercache), each the pixels of the squares its shapes
+#: and words may paint, painted and shrunk (a Medici board's for a phone: about 5 MB): the newest used
+KEPT_ON_DISK = 8
+#: the first bytes of a still part's file; a file of another format, cut short or another's is painted again
+STILL_MAGIC = b"pbem-still 2\n"
+#: its key, the board's size, blank, how many extents and pieces of pixels, the crc32 of what follows
+#: up to the pixels (the extents and the pieces' boxes)
+_STILL_HEAD = struct.Struct(">32sIIBIII")
+#: the side of the squares, in painted pixels, whose pixels are kept where a still shape or word meets them
+KEPT_SQUARE = TILE * SUPERSAMPLE
+
+
+def _kept_file(key: tuple[object, ...], fonts: tuple[Path, Path]) -> Path | None:
+    """Where the still part of `key` is kept between processes: named by everything that decides its
+    pixels (its shapes and words, the fonts' files, Pillow, this module's code); None without fonts."""
+    from pbem.usercache import user_cache
+
+    try:
+        stamps = [(str(font), font.stat().st_size, font.stat().st_mtime_ns) for font in fonts]
+    except OSError:
+        return None
+    digest = hashlib.sha256(repr((key, stamps, PIL_VERSION, _source())).encode()).hexdigest()
+    return Path(user_cache()) / "stills" / f"{digest}.still"
+
+
+@cache
+def _source() -> str:
+    """The digest of this module's source: a change to how it paints paints every still part again."""
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+
+
+def _write_still(path: Path, still: Still) -> None:
+    """Keep a still part in `path`: the pixels, painted and shrunk (`still.shown`, made now), of the
+    squares its shapes and words meet (white elsewhere), in Pillow's own layout of four bytes a pixel;
+    written whole or not at all, and the oldest files beyond `KEPT_ON_DISK` removed. A cache that
+    cannot be written is none."""
+    size = still.image.size
+    k = SUPERSAMPLE
+    pieces = [] if still.blank else _squares(still.extents, KEPT_SQUARE, *size)
+    still.shown = Image.new("RGB", (size[0] // k, size[1] // k), "#FFFFFF")
+    pixels = []
+    for box in pieces:
+        piece = still.image.crop(box)
+        shrunk = piece.reduce(k)
+        still.shown.paste(shrunk, (box[0] // k, box[1] // k))
+        pixels += [piece.tobytes("raw", "RGBX"), shrunk.tobytes("raw", "RGBX")]
+    boxes = struct.pack(f">{4 * len(still.extents)}d{4 * len(pieces)}I",
+                        *(v for e in still.extents for v in e), *(v for box in pieces for v in box))
+    head = _STILL_HEAD.pack(bytes.fromhex(path.stem), *size, still.blank, len(still.extents), len(pieces),
+                            zlib.crc32(boxes))
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        part_file = path.with_name(f"{path.name}.{os.getpid()}.part")
+        part_file.write_bytes(b"".join([STILL_MAGIC, head, boxes, *pixels]))
+        os.replace(part_file, path)
+        kept = sorted(path.parent.glob("*.still"), key=lambda f: f.stat().st_mtime_ns, reverse=True)
+        for old in kept[KEPT_ON_DISK:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _read_still(path: Path, size: tuple[int, int], count: int) -> Still | None:
+    """The still part kept in `path` for a board of `size` with `count` still shapes and words; None
+    where there is none, or the file is cut short, spoilt or another's."""
+    try:
+        data = memoryview(path.read_bytes())
+    except OSError:
+        return None
+    at = len(STILL_MAGIC) + _STILL_HEAD.size
+    if len(data) < at or data[:len(STILL_MAGIC)] != STILL_MAGIC:
+        return None
+    key, width, height, blank, extents, count_pieces, crc = _STILL_HEAD.unpack_from(data, len(STILL_MAGIC))
+    layout = struct.Struct(f">{4 * extents}d{4 * count_pieces}I")
+    if (key != bytes.fromhex(path.stem) or (width, height) != size or extents != count
+            or len(data) < at + layout.size or zlib.crc32(data[at:at + layout.size]) != crc):
+        return None
+    numbers = layout.unpack_from(data, at)
+    at += layout.size
+    k = SUPERSAMPLE
+    pieces = [numbers[i:i + 4] for i in range(4 * extents, len(numbers), 4)]
+    if any(not (0 <= x0 < x1 <= width and 0 <= y0 < y1 <= height) or (x0 | y0 | x1 | y1) % k
+           for x0, y0, x1, y1 in pieces) \
+            or len(data) != at + 4 * sum((x1 - x0) * (y1 - y0) + (x1 - x0) // k * ((y1 - y0) // k)
+                                          for x0, y0, x1, y1 in pieces):
+        return None
+    image = Image.new("RGB", size, "#FFFFFF")
+    shown = Image.new("RGB", (width // k, height // k), "#FFFFFF")
+    for x0, y0, x1, y1 in pieces:
+        for picture, scale in ((image, 1), (shown, k)):
+            w, h = (x1 - x0) // scale, (y1 - y0) // scale
+            picture.paste(Image.frombytes("RGB", (w, h), data[at:at + 4 * w * h], "raw", "RGBX"),
+                          (x0 // scale, y0 // scale))
+            at += 4 * w * h
+    try:
+        os.utime(path)  # the newest used is the last removed
+    except OSError:
+        pass
+    return Still(image, [tuple(numbers[i:i + 4]) for i in range(0, 4 * extents, 4)], bool(blank), shown)  # type: ignore[misc]
+
+
+def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int, int]],
                   groups: dict[ET.Element, dict[str, str]] | None, fonts: tuple[Path, Path], s: int
                   ) -> Painted:
-    """`_painted` over a copy of the still part: what comes before it painted after it (the same pixels,
-    as none of it meets the still part), then what comes after it; `_painted` in order where something
-    before it meets it."""
-    start, end = layer
-    blank = True
-    before: list[tuple[int, Box]] = []  # what is painted before the still part, and its box
-    for index in range(start):
-        element, style = found[index]
+    """`_painted` over a copy of the still part: the rest painted in order after it (the same pixels, as
+    nothing of the rest meets a still shape or word that comes after it); `_painted` in order where
+    something does."""
+    kept = bytearray(len(found))
+    for start, end in layer:
+        kept[start:end] = b"\1" * (end - start)
+    blank = True  # nothing painted yet, in document order: a white ground there changes no pixel
+    boxes: dict[int, Box] = {}  # the rest as painted (a white ground on white is not), and its box
+    passed = 0  # the still shapes and words before the element
+    for index, (element, style) in enumerate(found):
+        if kept[index]:
+            passed += 1
+            if blank and not _white_fill_alone(element, style):
+                blank = False
+            continue
         if groups is not None and element in groups:
             continue
         if blank and _white_fill_alone(element, style):
             continue
         blank = False
-        box = _extent(element, style, fonts, s)
-        if any(_meet(box, other) for other in still.extents):
+        box = boxes[index] = _extent(element, style, fonts, s)
+        if still.meets(box, passed):
             return _painted_in_order(found, groups, fonts, s, still.image.size)
-        before.append((index, box))
     painted = Painted(still.image.copy(), s, [], [], dirty=[])
     pen = ImageDraw.Draw(painted.image)
-    boxes = dict(before)
-    blank = blank and still.blank
+    passed = 0
     for index, (element, style) in enumerate(found):
         if groups is not None and element in groups:
             painted.slots.append((index, groups[element]))
             continue
-        if start <= index < end:
+        if kept[index]:
             if painted.slots:
-                painted.later.append((index, still.extents[index - start]))
+                painted.later.append((index, still.extents[passed]))
+            passed += 1
             continue
         box = boxes.get(index)
-        if index < start and box is None:
-            continue  # a white ground on a white picture, before the still part
         if box is None:
-            box = _extent(element, style, fonts, s)
+            continue  # a white ground on a white picture
         if painted.slots:
             painted.later.append((index, box))
-        if index >= end:
-            if blank and _white_fill_alone(element, style):
-                continue
-            blank = False
         painted.dirty.append(box)
         _paint(painted.image, pen, element, style, fonts, s)
     painted.still = still
@@ -416,10 +555,10 @@ _INHERITED = frozenset(INHERITED)
 
 
 def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.Element, dict[str, str]]],
-             groups: dict[ET.Element, dict[str, str]] | None, layer: list[int] | None = None) -> None:
+             groups: dict[ET.Element, dict[str, str]] | None, layer: list[tuple[int, int]] | None = None) -> None:
     """Every element in document order (the order SVG paints in) into `found`, with its presentation
     attributes; `groups`: each word marked as its viewer's, with those its groups give it; `layer`: where
-    the first group marked as the still part begins and ends in `found`."""
+    where each outermost group marked as the still part begins and ends in `found`."""
     tag = element.tag.removeprefix(SVG_NS)
     allowed = _ALLOWED.get(tag)
     if allowed is None:
@@ -442,12 +581,14 @@ def _collect(element: ET.Element, style: dict[str, str], found: list[tuple[ET.El
         return
     if tag != "g" and tag != "svg":
         found.append((element, style))
-    still = layer is not None and not layer and attributes.get("data-layer") == STILL
+    still = layer is not None and attributes.get("data-layer") == STILL
     start = len(found)
     for child in element:
         _collect(child, style, found, groups, layer)
-    if still:
-        layer[:] = [start, len(found)]
+    if still and len(found) > start:
+        while layer and layer[-1][0] >= start:  # a still group inside this one is of it
+            layer.pop()
+        layer.append((start, len(found)))
 
 
 def _number(element: ET.Element, name: str, default: float = 0.0) -> float:

@@ -5,6 +5,7 @@ resvg, and the PNG written from the palette image decodes to the same pixels."""
 from __future__ import annotations
 
 import io
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -310,3 +311,125 @@ def test_boards_that_differ_beyond_their_viewers_words_are_drawn_each_its_own() 
     drawn = [raster.draw(svg, FONTS).tobytes() for svg in hands]
     assert drawn == [whole(svg) for svg in hands] and drawn[0] != drawn[1]
     assert len(raster._BASES) == 2
+
+
+@needs_fonts
+@pytest.mark.parametrize(("ruleset", "names", "options"), every_table())
+def test_every_board_marks_a_still_part_that_a_second_viewers_board_is_painted_over(
+        tmp_path: Path, ruleset: str, names: list[str], options: dict[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game's boards, for a phone and for the archive, mark a still part; the board of a second viewer
+    of the same turn is painted over it as kept from the first's: what lies outside it alone is painted."""
+    from pbem.mail.phone import phone_board_svg
+
+    painted: list[object] = []
+    real = raster._paint
+    monkeypatch.setattr(raster, "_paint", lambda *args, **kw: painted.append(args[2]) or real(*args, **kw))
+    states = list(bot_game(tmp_path, ruleset, names, options, f"kept-{ruleset}-{len(names)}", 30))
+    state = states[len(states) // 2]
+    second = names[1] if len(names) > 1 else None
+    for board in (phone_board_svg, board_svg):
+        raster._STILLS.clear()
+        raster._painted(board(state, names[0]), FONTS)
+        svg = board(state, second)
+        found: list[tuple[object, dict[str, str]]] = []
+        layer: list[tuple[int, int]] = []
+        raster._collect(ET.fromstring(svg), raster.DEFAULTS, found, None, layer)
+        still = {id(found[index][0]) for start, end in layer for index in range(start, end)}
+        assert still, f"{board.__name__} of {ruleset} marks no still part"
+        painted.clear()
+        over = raster._painted(svg, FONTS)
+        assert over.still is not None and len(raster._STILLS) == 1  # the first board's, not painted again
+        assert painted and not still.intersection(map(id, painted))
+        assert over.shrunk().tobytes() == whole(svg)
+
+
+# -- the still part kept between processes ---------------------------------------------------------------
+
+#: a process of its own draws a board: how many shapes and words it painted, and the digest of its pixels
+DRAWN_IN_A_PROCESS = """
+import hashlib, sys
+from pathlib import Path
+from pbem import raster
+painted = []
+real = raster._paint
+raster._paint = lambda *args, **kw: painted.append(args[2]) or real(*args, **kw)
+image = raster.draw(Path(sys.argv[1]).read_text(), (Path(sys.argv[2]), Path(sys.argv[3])))
+print(len(painted), hashlib.sha256(image.tobytes()).hexdigest())
+"""
+
+
+@needs_fonts
+def test_a_still_part_is_kept_for_the_next_process_and_painted_again_where_its_file_is_spoilt(tmp_path: Path) -> None:
+    """A process that paints a board keeps its still part in the user's cache; the next one paints what
+    lies outside it alone, to the same pixels. A file cut short, of garbage, or another board's under its
+    name is painted again, and kept anew."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    from pbem.mail.phone import phone_board_svg
+
+    names = ["anna", "ben", "cleo", "dora"]
+    state = list(bot_game(tmp_path, "medici", names, {}, "kept-on-disk", 30))[1]
+    boards = {}
+    for lang in ("en", "de"):
+        boards[lang] = tmp_path / f"board-{lang}.svg"
+        boards[lang].write_text(phone_board_svg(state, "anna", lang))
+    env = {**os.environ, "PBEM_CACHE": str(tmp_path / "cache")}
+    folder = tmp_path / "cache" / "stills"
+
+    def drawn(lang: str = "en") -> tuple[int, str]:
+        out = subprocess.run([sys.executable, "-c", DRAWN_IN_A_PROCESS, str(boards[lang]), *map(str, FONTS)],
+                             env=env, capture_output=True, text=True, check=True).stdout.split()
+        return int(out[0]), out[1]
+
+    pixels = hashlib.sha256(raster.draw(boards["en"].read_text(), FONTS).tobytes()).hexdigest()
+    found: list[tuple[object, dict[str, str]]] = []
+    layer: list[tuple[int, int]] = []
+    raster._collect(ET.fromstring(boards["en"].read_text()), raster.DEFAULTS, found, None, layer)
+    still = sum(end - start for start, end in layer)
+    first = drawn()
+    assert first[1] == pixels
+    [kept] = folder.glob("*.still")
+    good = kept.read_bytes()
+    second = drawn()
+    assert second == (first[0] - still, pixels)  # the still part read, not painted
+    drawn("de")
+    [other] = [f for f in folder.glob("*.still") if f != kept]
+    for spoilt in (good[:len(good) // 2], bytes(len(good)), other.read_bytes()):
+        kept.write_bytes(spoilt)
+        assert drawn() == first
+        assert kept.read_bytes() == good
+
+
+@needs_fonts
+def test_the_still_parts_kept_between_processes_are_the_newest_few(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many boards a process paints, the user's cache keeps the still parts of the newest
+    `KEPT_ON_DISK`, each the same pixels read back as painted."""
+    monkeypatch.setenv("PBEM_CACHE", str(tmp_path))
+    boards = [svg_of(STILL_PART.replace("step", f"step {n}")) for n in range(raster.KEPT_ON_DISK + 3)]
+    for svg in boards:
+        raster._STILLS.clear()
+        raster._painted(svg, FONTS)
+    assert len(list((tmp_path / "stills").glob("*"))) == raster.KEPT_ON_DISK
+    raster._STILLS.clear()
+    painted = raster._painted(boards[-1], FONTS)  # read back
+    assert painted.still is not None and painted.shrunk().tobytes() == whole(boards[-1])
+
+
+@needs_fonts
+def test_a_cache_that_cannot_be_written_paints_the_still_part_all_the_same(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user's cache that is a file, not a folder: the still part is painted, each time, and nothing fails."""
+    blocked = tmp_path / "cache"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("PBEM_CACHE", str(blocked))
+    svg = svg_of(STILL_PART.replace("step", "blocked"))
+    for _ in range(2):
+        raster._STILLS.clear()
+        painted = raster._painted(svg, FONTS)
+        assert painted.still is not None and painted.shrunk().tobytes() == whole(svg)
+    assert blocked.read_text() == "not a folder"
