@@ -377,10 +377,10 @@ def check_arrival(name: str, config: Config, mid: str, to: str, wait: float) -> 
     return fail(name, f"the test mail to {to} did not arrive in the inbox within {wait:g}s{hint}")
 
 
-def check_gm(gd: GamesDir, config: Config) -> Check:
+def check_gm(gd: GamesDir, config: Config, games: list[str] | None = None) -> Check:
     gm = config.gm_address.lower()
     clashes, unread, count = [], [], 0
-    for game in gd.games():
+    for game in gd.games() if games is None else games:
         try:
             state = gd.load(game)
         except PbemError:
@@ -476,7 +476,7 @@ def check_secret(root: Path, config: Config | None) -> Check:
     return ok("secret", f"{name} is mode {mode:04o}")
 
 
-def check_private(gd: GamesDir) -> Check:
+def check_private(gd: GamesDir, games: list[str] | None = None) -> Check:
     """No running game's private file in git's index, and none of pbem's files with secrets or
     players' mail open to other users (see pbem.store.public)."""
     from pbem.store.public import MAIL_OWN, is_private
@@ -496,7 +496,8 @@ def check_private(gd: GamesDir) -> Check:
             return fail("private", f"{path} is in git while {game} runs: whoever reads the repository learns "
                                    f"its secrets; `git rm -r -q --cached {path} && git commit` takes it out "
                                    f"(the history keeps it)")
-    places = [root / "mail", root / ".git" / "pbem-parsed", *(root / g for g in gd.games())]
+    games = gd.games() if games is None else games
+    places = [root / "mail", root / ".git" / "pbem-parsed", *(root / g for g in games)]
     for place in places:
         if not place.exists():
             continue
@@ -518,6 +519,7 @@ def check_private(gd: GamesDir) -> Check:
 def checks(gd: GamesDir, send: bool = False, wait: float = 30.0) -> Iterator[Check]:
     """Every check, in order, each as soon as it is done."""
     root = gd.root
+    games = gd.games()  # listed once for the checks that go through every game
     first, config = check_config(root)
     yield first
     if config is None:
@@ -553,11 +555,11 @@ def checks(gd: GamesDir, send: bool = False, wait: float = 30.0) -> Iterator[Che
         elif plus:
             yield skip("plus", f"players reply to {local}+TURN.KEY@{domain}; `pbem doctor --send` checks that "
                                f"such mail arrives")
-        yield check_gm(gd, config)
+        yield check_gm(gd, config, games)
         lobby_check = check_lobby(gd, config)
         if lobby_check is not None:
             yield lobby_check
     yield check_git(root)
     yield check_disk(root)
     yield check_secret(root, config)
-    yield check_private(gd)
+    yield check_private(gd, games)
