@@ -19,8 +19,8 @@ from helpers import Pbem, fixed_clock, no_disk_flush  # noqa: E402
 __all__ = ["Pbem"]  # test_mail_servers imports it from here
 
 # The files of the longest tests (a whole game by mail, an install, spamassassin), the longest first:
-# run first, so that in `make test` (two processes, each taking from the other's queue when its own
-# runs out) none starts last and keeps the other process waiting.
+# run first, so that in `make test` (three processes, each taking from the others' queues when its own
+# runs out) none starts last and keeps the others waiting.
 LONGEST_FIRST = ("test_install.py", "test_spam.py", "test_reply_keys.py", "test_typed_values.py",
                  "test_i18n_mail.py", "test_lobby.py", "test_secrets_at_rest.py", "test_mail_servers.py", "test_medina_cli.py",
                  "test_mail_rounds.py", "test_standing_games.py", "test_private_for_good.py",
