@@ -12,7 +12,7 @@ from typing import Any, Collection
 from pbem.clock import now
 from pbem.gamestate import as_data, from_data, notice, resigned_seats, ruleset_of, token_hash, waiting_for  # noqa: F401 (the pipeline's names)
 from pbem.errors import AuthError, IllegalOrder, PbemError, SetupError, StaleTurn, StoreError
-from pbem.history import HISTORIES
+from pbem.history import HISTORIES, History, plain_copy
 from pbem.refusals import (DEADLINE_REMOVED, DEADLINE_SET, NOTICE_MESSAGES, NOTICES, PAUSED, RESUMED,  # noqa: F401
                            ROLLED_BACK, SEAT_TAKEN, STANDING_DROPPED, STANDING_REFUSED, SUBSTITUTE_BOT,
                            SUBSTITUTE_DEFAULT, refuse)
@@ -192,12 +192,13 @@ def decided(state: dict[str, Any], player: str, turn: int) -> bool:
 
 def copy_game(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of a game: the plain data through marshal (a third of deepcopy's time), the histories by
-    their own copy."""
+    their own copy (a history not yet a file's, a list, through marshal too)."""
     try:
         plain = marshal.loads(marshal.dumps({k: v for k, v in state.items() if k not in HISTORIES}))
     except ValueError:  # something marshal does not know: copied the slow way
         return copy.deepcopy(state)
-    plain.update({key: copy.deepcopy(state[key]) for key in HISTORIES if key in state})
+    plain.update({key: copy.deepcopy(state[key]) if isinstance(state[key], History) else plain_copy(state[key])
+                  for key in HISTORIES if key in state})
     return plain
 
 
