@@ -22,6 +22,13 @@ over a copy: the rest in document order after it, the same pixels as long as not
 still shape or word that comes after it (else the board is painted in order); only the squares (`TILE`)
 something was painted in are shrunk anew, the rest are the still part's own shrunk pixels. Words on a
 ground of one colour are inked once for that ground, then pasted.
+
+A board painted over the same still part as the board before it (the same game's next board, another
+player's view of it) is repainted from that one: every shape and word paints a pixel from the pixel
+under it alone, so a pixel that the same shapes and words meet, in the same order, is the same; only
+the squares where a shape or word of either board is not the other's are painted anew (by everything
+that meets them, on the still part) and shrunk anew. A board drawn so has the pixels of its whole
+drawing, whatever came before it.
 """
 
 from __future__ import annotations
@@ -68,7 +75,7 @@ def _font(path: str, size: int) -> ImageFont.FreeTypeFont:
 def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
     """The picture of `svg` as an RGB image, its text in `fonts` (regular, bold); raises `Unsupported`.
     A board already drawn for another viewer but for his marked words is that drawing with these."""
-    return drawing(svg, fonts).image
+    return drawing(svg, fonts).image.copy()
 
 
 @dataclass
@@ -131,21 +138,44 @@ class Painted:
     #: painted over a copy of a board's still part: that part, and the box of everything painted over it
     still: Still | None = None
     dirty: list[Box] | None = None
+    #: what was painted over the still part, in order (each element's `_signature`, and its box)
+    signatures: list[object] | None = None
+    boxes: list[Box] | None = None
+    #: repainted from the board before it over the same still part: that board, and the squares repainted
+    since: tuple[Painted, list[tuple[int, int, int, int]]] | None = None
+    #: `shrunk()`, made once
+    reduced: Image.Image | None = None
 
     def shrunk(self) -> Image.Image:
         """The picture at its size, each pixel the mean of the `SUPERSAMPLE` x `SUPERSAMPLE` it was
-        painted as; over a still part, its own shrunk pixels but in the squares something was painted in."""
+        painted as; over a still part, its own shrunk pixels but in the squares something was painted in;
+        repainted from the board before, that board's shrunk pixels but in the squares repainted.
+        Made once; the image is shared, not to be changed."""
+        if self.reduced is None:
+            self.reduced = self._shrink()
+            if self.still is not None and self.signatures is not None:
+                self.still.last = self  # the next board over this still part is repainted from this one
+        return self.reduced
+
+    def _shrink(self) -> Image.Image:
+        k = SUPERSAMPLE
+        if self.since is not None:
+            before, squares = self.since
+            shown = before.shrunk().copy()
+            for left, top, right, bottom in squares:
+                shown.paste(self.image.reduce(k, box=(left, top, right, bottom)), (left // k, top // k))
+            self.since = None  # the board before is no longer needed
+            return shown
         still = self.still
         if still is None or self.dirty is None or (still.shown is None and not still.shrunk_once):
             if still is not None:  # the first board over a still part: the still part is shrunk when a second comes
                 still.shrunk_once = True
-            return self.image.reduce(SUPERSAMPLE)
+            return self.image.reduce(k)
         if still.shown is None:
-            still.shown = still.image.reduce(SUPERSAMPLE)
+            still.shown = still.image.reduce(k)
         shown = still.shown.copy()
-        k, tile = SUPERSAMPLE, TILE * SUPERSAMPLE
         width, height = self.image.size
-        for left, top, right, bottom in _squares(self.dirty, tile, width, height):
+        for left, top, right, bottom in _squares(self.dirty, TILE * k, width, height):
             shown.paste(self.image.reduce(k, box=(left, top, right, bottom)), (left // k, top // k))
         return shown
 
@@ -276,6 +306,10 @@ class Still:
     shrunk_once: bool = False
     #: the still shapes and words (their places in `extents`) by the squares of side `CELL` they meet
     cells: dict[tuple[int, int], list[int]] | None = None
+    #: the board last painted over it and shrunk: the next is repainted from it where they differ
+    last: Painted | None = None
+    #: a copy of `image` the squares a board is repainted in are painted on (then made the still part again)
+    canvas: Image.Image | None = None
 
     def meets(self, box: Box, after: int) -> bool:
         """Whether `box` meets a still shape or word from the `after`-th on (those painted after it)."""
@@ -475,8 +509,7 @@ def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], 
         box = boxes[index] = _extent(element, style, fonts, s)
         if still.meets(box, passed):
             return _painted_in_order(found, groups, fonts, s, still.image.size)
-    painted = Painted(still.image.copy(), s, [], [], dirty=[])
-    pen = ImageDraw.Draw(painted.image)
+    painted = Painted(still.image, s, [], [], still=still, dirty=[])
     passed = 0
     for index, (element, style) in enumerate(found):
         if groups is not None and element in groups:
@@ -493,9 +526,77 @@ def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], 
         if painted.slots:
             painted.later.append((index, box))
         painted.dirty.append(box)
-        _paint(painted.image, pen, element, style, fonts, s)
-    painted.still = still
+    order = list(boxes)
+    painted.signatures = [_signature(*found[index]) for index in order]
+    painted.boxes = list(boxes.values())
+    squares = _repainted(still.last, painted) if still.last is not None else None
+    if squares is None:
+        painted.image = still.image.copy()
+        pen = ImageDraw.Draw(painted.image)
+        for index in order:
+            _paint(painted.image, pen, *found[index], fonts, s)
+        return painted
+    # a pixel outside the squares is painted by the same shapes and words, in the same order, as the board
+    # before (each of them paints a pixel from the one under it alone): those squares alone are painted
+    # anew, on a copy of the still part, by whatever meets them
+    before = still.last
+    assert before is not None
+    if still.canvas is None:
+        still.canvas = still.image.copy()
+    canvas, pen = still.canvas, ImageDraw.Draw(still.canvas)
+    touched = []
+    for index, box in boxes.items():
+        if any(_meet(box, square) for square in squares):
+            _paint(canvas, pen, *found[index], fonts, s)
+            touched.append(box)
+    # the board before has been shrunk, and its pixels move on to this one: it is painted from no more
+    # (a viewer of it who comes later gets it repainted, from the last board, as this one is)
+    image, still.last = before.image, None
+    for key in [key for key, kept in _BASES.items() if kept is before]:
+        del _BASES[key]
+    for square in squares:
+        image.paste(canvas.crop(square), square[:2])
+    width, height = canvas.size
+    for x0, y0, x1, y1 in touched:  # the canvas back to the still part, where it was painted on
+        box = (max(0, math.floor(x0)), max(0, math.floor(y0)), min(width, math.ceil(x1) + 1),
+               min(height, math.ceil(y1) + 1))
+        if box[0] < box[2] and box[1] < box[3]:
+            canvas.paste(still.image.crop(box), box[:2])
+    painted.image = image
+    painted.since = (before, squares)
     return painted
+
+
+#: a board is repainted from the one before where the squares they differ in are at most this share of it
+REPAINTED_AT_MOST = 0.5
+
+
+def _signature(element: ET.Element, style: dict[str, str]) -> object:
+    """What decides an element's pixels: its tag, attributes, words and style."""
+    return element.tag, tuple(element.attrib.items()), element.text, tuple(style.items())
+
+
+def _repainted(before: Painted, painted: Painted) -> list[tuple[int, int, int, int]] | None:
+    """The squares (of side `TILE`, as the picture is shrunk) in which `painted` differs from `before`,
+    painted over the same still part: where a shape or word of either is not the other's, in the same
+    order among those they share; None where they are more than `REPAINTED_AT_MOST` of the picture."""
+    from difflib import SequenceMatcher
+
+    assert before.signatures is not None and before.boxes is not None
+    assert painted.signatures is not None and painted.boxes is not None
+    # each signature as a number, so that the matcher hashes small things
+    numbers: dict[object, int] = {}
+    old = [numbers.setdefault(sign, len(numbers)) for sign in before.signatures]
+    new = [numbers.setdefault(sign, len(numbers)) for sign in painted.signatures]
+    changed: list[Box] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            changed += before.boxes[i1:i2] + painted.boxes[j1:j2]
+    width, height = painted.image.size
+    squares = _squares(changed, TILE * SUPERSAMPLE, width, height)
+    if sum((r - l) * (b - t) for l, t, r, b in squares) > REPAINTED_AT_MOST * width * height:
+        return None
+    return squares
 
 
 def _painted_in_order(found: list[tuple[ET.Element, dict[str, str]]],

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from rooms import every_table
+from rooms import GAMES, every_table, tables
 from pbem import pictures, raster
 from pbem.pictures import board_png, board_svg
 
@@ -251,6 +251,33 @@ def test_a_board_painted_over_its_still_part_has_the_pixels_of_its_whole_drawing
             assert (painted.still is not None) == (f'data-layer="{raster.STILL}"' in svg)
     if ruleset == "medici":
         assert raster._STILLS  # Medici's boards for a phone have a still part
+
+
+@needs_fonts
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_a_board_repainted_from_the_one_before_has_the_pixels_of_its_whole_drawing(
+        tmp_path: Path, ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's boards for a phone drawn one after another as runs post them, to its players in turn,
+    to every player, and to a player whose board was drawn two boards before: each board over a still
+    part is repainted from the one before it where they differ, and each has the pixels of its whole
+    drawing."""
+    from pbem.mail.phone import phone_board_svg
+
+    names, options = tables(ruleset)[0]
+    repainted = []
+    real = raster._repainted
+    monkeypatch.setattr(raster, "_repainted", lambda before, painted: repainted.append(real(before, painted)) or repainted[-1])
+    raster._STILLS.clear()
+    raster._BASES.clear()
+    states = list(bot_game(tmp_path, ruleset, names, options, f"repainted-{ruleset}", 2))[:5]
+    stills = False
+    for n, state in enumerate(states):
+        mover = names[n % len(names)]
+        for viewer in (mover, None, names[(n + 1) % len(names)], mover):
+            svg = phone_board_svg(state, viewer)
+            stills = stills or f'data-layer="{raster.STILL}"' in svg
+            assert raster.draw(svg, FONTS).tobytes() == whole(svg), (n, viewer)
+    assert any(squares is not None for squares in repainted) == stills
 
 
 STILL_PART = ('<g data-layer="still"><rect x="20" y="20" width="40" height="20" fill="#F4F4F4" stroke="#999999"/>'
