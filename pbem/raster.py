@@ -167,13 +167,16 @@ class Painted:
             self.since = None  # the board before is no longer needed
             return shown
         still = self.still
-        if still is None or self.dirty is None or (still.shown is None and not still.shrunk_once):
-            if still is not None:  # the first board over a still part: the still part is shrunk when a second comes
+        shown = still.fresh_shown() if still is not None and self.dirty is not None else None
+        if shown is None:
+            if still is not None and self.dirty is not None and not still.shrunk_once:
+                # the first board over a still part painted here: the still part is shrunk when a second comes
                 still.shrunk_once = True
-            return self.image.reduce(k)
-        if still.shown is None:
-            still.shown = still.image.reduce(k)
-        shown = still.shown.copy()
+                return self.image.reduce(k)
+            if still is None or self.dirty is None:
+                return self.image.reduce(k)
+            still.shown = still.painted().reduce(k)
+            shown = still.shown.copy()
         width, height = self.image.size
         for left, top, right, bottom in _squares(self.dirty, TILE * k, width, height):
             shown.paste(self.image.reduce(k, box=(left, top, right, bottom)), (left // k, top // k))
@@ -297,19 +300,45 @@ def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False, still: boo
 class Still:
     """A board's still part painted on white, `SUPERSAMPLE` times larger (`image`); the box of each of
     its shapes and words, and whether it painted nothing at all; shrunk (`shown`) once a second board
-    is painted over it (a process that posts one board shrinks that board alone)."""
+    is painted over it (a process that posts one board shrinks that board alone). Read from the
+    user's cache, its pixels are made from the file's where they are wanted (`kept`): the first board
+    painted over it takes them, with no copy."""
 
-    image: Image.Image
+    image: Image.Image | None
     extents: list[Box]
     blank: bool
     shown: Image.Image | None = None
     shrunk_once: bool = False
+    kept: KeptPixels | None = None
     #: the still shapes and words (their places in `extents`) by the squares of side `CELL` they meet
     cells: dict[tuple[int, int], list[int]] | None = None
     #: the board last painted over it and shrunk: the next is repainted from it where they differ
     last: Painted | None = None
     #: a copy of `image` the squares a board is repainted in are painted on (then made the still part again)
     canvas: Image.Image | None = None
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image.size if self.image is not None else self.kept.size  # type: ignore[union-attr]
+
+    def painted(self) -> Image.Image:
+        """The still part as painted, kept to paint from (made once)."""
+        if self.image is None:
+            assert self.kept is not None
+            self.image = self.kept.image(1)
+        return self.image
+
+    def fresh(self) -> Image.Image:
+        """A copy of the still part as painted, to paint over."""
+        if self.image is None and self.kept is not None:
+            return self.kept.image(1)
+        return self.painted().copy()
+
+    def fresh_shown(self) -> Image.Image | None:
+        """A copy of the still part shrunk, where it is made (None: not yet)."""
+        if self.shown is None and self.kept is not None:
+            return self.kept.image(SUPERSAMPLE)
+        return self.shown.copy() if self.shown is not None else None
 
     def meets(self, box: Box, after: int) -> bool:
         """Whether `box` meets a still shape or word from the `after`-th on (those painted after it)."""
@@ -328,6 +357,28 @@ class Still:
 
 #: the side, in painted pixels, of the squares a still part's shapes are found by
 CELL = 128
+
+
+@dataclass
+class KeptPixels:
+    """A still part's pixels as its file in the user's cache keeps them: the squares its shapes and
+    words meet, painted and shrunk, each pair from its offset in `data`; white elsewhere."""
+
+    data: memoryview
+    size: tuple[int, int]
+    pieces: list[tuple[tuple[int, int, int, int], int]]  # each square, and where its painted pixels begin
+
+    def image(self, scale: int) -> Image.Image:
+        """The still part painted (`scale` 1) or shrunk (`SUPERSAMPLE`)."""
+        width, height = self.size
+        picture = Image.new("RGB", (width // scale, height // scale), "#FFFFFF")
+        for (x0, y0, x1, y1), at in self.pieces:
+            if scale != 1:
+                at += 4 * (x1 - x0) * (y1 - y0)
+            w, h = (x1 - x0) // scale, (y1 - y0) // scale
+            picture.paste(Image.frombytes("RGB", (w, h), self.data[at:at + 4 * w * h], "raw", "RGBX"),
+                          (x0 // scale, y0 // scale))
+        return picture
 
 
 def _cells(box: Box) -> list[tuple[int, int]]:
@@ -468,19 +519,16 @@ def _read_still(path: Path, size: tuple[int, int], count: int) -> Still | None:
             or len(data) != at + 4 * sum((x1 - x0) * (y1 - y0) + (x1 - x0) // k * ((y1 - y0) // k)
                                           for x0, y0, x1, y1 in pieces):
         return None
-    image = Image.new("RGB", size, "#FFFFFF")
-    shown = Image.new("RGB", (width // k, height // k), "#FFFFFF")
+    offsets = []
     for x0, y0, x1, y1 in pieces:
-        for picture, scale in ((image, 1), (shown, k)):
-            w, h = (x1 - x0) // scale, (y1 - y0) // scale
-            picture.paste(Image.frombytes("RGB", (w, h), data[at:at + 4 * w * h], "raw", "RGBX"),
-                          (x0 // scale, y0 // scale))
-            at += 4 * w * h
+        offsets.append(((x0, y0, x1, y1), at))
+        at += 4 * ((x1 - x0) * (y1 - y0) + (x1 - x0) // k * ((y1 - y0) // k))
     try:
         os.utime(path)  # the newest used is the last removed
     except OSError:
         pass
-    return Still(image, [tuple(numbers[i:i + 4]) for i in range(0, 4 * extents, 4)], bool(blank), shown)  # type: ignore[misc]
+    return Still(None, [tuple(numbers[i:i + 4]) for i in range(0, 4 * extents, 4)], bool(blank),  # type: ignore[misc]
+                 kept=KeptPixels(data, size, offsets))
 
 
 def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int, int]],
@@ -508,8 +556,8 @@ def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], 
         blank = False
         box = boxes[index] = _extent(element, style, fonts, s)
         if still.meets(box, passed):
-            return _painted_in_order(found, groups, fonts, s, still.image.size)
-    painted = Painted(still.image, s, [], [], still=still, dirty=[])
+            return _painted_in_order(found, groups, fonts, s, still.size)
+    painted = Painted(None, s, [], [], still=still, dirty=[])  # type: ignore[arg-type]  # its image comes below
     passed = 0
     for index, (element, style) in enumerate(found):
         if groups is not None and element in groups:
@@ -531,7 +579,7 @@ def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], 
     painted.boxes = list(boxes.values())
     squares = _repainted(still.last, painted) if still.last is not None else None
     if squares is None:
-        painted.image = still.image.copy()
+        painted.image = still.fresh()
         pen = ImageDraw.Draw(painted.image)
         for index in order:
             _paint(painted.image, pen, *found[index], fonts, s)
@@ -542,7 +590,7 @@ def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], 
     before = still.last
     assert before is not None
     if still.canvas is None:
-        still.canvas = still.image.copy()
+        still.canvas = still.fresh()
     canvas, pen = still.canvas, ImageDraw.Draw(still.canvas)
     touched = []
     for index, box in boxes.items():
@@ -561,7 +609,7 @@ def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], 
         box = (max(0, math.floor(x0)), max(0, math.floor(y0)), min(width, math.ceil(x1) + 1),
                min(height, math.ceil(y1) + 1))
         if box[0] < box[2] and box[1] < box[3]:
-            canvas.paste(still.image.crop(box), box[:2])
+            canvas.paste(still.painted().crop(box), box[:2])
     painted.image = image
     painted.since = (before, squares)
     return painted
@@ -592,7 +640,7 @@ def _repainted(before: Painted, painted: Painted) -> list[tuple[int, int, int, i
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag != "equal":
             changed += before.boxes[i1:i2] + painted.boxes[j1:j2]
-    width, height = painted.image.size
+    width, height = painted.still.size if painted.still is not None else painted.image.size
     squares = _squares(changed, TILE * SUPERSAMPLE, width, height)
     if sum((r - l) * (b - t) for l, t, r, b in squares) > REPAINTED_AT_MOST * width * height:
         return None

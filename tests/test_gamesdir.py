@@ -299,3 +299,30 @@ def test_the_games_a_run_finds_in_gits_status_are_the_games_git_has(tmp_path: Pa
     subprocess.run(["rm", "-r", str(gd.root / "g4")], check=True)
     subprocess.run(["rm", "-r", str(gd.root / "g6")], check=True)  # "AD": git never had it in HEAD
     assert same() == ["g1", "g2", "g3", "g4", "g5"]
+
+
+def test_a_commit_stages_and_commits_in_two_git_calls_and_nothing_changed_commits_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change is staged and committed (`git add` says what it staged: no third call asks); a run that
+    died between its `git add` and its commit, whose change is undone since, leaves nothing to commit,
+    and the next commit of the same paths says so instead of failing."""
+    gd = GamesDir(tmp_path)
+    gd.ensure_repo()
+    (tmp_path / "g1").mkdir()
+    kept = tmp_path / "g1" / "public.yaml"
+    kept.write_text("turn: 1\n", "utf-8")
+    calls: list[str] = []
+    real = gd._git
+    monkeypatch.setattr(gd, "_git", lambda *args, **kw: calls.append(args[0]) or real(*args, **kw))
+    assert gd.commit_paths(["g1"], "turn 1\n") is True
+    assert calls == ["add", "commit"]
+    calls.clear()
+    assert gd.commit_paths(["g1"], "nothing\n") is False
+    assert calls == ["add", "diff"]
+    kept.write_text("turn: 2\n", "utf-8")
+    git(tmp_path, "add", "-A", "g1")  # staged, and the run died before its commit
+    kept.write_text("turn: 1\n", "utf-8")  # the next run wrote the file as it was
+    before = commit_count(tmp_path)
+    assert gd.commit_paths(["g1"], "turn 1 again\n") is False
+    assert commit_count(tmp_path) == before
+    assert git(tmp_path, "status", "--porcelain") == ""

@@ -432,6 +432,34 @@ def test_a_still_part_is_kept_for_the_next_process_and_painted_again_where_its_f
 
 
 @needs_fonts
+def test_boards_painted_over_a_still_part_read_from_its_file_have_the_pixels_of_their_whole_drawings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A still part read from the user's cache gives its pixels to the first board painted over it and
+    is made again from its file for the boards after it (painted over it whole, or repainted from the
+    board before): each board has the pixels of its whole drawing."""
+    from pbem.mail.phone import phone_board_svg
+
+    monkeypatch.setenv("PBEM_CACHE", str(tmp_path / "cache"))
+    names = ["anna", "ben", "cleo", "dora"]
+    states = list(bot_game(tmp_path, "medici", names, {}, "kept-and-read", 7))[1:6]
+    raster._STILLS.clear()
+    raster.draw(phone_board_svg(states[0], "anna"), FONTS)  # paints the still part and keeps its file
+    for repaint in (False, True):
+        raster._STILLS.clear()
+        raster._BASES.clear()
+        if not repaint:
+            monkeypatch.setattr(raster, "REPAINTED_AT_MOST", -1.0)
+        else:
+            monkeypatch.undo()
+            monkeypatch.setenv("PBEM_CACHE", str(tmp_path / "cache"))
+        for n, state in enumerate(states):
+            svg = phone_board_svg(state, names[n % len(names)])
+            assert raster.draw(svg, FONTS).tobytes() == whole(svg), (repaint, n)
+            [still] = raster._STILLS.values()
+            assert still.kept is not None  # read from its file, not painted
+
+
+@needs_fonts
 def test_the_still_parts_kept_between_processes_are_the_newest_few(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """However many boards a process paints, the user's cache keeps the still parts of the newest

@@ -217,22 +217,34 @@ class GitRepo:
         whose length has a limit."""
         what = ", ".join(paths)
         present = [p for p in paths if (self.root / p).exists()]
+        staged = False  # whether `git add` said it staged a change
         if present:
-            self._git("add", "-A", *_pathspecs(present), what=what, input=_nul(present))
+            staged = bool(self._git("add", "-A", "-v", *_pathspecs(present), what=what, input=_nul(present)).stdout.strip())
         if force:
             self._git("add", "-f", *_pathspecs(force), what=what, input=_nul(force))
         gone = [p for p in paths if p not in present]
         if gone:  # a deletion git knows of is staged too
             self._git("rm", "-r", "-q", "--cached", "--ignore-unmatch", *_pathspecs(gone), what=what, input=_nul(gone))
         crash_point("git-commit")
+        if not (staged and not force and not gone) and not self._staged_changes(paths, what):
+            return False
+        try:
+            self._commit_message(message, *_pathspecs(paths), what=what, input=_nul(paths))
+        except StoreError:
+            # what `git add` staged may be HEAD's own again (a run that died between its add and its
+            # commit staged another change of the same file): then there is nothing to commit
+            if staged and not self._staged_changes(paths, what):
+                return False
+            raise
+        return True
+
+    def _staged_changes(self, paths: list[str], what: str) -> bool:
+        """Whether git's index differs from HEAD under `paths`."""
         diff = self._git("diff", "--cached", "--quiet", "--", *paths, check=False) if len(paths) < 100 \
             else self._git("diff", "--cached", "--quiet", check=False)
-        if diff.returncode == 0:
-            return False
-        if diff.returncode != 1:
+        if diff.returncode not in (0, 1):
             raise StoreError(f"{what}: git diff failed: {_first_line(diff.stderr) or f'exit status {diff.returncode}'}")
-        self._commit_message(message, *_pathspecs(paths), what=what, input=_nul(paths))
-        return True
+        return diff.returncode == 1
 
     def _commit_message(self, message: str, *args: str, what: str, input: str | None = None) -> None:
         """`git commit` with `message`, bounded, from a file."""
