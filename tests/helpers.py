@@ -12,7 +12,9 @@ files, or in conftest.py when several files need the same one).
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any, Callable
@@ -129,6 +131,16 @@ def send_turn(pbem: Any, path: Path, game: str, player: str, token: str, turn: i
 
 
 # -- the games dir --------------------------------------------------------------------------------------
+
+def has_word(text: str, word: str) -> bool:
+    """Whether `word` stands in `text` as a whole word (no letter, digit, `_` or `-` beside it)."""
+    return word in text and _whole_word(word).search(text) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _whole_word(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+
 
 def git(games: Path, *args: str) -> str:
     r = subprocess.run(["git", *args], cwd=games, capture_output=True, text=True)

@@ -24,6 +24,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 from babel.messages.pofile import read_po
 
 import helpers
+from helpers import has_word
 import pbem.report as report
 from pbem.game import new_game, show
 from pbem import i18n
@@ -85,7 +86,7 @@ def english_left(text: str, game: str) -> list[str]:
     text = re.sub(re.escape(report.BEGIN) + r".*?" + re.escape(report.END), "", text, flags=re.DOTALL)
     text = "\n\n".join(p for p in text.split("\n\n") if "standing: []" not in p)
     text = re.sub(r"'[^'\n]*'", "", text)
-    return [w for w in need(game, "ENGLISH") if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
+    return [w for w in need(game, "ENGLISH") if has_word(text, w)]
 
 
 def too_wide(text: str, what: str) -> list[str]:
@@ -192,10 +193,10 @@ def test_the_boards_words_are_in_the_language(tmp_path: Path, lang: str, game: s
     for _step in range(12):
         state = helpers.bot_move(state)
     texts = " ".join(re.findall(r">([^<>]+)<", board_words(state, picture_env(lang, game))))
-    left = [w for w in board_english if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", texts)]
+    left = [w for w in board_english if has_word(texts, w)]
     assert not left
     english = " ".join(re.findall(r">([^<>]+)<", board_words(state, picture_env(None, game))))
-    assert all(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", english) for w in shown)
+    assert all(has_word(english, w) for w in shown)
 
 
 # -- the catalogs -------------------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from pbem import i18n, report
 from pbem.game import apply_orders, new_game, show, waiting_for
 from pbem.rules.base import order_text
 from pbem.store import GamesDir
+from helpers import has_word
 from rooms import GAMES, NAMES, each, need, room
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,7 +112,7 @@ def foreign(game: str, lang: str) -> list[str]:
 
 
 def english_in(text: str, game: str, lang: str) -> list[str]:
-    return [w for w in foreign(game, lang) if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text)]
+    return [w for w in foreign(game, lang) if has_word(text, w)]
 
 
 def check(text: str, game: str, lang: str, state: dict[str, Any], player: str | None) -> None:
