@@ -58,7 +58,7 @@ KEEP_BYTECODE := env -u PYTHONDONTWRITEBYTECODE
 # The whole suite in 3 processes, each taking tests from the others' queues when its own runs out (the
 # files of the longest tests go first: tests/conftest.py's LONGEST_FIRST). Three, not one a core: the
 # tests wait on git, the mail servers, spamd and the processes they start, and a third process fills
-# that time (on 2 cores: 9 min 12 s with 2, 7 min 47 s with 3, the same with 4).
+# that time (on 2 cores, when it was measured: 9 min 12 s with 2, 7 min 47 s with 3, the same with 4).
 test: install mail-servers browser spamassassin
 	$(KEEP_BYTECODE) $(PY) -m pytest -q -n 3 --dist worksteal
 

@@ -230,10 +230,14 @@ class GitRepo:
             return False
         try:
             self._commit_message(message, *_pathspecs(paths), what=what, input=_nul(paths))
-        except StoreError:
+        except StoreError as failed:
             # what `git add` staged may be HEAD's own again (a run that died between its add and its
             # commit staged another change of the same file): then there is nothing to commit
-            if staged and not self._staged_changes(paths, what):
+            try:
+                nothing = staged and not self._staged_changes(paths, what)
+            except StoreError:
+                raise failed from None
+            if nothing:
                 return False
             raise
         return True
