@@ -314,8 +314,6 @@ class Still:
     cells: dict[tuple[int, int], list[int]] | None = None
     #: the board last painted over it and shrunk: the next is repainted from it where they differ
     last: Painted | None = None
-    #: a copy of `image` the squares a board is repainted in are painted on (then made the still part again)
-    canvas: Image.Image | None = None
 
     @property
     def size(self) -> tuple[int, int]:
@@ -586,30 +584,29 @@ def _painted_over(still: Still, found: list[tuple[ET.Element, dict[str, str]]], 
         return painted
     # a pixel outside the squares is painted by the same shapes and words, in the same order, as the board
     # before (each of them paints a pixel from the one under it alone): those squares alone are painted
-    # anew, on a copy of the still part, by whatever meets them
+    # anew, on the still part itself, by whatever meets them; then the still part is made itself again
     before = still.last
     assert before is not None
-    if still.canvas is None:
-        still.canvas = still.fresh()
-    canvas, pen = still.canvas, ImageDraw.Draw(still.canvas)
-    touched = []
-    for index, box in boxes.items():
-        if any(_meet(box, square) for square in squares):
-            _paint(canvas, pen, *found[index], fonts, s)
-            touched.append(box)
+    canvas = still.painted()
+    width, height = canvas.size
+    over = [index for index, box in boxes.items() if any(_meet(box, square) for square in squares)]
+    regions = [(max(0, math.floor(x0)), max(0, math.floor(y0)), min(width, math.ceil(x1) + 1),
+                min(height, math.ceil(y1) + 1)) for x0, y0, x1, y1 in (boxes[index] for index in over)]
+    under = [(region, canvas.crop(region)) for region in regions if region[0] < region[2] and region[1] < region[3]]
     # the board before has been shrunk, and its pixels move on to this one: it is painted from no more
     # (a viewer of it who comes later gets it repainted, from the last board, as this one is)
     image, still.last = before.image, None
     for key in [key for key, kept in _BASES.items() if kept is before]:
         del _BASES[key]
-    for square in squares:
-        image.paste(canvas.crop(square), square[:2])
-    width, height = canvas.size
-    for x0, y0, x1, y1 in touched:  # the canvas back to the still part, where it was painted on
-        box = (max(0, math.floor(x0)), max(0, math.floor(y0)), min(width, math.ceil(x1) + 1),
-               min(height, math.ceil(y1) + 1))
-        if box[0] < box[2] and box[1] < box[3]:
-            canvas.paste(still.painted().crop(box), box[:2])
+    try:
+        pen = ImageDraw.Draw(canvas)
+        for index in over:
+            _paint(canvas, pen, *found[index], fonts, s)
+        for square in squares:
+            image.paste(canvas.crop(square), square[:2])
+    finally:
+        for region, pixels in under:  # each taken before anything was painted: the still part's own
+            canvas.paste(pixels, region[:2])
     painted.image = image
     painted.since = (before, squares)
     return painted
