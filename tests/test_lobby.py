@@ -82,8 +82,10 @@ def play_to_the_end(g: MailGames, latest: dict[str, Any], names: dict[str, str],
 # -- open games -----------------------------------------------------------------------------------------
 
 def test_an_open_game_is_joined_by_mail_played_to_its_end_and_rematched(g: MailGames) -> None:
-    """Two strangers join an open game by a fresh mail each; it starts when full; they play it to the
-    end by one-line replies; `rematch` in reply to the last report invites the other, who accepts."""
+    """Two strangers join an open game by a fresh mail each; it starts when full; they play it by
+    one-line replies (its first decisions and its last: whole games by such replies are
+    tests/test_reply_keys.py's; the bots play those between); `rematch` in reply to the last report
+    invites the other, who accepts."""
     opened(g, QUICK, 2)
     lines, sent = send(g, "una@far.test", "join g1")
     assert lines == ["mail from una@far.test: g1: joined as una"]
@@ -99,7 +101,7 @@ def test_an_open_game_is_joined_by_mail_played_to_its_end_and_rematched(g: MailG
     assert f"g1: new {QUICK} game for una, victor (opened by the GM)" in g.git("log", "--format=%s")
     latest = dict(welcome)
     names = {"una": "una@far.test", "victor": "vic@far.test"}
-    play_to_the_end(g, latest, names)
+    play_to_the_end(g, latest, names, by_mail=12)
     lines, sent = answer(g, latest["una@far.test"], "una@far.test", "rematch")
     assert lines == ["mail from una@far.test: g1-1: challenged vic@far.test"]
     invitation = next(m for m in sent if to(m) == "vic@far.test")
