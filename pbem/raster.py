@@ -81,12 +81,22 @@ def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
 @dataclass
 class Drawing:
     """A picture drawn (`drawing`): the whole of it; where it is a kept board with its viewer's words
-    drawn over a copy, that board (`base`) and the words' pixels as pasted over it (each patch, shrunk,
-    and its place)."""
+    drawn over it, that board (`base`) and the words' pixels to paste over it (each patch, shrunk, and
+    its place), the whole picture made from them when it is asked for (a PNG is made of the board's
+    palette and the patches alone)."""
 
-    image: Image.Image
+    whole: Image.Image | None
     base: Painted | None = None
     patches: list[tuple[Image.Image, tuple[int, int]]] = field(default_factory=list)
+
+    @property
+    def image(self) -> Image.Image:
+        if self.whole is None:
+            assert self.base is not None and self.base.shown is not None
+            self.whole = self.base.shown.copy()
+            for patch, at in self.patches:
+                self.whole.paste(patch, at)
+        return self.whole
 
 
 def drawing(svg: str, fonts: tuple[Path, Path]) -> Drawing:
@@ -188,7 +198,7 @@ class Painted:
         words in the same pixels)."""
         if len(marks) != len(self.slots) or self.shown is None:
             return None
-        shown = Drawing(self.shown.copy(), self)
+        shown = Drawing(None, self)
         taken: list[Box] = []
         width, height = self.image.size
         for mark, (index, style) in zip(marks, self.slots):
@@ -212,7 +222,6 @@ class Painted:
             _text(patch, ImageDraw.Draw(patch), element, own, _colour(own["fill"]), fonts, self.scale,
                   origin=(int(region[0]), int(region[1])))
             shrunk, at = patch.reduce(k), (int(region[0]) // k, int(region[1]) // k)
-            shown.image.paste(shrunk, at)
             shown.patches.append((shrunk, at))
         return shown
 

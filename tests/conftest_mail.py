@@ -497,15 +497,15 @@ def flat_text(msg: Any) -> str:
     return " ".join(msg.get_body(("plain",)).get_content().split())
 
 
-def fast_forward(g: "MailGames") -> tuple[str, Any]:
+def fast_forward(g: "MailGames", game: str = "g1") -> tuple[str, Any]:
     """The game played by its bots to its last decision, saved as a run would (the next run commits
     it); returns the last decision's player and order, for him to send by mail."""
     gd = g.gd
-    ahead = gd.load("g1")
+    ahead = gd.load(game)
     while True:  # each bot_move is apply_orders of the bot's order to a copy: `state` stays as it was
         state, player, before = ahead, waiting_for(ahead)[0], len(ahead["log"])
         ahead = helpers.bot_move(state)
         if ahead["status"] != "active":
             break
-    gd.save("g1", state)
+    gd.save(game, state)
     return player, ahead["log"][before]["order"]

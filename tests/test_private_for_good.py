@@ -14,7 +14,7 @@ from typing import Any
 
 from conftest import Pbem
 from helpers import git_history
-from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, flat_text, order_body, player_mail,
+from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, fast_forward, flat_text, order_body, player_mail,
                            player_of, run_mails as run, threaded_reply, to)
 from pbem.mail.addresses import seats_of
 from pbem.rules.base import order_text
@@ -131,12 +131,14 @@ def test_a_whole_game_by_mail_leaves_no_private_talk_address_or_token_in_git_the
 
 
 def test_talk_in_a_finished_game_is_refused_and_nothing_passed_on(pbem: Pbem) -> None:
-    """After the end nobody sits at the table: a keyed `say:` is answered with the refusal alone."""
+    """After the end nobody sits at the table: a keyed `say:` is answered with the refusal alone. (The
+    bots play to the last decision; its player asks for his report by `status` and replies his order.)"""
     g, tokens, latest = new_game(pbem)
-    while (shown := pbem.show("m1"))["status"] != "finished":
-        player = shown["waiting_for"][0]
-        _, sent = run(g, threaded_reply(latest[player], player, order_text(g.legal_order(player))))
+    player, order = fast_forward(g, "m1")
+    for line in ("status", order_text(order)):
+        _, sent = run(g, threaded_reply(latest[player], player, line))
         latest.update({player_of(m): m for m in sent if to(m) != WATCHER})
+    assert pbem.show("m1")["status"] == "finished"
     lines, sent = run(g, threaded_reply(latest["anna"], "anna", "say: well played"))
     assert lines == ["m1: mail from anna@players.test: m1: talk refused: game m1 is over: its table talk has ended "
                      "(nothing was passed on)"]

@@ -21,7 +21,7 @@ import pytest
 
 from conftest import Pbem
 from conftest_mail import FilesOut, MaildirDrop, MailGames, MboxDrop, address, player_mail
-from helpers import git, send_turn
+from helpers import bot_move, git, send_turn
 from pbem import bots
 from pbem.game import new_game
 from pbem.store import GamesDir, dump_yaml
@@ -143,7 +143,9 @@ def test_once_the_game_is_over_git_holds_all_its_files_and_the_seed(tmp_path: Pa
 
 def test_a_game_played_by_mail_to_its_end_reveals_its_seed_in_its_last_commit(pbem: Pbem, tmp_path: Path) -> None:
     """Through `pbem new`, `submit` and `advance`: every commit before the end holds the public file
-    alone; the run that ends the game commits every file, the seed in the state file."""
+    alone; the run that ends the game commits every file, the seed in the state file. (The first 12
+    decisions and the last are turn files; the bots play those between, saved as a run saves, and
+    the next run commits them.)"""
     r = pbem("new", QUICK, "m1", "--player", "anna=anna@example.org", "--player", "ben=ben@example.org",
              "--seed", SEED, "--json")
     assert r.exit_code == 0, r.output
@@ -163,6 +165,13 @@ def test_a_game_played_by_mail_to_its_end_reveals_its_seed_in_its_last_commit(pb
             assert SEED.encode() not in everything
             reports = [p.read_bytes() for p in (pbem.games / "m1" / "reports").rglob("*.txt")]
             assert len(reports) >= 4 and not any(text in everything for text in reports)
+        if turns == 12:  # the bots play on to the last decision; the next run commits what they played
+            gd = GamesDir(pbem.games)
+            ahead = gd.load("m1")
+            while (after := bot_move(ahead))["status"] == "active":
+                ahead = after
+            gd.save("m1", ahead)
+            assert pbem("advance").exit_code == 0
     log = git(pbem.games, "log", "--format=%H", "--", "m1").split()
     last, before = log[0], log[1:]
     for sha in before:
