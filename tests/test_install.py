@@ -16,6 +16,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 import tomllib
@@ -245,10 +246,17 @@ def test_pipx_installs_a_working_pbem_with_nothing_of_the_tests(wheel: Path, tmp
 
 
 def test_a_whole_game_by_mail_with_the_installed_pbem(venv: Path, tmp_path: Path) -> None:
-    """pbem init, pbem new, then every order a player's one-line reply in the Maildir inbox and
-    pbem advance until the game ends; pbem archive, pbem verify and pbem --version, each the
-    installed `pbem` command, run from a folder outside the checkout."""
-    from benchmarks.bench import play_by_replies
+    """pbem init, pbem new, then each order a player's one-line reply in the Maildir inbox and
+    pbem advance: the first 12 decisions and the last (the bots play those between, saved as a run
+    saves, and the installed pbem's next run commits them and mails the reports); pbem archive,
+    pbem verify and pbem --version, each the installed `pbem` command, run from a folder outside the
+    checkout."""
+    import mailbox
+
+    from benchmarks.bench import phone_reply, play_by_replies, spoken
+    from helpers import bot_move
+    from pbem.game import waiting_for
+    from pbem.store import GamesDir
 
     pbem_command = str(venv / "bin" / "pbem")
     work = tmp_path / "work"
@@ -265,15 +273,42 @@ def test_a_whole_game_by_mail_with_the_installed_pbem(venv: Path, tmp_path: Path
 
     assert pbem(["init", "--address", "gm@pbem.test", "--games-dir", str(games)]) == \
         f"Wrote {games / 'pbem.yaml'}. Edit it to say where mail comes in and how it goes out.\n"
-    play = play_by_replies(games, players=3, seed="install-test-seed-0001", command=pbem)
-    assert play.finished
+    play = play_by_replies(games, players=3, seed="install-test-seed-0001", command=pbem, limit=12)
     assert (play.refusals, play.fallbacks) == (0, 0)
-    assert play.orders == play.sent == play.runs  # each reply one order, each run one reply
+    assert play.orders == play.sent == play.runs == 12  # each reply one order, each run one reply
+
+    def last_reports() -> dict[str, Any]:
+        """Each player's last report (the answers to his replies are reply-*.eml)."""
+        last = {}
+        for path in sorted((games / "mail" / "outbox").glob("m1.*.eml")):
+            msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            last[msg["To"].addresses[0].username] = msg
+        return last
+
+    gd = GamesDir(games)
+    ahead = gd.load("m1")
+    while (after := bot_move(ahead))["status"] == "active":
+        ahead = after
+    gd.save("m1", ahead)
+    # the last decision's player asks for his report (the run commits what the bots played), and
+    # replies to it with his order
+    mover = waiting_for(ahead)[0]
+    order = next(e["order"] for e in after["log"][len(ahead["log"]):])
+    inbox, outbox = mailbox.Maildir(games / "mail" / "inbox"), games / "mail" / "outbox"
+    answered = last_reports()[mover]
+    for serial, line in ((98, "status"), (99, spoken(order))):
+        inbox.add(phone_reply(answered, f"{mover}@example.org", line, serial))
+        written = set(outbox.glob("*.eml"))
+        out = pbem(["advance", "--games-dir", str(games)])
+        answered = next(msg for msg in (email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                                        for path in sorted(set(outbox.glob("*.eml")) - written))
+                        if msg["To"].addresses[0].username == mover)
+    assert f"mail from {mover}@example.org: m1 turn " in out and ": queued " in out, out
+    state = gd.load("m1")
+    assert state["status"] == "finished"
+    orders = len(state["log"])
     assert not list((games / "mail" / "inbox" / "new").iterdir())  # every reply was read
-    last = {}  # each player's last report (the answers to his replies are reply-*.eml)
-    for path in sorted((games / "mail" / "outbox").glob("m1.*.eml")):
-        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-        last[msg["To"].addresses[0].username] = msg
+    last = last_reports()
     assert sorted(last) == ["p0", "p1", "p2"]
     for msg in last.values():  # the final report, with the board's picture drawn by the installed pbem
         assert msg["Subject"] == "[pbem] m1 the game is over"
@@ -281,17 +316,17 @@ def test_a_whole_game_by_mail_with_the_installed_pbem(venv: Path, tmp_path: Path
         assert any(part.get_content_type() == "image/png" for part in msg.walk())
 
     assert pbem(["verify", "m1", "--games-dir", str(games)]) == \
-        f"m1: verified: {play.orders} orders replay to the identical game.\n"
+        f"m1: verified: {orders} orders replay to the identical game.\n"
 
     site = tmp_path / "site"
     assert pbem(["archive", "--out", str(site), "--games-dir", str(games)]) == (
-        f"m1: {play.orders + 1} turn pages (finished: everything, the seed and the order log)\n"
+        f"m1: {orders + 1} turn pages (finished: everything, the seed and the order log)\n"
         f"Wrote {site / 'index.html'}\n")
     assert (site / "style.css").is_file() and (site / "m1" / "index.html").is_file()
-    for turn in range(play.orders + 1):  # the start and one page per order, each with its board
+    for turn in range(orders + 1):  # the start and one page per order, each with its board
         assert (site / "m1" / f"turn-{turn:04d}.html").is_file() and (site / "m1" / f"turn-{turn:04d}.svg").is_file()
     checked = pbem(["verify", "--log", str(site / "m1" / "game.yaml")])
-    assert checked.startswith(f"m1 (Medici): {play.orders} orders replay from the seed to the end of the game.\n")
+    assert checked.startswith(f"m1 (Medici): {orders} orders replay from the seed to the end of the game.\n")
     assert checked.endswith("They are the standings the log file claims.\n")
 
     # a domain error still exits 1 with its message (the schemas are found for the turn file)
