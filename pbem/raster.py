@@ -412,8 +412,7 @@ def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int
     part = [found[index] for start, end in layer for index in range(start, end)]
     if not part or (groups and any(element in groups for element, _ in part)):
         return None
-    key = (size, s, fonts, tuple((element.tag, tuple(element.attrib.items()), element.text, tuple(style.items()))
-                                 for element, style in part))
+    key = (size, s, fonts, tuple(_signature(element, style) for element, style in part))
     still = _STILLS.get(key)
     if still is not None:
         _STILLS.move_to_end(key)
