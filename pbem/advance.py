@@ -509,7 +509,7 @@ def advance(gd: GamesDir, mail: bool = True, progress: Callable[[int, str], None
                     run.errors += [f"the archive could not be written: {p}" for p in problems]
     from pbem.mended import told
 
-    run.mail[:0] = [f"Warning: {line}" for line in told()]  # first: what was found damaged, and mended
+    run.mail[:0] = [f"Warning: {line}" for line in told(gd.root)]  # first: what was found damaged, and mended
     return run
 
 

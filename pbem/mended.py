@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_noted: list[str] = []
+#: the lines noted, each with the games dir it concerns ("" where the reader did not say)
+_noted: list[tuple[str, str]] = []
 
 
 def shown_path(path: Path, root: Path | None = None) -> str:
@@ -26,16 +27,23 @@ def shown_path(path: Path, root: Path | None = None) -> str:
 
 def mended(path: Path, root: Path | None, wrong: str, done: str) -> None:
     """Note for the GM that `path` was `wrong` and what pbem `done` about it (once a run)."""
-    line = f"{shown_path(path, root)}: {wrong}; {done}"
-    if line not in _noted:
-        _noted.append(line)
+    noted = (_key(root), f"{shown_path(path, root)}: {wrong}; {done}")
+    if noted not in _noted:
+        _noted.append(noted)
 
 
-def told() -> list[str]:
-    """The lines noted since the last call, in the order they were noted (and forget them)."""
-    lines = list(_noted)
-    _noted.clear()
-    return lines
+def told(root: Path | None = None) -> list[str]:
+    """The lines noted since they were last told, in the order they were noted, and forget them: those
+    of the games dir `root` (and those that name none), or with no `root`, all. A process that reads
+    several games dirs (a watch, the tests) tells each run of its own files alone."""
+    key = None if root is None else _key(root)
+    mine = [noted for noted in _noted if key is None or noted[0] in (key, "")]
+    _noted[:] = [noted for noted in _noted if noted not in mine]
+    return [line for _, line in mine]
+
+
+def _key(root: Path | None) -> str:
+    return "" if root is None else str(root.resolve())
 
 
 def read_lines(path: Path, root: Path | None, done: str) -> list[str] | None:

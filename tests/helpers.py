@@ -260,7 +260,7 @@ class Table:
         r = self.pbem("advance")
         assert r.exit_code == 0, r.output
         if self.quiet:
-            assert r.stderr == ""
+            assert r.stderr == "", r.stderr
 
 
 # -- engine games ---------------------------------------------------------------------------------------

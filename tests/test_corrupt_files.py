@@ -250,3 +250,17 @@ def test_an_observers_file_spoiled_leaves_the_game_unwatched_and_the_mail_answer
     assert g.queued() == [] and g.state()["engine"]["turn"] == before + 1, r.output  # the order was applied
     assert f"Warning: mail/observers/m1.json: {wrong}; the game has no observers until it is restored" \
         in warnings(r), r.stderr
+
+
+def test_a_damaged_file_is_told_in_the_run_of_its_own_games_dir_alone(tmp_path: Path) -> None:
+    """What a command noted of one games dir (a `pbem doctor` that read a damaged lobby entry) is no
+    warning of another games dir's run in the same process (a watch, the tests), and is told in its
+    own dir's next run, once."""
+    from pbem.mended import mended, told
+
+    told()
+    mine, other = tmp_path / "mine", tmp_path / "other"
+    mended(mine / "lobby" / "g1.yaml", mine, "is not a pbem lobby file", "it is left out of the lobby")
+    assert told(other) == []
+    assert told(mine) == ["lobby/g1.yaml: is not a pbem lobby file; it is left out of the lobby"]
+    assert told(mine) == []
