@@ -183,8 +183,8 @@ class Painted:
                 # the first board over a still part painted here: the still part is shrunk when a second comes
                 still.shrunk_once = True
                 return self.image.reduce(k)
-            if still is None or self.dirty is None:
-                return self.image.reduce(k)
+            if still is None or self.dirty is None or (still.image is None and still.kept is None):
+                return self.image.reduce(k)  # (the last: a still part let go since, its pixels gone)
             still.shown = still.painted().reduce(k)
             shown = still.shown.copy()
         width, height = self.image.size
@@ -433,7 +433,9 @@ def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int
             _write_still(kept, still)
     _STILLS[key] = still
     while len(_STILLS) > KEPT_STILL:
-        _STILLS.popitem(last=False)
+        _, gone = _STILLS.popitem(last=False)
+        # a board kept for its viewers may still name it, but paints from it no more: its pixels go
+        gone.last, gone.image, gone.shown, gone.kept = None, None, None, None
     return still
 
 

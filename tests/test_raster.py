@@ -299,6 +299,23 @@ def test_a_still_part_is_painted_once_for_boards_that_differ_elsewhere() -> None
 
 
 @needs_fonts
+def test_a_still_part_let_go_keeps_no_pixels_and_its_board_is_drawn_again_whole() -> None:
+    """More still parts than a process keeps: one let go holds no pixels, nor the board last painted over
+    it, though a board painted over it still names it; that board drawn again has its whole pixels."""
+    raster._STILLS.clear()
+    boards = [svg_of(f'<text x="4" y="12" font-size="9">turn {n}</text>' + STILL_PART.replace(">step<", f">step {n}<"))
+              for n in range(raster.KEPT_STILL + 2)]
+    first = raster._painted(boards[0], FONTS)
+    assert first.shrunk().tobytes() == whole(boards[0])
+    for svg in boards[1:]:
+        assert raster.draw(svg, FONTS).tobytes() == whole(svg)
+    gone = first.still
+    assert gone is not None and all(kept is not gone for kept in raster._STILLS.values())
+    assert (gone.image, gone.shown, gone.last, gone.kept) == (None, None, None, None)
+    assert raster.draw(boards[0], FONTS).tobytes() == whole(boards[0])
+
+
+@needs_fonts
 def test_what_is_painted_before_a_still_part_and_meets_it_gets_the_board_painted_in_order() -> None:
     """A shape before the still part that the still part covers in part: the board painted in document
     order (the still part over the shape), not the shape over a copy of the still part."""
