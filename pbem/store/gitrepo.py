@@ -226,7 +226,8 @@ class GitRepo:
         if gone:  # a deletion git knows of is staged too
             self._git("rm", "-r", "-q", "--cached", "--ignore-unmatch", *_pathspecs(gone), what=what, input=_nul(gone))
         crash_point("git-commit")
-        if not (staged and not force and not gone) and not self._staged_changes(paths, what):
+        said = staged and not force and not gone  # git add's word is all that was staged
+        if not said and not self._staged_changes(paths, what):
             return False
         try:
             self._commit_message(message, *_pathspecs(paths), what=what, input=_nul(paths))
@@ -234,7 +235,7 @@ class GitRepo:
             # what `git add` staged may be HEAD's own again (a run that died between its add and its
             # commit staged another change of the same file): then there is nothing to commit
             try:
-                nothing = staged and not self._staged_changes(paths, what)
+                nothing = said and not self._staged_changes(paths, what)
             except StoreError:
                 raise failed from None
             if nothing:
