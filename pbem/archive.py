@@ -35,6 +35,7 @@ from pbem.errors import PbemError, StoreError
 from pbem.i18n import DEFAULT_LANGUAGE, N_, install, localize, translator
 from pbem.game import load_checked, player_names, ruleset_of, waiting_for
 from pbem.pictures import PUBLIC, board_svg
+from pbem.templating import Environment
 from pbem.report import _load, addressed, bytecode_cache, event_lines, substitute_words
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, get_ruleset, order_text
@@ -258,9 +259,9 @@ def _mark(entry: dict[str, Any], lang: str = DEFAULT_LANGUAGE) -> str | None:
 @cache
 def env(lang: str = DEFAULT_LANGUAGE) -> jinja2.Environment:
     """The archive's templates, their words in `lang` (English: as written)."""
-    e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, undefined=jinja2.StrictUndefined,
-                           trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                           bytecode_cache=bytecode_cache("archive-i18n"), extensions=["jinja2.ext.i18n"])
+    e = Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, undefined=jinja2.StrictUndefined,
+                    trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                    bytecode_cache=bytecode_cache("archive-i18n"), extensions=["jinja2.ext.i18n"])
     e.filters["order_text"] = order_text
     e.globals["lang"] = lang
     install(e, lang)

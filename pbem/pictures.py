@@ -29,6 +29,7 @@ import jinja2
 from pbem.i18n import DEFAULT_LANGUAGE, common_words, install
 from pbem.report import _load, bytecode_cache
 from pbem.rules.base import get_ruleset
+from pbem.templating import Environment
 
 #: the viewer named when the ruleset is asked for what every player may see: the views hide each
 #: player's secrets from everybody but him, and no player is called ""
@@ -101,9 +102,9 @@ def _measuring_font(path: str) -> Any:
 
 def _environment(extensions: list[str]) -> jinja2.Environment:
     kind = "pictures-i18n" if extensions else "pictures"  # each compiles differently
-    e = jinja2.Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, keep_trailing_newline=True,
-                           undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                           bytecode_cache=bytecode_cache(kind), extensions=extensions)
+    e = Environment(loader=jinja2.FunctionLoader(_load), autoescape=True, keep_trailing_newline=True,
+                    undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                    bytecode_cache=bytecode_cache(kind), extensions=extensions)
     e.globals.update(FONT=FONT, WIDTH=WIDTH, ink=ink, good_colour=good_colour, card_parts=card_parts,
                      family_colours=FAMILY_COLOURS,
                      pick=pick, text_width=text_width)

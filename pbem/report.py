@@ -21,6 +21,7 @@ from pbem.game import show
 from pbem.i18n import DEFAULT_LANGUAGE, common_words, day_text, install, localize, moment_text, number_text, translator
 from pbem.rules.base import Event, Order, get_ruleset, order_text, typed_text
 from pbem.patterns import Pattern
+from pbem.templating import Environment
 
 BEGIN = "----- pbem orders begin -----"
 END = "----- pbem orders end -----"
@@ -171,7 +172,7 @@ def _moment(stamp: Any) -> Any:
     return stamp if isinstance(stamp, datetime) else datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
 
 
-class _Templates(jinja2.Environment):
+class _Templates(Environment):
     """The reports' environment. Its words are installed by `pbem.i18n.install`; jinja2.ext.i18n,
     which reads `{% trans %}`, is loaded where a template is first read from its source (jinja2 asks
     for the extensions only there), not for one whose compiled code the cache holds."""
