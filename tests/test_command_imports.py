@@ -88,7 +88,7 @@ USES: dict[str, dict[str, str]] = {
         "pbem.report": "the players' reports", "email": "each report goes as a mail (email.message, .policy, "
                                                         ".generator: the mail's bytes)",
         "pbem.mail.post": "the reports posted", "pbem.mail.compose": "each mail written",
-        "pbem.mail.ids": "each mail's Message-ID and the player's reply key",
+        "pbem.mail.headers": "the kinds of a mail's headers", "pbem.mail.ids": "each mail's Message-ID and the player's reply key",
         "pbem.mail.phone": "the HTML part beside the picture", "PIL": "the picture of the board drawn as PNG",
         "pbem.pictures": "the picture of the board", "pbem.raster": "the picture drawn from its SVG",
         "xml": "the raster reads the picture's SVG", "ctypes": "syncfs(2): the games dir's file system synced once",

@@ -14,6 +14,7 @@ from typing import Any
 from pbem.config import Config
 from pbem.donotmail import unsubscribe_header
 from pbem.mail import LOOP_HEADER, one_line as _one_line
+from pbem.mail.headers import Headers
 from pbem.patterns import Pattern
 from pbem.report import wrap72
 
@@ -135,7 +136,7 @@ class _Policy(email.policy.EmailPolicy):
 _PARSED: dict[tuple[str, str], tuple[str, Any]] = {}
 
 
-_SMTP = _Policy(linesep="\r\n")
+_SMTP = _Policy(linesep="\r\n", header_factory=Headers())
 
 
 def compose(config: Config, to_name: str, to_address: str, subject: str, body: str, message_id: str,

@@ -9,7 +9,6 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.utils import getaddresses
 from functools import cache
@@ -18,6 +17,7 @@ from typing import Any, Callable, TypeVar
 from pbem.config import Config
 from pbem.errors import TurnFileError
 from pbem.mail import LOOP_HEADER, one_line
+from pbem.mail.headers import Headers
 from pbem.mail.ids import split_key
 from pbem.refusals import refuse
 
@@ -102,7 +102,7 @@ def sender_of(msg: EmailMessage) -> tuple[str, str, str | None]:
     return address, name, None
 
 
-class _ParsedOnce(HeaderRegistry):
+class _ParsedOnce(Headers):
     """The default policy's headers, each parsed once for its mail: the email package parses a header
     anew whenever it is asked for (every `get_content_type` of a part parses its Content-Type again),
     and the intake asks for the same ones many times. A header object is never changed once made."""
