@@ -11,12 +11,75 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 
 from pbem.errors import StoreError
 from pbem.history import History
 
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+_STR, _INT, _BOOL, _NULL = (f"tag:yaml.org,2002:{kind}" for kind in ("str", "int", "bool", "null"))
+_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+#: the tag each plain scalar's words resolve to, as PyYAML's resolver finds it (a game's state says
+#: the same names, cards and numbers again and again)
+_RESOLVED: dict[tuple[str, tuple[bool, bool]], str] = {}
+
+
+class _Dumper(_SafeDumper):  # type: ignore[misc, valid-type]
+    """PyYAML's safe dumper, which represents what a game's state is made of (dicts, lists, words,
+    whole numbers, booleans, None) without asking for each value which of its representers to call and
+    whether it may be an alias: the same nodes, hence the same text. A dict or a list met twice is
+    still one node, as PyYAML's (written with an alias)."""
+
+    def represent_data(self, data: Any) -> Any:
+        kind = type(data)
+        if kind is str:
+            return ScalarNode(_STR, data, style=self.default_style)
+        if kind is int:
+            return ScalarNode(_INT, str(data), style=self.default_style)
+        if kind is bool:
+            return ScalarNode(_BOOL, "true" if data else "false", style=self.default_style)
+        if data is None:
+            return ScalarNode(_NULL, "null", style=self.default_style)
+        if (kind is not dict and kind is not list and kind is not History) or self.sort_keys:
+            return super().represent_data(data)
+        node = self.represented_objects.get(id(data))
+        if node is not None:
+            return node
+        self.object_keeper.append(data)  # (its id is not another's while the dump lasts)
+        value: list[Any] = []
+        best = True
+        if kind is dict:
+            node = self.represented_objects[id(data)] = MappingNode(_MAP, value)
+            for key, item in data.items():
+                key, item = self.represent_data(key), self.represent_data(item)
+                if best and (type(key) is not ScalarNode or key.style or type(item) is not ScalarNode or item.style):
+                    best = False
+                value.append((key, item))
+        else:  # a list, or a history file's entries (written as the list of them)
+            node = self.represented_objects[id(data)] = SequenceNode(_SEQ, value)
+            for item in data:
+                item = self.represent_data(item)
+                if best and (type(item) is not ScalarNode or item.style):
+                    best = False
+                value.append(item)
+        node.flow_style = self.default_flow_style if self.default_flow_style is not None else best
+        return node
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is not ScalarNode or self.yaml_path_resolvers:
+            return super().resolve(kind, value, implicit)
+        if not implicit[0]:
+            return self.DEFAULT_SCALAR_TAG
+        key = (value, implicit)
+        tag = _RESOLVED.get(key)
+        if tag is None:
+            if len(_RESOLVED) >= 65536:
+                _RESOLVED.clear()
+            tag = _RESOLVED[key] = super().resolve(kind, value, implicit)
+        return tag
+
 
 _Dumper.add_representer(History, lambda dumper, history: dumper.represent_list(list(history)))
 
