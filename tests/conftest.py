@@ -28,6 +28,17 @@ LONGEST_FIRST = ("test_install.py", "test_spam.py", "test_reply_keys.py", "test_
                  "test_secrets.py", "test_florenz_games.py", "test_parsed_cache.py", "test_reply_generator.py")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' process collects its garbage as the `pbem` command does (pbem.cli.run): a young
+    generation of YOUNGEST objects, not Python's 700, which in a process holding every test's items
+    and fixtures collects often and walks much."""
+    import gc
+
+    from pbem.cli import YOUNGEST
+
+    gc.set_threshold(YOUNGEST, *gc.get_threshold()[1:])
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The files of LONGEST_FIRST first, in its order; the others after them, as they were collected."""
     rank = {name: n for n, name in enumerate(LONGEST_FIRST)}

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from pbem.history import History
-from pbem.store.files import dump_yaml
+from pbem.store.files import dump_yaml, parse_yaml
 
 SHARED: dict[str, Any] = {"a": 1}
 PAIR = [1, 2]
@@ -47,3 +47,27 @@ def test_a_history_is_written_as_the_list_of_its_entries(tmp_path: Path) -> None
     history.extend([{"turn": 1, "order": "pass"}, {"turn": 2, "order": {"bid": 3}}])
     assert dump_yaml({"log": history}) == pyyaml({"log": list(history)})
     assert dump_yaml({"log": history, "again": history}) == pyyaml({"log": history, "again": history})
+
+
+READ = """\
+plain_octal: 012
+quoted_octal: '012'
+yes: yes
+quoted_yes: "yes"
+tilde: ~
+null_word: null
+quoted_null: 'null'
+float: 1.5e3
+int: -7
+sexagesimal: 1:30
+date: 2026-12-03
+words: linen
+list: [012, '012', yes, 'yes', ~]
+"""
+
+
+def test_the_load_is_pyyamls() -> None:
+    theirs = yaml.load(READ, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    for _ in range(2):  # the second time from the words' tags it kept
+        assert parse_yaml(READ, "the test's file") == theirs
+    assert theirs["plain_octal"] == 10 and theirs["quoted_octal"] == "012" and theirs["list"][3] == "yes"

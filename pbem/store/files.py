@@ -16,21 +16,49 @@ from yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from pbem.errors import StoreError
 from pbem.history import History
 
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_CSafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _SafeDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 _STR, _INT, _BOOL, _NULL = (f"tag:yaml.org,2002:{kind}" for kind in ("str", "int", "bool", "null"))
 _MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
-#: the tag each plain scalar's words resolve to, as PyYAML's resolver finds it (a game's state says
-#: the same names, cards and numbers again and again)
-_RESOLVED: dict[tuple[str, tuple[bool, bool]], str] = {}
+class _KeptTags:
+    """A resolver that keeps the tag each plain scalar's words resolve to (PyYAML's resolver asks its
+    patterns anew for each scalar, and a game's state says the same names, cards and numbers again
+    and again)."""
+
+    DEFAULT_SCALAR_TAG: str
+    yaml_path_resolvers: dict[Any, Any]
+    tags: dict[str, str]  # each class's own: the words' tag, by the words (of at most SHORT characters)
+    SHORT = 80
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+        if kind is not ScalarNode or self.yaml_path_resolvers:
+            return super().resolve(kind, value, implicit)  # type: ignore[misc]
+        if not implicit[0]:  # (what PyYAML's resolver gives words it may not read as another type)
+            return self.DEFAULT_SCALAR_TAG
+        tag = self.tags.get(value)
+        if tag is None:
+            tag = super().resolve(kind, value, implicit)  # type: ignore[misc]
+            if len(value) <= self.SHORT:
+                if len(self.tags) >= 65536:
+                    self.tags.clear()
+                self.tags[value] = tag
+        return tag
 
 
-class _Dumper(_SafeDumper):  # type: ignore[misc, valid-type]
+class _SafeLoader(_KeptTags, _CSafeLoader):  # type: ignore[misc, valid-type]
+    """PyYAML's safe loader (C where it has it), with `_KeptTags`."""
+
+    tags: dict[str, str] = {}
+
+
+class _Dumper(_KeptTags, _SafeDumper):  # type: ignore[misc, valid-type]
     """PyYAML's safe dumper, which represents what a game's state is made of (dicts, lists, words,
     whole numbers, booleans, None) without asking for each value which of its representers to call and
     whether it may be an alias: the same nodes, hence the same text. A dict or a list met twice is
     still one node, as PyYAML's (written with an alias)."""
+
+    tags: dict[str, str] = {}
 
     def represent_data(self, data: Any) -> Any:
         kind = type(data)
@@ -66,19 +94,6 @@ class _Dumper(_SafeDumper):  # type: ignore[misc, valid-type]
                 value.append(item)
         node.flow_style = self.default_flow_style if self.default_flow_style is not None else best
         return node
-
-    def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        if kind is not ScalarNode or self.yaml_path_resolvers:
-            return super().resolve(kind, value, implicit)
-        if not implicit[0]:
-            return self.DEFAULT_SCALAR_TAG
-        key = (value, implicit)
-        tag = _RESOLVED.get(key)
-        if tag is None:
-            if len(_RESOLVED) >= 65536:
-                _RESOLVED.clear()
-            tag = _RESOLVED[key] = super().resolve(kind, value, implicit)
-        return tag
 
 
 _Dumper.add_representer(History, lambda dumper, history: dumper.represent_list(list(history)))
