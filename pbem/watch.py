@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 IMAP_POLL = 10.0  # seconds between NOOPs on a server without IDLE
+SEARCHES = 3  # searches at most while the server tells of mail arriving beside each answer
 IDLE_RENEW = 300.0  # IDLE is ended and begun again this often (RFC 2177: within 29 minutes; NATs forget sooner)
 WATCH_TIMEOUT = 30.0  # seconds for the watch's own connection to answer (a stop waits for it at most this long)
 BACKOFF = (1, 2, 4, 8, 16, 32, 60)  # seconds before each attempt to reconnect to the IMAP server
@@ -236,11 +237,19 @@ class ImapWatch:
         self._failed(f"IMAP {self.where}: the connection was lost ({why})")
 
     def _uids(self) -> list[int]:
+        """The UIDs in the folder; searched again where the server told of new mail beside its answer
+        (an EXISTS): the answer may be of the folder before that mail, and the server tells of a mail
+        once, so an IDLE begun after would not hear of it."""
         assert self.imap is not None
-        status, data = self.imap.uid("SEARCH", None, "UNDELETED")
-        self.imap.untagged_responses.clear()  # EXPUNGEs of the runs' moves: imaplib would keep them all
-        if status != "OK":
-            raise OSError(f"SEARCH refused: {data}")
+        for _ in range(SEARCHES):
+            self.imap.untagged_responses.clear()  # what came before the search, the search sees
+            status, data = self.imap.uid("SEARCH", None, "UNDELETED")
+            told = "EXISTS" in self.imap.untagged_responses
+            self.imap.untagged_responses.clear()  # EXPUNGEs of the runs' moves: imaplib would keep them all
+            if status != "OK":
+                raise OSError(f"SEARCH refused: {data}")
+            if not told:
+                break
         return [int(u) for u in (data[0] or b"").split()]
 
     def snapshot(self) -> None:

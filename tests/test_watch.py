@@ -408,3 +408,62 @@ def test_a_failing_imap_server_is_said_in_the_words_of_advance(imap_games: MailG
     w.wait_for(r"^\S+Z " + re.escape(line) + "$", "err", timeout=20)  # and its runs
     assert w.stop() == 0
     assert sum(1 for text in w.err if "connecting again in" in text) == 1, w.log()
+
+
+class _Folder:
+    """An IMAP session's side of a folder into which mail comes while the server answers a search: the
+    first answer is of the folder before it, and an EXISTS beside it tells of the new mail once."""
+
+    def __init__(self, answers: list[bytes], told: int) -> None:
+        self.answers, self.told, self.searches = answers, told, 0
+        self.untagged_responses: dict[str, list[bytes]] = {}
+
+    def noop(self) -> tuple[str, list[bytes]]:
+        return "OK", [b""]
+
+    def uid(self, command: str, *args: Any) -> tuple[str, list[bytes]]:
+        assert command == "SEARCH"
+        answer = self.answers[min(self.searches, len(self.answers) - 1)]
+        self.searches += 1
+        if self.searches <= self.told:
+            self.untagged_responses["EXISTS"] = [b"3"]
+        return "OK", [answer]
+
+    def send(self, data: bytes) -> None:
+        raise AssertionError(f"an IDLE begun, of a folder whose new mail the server told of already: {data!r}")
+
+    def shutdown(self) -> None:
+        pass
+
+
+def _watching(folder: _Folder, known: int) -> Any:
+    from pbem.watch import ImapWatch
+
+    class Log:
+        errors: list[str] = []
+
+        def error(self, line: str) -> None:
+            self.errors.append(line)
+
+    watch = object.__new__(ImapWatch)
+    watch.imap, watch.known, watch.idle, watch.where = folder, known, True, "imap.test"
+    watch.failures, watch.retry_at, watch.said, watch.log = 0, 0.0, None, Log()
+    return watch
+
+
+def test_mail_the_server_tells_of_beside_a_search_wakes_the_watch() -> None:
+    """A mail that comes while the server answers the watch's search is in its next answer: the watch
+    runs for it, where an IDLE begun on the first answer would wait for the next mail (or minutes)."""
+    folder = _Folder([b"1 2", b"1 2 3"], told=1)
+    asked = iter([None, "stop"])
+    watch = _watching(folder, known=2)
+    assert watch.wait(lambda: next(asked)) == "mail"
+    assert folder.searches == 2 and watch.log.errors == []
+
+
+def test_a_server_that_tells_of_mail_beside_every_answer_is_searched_a_few_times() -> None:
+    from pbem.watch import SEARCHES
+
+    folder = _Folder([b"1 2 3"], told=99)
+    watch = _watching(folder, known=0)
+    assert watch._uids() == [1, 2, 3] and folder.searches == SEARCHES
