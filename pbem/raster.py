@@ -41,7 +41,6 @@ import struct
 import zlib
 import xml.etree.ElementTree as ET
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -78,16 +77,19 @@ def draw(svg: str, fonts: tuple[Path, Path]) -> Image.Image:
     return drawing(svg, fonts).image.copy()
 
 
-@dataclass
-class Drawing:
+class Drawing:  # not a dataclass: each costs this module's import a third of a millisecond or more
     """A picture drawn (`drawing`): the whole of it; where it is a kept board with its viewer's words
     drawn over it, that board (`base`) and the words' pixels to paste over it (each patch, shrunk, and
     its place), the whole picture made from them when it is asked for (a PNG is made of the board's
     palette and the patches alone)."""
 
+    __slots__ = ("whole", "base", "patches")
     whole: Image.Image | None
-    base: Painted | None = None
-    patches: list[tuple[Image.Image, tuple[int, int]]] = field(default_factory=list)
+    base: Painted | None
+    patches: list[tuple[Image.Image, tuple[int, int]]]
+
+    def __init__(self, whole: Image.Image | None, base: Painted | None = None) -> None:
+        self.whole, self.base, self.patches = whole, base, []
 
     @property
     def image(self) -> Image.Image:
@@ -131,30 +133,37 @@ DEFAULTS = {"fill": "#000000", "stroke": "none", "stroke-width": "1", "font-size
 Box = tuple[float, float, float, float]
 
 
-@dataclass
 class Painted:
     """A picture painted `SUPERSAMPLE` times its size (`scale`: pixels a unit); drawn apart from its
     viewer's words: where each would be painted (its place in the painting order, and the style its
     groups give it), and the box of every shape or word painted after the first of them."""
 
+    __slots__ = ("image", "scale", "slots", "later", "shown", "cleared", "indexed", "still", "dirty",
+                 "signatures", "boxes", "since", "reduced")
     image: Image.Image
     scale: int
     slots: list[tuple[int, dict[str, str]]]
     later: list[tuple[int, Box]]
-    shown: Image.Image | None = None
-    cleared: dict[tuple[int, Box], bool] = field(default_factory=dict)
+    shown: Image.Image | None
+    cleared: dict[tuple[int, Box], bool]
     #: `shown` in a palette's colours, where a caller made it once for all its viewers (pbem.pictures)
-    indexed: Image.Image | None = None
+    indexed: Image.Image | None
     #: painted over a copy of a board's still part: that part, and the box of everything painted over it
-    still: Still | None = None
-    dirty: list[Box] | None = None
+    still: Still | None
+    dirty: list[Box] | None
     #: what was painted over the still part, in order (each element's `_signature`, and its box)
-    signatures: list[object] | None = None
-    boxes: list[Box] | None = None
+    signatures: list[object] | None
+    boxes: list[Box] | None
     #: repainted from the board before it over the same still part: that board, and the squares repainted
-    since: tuple[Painted, list[tuple[int, int, int, int]]] | None = None
+    since: tuple[Painted, list[tuple[int, int, int, int]]] | None
     #: `shrunk()`, made once
-    reduced: Image.Image | None = None
+    reduced: Image.Image | None
+
+    def __init__(self, image: Image.Image, scale: int, slots: list[tuple[int, dict[str, str]]],
+                 later: list[tuple[int, Box]], still: Still | None = None, dirty: list[Box] | None = None) -> None:
+        self.image, self.scale, self.slots, self.later, self.still, self.dirty = image, scale, slots, later, still, dirty
+        self.shown = self.indexed = self.signatures = self.boxes = self.since = self.reduced = None
+        self.cleared = {}
 
     def shrunk(self) -> Image.Image:
         """The picture at its size, each pixel the mean of the `SUPERSAMPLE` x `SUPERSAMPLE` it was
@@ -305,7 +314,6 @@ def _painted(svg: str, fonts: tuple[Path, Path], apart: bool = False, still: boo
     return _painted_in_order(found, groups, fonts, s, size)
 
 
-@dataclass
 class Still:
     """A board's still part painted on white, `SUPERSAMPLE` times larger (`image`); the box of each of
     its shapes and words, and whether it painted nothing at all; shrunk (`shown`) once a second board
@@ -313,16 +321,23 @@ class Still:
     user's cache, its pixels are made from the file's where they are wanted (`kept`): the first board
     painted over it takes them, with no copy."""
 
+    __slots__ = ("image", "extents", "blank", "shown", "shrunk_once", "kept", "cells", "last")
     image: Image.Image | None
     extents: list[Box]
     blank: bool
-    shown: Image.Image | None = None
-    shrunk_once: bool = False
-    kept: KeptPixels | None = None
+    shown: Image.Image | None
+    shrunk_once: bool
+    kept: KeptPixels | None
     #: the still shapes and words (their places in `extents`) by the squares of side `CELL` they meet
-    cells: dict[tuple[int, int], list[int]] | None = None
+    cells: dict[tuple[int, int], list[int]] | None
     #: the board last painted over it and shrunk: the next is repainted from it where they differ
-    last: Painted | None = None
+    last: Painted | None
+
+    def __init__(self, image: Image.Image | None, extents: list[Box], blank: bool,
+                 kept: KeptPixels | None = None) -> None:
+        self.image, self.extents, self.blank, self.kept = image, extents, blank, kept
+        self.shown = self.cells = self.last = None
+        self.shrunk_once = False
 
     @property
     def size(self) -> tuple[int, int]:
@@ -366,14 +381,18 @@ class Still:
 CELL = 128
 
 
-@dataclass
 class KeptPixels:
     """A still part's pixels as its file in the user's cache keeps them: the squares its shapes and
     words meet, painted and shrunk, each pair from its offset in `data`; white elsewhere."""
 
+    __slots__ = ("data", "size", "pieces")
     data: memoryview
     size: tuple[int, int]
     pieces: list[tuple[tuple[int, int, int, int], int]]  # each square, and where its painted pixels begin
+
+    def __init__(self, data: memoryview, size: tuple[int, int],
+                 pieces: list[tuple[tuple[int, int, int, int], int]]) -> None:
+        self.data, self.size, self.pieces = data, size, pieces
 
     def image(self, scale: int) -> Image.Image:
         """The still part painted (`scale` 1) or shrunk (`SUPERSAMPLE`)."""
