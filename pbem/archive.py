@@ -35,11 +35,11 @@ from pbem.errors import PbemError, StoreError
 from pbem.i18n import DEFAULT_LANGUAGE, N_, install, localize, translator
 from pbem.game import load_checked, player_names, ruleset_of, waiting_for
 from pbem.pictures import PUBLIC, board_svg
-from pbem.templating import Environment
 from pbem.report import _load, addressed, bytecode_cache, event_lines, substitute_words
 from pbem.rng import Rng, commitment
 from pbem.rules.base import Event, get_ruleset, order_text
 from pbem.store import GamesDir, dies_with_pbem, dump_yaml
+from pbem.templating import Environment
 from pbem.turnfile import yaml_problem
 
 LOG_FORMAT = 1  # the format of game.yaml, the file `pbem verify --log` reads
