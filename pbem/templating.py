@@ -18,6 +18,7 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 #: the values escaped so far, by their type: a board writes the same numbers and colours again and again
 _ESCAPED: dict[type, dict[Any, Markup]] = {str: {}, int: {}, float: {}}
 _KEPT = 8192  # the values each of them keeps at most
+_SHORT = 64  # the longest words kept (a player's long text is escaped each time, not kept)
 
 
 def escape(value: Any) -> Markup:
@@ -28,9 +29,9 @@ def escape(value: Any) -> Markup:
     markup = known.get(value)
     if markup is None:
         markup = _escape(value)
-        if len(known) >= _KEPT:
-            known.clear()
-        if value or type(value) is not float:  # -0.0 is 0.0 as a key, but not as words
+        if len(markup) <= _SHORT and (value or type(value) is not float):  # -0.0 is 0.0 as a key, not as words
+            if len(known) >= _KEPT:
+                known.clear()
             known[value] = markup
     return markup
 

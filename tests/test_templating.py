@@ -60,7 +60,8 @@ def test_a_missing_key_fails_as_jinja2s_own() -> None:
 
 
 def test_escape_is_markupsafes() -> None:
-    for value in [0.0, -0.0, 0, 1, True, False, 2.5, "", "<&>", "plain", Markup("<b>"), None, 10 ** 20]:
+    for value in [0.0, -0.0, 0, 1, True, False, 2.5, "", "<&>", "plain", Markup("<b>"), None, 10 ** 20,
+                  "<i>a long text a player wrote, & more</i> " * 40]:
         for _ in range(2):  # the second time from what it kept
             got = escape(value)
             assert type(got) is Markup and str(got) == str(markupsafe_escape(value)), value
