@@ -16,8 +16,8 @@ words lies under them.
 
 The groups marked `data-layer="still"` are a board's still part: what every board of its template,
 language and size draws alike (Medici's goods tracks, their labels and steps; Florenz's locations, their
-names and cup slots). It is painted once and kept (`KEPT_STILL` a process, `KEPT_ON_DISK` in the user's
-cache for the processes after, named by everything that decides its pixels), and each board is painted
+names and cup slots). It is painted once and kept (`KEPT_STILL` a process, `KEPT_ON_DISK_BYTES` in the
+user's cache for the processes after, named by everything that decides its pixels), and each board is painted
 over a copy: the rest in document order after it, the same pixels as long as nothing of the rest meets a
 still shape or word that comes after it (else the board is painted in order); only the squares (`TILE`)
 something was painted in are shrunk anew, the rest are the still part's own shrunk pixels. Words on a
@@ -460,9 +460,12 @@ def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int
 
 # -- the still parts kept between processes ------------------------------------------------------------
 
-#: the still parts kept in the user's cache (pbem.usercache), each the pixels of the squares its shapes
-#: and words may paint, painted and shrunk (a Medici board's for a phone: about 5 MB): the newest used
-KEPT_ON_DISK = 8
+#: the bytes of the still parts kept in the user's cache (pbem.usercache), each the pixels of the squares
+#: its shapes and words may paint, painted and shrunk (a Medici board's for a phone: about 5 MB, a
+#: Florenz one's 12): the newest used, as many as fit (the newest always). A host's boards in their
+#: languages, phone and archive, have a few dozen still parts; kept by eight, the run after painted most of
+#: them again and wrote each anew (a whole Florenz game by mail in three languages wrote 24 files of 12 MB)
+KEPT_ON_DISK_BYTES = 256 * 2**20
 #: the first bytes of a still part's file; a file of another format, cut short or another's is painted again
 STILL_MAGIC = b"pbem-still 2\n"
 #: its key, the board's size, blank, how many extents and pieces of pixels, the crc32 of what follows
@@ -494,7 +497,7 @@ def _source() -> str:
 def _write_still(path: Path, still: Still) -> None:
     """Keep a still part in `path`: the pixels, painted and shrunk (`still.shown`, made now), of the
     squares its shapes and words meet (white elsewhere), in Pillow's own layout of four bytes a pixel;
-    written whole or not at all, and the oldest files beyond `KEPT_ON_DISK` removed. A cache that
+    written whole or not at all, and the oldest files beyond `KEPT_ON_DISK_BYTES` removed. A cache that
     cannot be written is none."""
     size = still.image.size
     k = SUPERSAMPLE
@@ -515,9 +518,14 @@ def _write_still(path: Path, still: Still) -> None:
         part_file = path.with_name(f"{path.name}.{os.getpid()}.part")
         part_file.write_bytes(b"".join([STILL_MAGIC, head, boxes, *pixels]))
         os.replace(part_file, path)
-        kept = sorted(path.parent.glob("*.still"), key=lambda f: f.stat().st_mtime_ns, reverse=True)
-        for old in kept[KEPT_ON_DISK:]:
-            old.unlink(missing_ok=True)
+        with os.scandir(path.parent) as entries:
+            others = sorted(((entry.stat().st_mtime_ns, entry.stat().st_size, entry.path) for entry in entries
+                             if entry.name.endswith(".still") and entry.name != path.name), reverse=True)
+        total = path.stat().st_size  # the file just written is kept, whatever its time says
+        for _, size_of, old in others:
+            total += size_of
+            if total > KEPT_ON_DISK_BYTES:
+                os.unlink(old)
     except OSError:
         pass
 

@@ -5,6 +5,7 @@ resvg, and the PNG written from the palette image decodes to the same pixels."""
 from __future__ import annotations
 
 import io
+import os
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -477,19 +478,36 @@ def test_boards_painted_over_a_still_part_read_from_its_file_have_the_pixels_of_
 
 
 @needs_fonts
-def test_the_still_parts_kept_between_processes_are_the_newest_few(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_still_parts_kept_between_processes_are_the_newest_that_fit(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """However many boards a process paints, the user's cache keeps the still parts of the newest
-    `KEPT_ON_DISK`, each the same pixels read back as painted."""
+    that fit in `KEPT_ON_DISK_BYTES`, each the same pixels read back as painted; the newest is kept
+    even where it alone is more."""
     monkeypatch.setenv("PBEM_CACHE", str(tmp_path))
-    boards = [svg_of(STILL_PART.replace("step", f"step {n}")) for n in range(raster.KEPT_ON_DISK + 3)]
-    for svg in boards:
+    folder = tmp_path / "stills"
+    boards = [svg_of(STILL_PART.replace("step", f"step {n}")) for n in range(6)]
+    written: list[Path] = []
+
+    def paint(svg: str) -> None:
         raster._STILLS.clear()
         raster._painted(svg, FONTS)
-    assert len(list((tmp_path / "stills").glob("*"))) == raster.KEPT_ON_DISK
+        [new] = set(folder.glob("*.still")) - set(written)
+        written.append(new)
+        os.utime(new, ns=(len(written) * 10**9, len(written) * 10**9))  # in order, not within a clock tick
+
+    paint(boards[0])
+    size = written[0].stat().st_size
+    monkeypatch.setattr(raster, "KEPT_ON_DISK_BYTES", 3 * size + size // 2)
+    for svg in boards[1:]:
+        paint(svg)
+    assert set(folder.glob("*.still")) == set(written[-3:])
     raster._STILLS.clear()
-    painted = raster._painted(boards[-1], FONTS)  # read back
-    assert painted.still is not None and painted.shrunk().tobytes() == whole(boards[-1])
+    painted = raster._painted(boards[-3], FONTS)  # read back
+    assert painted.still is not None and painted.still.kept is not None
+    assert painted.shrunk().tobytes() == whole(boards[-3])
+    monkeypatch.setattr(raster, "KEPT_ON_DISK_BYTES", 1)
+    paint(svg_of(STILL_PART.replace("step", "step 6")))
+    assert list(folder.glob("*.still")) == [written[-1]]
 
 
 @needs_fonts
