@@ -462,9 +462,9 @@ def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int
 
 #: the bytes of the still parts kept in the user's cache (pbem.usercache), each the pixels of the squares
 #: its shapes and words may paint, painted and shrunk (a Medici board's for a phone: about 5 MB, a
-#: Florenz one's 12): the newest used, as many as fit (the newest always). A host's boards in their
-#: languages, phone and archive, have a few dozen still parts; kept by eight, the run after painted most of
-#: them again and wrote each anew (a whole Florenz game by mail in three languages wrote 24 files of 12 MB)
+#: Florenz one's 12): the newest used, as many as fit (the newest always). Each game, language and
+#: board (phone, archive) has its own, so a host of a few games has a few dozen: eight files were too few
+#: for the next run to find its own (one Florenz game by mail in three languages wrote 24 of them)
 KEPT_ON_DISK_BYTES = 256 * 2**20
 #: the first bytes of a still part's file; a file of another format, cut short or another's is painted again
 STILL_MAGIC = b"pbem-still 2\n"
@@ -525,7 +525,10 @@ def _write_still(path: Path, still: Still) -> None:
         for _, size_of, old in others:
             total += size_of
             if total > KEPT_ON_DISK_BYTES:
-                os.unlink(old)
+                try:
+                    os.unlink(old)
+                except FileNotFoundError:  # another process's run removed it first
+                    pass
     except OSError:
         pass
 
