@@ -462,9 +462,10 @@ def _still(found: list[tuple[ET.Element, dict[str, str]]], layer: list[tuple[int
 
 #: the bytes of the still parts kept in the user's cache (pbem.usercache), each the pixels of the squares
 #: its shapes and words may paint, painted and shrunk (a Medici board's for a phone: about 5 MB, a
-#: Florenz one's 12): the newest used, as many as fit (the newest always). Each game, language and
-#: board (phone, archive) has its own, so a host of a few games has a few dozen: eight files were too few
-#: for the next run to find its own (one Florenz game by mail in three languages wrote 24 of them)
+#: Florenz one's 12): the newest used, as many as fit (the newest always). Each board (phone, archive),
+#: language and number of seats has its own, and Florenz more (its rows grow with what stands there): eight
+#: files were too few for the next run to find its own (one Florenz game by mail in three languages wrote
+#: 24 of them)
 KEPT_ON_DISK_BYTES = 256 * 2**20
 #: the first bytes of a still part's file; a file of another format, cut short or another's is painted again
 STILL_MAGIC = b"pbem-still 2\n"
