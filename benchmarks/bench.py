@@ -785,7 +785,7 @@ def commands(repeat: int = 5) -> None:
             label = f"pbem advance, 1 game, 1 order ({'board picture' if pictures else 'pictures: false'})"
             took = min(times) * 1000
             click.echo(f"{label:<58} {took:8.1f} ms       goal 250 ms")
-            # the goal is the mail with its picture's; without it, what the rest of the run costs
+            # the goal holds for the mail with its picture; the run without one shows what the rest costs
             click.echo(f"{'  the same against yaml and click':<58} {'':8}          ratio {took / stack:5.2f}  goal "
                        f"{ONE_ORDER_GOAL_FLOOR:3.1f}{'' if pictures else ' (with the picture)'}")
     finally:
