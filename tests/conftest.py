@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 # The test game of simultaneous secret bids, a package of this folder, is registered for the tests
@@ -14,7 +15,7 @@ os.environ["PYTHONPATH"] = os.pathsep.join([TESTS, *filter(None, [os.environ.get
 
 import pytest  # noqa: E402
 
-from helpers import Pbem, fixed_clock, no_disk_flush  # noqa: E402
+from helpers import BlankBoards, Pbem, fixed_clock, no_disk_flush  # noqa: E402
 
 __all__ = ["Pbem"]  # test_mail_servers imports it from here
 
@@ -62,3 +63,14 @@ def _fixed_clock(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def pbem(tmp_path: Path) -> Pbem:
     return Pbem(tmp_path / "games")
+
+
+@pytest.fixture
+def pictures_unexamined(monkeypatch: pytest.MonkeyPatch) -> Iterator[BlankBoards]:
+    """The boards in the mail of this test's in-process runs are blank PNGs of their size (see
+    helpers.BlankBoards), and every board's SVG must be read: for tests of a mail's words and its
+    replies' orders, where drawing pictures no assertion looks at took a third of their time."""
+    blank = BlankBoards()
+    monkeypatch.setattr("pbem.pictures.board_png", blank)
+    yield blank
+    assert blank.refused == [], blank.refused

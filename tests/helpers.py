@@ -68,6 +68,37 @@ def no_disk_flush() -> None:
             module._syncfs = lambda: flushed  # type: ignore[attr-defined]
 
 
+class BlankBoards:
+    """Stands in for `pbem.pictures.board_png` where a test reads a mail's words and the orders its
+    replies give, never its picture: a blank PNG of the board's size (a real PNG, made once a size),
+    from the board's SVG, which must be well-formed. What a board picture shows, in every game,
+    language and state, is examined where pictures are (test_pictures, test_mail_phone, test_raster,
+    test_i18n_pictures); mail that a test scores or sends through real servers keeps its picture.
+    `refused` keeps every SVG it could not read (a mail goes out without its picture then, which no
+    run shows but as a warning)."""
+
+    def __init__(self) -> None:
+        self.refused: list[str] = []
+
+    def __call__(self, svg: str) -> bytes:
+        import xml.etree.ElementTree as ET
+
+        try:
+            root = ET.fromstring(svg)
+            size = int(root.attrib["width"]), int(root.attrib["height"])
+        except (ET.ParseError, KeyError, ValueError) as exc:
+            self.refused.append(f"{type(exc).__name__}: {exc}: {svg[:200]}")
+            raise
+        return _blank_png(size)
+
+
+@functools.lru_cache(maxsize=8)
+def _blank_png(size: tuple[int, int]) -> bytes:
+    from pbem.pictures import png_bytes
+
+    return png_bytes(size, bytes(3 * 64), bytes(size[0] * size[1]))
+
+
 def seed_args(seed: str) -> list[str]:
     """`--seed SEED`, with `--weak-seed` when the seed is shorter than `pbem new` accepts: a test's short
     seed is meant."""

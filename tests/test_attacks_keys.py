@@ -17,6 +17,8 @@ from conftest_mail import (address, FilesOut, MaildirDrop, MailGames, player_mai
                           threaded_reply as reply_to)
 from pbem.mail.run import MAX_REPLIES_PER_SENDER
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 
 @pytest.fixture
 def g(pbem: Pbem) -> MailGames:

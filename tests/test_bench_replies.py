@@ -7,10 +7,14 @@ from __future__ import annotations
 import mailbox
 from pathlib import Path
 
+import pytest
+
 from benchmarks.bench import play_by_replies
 from pbem.mail.incoming import read_mail
 from pbem.mail.orders import own_lines
 from pbem.report import BEGIN, END
+
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
 
 
 def test_a_day_of_one_line_replies_is_never_refused_and_types_the_orders_alone(tmp_path: Path) -> None:

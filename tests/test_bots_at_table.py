@@ -18,6 +18,8 @@ from pbem import bots, lobby
 from pbem.rules.base import get_ruleset, order_text
 from pbem.store import GamesDir, dump_yaml
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 SEED = ["--seed", "bots-at-the-table-seed-0001"]
 
 

@@ -25,6 +25,8 @@ from rooms import GAMES, need
 from pbem.cli import main as pbem_main
 from pbem.store import GamesDir, dump_yaml
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 PLAYERS = ("anna", "ben", "cleo")
 
 

@@ -29,6 +29,8 @@ from pbem.cli import main as pbem_main
 from pbem.errors import SetupError
 from pbem.rules.base import get_ruleset
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 R = get_ruleset("florenz")
 SEED = "florenz-cli-seed-41b7"
 THREE = ("blue", "orange", "violet")

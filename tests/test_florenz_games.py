@@ -47,6 +47,8 @@ from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir
 from pbem.turnfile import validator
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 R = get_ruleset("florenz")
 DATA = yaml.safe_load((Path(__file__).parent.parent / "pbem" / "rules" / "florenz.yaml").read_text("utf-8"))
 STATE_SCHEMA = validator("florenz.state")

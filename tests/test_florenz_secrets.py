@@ -30,6 +30,8 @@ from pbem.rng import Rng, commitment
 from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 R = get_ruleset("florenz")
 NAMES = ["anna", "ben", "cleo", "dora", "emil"]
 STROZZI = "Strozzi"

@@ -25,6 +25,8 @@ from pbem import lobby
 from pbem.mail.ids import split_key
 from pbem.rules.base import order_text
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 UNA, VIC, WIL = "una.tester@far.test", "vic@far.test", "wil@far.test"
 XENA, YURI = "xena@strangers.test", "yuri@strangers.test"  # invited, never playing here
 ZED = "zed@far.test"

@@ -36,6 +36,8 @@ from pbem.rules.base import order_text
 from pbem.store import GamesDir
 from rooms import QUICK
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 T0 = datetime(2026, 11, 21, 12, tzinfo=timezone.utc)  # the conftest clock: every game starts here
 PLAYERS = ("anna", "ben", "cleo")
 DEFAULT_48 = ("--deadline", "48h", "--grace", "6h", "--policy", "default")

@@ -22,6 +22,8 @@ from pbem.game import verify
 from pbem.history import History, encode, last_lines
 from pbem.store import GamesDir, dump_yaml
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 PLAYERS = ("anna", "ben", "cleo")
 
 

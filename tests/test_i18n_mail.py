@@ -23,6 +23,8 @@ from pbem.rules.base import get_ruleset, order_text
 from test_mail_hardening import SEED, at
 from test_reply_keys import CLIENTS, answers, latest, mail_lines, plain, reply, typed
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 #: each player's language, round any table of any game (its room's players are tests/rooms.NAMES)
 LANGS = languages()
 # a word each language's mail to a player is sure to hold in its subject

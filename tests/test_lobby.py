@@ -20,6 +20,8 @@ from pbem.mail.ids import split_key
 from pbem.rules.base import order_text
 from rooms import GAMES, QUICK
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 
 @pytest.fixture
 def g(pbem: Pbem) -> MailGames:

@@ -23,6 +23,8 @@ from pbem.report import BEGIN, END
 from pbem.rules.base import order_text
 from test_mail_hardening import new_game
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 NBSP = "\u00a0"
 DECISIONS = 36  # per game: every client several times over, in each kind of decision of the game's start
 

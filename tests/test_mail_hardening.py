@@ -28,6 +28,8 @@ from pbem.mail.seats import NEUTRAL_EXAMPLE
 from pbem.mail.secrets import hide_tokens
 from pbem.report import BEGIN, END
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 SEED = "hardening-seed-0001"
 T0 = datetime(2026, 11, 21, 12, tzinfo=timezone.utc)  # the conftest clock
 DATE = "Sat, 21 Nov 2026 12:30:00 +0000"  # the Date of every player_mail

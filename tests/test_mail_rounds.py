@@ -14,6 +14,8 @@ from benchmarks.bench import play_by_mail
 from pbem.game import apply_orders, new_game, ruleset_of
 from pbem.store import GamesDir
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 
 @pytest.mark.parametrize("seed", ["mail-play-seed-0001", "mail-play-seed-0002"])
 def test_standing_orders_finish_a_game_by_mail_in_few_runs(tmp_path: Path, seed: str) -> None:

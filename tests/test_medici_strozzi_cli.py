@@ -27,6 +27,8 @@ from pbem.rng import Rng, commitment
 from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 R = get_ruleset("medici-strozzi")
 PRICES = [{"price": n} for n in range(301)]
 ORDER_HELP = ("is not a Medici vs Strozzi order; send one of: draw, price: N, buy, decline, "

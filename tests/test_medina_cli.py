@@ -26,6 +26,8 @@ from pbem.rng import Rng, commitment
 from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir, dump_yaml
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 R = get_ruleset("medina")
 SEED = "medina-cli-seed-5e1d"
 THREE = ("anna", "ben", "cleo")

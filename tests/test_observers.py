@@ -14,6 +14,8 @@ from conftest_mail import (address, FilesOut, flat_text as text, MaildirDrop, Ma
 from pbem.mail.observers import observers
 from rooms import GAMES, room
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 WATCHER = "olga@watchers.test"
 
 

@@ -19,6 +19,8 @@ from pbem.config import load_config
 from pbem.mail.boxes import Postman
 from pbem.store import GamesDir
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 GAMES = [f"g{i}" for i in range(10)]
 PLAYERS = ("anna", "ben", "cleo")
 

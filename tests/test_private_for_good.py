@@ -12,6 +12,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import Pbem
 from helpers import git_history
 from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, fast_forward, flat_text, order_body, player_mail,
@@ -19,6 +21,8 @@ from conftest_mail import (FilesOut, MaildirDrop, MailGames, address, fast_forwa
 from pbem.mail.addresses import seats_of
 from pbem.rules.base import order_text
 from pbem.standings import standings
+
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
 
 SEED = "a-long-secret-seed-for-the-whole-game-0123456789"
 PLAYERS = ("anna", "ben", "cleo")

@@ -16,6 +16,8 @@ from pbem import bots, lobby
 from pbem.rules.base import get_ruleset, order_text
 from rooms import LEFT_BY_ONE
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 
 def plain(msg: Any) -> str:
     return " ".join(msg.get_body(("plain",)).get_content().split())

@@ -26,6 +26,8 @@ from pbem.turnfile import check_orders
 from reply_generator import LISTED, MAIN, Reply, generate
 from test_mail_hardening import new_game
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 SEED = "reply-generator-seed-0001"
 MAILS = 600
 

@@ -25,6 +25,8 @@ from pbem.store.seen import digest
 from pbem.rules.base import get_ruleset, order_text
 from test_mail_hardening import new_game
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 
 
 @pytest.fixture

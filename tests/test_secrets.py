@@ -22,6 +22,8 @@ from pbem.rng import Rng, commitment
 from pbem.rules.base import get_ruleset
 from pbem.store import GamesDir
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 RULES = get_ruleset("medici")
 NAMES = ["anna", "ben", "cleo", "dario", "eva", "fritz"]
 HIDDEN_KEYS = {"deck", "set_aside", "fixed_days"}

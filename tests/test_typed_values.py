@@ -17,6 +17,8 @@ from conftest import Pbem
 from conftest_mail import FilesOut, MaildirDrop, MailGames, mail_lines, player_mail, to
 from pbem.errors import PbemError
 
+pytestmark = pytest.mark.usefixtures("pictures_unexamined")
+
 HOSTILE = ["9" * 30, "9" * 5000, "\u0663", "\u00b2", "\uff13", "\U0001d7d1", "\x00", "\x1b[31m", "\u202e", "x" * 10000,
            "-1", "0", "0x" + "f" * 5000, "1_" + "0" * 5000, "1e999", "\u2028", "\ufeff3", "3" + "\u0301" * 50]
 AWAY = ["{v}", "{v} Dec", "3 {v}", "3 Dec {v}", "{v}-12-03", "2026-{v}-03", "3.{v}.", "3.12.{v}", "Dez {v}"]
