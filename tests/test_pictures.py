@@ -221,6 +221,19 @@ def test_the_png_of_a_board_decodes_at_its_size(tmp_path: Path, ruleset: str) ->
         assert board_png(svg) == png  # the same SVG, the same bytes
 
 
+def test_the_blank_stand_in_is_a_png_of_the_boards_size_and_refuses_what_it_cannot_read(tmp_path: Path) -> None:
+    """helpers.BlankBoards, which the tests of a mail's words send in the picture's place: a PNG that
+    decodes at the board's size, and an SVG it cannot read is kept, to fail the test that sent it."""
+    names = list(room("medici").PLAYERS)
+    svg = board_svg(next(bot_game(tmp_path, "medici", names, {}, "pic-blank", 40)), names[0])
+    blank = helpers.BlankBoards()
+    assert decode_png(blank(svg))[:2] == (WIDTH, int(ET.fromstring(svg).get("height")))
+    for broken in (svg[:-20], svg.replace(' width="', ' span="', 1)):
+        with pytest.raises((ET.ParseError, KeyError)):
+            blank(broken)
+    assert len(blank.refused) == 2 and blank.refused[0].startswith("ParseError: ")
+
+
 @pytest.mark.parametrize("ruleset", GAMES)
 def test_the_png_keeps_the_colours_of_the_drawing(tmp_path: Path, ruleset: str) -> None:
     """Its palette chosen from a sample of the pixels, each pixel its nearest colour: the PNG is the
