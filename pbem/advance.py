@@ -12,11 +12,11 @@ steps, for the tests that kill a run at each of them.
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
+from pbem import digests
 from pbem.errors import PbemError, StoreError
 from pbem.hostfail import HostFailure
 from pbem.game import NEXT, copy_game, describe_turn, play_queue, waiting_for
@@ -401,7 +401,7 @@ def in_shard(game: str | None, shard: tuple[int, int] | None) -> bool:
     k, n = shard
     if game is None:
         return k == 1
-    return int.from_bytes(hashlib.sha256(game.encode("utf-8")).digest()[:8], "big") % n == k - 1
+    return int.from_bytes(digests.sha256(game.encode("utf-8")).digest()[:8], "big") % n == k - 1
 
 
 LOBBY_FOLDER = "lobby"  # pbem.lobby.LOBBY_DIR, named here to look for it without loading pbem.lobby

@@ -6,12 +6,12 @@ hash of the player's name, so a table of bots does not play in lockstep.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 from functools import cache
 from typing import Any, Callable
 
+from pbem import digests
 from pbem.rules.base import KNOWN, Order
 
 BotFn = Callable[[dict[str, Any], str, list[Order]], Order]
@@ -52,7 +52,7 @@ def temperament(player: str, *salt: object) -> float:
 @cache
 def _temperament(key: str) -> float:
     """Hashed once per player: a bot asks at every decision."""
-    digest = hashlib.sha256(key.encode()).digest()
+    digest = digests.sha256(key.encode()).digest()
     return int.from_bytes(digest[:4], "big") / 2**32
 
 

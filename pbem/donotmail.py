@@ -13,11 +13,10 @@ of the recipient's address) proves exactly that act for that address.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 from pathlib import Path
 
+from pbem import digests
 from pbem.config import Config
 from pbem.i18n import N_
 from pbem.patterns import Pattern
@@ -40,7 +39,7 @@ def address_hash(config: Config, address: str) -> str:
     keys = _keys(config)
     if keys is not None:
         return "k" + keys.mac("pbem-never-mail", address)
-    return "s" + hashlib.sha256(f"pbem-never-mail\0{address}".encode()).hexdigest()
+    return "s" + digests.sha256(f"pbem-never-mail\0{address}".encode()).hexdigest()
 
 
 HASH = Pattern(r"^(?:k[a-z2-7]{1,64}|s[0-9a-f]{64})$")  # how `address_hash` names an address
@@ -117,7 +116,7 @@ def keyed_stop(config: Config, sender: str, addressed: list[str]) -> bool:
     plus = re.compile(rf"^{re.escape(local)}\+stop\.([a-z2-7]+)@{re.escape(domain)}$")
     for address in addressed:
         found = plus.match(address.strip().lower())
-        if found and hmac.compare_digest(found.group(1), key):
+        if found and digests.compare_digest(found.group(1), key):
             return True
     return False
 

@@ -154,9 +154,9 @@ def authenticate(gd: GamesDir, tf: TurnFile, proven: tuple[str, str] | None = No
     if proven is not None and tf.token is None:
         return state, seat
     stored = next(p["token_sha256"] for p in state["players"] if p["name"] == seat)
-    import hmac
+    from pbem import digests
 
-    if not hmac.compare_digest(stored, token_hash(tf.token or "")):
+    if not digests.compare_digest(stored, token_hash(tf.token or "")):
         raise AuthError(refuse("wrong-token", player=repr(tf.player), game=repr(tf.game)))
     return state, seat
 

@@ -7,9 +7,9 @@ pipeline in pbem.game imports) use them without importing pbem.game back.
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
+from pbem import digests
 from pbem.errors import Refusal
 from pbem.refusals import NOTICE_IDS
 from pbem.rules.base import Ruleset, get_ruleset
@@ -22,7 +22,7 @@ RESIGNED_FILE = "resigned.txt"  # a game's resigned seats, one a line (in git, w
 
 def token_hash(token: str) -> str:
     """The SHA-256 of a token, as the state keeps it."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return digests.sha256(token.encode("utf-8")).hexdigest()
 
 
 def ruleset_of(state: dict[str, Any]) -> Ruleset:

@@ -10,7 +10,6 @@ canonical form of every order, whatever words a player wrote it in.
 from __future__ import annotations
 
 import gettext
-import hashlib
 import os
 import re
 import struct
@@ -20,6 +19,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from pbem import digests
 from pbem.errors import SetupError
 from pbem.patterns import Pattern
 
@@ -263,7 +263,7 @@ def _compiled(source: bytes, lang: str, domain: str) -> bytes:
     from pbem.usercache import user_cache
 
     folder = Path(user_cache()) / "catalogs"
-    kept = folder / f"{domain}.{lang}.{hashlib.sha256(source).hexdigest()[:32]}.mo"
+    kept = folder / f"{domain}.{lang}.{digests.sha256(source).hexdigest()[:32]}.mo"
     try:
         data = kept.read_bytes()
         gettext.GNUTranslations(BytesIO(data))  # a file cut short or spoilt is compiled again

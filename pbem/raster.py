@@ -33,7 +33,6 @@ drawing, whatever came before it.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import re
@@ -46,6 +45,8 @@ from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 from PIL import __version__ as PIL_VERSION
+
+from pbem import digests
 
 #: how many times larger than the picture it is drawn before being shrunk (edges get 4 shades)
 SUPERSAMPLE = 2
@@ -485,14 +486,14 @@ def _kept_file(key: tuple[object, ...], fonts: tuple[Path, Path]) -> Path | None
         stamps = [(str(font), font.stat().st_size, font.stat().st_mtime_ns) for font in fonts]
     except OSError:
         return None
-    digest = hashlib.sha256(repr((key, stamps, PIL_VERSION, _source())).encode()).hexdigest()
+    digest = digests.sha256(repr((key, stamps, PIL_VERSION, _source())).encode()).hexdigest()
     return Path(user_cache()) / "stills" / f"{digest}.still"
 
 
 @cache
 def _source() -> str:
     """The digest of this module's source: a change to how it paints paints every still part again."""
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()
+    return digests.sha256(Path(__file__).read_bytes()).hexdigest()
 
 
 def _write_still(path: Path, still: Still) -> None:

@@ -8,8 +8,9 @@ algorithms are not promised to stay the same across versions.
 
 from __future__ import annotations
 
-import hashlib
 from typing import MutableSequence, TypeVar
+
+from pbem import digests
 
 T = TypeVar("T")
 
@@ -20,7 +21,7 @@ STRONG_SEED = 16  # shorter seeds can be found from their published sha256 by tr
 
 def commitment(seed: str) -> str:
     """The published promise of a seed: its SHA-256, in hex."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+    return digests.sha256(seed.encode("utf-8")).hexdigest()
 
 
 class Rng:
@@ -29,10 +30,10 @@ class Rng:
     def __init__(self, seed: str, counter: int = 0) -> None:
         self._key = seed.encode("utf-8")
         # HMAC's two keyed hashes (RFC 2104), made once; each block copies them (a third faster than hmac)
-        key = self._key if len(self._key) <= _BLOCK else hashlib.sha256(self._key).digest()
+        key = self._key if len(self._key) <= _BLOCK else digests.sha256(self._key).digest()
         key = key.ljust(_BLOCK, b"\0")
-        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
-        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+        self._inner = digests.sha256(bytes(b ^ 0x36 for b in key))
+        self._outer = digests.sha256(bytes(b ^ 0x5C for b in key))
         self.counter = counter
 
     def __reduce__(self) -> tuple[type[Rng], tuple[str, int]]:

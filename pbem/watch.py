@@ -443,8 +443,9 @@ class MboxWatch(LocalWatch):
     kind = "mbox"
 
     def _contents(self) -> set[str]:
-        import hashlib
         import mailbox
+
+        from pbem import digests
 
         if not self.path.is_file():
             return set()
@@ -455,7 +456,7 @@ class MboxWatch(LocalWatch):
                 raw = box.get_bytes(key)
                 head = raw.split(b"\n\n", 1)[0]
                 m = re.search(rb"(?im)^message-id:[ \t]*(<[^>\r\n]*>)", head)
-                found.add(m.group(1).decode("ascii", "replace") if m else hashlib.sha256(raw).hexdigest())
+                found.add(m.group(1).decode("ascii", "replace") if m else digests.sha256(raw).hexdigest())
         except (OSError, mailbox.Error):
             pass  # rewritten while read: the next look reads it again
         finally:

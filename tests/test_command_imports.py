@@ -57,12 +57,15 @@ HEAVY = {
     "html": "the stdlib's table of HTML entities", "xml": "an XML parser", "ctypes": "libc through ctypes",
     "logging": "the logging package", "concurrent": "a pool of worker processes",
     "multiprocessing": "a pool of worker processes", "importlib.metadata": "the installed packages' metadata",
-    "zoneinfo": "the time zone database",
+    "zoneinfo": "the time zone database", "hashlib": "OpenSSL's digests (pbem.digests makes them without it)",
+    "_hashlib": "OpenSSL's digests", "hmac": "OpenSSL's digests (hmac loads them)",
+    "secrets": "OpenSSL's digests (secrets loads hmac)",
     **{module: f"the rules of {game}" for game, module in KNOWN.items() if game != GAME},
 }
 # what a command may load of them, because it uses it, and why: a library by its name (and all of it),
 # pbem's own modules one by one
 CATALOGS = {"gettext": "click says its own words through gettext (pbem's catalogs stay unread)"}
+JINJA_DIGESTS = {"hashlib": "Jinja2's loaders name compiled templates by SHA-1", "_hashlib": "hashlib's"}
 GAME_READ = {"pbem.game": "it plays the queue of the game", "pbem.turnfile": "pbem.game checks the queued orders as turn files"}
 USES: dict[str, dict[str, str]] = {
     "--help": CATALOGS,
@@ -71,7 +74,7 @@ USES: dict[str, dict[str, str]] = {
     # a report kept from an earlier show is printed as it was: neither rendered nor its game loaded
     "show": CATALOGS,
     "show, a report not kept": {**CATALOGS, **GAME_READ, "jinja2": "the report is rendered from its template",
-                                "markupsafe": "Jinja2's", "pbem.report": "the report"},
+                                "markupsafe": "Jinja2's", "pbem.report": "the report", **JINJA_DIGESTS},
     "submit": {**CATALOGS, **GAME_READ},  # it reads the turn file and checks it against the game
     # it checks pbem.yaml (read as a turn file is: line numbers, no duplicate keys), opens the mailboxes
     # and reads the lobby's files
@@ -84,7 +87,7 @@ USES: dict[str, dict[str, str]] = {
     "advance, one order": {
         **CATALOGS, **GAME_READ,
         "pbem.mail": "the inbox and the outbox", "pbem.mail.boxes": "the inbox looked into, the outbox written",
-        "jinja2": "the reports are rendered from their templates", "markupsafe": "Jinja2's",
+        "jinja2": "the reports are rendered from their templates", "markupsafe": "Jinja2's", **JINJA_DIGESTS,
         "pbem.report": "the players' reports", "email": "each report goes as a mail (email.message, .policy, "
                                                         ".generator: the mail's bytes)",
         "pbem.mail.post": "the reports posted", "pbem.mail.compose": "each mail written",

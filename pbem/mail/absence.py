@@ -9,11 +9,11 @@ back (cut short by `back` or by a newer absence), so that renewals count togethe
 
 from __future__ import annotations
 
-import hashlib
 import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from pbem import digests
 from pbem.absence import Span
 from pbem.config import Config
 from pbem.store import GamesDir, write_atomic
@@ -31,7 +31,7 @@ def _who(config: Config, address: str) -> str:
     keys = keyring(config)
     if keys is not None:
         return "k" + keys.mac("pbem-absence", address)
-    return "s" + hashlib.sha256(f"pbem-absence\0{address}".encode()).hexdigest()
+    return "s" + digests.sha256(f"pbem-absence\0{address}".encode()).hexdigest()
 
 
 def _read(gd: GamesDir) -> list[tuple[str, datetime, datetime]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import re
 import time
@@ -25,6 +24,7 @@ if TYPE_CHECKING:  # the mail stack is imported where it is used: most runs read
     import smtplib
     import ssl
 
+from pbem import digests
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.store import crash_point, private_file, private_folder, process_start, write_atomic
@@ -164,13 +164,13 @@ class MboxInbox:
 
         path = self.root / "mail" / ("set-aside.mbox" if set_aside else "read.mbox")
         raw = self.box.get_bytes(int(key))
-        digest = hashlib.sha256(raw).hexdigest()
+        digest = digests.sha256(raw).hexdigest()
         private_file(path)  # players' mail, tokens in it: the mailbox package would make it 0644
         target = mailbox.mbox(path, factory=None, create=True)
         _lock_mbox(target, path, self.warnings)
         try:
             if path not in self.filed:
-                self.filed[path] = {hashlib.sha256(target.get_bytes(k)).hexdigest() for k in target.keys()}
+                self.filed[path] = {digests.sha256(target.get_bytes(k)).hexdigest() for k in target.keys()}
             if digest not in self.filed[path]:
                 target.add(raw)
                 target.flush()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import email.policy
-import hashlib
 import re
 from datetime import datetime
 from email.headerregistry import Address
@@ -11,6 +10,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
 
+from pbem import digests
 from pbem.config import Config
 from pbem.donotmail import unsubscribe_header
 from pbem.mail import LOOP_HEADER, one_line as _one_line
@@ -175,7 +175,7 @@ def compose(config: Config, to_name: str, to_address: str, subject: str, body: s
     if picture is not None:
         # boundaries and the picture's Content-ID from the Message-ID, not random: the same mail is the
         # same bytes (`=_` never occurs in quoted-printable or base64 text)
-        mark = hashlib.sha256(message_id.encode()).hexdigest()[:24]
+        mark = digests.sha256(message_id.encode()).hexdigest()[:24]
         cid = f"board.{mark}@{config.domain}"
         kept = _one_line(subject)
         # the HTML is ASCII, and folded never shorter: a long one is known before it is folded

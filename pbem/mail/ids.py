@@ -4,15 +4,13 @@ reply (In-Reply-To, References) tells pbem what it answers."""
 from __future__ import annotations
 
 import base64
-import hashlib
-import hmac
 import os
 import re
-import secrets
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pbem import digests
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.patterns import Pattern
@@ -44,7 +42,7 @@ def reply_id(config: Config, answered: str, game: str | None = None, player: str
     """The Message-ID of pbem's answer to the mail `answered`: one answer per mail. An answer to a
     seat's registered address names game, player and turn, so that a reply to it finds its game; an
     answer to anyone else names nothing."""
-    digest = hashlib.sha256(answered.encode("utf-8", "replace")).hexdigest()[:24]
+    digest = digests.sha256(answered.encode("utf-8", "replace")).hexdigest()[:24]
     if game is None or player is None or turn is None:
         return f"<pbem.reply.{digest}@{config.domain}>"
     return f"<pbem.reply.{game}.{player}.t{turn}.{digest}@{config.domain}>"
@@ -97,7 +95,7 @@ class Keyring:
     def mac(self, *parts: str) -> str:
         """KEY_CHARS base32 characters of HMAC-SHA256 under the secret over `parts` (the first names
         what kind of key it is, so that no key of one kind is ever one of another)."""
-        digest = hmac.new(self._secret, "\0".join(parts).encode("utf-8"), hashlib.sha256).digest()
+        digest = digests.hmac_sha256(self._secret, "\0".join(parts).encode("utf-8"))
         return base64.b32encode(digest).decode("ascii").lower()[:KEY_CHARS]
 
     def key(self, game: str, player: str, generation: str, turn: int) -> str:
@@ -111,7 +109,7 @@ class Keyring:
     def matches(self, state: dict[str, Any], player: str, turn: int, key: str) -> bool:
         """Whether `key` is the seat's key at `turn`, compared in constant time."""
         expected = self.seat_key(state, player, turn)
-        return expected is not None and hmac.compare_digest(expected, key.lower())
+        return expected is not None and digests.compare_digest(expected, key.lower())
 
     def sign(self, ref: str, state: dict[str, Any], player: str) -> str:
         """`ref` with the seat's key when it is a Message-ID of pbem's about this game and seat (a
@@ -148,7 +146,7 @@ def _keyring(root: str) -> Keyring:
         temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            f.write(secrets.token_hex(32) + "\n")
+            f.write(os.urandom(32).hex() + "\n")  # what secrets.token_hex(32) is, without its import of OpenSSL
             f.flush()
             os.fsync(f.fileno())
         try:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import email
 import email.policy
-import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -14,6 +13,7 @@ from email.utils import getaddresses
 from functools import cache
 from typing import Any, Callable, TypeVar
 
+from pbem import digests
 from pbem.config import Config
 from pbem.errors import TurnFileError
 from pbem.mail import LOOP_HEADER, one_line
@@ -125,9 +125,9 @@ def read_mail(raw: bytes) -> Incoming:
     found = re.search(r"<[^<>\s]+>", _header(msg, "Message-ID"))
     # a mail without a usable id is still read once: its content names it. pbem's own mail coming back
     # is known by its id without the reply key, which must reach neither mail/seen.log nor the console
-    mid = split_key(found.group(0))[0] if found else f"<sha256.{hashlib.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
+    mid = split_key(found.group(0))[0] if found else f"<sha256.{digests.sha256(raw).hexdigest()[:32]}@pbem.invalid>"
     if len(mid) > MAX_ID:  # named by a hash of fixed size wherever it goes (the console, a queued entry's source)
-        mid = f"<sha256.{hashlib.sha256(mid.encode('utf-8', 'surrogateescape')).hexdigest()[:32]}@pbem.invalid>"
+        mid = f"<sha256.{digests.sha256(mid.encode('utf-8', 'surrogateescape')).hexdigest()[:32]}@pbem.invalid>"
     answered = re.findall(r"<[^<>\s]+>", _header(msg, "In-Reply-To"))
     refs = re.findall(r"<[^<>\s]+>", _header(msg, "References"))
     # what it answers: In-Reply-To first (the mail answered), then References from the latest back

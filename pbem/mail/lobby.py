@@ -14,12 +14,12 @@ mails at most `lobby.strangers_per_day` addresses that never wrote to it a day.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from pbem import digests
 from pbem import lobby
 from pbem.config import Config
 from pbem.deadlines import moment
@@ -340,7 +340,7 @@ class Lobby:
         msg = compose(config, "", to, f"{config.subject_prefix} {about_game}{_(what)}".strip(), body, mid,
                       in_reply_to=answering.message_id if answering else None, references=refs, date=now_moment(),
                       reply_to=reply_to)
-        name = "lobby-" + hashlib.sha256(mid.encode()).hexdigest()[:24]
+        name = "lobby-" + digests.sha256(mid.encode()).hexdigest()[:24]
         return name, msg
 
     def answer(self, game: str, nonce: str, template: str, what: str, lang: str, **context: Any) -> bool:

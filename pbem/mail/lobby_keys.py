@@ -9,10 +9,9 @@ they sit below the lobby's commands (`pbem.mail.lobby`).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import re
 
+from pbem import digests
 from pbem import lobby
 from pbem.config import Config
 from pbem.errors import PbemError
@@ -40,7 +39,7 @@ NO_ENTRY = "0"  # the nonce of an answer about no entry (a refusal)
 
 
 def lobby_id(config: Config, game: str, nonce: str, about: str) -> str:
-    digest = hashlib.sha256(about.encode("utf-8", "replace")).hexdigest()[:24]
+    digest = digests.sha256(about.encode("utf-8", "replace")).hexdigest()[:24]
     return f"<pbem.lobby.{game}.{nonce}.{digest}@{config.domain}>"
 
 
@@ -69,7 +68,7 @@ def address_keys(gd: GamesDir, config: Config, mail: Incoming) -> tuple[frozense
     for ref in mail.thread[:50]:
         bare, key = split_key(ref)
         m = LOBBY_ID.match(bare)
-        if not m or not key or not hmac.compare_digest(lobby_key(keys, m.group(1), m.group(2), mail.sender), key):
+        if not m or not key or not digests.compare_digest(lobby_key(keys, m.group(1), m.group(2), mail.sender), key):
             continue
         proven = True
         if nonces is None:
@@ -82,7 +81,7 @@ def address_keys(gd: GamesDir, config: Config, mail: Incoming) -> tuple[frozense
     if given:
         for entry in lobby.entries(gd):
             expected = lobby_key(keys, entry["game"], entry.get("nonce", NO_ENTRY), mail.sender)
-            if any(hmac.compare_digest(expected, k) for k in given):
+            if any(digests.compare_digest(expected, k) for k in given):
                 found.add(entry["game"])
                 proven = True
     return frozenset(found), proven
@@ -100,7 +99,7 @@ def gone_games(gd: GamesDir, config: Config, mail: Incoming) -> list[str]:
         bare, key = split_key(ref)
         m = LOBBY_ID.match(bare)
         if not m or not key or m.group(2) == NO_ENTRY or m.group(1) in live or m.group(1) in gone \
-                or not hmac.compare_digest(lobby_key(keys, m.group(1), m.group(2), mail.sender), key):
+                or not digests.compare_digest(lobby_key(keys, m.group(1), m.group(2), mail.sender), key):
             continue
         if not gd.exists(m.group(1)):
             gone.append(m.group(1))

@@ -11,13 +11,12 @@ cannot end a watch either.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import re
 from dataclasses import replace
 from typing import Any
 
+from pbem import digests
 from pbem.config import Config
 from pbem.i18n import N_, translator
 from pbem.mail import OBSERVERS_DIR
@@ -93,7 +92,7 @@ def watched_keys(config: Config, mail: Incoming) -> frozenset[str]:
         game, given = (m.group(1), m.group(2)) if m else (game, given)
         if game is not None and given is not None:
             key = watch_key(config, game, mail.sender)
-            if key is not None and hmac.compare_digest(key, given):
+            if key is not None and digests.compare_digest(key, given):
                 found.add(game)
     return frozenset(found)
 
@@ -172,7 +171,7 @@ def _answer(gd: GamesDir, postman: Postman, mail: Incoming, lang: str, template:
     _ = translator(lang).gettext
     body = env_for(lang).get_template(template).render(**context)
     body = body.rstrip("\n") + "\n" + footer(config, mail.sender, lang, plays=who.plays if who is not None else None)
-    digest = hashlib.sha256(f"{mail.message_id}\0{template}".encode()).hexdigest()[:24]
+    digest = digests.sha256(f"{mail.message_id}\0{template}".encode()).hexdigest()[:24]
     if keyed_game is not None and watch_key(config, keyed_game, mail.sender):
         mid = f"<pbem.watch.{keyed_game}.{digest}.k{watch_key(config, keyed_game, mail.sender)}@{config.domain}>"
     else:
@@ -231,11 +230,11 @@ def post_public_reports(gd: GamesDir, state: dict[str, Any], postman: Postman) -
         text += footer(config, address, lang)
         n = len(state["events"])
         key = watch_key(config, game, address)  # a reply with it (`unwatch`) comes from this address
-        mid = f"<pbem.watching.{game}.{n}.{hashlib.sha256(address.encode()).hexdigest()[:16]}" + \
+        mid = f"<pbem.watching.{game}.{n}.{digests.sha256(address.encode()).hexdigest()[:16]}" + \
             (f".k{key}" if key else "") + f"@{config.domain}>"
         subject = f"{config.subject_prefix} {game} " + _("turn %(turn)s (you watch)") % {"turn": state["engine"]["turn"]}
         msg = compose(config, "", address, subject.strip(), text, mid, date=now_moment())
-        postman.post(f"watch-{game}-{n:05d}-{hashlib.sha256(address.encode()).hexdigest()[:12]}", msg)
+        postman.post(f"watch-{game}-{n:05d}-{digests.sha256(address.encode()).hexdigest()[:12]}", msg)
         seen["seen"] = n
         changed = True
     if changed:

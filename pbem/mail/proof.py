@@ -9,10 +9,10 @@ needs the key of his latest mail, or his token.
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from pbem import digests
 from pbem.config import Config
 from pbem.errors import PbemError
 from pbem.game import token_hash
@@ -156,7 +156,7 @@ def _token_seat(gd: GamesDir, mail: Incoming, seats: list[Any], tokens: list[str
         except PbemError:
             continue
         entry = next((p for p in state["players"] if p["name"] == at.player), None)
-        if entry is not None and any(hmac.compare_digest(entry["token_sha256"], h) for h in hashes):
+        if entry is not None and any(digests.compare_digest(entry["token_sha256"], h) for h in hashes):
             return Proven(state, at.player, int(state["engine"]["turn"]))
     return None
 

@@ -3,10 +3,10 @@ his registered address sent it, to a stranger once a day at most, the subject ec
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import TYPE_CHECKING, Any
 
+from pbem import digests
 from pbem.clock import now_moment
 from pbem.config import Config
 from pbem.i18n import header_moment, language_of, timezone_of, translator
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 def reply_name(mail: Incoming) -> str:
-    return "reply-" + hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]
+    return "reply-" + digests.sha256(mail.message_id.encode()).hexdigest()[:24]
 
 
 def mail_language(mail: Incoming) -> str | None:

@@ -9,12 +9,12 @@ nothing applied twice.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection
 
+from pbem import digests
 from pbem.clock import now_moment
 from pbem.config import Config
 from pbem.errors import AuthError, PbemError, TurnFileError, mapped
@@ -73,7 +73,7 @@ def _own_digest(mail: Incoming) -> str:
     except Exception:
         own = ""
     text = own or re.sub(r"^(?:(?:re|aw|antw|fwd?|wg)\s*:\s*)+", "", mail.subject.strip(), flags=re.I)
-    return hashlib.sha256(text.casefold().encode("utf-8", "replace")).hexdigest()[:16]
+    return digests.sha256(text.casefold().encode("utf-8", "replace")).hexdigest()[:16]
 
 
 def shown_address(address: str) -> str:

@@ -10,11 +10,11 @@ in a game still going."""
 from __future__ import annotations
 
 import base64
-import hmac
 import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 
+from pbem import digests
 from pbem.config import Config
 from pbem.donotmail import add, keyed_stop
 from pbem.errors import PbemError
@@ -142,7 +142,7 @@ def confirmed(gd: GamesDir, config: Config, mail: Incoming) -> Seat | None:
         if found is None:
             continue
         expected = confirm_key(config, bare, mail.sender)
-        if expected is not None and (key is None or not hmac.compare_digest(expected, key.lower())):
+        if expected is not None and (key is None or not digests.compare_digest(expected, key.lower())):
             continue
         for seat in playing_seats(gd, mail.sender):
             if (seat.game, seat.player) == (found.game, found.seat):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
+from pbem import digests
 from pbem import talk
 from pbem.i18n import language_of, translator
 from pbem.mail.boxes import Postman
@@ -146,7 +146,7 @@ def _refuse(postman: Postman, mail: Incoming, state: dict[str, Any], player: str
     name, address = player_address(state, player)
     msg = compose(config, name, address, reply_subject(subject), body, ids.message_id, in_reply_to=mail.message_id,
                   references=ids.references, date=_now(), reply_to=ids.reply_to)
-    postman.post(f"talk-refused-{hashlib.sha256(mail.message_id.encode()).hexdigest()[:24]}", msg)
+    postman.post(f"talk-refused-{digests.sha256(mail.message_id.encode()).hexdigest()[:24]}", msg)
 
 
 def _now():  # type: ignore[no-untyped-def]

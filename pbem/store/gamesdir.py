@@ -178,9 +178,9 @@ class GamesDir(GitRepo):
         if seen[:3] == stamp.split():
             return False
         try:
-            import hashlib
+            from pbem import digests
 
-            content = hashlib.sha256(path.read_bytes()).hexdigest()
+            content = digests.sha256(path.read_bytes()).hexdigest()
         except OSError:
             return False
         committed = False

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import hashlib
 import itertools
 import mmap
 import os
 import zlib
+
+from pbem import digests
 
 TREE_MODE = b"40000"
 FILE_MODE = b"100644"
@@ -45,7 +46,7 @@ class Objects:
         """The body of the object `hexsha`, which must be of `kind`; LeftToGit where pbem cannot
         read it."""
         found_kind, body = self._read(bytes.fromhex(hexsha), 0)
-        if found_kind != kind or hashlib.sha1(b"%s %d\0%s" % (kind, len(body), body)).hexdigest() != hexsha:
+        if found_kind != kind or digests.sha1(b"%s %d\0%s" % (kind, len(body), body)).hexdigest() != hexsha:
             raise LeftToGit(hexsha)
         return body
 
@@ -92,7 +93,7 @@ class Objects:
         """Store an object (unless it is there already: then its time is renewed, as git does, so that
         a prune does not take it as old and unreachable); its SHA-1 in hex."""
         data = b"%s %d\0%s" % (kind, len(body), body)
-        hexsha = hashlib.sha1(data).hexdigest()
+        hexsha = digests.sha1(data).hexdigest()
         folder = f"{self.folder}/{hexsha[:2]}"
         path = f"{folder}/{hexsha[2:]}"
         try:

@@ -6,11 +6,11 @@ little else)."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 from pathlib import Path
 from typing import Any
 
+from pbem import digests
 from pbem.store.files import _write_over
 from pbem.store.statefile import CHECKSUM, written_by_pbem
 
@@ -38,7 +38,7 @@ def cached(root: Path, game: str, text: str) -> dict[str, Any] | None:
     try:
         raw = where.read_bytes()
         blob, seal = raw[:-_SEAL], raw[-_SEAL:]
-        if hashlib.sha256(blob).digest()[:_SEAL] != seal:  # cut short or overwritten by a run that died
+        if digests.sha256(blob).digest()[:_SEAL] != seal:  # cut short or overwritten by a run that died
             return None
         kept, state = marshal.loads(blob)
     except (OSError, ValueError, EOFError, TypeError):
@@ -57,7 +57,7 @@ def keep(root: Path, game: str, body: dict[str, Any], text: str) -> None:
         blob = marshal.dumps((text.rstrip("\n").rpartition("\n")[2][len(CHECKSUM):], body))
         # written over in place, not by a new file and a rename (two metadata writes a save): the
         # seal tells a whole file from one a run that died left half written
-        _write_over(where, blob + hashlib.sha256(blob).digest()[:_SEAL])
+        _write_over(where, blob + digests.sha256(blob).digest()[:_SEAL])
     except (OSError, ValueError):
         with contextlib.suppress(OSError):
             where.unlink()  # never a cache of another text: the next load parses the file

@@ -21,13 +21,13 @@ mail become their owner's alone.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from pbem import digests
 from pbem.patterns import Pattern
 from pbem.store.files import _SafeLoader, dump_yaml, make_private, write_atomic
 from pbem.store.statefile import CHECKSUM, STATE_FILE
@@ -50,7 +50,7 @@ HEADER = ("# What every player may know of this game. Its state (the seed, what 
 def stamp_of(text: str) -> str:
     """What names a state file's very text: its checksum line, else (edited by hand) its SHA-256."""
     last = text.rstrip("\n").rpartition("\n")[2]
-    return last[len(CHECKSUM):] if last.startswith(CHECKSUM) else hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return last[len(CHECKSUM):] if last.startswith(CHECKSUM) else digests.sha256(text.encode("utf-8")).hexdigest()
 
 
 def public_text(state: dict[str, Any], recorded: dict[str, list[int]], stamp: str) -> str:

@@ -12,12 +12,12 @@ are taken over, hashed, by `take_over_old_list`.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 from datetime import date, timedelta
 from pathlib import Path
 
+from pbem import digests
 from pbem.patterns import Pattern
 from pbem.store.files import private_folder, write_atomic
 
@@ -31,7 +31,7 @@ CUT_SHORT = Pattern(r"^[0-9-]{0,10}(?: [0-9a-f]{0,32})?$")  # the start of a lin
 
 def digest(message_id: str) -> str:
     """The fixed-size name of a Message-ID, as the log keeps it."""
-    return hashlib.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()[:DIGEST_CHARS]
+    return digests.sha256(message_id.encode("utf-8", "surrogateescape")).hexdigest()[:DIGEST_CHARS]
 
 
 def _entry(line: str) -> tuple[str, str] | None:

@@ -15,7 +15,6 @@ is: a player's report shows his hidden hand."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import marshal
 import os
 import sys
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pbem
+from pbem import digests
 from pbem import data_dir
 from pbem.config import CONFIG_FILE
 from pbem.history import HISTORIES, history_file
@@ -69,8 +69,8 @@ def report_key(root: Path, game: str, viewer: str | None, language: str | None) 
             sizes.append(history_file(folder, key).stat().st_size)
         except OSError:
             sizes.append(-1)
-    state = hashlib.sha256(text + repr(sizes).encode()).digest()
-    asked = hashlib.sha256(repr((_FORMAT, viewer, language, config, code_fingerprint())).encode()).digest()
+    state = digests.sha256(text + repr(sizes).encode()).digest()
+    asked = digests.sha256(repr((_FORMAT, viewer, language, config, code_fingerprint())).encode()).digest()
     return Key(state, asked)
 
 
@@ -80,7 +80,7 @@ def code_fingerprint() -> tuple[str, str, bytes]:
     files: list[tuple[str, int, int]] = []
     for folder in dict.fromkeys([Path(pbem.__file__).parent, data_dir("pbem.templates")]):
         _add_files(files, str(folder))
-    return pbem.__version__, sys.version, hashlib.sha256(repr(files).encode()).digest()
+    return pbem.__version__, sys.version, digests.sha256(repr(files).encode()).digest()
 
 
 def _add_files(files: list[tuple[str, int, int]], folder: str) -> None:
@@ -107,7 +107,7 @@ def _read(where: Path) -> tuple[bytes, dict[bytes, str]] | None:
     try:
         raw = where.read_bytes()
         blob, seal = raw[:-_SEAL], raw[-_SEAL:]
-        if hashlib.sha256(blob).digest()[:_SEAL] != seal:
+        if digests.sha256(blob).digest()[:_SEAL] != seal:
             return None
         form, state, reports = marshal.loads(blob)
     except (OSError, ValueError, EOFError, TypeError):
@@ -138,7 +138,7 @@ def keep_report(root: Path, game: str, key: Key, text: str) -> None:
     reports[key.asked] = text
     try:
         blob = marshal.dumps((_FORMAT, key.state, reports))
-        _write_over(where, blob + hashlib.sha256(blob).digest()[:_SEAL])
+        _write_over(where, blob + digests.sha256(blob).digest()[:_SEAL])
     except (OSError, ValueError):
         with contextlib.suppress(OSError):
             where.unlink()  # never a file half written: the next show renders the report

@@ -3,9 +3,9 @@ the checksum that ends it (a file whose checksum is right is one pbem wrote, and
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
+from pbem import digests
 from pbem.errors import StoreError
 from pbem.history import HISTORIES
 from pbem.store.files import dump_yaml
@@ -89,7 +89,7 @@ def checksum(text: str) -> str:
     """What the last line of a state file says of the lines before it. A state file whose checksum is
     right is one pbem validated and wrote itself, unchanged since: its load skips the schema walk. One
     edited by hand (or by another tool) is validated in full."""
-    return hashlib.sha256(f"pbem state format {FORMAT}\n{text}".encode("utf-8")).hexdigest()
+    return digests.sha256(f"pbem state format {FORMAT}\n{text}".encode("utf-8")).hexdigest()
 
 
 def written_by_pbem(text: str) -> bool:
