@@ -65,13 +65,21 @@ def sha1(data: bytes = b"") -> Digest:
     return _maker("sha1", len(data))(data)  # type: ignore[no-any-return]
 
 
-def hmac_sha256(key: bytes, message: bytes) -> bytes:
-    """HMAC-SHA256 of `message` under `key` (RFC 2104): `hmac.digest(key, message, "sha256")`."""
+def hmac_keyed(key: bytes) -> tuple[Digest, Digest]:
+    """HMAC-SHA256's two hashes under `key` (RFC 2104), begun with its padded key: the inner one to
+    take the message, the outer one its digest. Kept and copied, they key many messages at once."""
     if len(key) > _BLOCK:
         key = sha256(key).digest()
     key = key.ljust(_BLOCK, b"\0")
-    inner = sha256(key.translate(_INNER) + message).digest()
-    return sha256(key.translate(_OUTER) + inner).digest()
+    return sha256(key.translate(_INNER)), sha256(key.translate(_OUTER))
+
+
+def hmac_sha256(key: bytes, message: bytes) -> bytes:
+    """HMAC-SHA256 of `message` under `key`: `hmac.digest(key, message, "sha256")`."""
+    inner, outer = hmac_keyed(key)
+    inner.update(message)
+    outer.update(inner.digest())
+    return outer.digest()
 
 
 try:  # what hmac.compare_digest is, without hmac's import of OpenSSL

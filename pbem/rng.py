@@ -15,7 +15,6 @@ from pbem import digests
 T = TypeVar("T")
 
 _SPAN = 1 << 64
-_BLOCK = 64  # SHA-256's block size in bytes
 STRONG_SEED = 16  # shorter seeds can be found from their published sha256 by trying candidates
 
 
@@ -29,11 +28,8 @@ class Rng:
 
     def __init__(self, seed: str, counter: int = 0) -> None:
         self._key = seed.encode("utf-8")
-        # HMAC's two keyed hashes (RFC 2104), made once; each block copies them (a third faster than hmac)
-        key = self._key if len(self._key) <= _BLOCK else digests.sha256(self._key).digest()
-        key = key.ljust(_BLOCK, b"\0")
-        self._inner = digests.sha256(bytes(b ^ 0x36 for b in key))
-        self._outer = digests.sha256(bytes(b ^ 0x5C for b in key))
+        # HMAC's two keyed hashes, made once; each block copies them (a third faster than hmac)
+        self._inner, self._outer = digests.hmac_keyed(self._key)
         self.counter = counter
 
     def __reduce__(self) -> tuple[type[Rng], tuple[str, int]]:
